@@ -1,0 +1,72 @@
+import { createToken, Lexer, type TokenType } from 'chevrotain';
+
+/** Any word after a dot: field names may reuse keywords (`game.turn`, `deck.top`). */
+export const FieldName = createToken({ name: 'FieldName', pattern: Lexer.NA });
+/** Words usable as a function name: identifiers plus `min` and `max`, which are also keywords. */
+export const CallName = createToken({ name: 'CallName', pattern: Lexer.NA, categories: [FieldName] });
+/** Identifiers; keywords are carved out of them with `longer_alt` so `format` is not `for` + `mat`. */
+export const Ident = createToken({ name: 'Ident', pattern: /[A-Za-z_][A-Za-z0-9_]*/, categories: [CallName, FieldName] });
+
+const keywordNames = [
+  'event', 'fn', 'proc', 'action', 'on', 'modify', 'pipeline', 'setup', 'flow',
+  'let', 'if', 'then', 'else', 'for', 'in', 'repeat', 'loop', 'max', 'min', 'break',
+  'require', 'choose', 'optional', 'by', 'offer', 'emit', 'log', 'turn', 'shuffle',
+  'draw', 'from', 'put', 'top', 'bottom', 'of', 'remove', 'finish', 'where', 'and', 'or',
+  'not', 'true', 'false', 'none', 'when', 'while', 'limit', 'per',
+] as const;
+export type Keyword = (typeof keywordNames)[number];
+
+export const keywords: Record<Keyword, TokenType> = Object.fromEntries(
+  keywordNames.map((k) => [
+    k,
+    createToken({
+      name: `Kw_${k}`,
+      pattern: new RegExp(`${k}\\b`),
+      longer_alt: Ident,
+      categories: k === 'min' || k === 'max' ? [CallName, FieldName] : [FieldName],
+    }),
+  ]),
+) as Record<Keyword, TokenType>;
+
+export const keywordSet: ReadonlySet<string> = new Set(keywordNames);
+
+export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n]+/, group: Lexer.SKIPPED });
+export const Comment = createToken({ name: 'Comment', pattern: /#[^\n]*/, group: Lexer.SKIPPED });
+export const NumberLit = createToken({ name: 'NumberLit', pattern: /\d+/ });
+export const StringLit = createToken({ name: 'StringLit', pattern: /"(?:[^"\\\n]|\\.)*"/ });
+
+export const LBrace = createToken({ name: 'LBrace', pattern: /{/ });
+export const RBrace = createToken({ name: 'RBrace', pattern: /}/ });
+export const LParen = createToken({ name: 'LParen', pattern: /\(/ });
+export const RParen = createToken({ name: 'RParen', pattern: /\)/ });
+export const LBracket = createToken({ name: 'LBracket', pattern: /\[/ });
+export const RBracket = createToken({ name: 'RBracket', pattern: /]/ });
+export const Comma = createToken({ name: 'Comma', pattern: /,/ });
+export const Colon = createToken({ name: 'Colon', pattern: /:/ });
+export const Range = createToken({ name: 'Range', pattern: /\.\./ });
+export const Dot = createToken({ name: 'Dot', pattern: /\./ });
+export const Question = createToken({ name: 'Question', pattern: /\?/ });
+export const PlusAssign = createToken({ name: 'PlusAssign', pattern: /\+=/ });
+export const MinusAssign = createToken({ name: 'MinusAssign', pattern: /-=/ });
+export const Eq = createToken({ name: 'Eq', pattern: /==/ });
+export const Neq = createToken({ name: 'Neq', pattern: /!=/ });
+export const Le = createToken({ name: 'Le', pattern: /<=/ });
+export const Ge = createToken({ name: 'Ge', pattern: />=/ });
+export const Lt = createToken({ name: 'Lt', pattern: /</ });
+export const Gt = createToken({ name: 'Gt', pattern: />/ });
+export const Assign = createToken({ name: 'Assign', pattern: /=/ });
+export const Plus = createToken({ name: 'Plus', pattern: /\+/ });
+export const Minus = createToken({ name: 'Minus', pattern: /-/ });
+export const Star = createToken({ name: 'Star', pattern: /\*/ });
+export const Slash = createToken({ name: 'Slash', pattern: /\// });
+export const Percent = createToken({ name: 'Percent', pattern: /%/ });
+
+export const allTokens: TokenType[] = [
+  FieldName, CallName, WhiteSpace, Comment, NumberLit, StringLit,
+  ...Object.values(keywords),
+  Ident,
+  LBrace, RBrace, LParen, RParen, LBracket, RBracket, Comma, Colon, Range, Dot, Question,
+  PlusAssign, MinusAssign, Eq, Neq, Le, Ge, Lt, Gt, Assign, Plus, Minus, Star, Slash, Percent,
+];
+
+export const rulesLexer = new Lexer(allTokens, { positionTracking: 'full', ensureOptimizations: false });

@@ -1,0 +1,770 @@
+import { EmbeddedActionsParser, type IToken, type TokenType, type IParserErrorMessageProvider, tokenLabel } from 'chevrotain';
+import * as T from './lexer.ts';
+import type * as A from './ast.ts';
+
+const K = T.keywords;
+
+/** Parser messages in the author's words, not the parser's: "expected `}`" rather than token names. */
+const messages: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage: ({ expected, actual }) => `expected ${describe(expected)} but found ${shown(actual)}`,
+  buildNotAllInputParsedMessage: ({ firstRedundant }) => `unexpected ${shown(firstRedundant)}: a declaration (fn, proc, action, on, modify, …) or the end of the rules was expected`,
+  buildNoViableAltMessage: ({ actual, ruleName }) => `unexpected ${shown(actual[0])} in ${ruleWords[ruleName] ?? ruleName}`,
+  buildEarlyExitMessage: ({ actual, ruleName }) => `unexpected ${shown(actual[0])} in ${ruleWords[ruleName] ?? ruleName}`,
+};
+
+const ruleWords: Record<string, string> = {
+  decl: 'a declaration (expected fn, proc, action, on, modify, pipeline, event, setup or flow)',
+  stmt: 'a statement',
+  primary: 'an expression',
+  typeRef: 'a type',
+};
+
+function describe(t: TokenType): string {
+  const label = tokenLabel(t);
+  if (label.startsWith('Kw_')) return `\`${label.slice(3)}\``;
+  const pattern = t.PATTERN;
+  if (pattern instanceof RegExp && /^\\?.{1,2}$/.test(pattern.source)) return `\`${pattern.source.replace(/\\/g, '')}\``;
+  if (label === 'Ident' || label === 'CallName' || label === 'FieldName') return 'a name';
+  if (label === 'NumberLit') return 'a number';
+  if (label === 'StringLit') return 'a quoted text';
+  return label;
+}
+function shown(tok: IToken | undefined): string {
+  if (!tok || tok.tokenType.name === 'EOF') return 'the end of the rules';
+  return `\`${tok.image}\``;
+}
+
+/** Tolerates the placeholder values Chevrotain passes while it records the grammar. */
+function span(from: IToken | A.Node, to: IToken | A.Node): A.Span {
+  if (typeof from !== 'object' || typeof to !== 'object' || !from || !to) return { start: 0, end: 0 };
+  const s = 'span' in from ? from.span.start : from.startOffset;
+  const e = 'span' in to ? to.span.end : (to.endOffset ?? to.startOffset) + 1;
+  return { start: s, end: e };
+}
+function tokSpan(t: IToken): A.Span {
+  if (!t) return { start: 0, end: 0 };
+  return { start: t.startOffset, end: (t.endOffset ?? t.startOffset) + 1 };
+}
+
+class RulesParser extends EmbeddedActionsParser {
+  /** Strings are parsed in two steps: their holes `{expr}` go through `expression` again. */
+  holeParser?: (text: string, offset: number) => A.Expr;
+
+  constructor() {
+    super(T.allTokens, { errorMessageProvider: messages, maxLookahead: 3 });
+    this.performSelfAnalysis();
+  }
+
+  program = this.RULE('program', (): A.Program => {
+    const decls: A.Decl[] = [];
+    this.MANY(() => decls.push(this.SUBRULE(this.decl)));
+    return { decls };
+  });
+
+  decl = this.RULE('decl', (): A.Decl =>
+    this.OR([
+      { ALT: () => this.SUBRULE(this.eventDecl) },
+      { ALT: () => this.SUBRULE(this.fnDecl) },
+      { ALT: () => this.SUBRULE(this.pipelineDecl) },
+      { ALT: () => this.SUBRULE(this.procDecl) },
+      { ALT: () => this.SUBRULE(this.actionDecl) },
+      { ALT: () => this.SUBRULE(this.onDecl) },
+      { ALT: () => this.SUBRULE(this.modifyDecl) },
+      { ALT: () => this.SUBRULE(this.setupDecl) },
+      { ALT: () => this.SUBRULE(this.flowDecl) },
+    ]),
+  );
+
+  params = this.RULE('params', (): A.Param[] => {
+    const ps: A.Param[] = [];
+    this.CONSUME(T.LParen);
+    this.MANY_SEP({
+      SEP: T.Comma,
+      DEF: () => {
+        const n = this.CONSUME(T.Ident);
+        this.CONSUME(T.Colon);
+        const type = this.SUBRULE(this.typeRef);
+        let domain: A.Expr | undefined;
+        this.OPTION(() => {
+          this.CONSUME(K.in);
+          domain = this.SUBRULE(this.additive);
+        });
+        ps.push({ name: n.image, type, domain, span: tokSpan(n) });
+      },
+    });
+    this.CONSUME(T.RParen);
+    return ps;
+  });
+
+  binds = this.RULE('binds', (): Array<{ name: string; span: A.Span }> => {
+    const bs: Array<{ name: string; span: A.Span }> = [];
+    this.OPTION(() => {
+      this.CONSUME(T.LParen);
+      this.MANY_SEP({
+        SEP: T.Comma,
+        DEF: () => {
+          const n = this.CONSUME(T.Ident);
+          bs.push({ name: n.image, span: tokSpan(n) });
+        },
+      });
+      this.CONSUME(T.RParen);
+    });
+    return bs;
+  });
+
+  roles = this.RULE('roles', (): A.RoleList => {
+    const names: Array<{ name: string; span: A.Span }> = [];
+    this.OPTION(() => {
+      this.CONSUME(K.while);
+      this.AT_LEAST_ONE_SEP({
+        SEP: T.Comma,
+        DEF: () => {
+          const n = this.CONSUME(T.Ident);
+          names.push({ name: n.image, span: tokSpan(n) });
+        },
+      });
+    });
+    return { names };
+  });
+
+  typeRef = this.RULE('typeRef', (): A.TypeRef => {
+    const n = this.CONSUME(T.Ident);
+    let element: A.TypeRef | undefined;
+    let last: IToken = n;
+    this.OPTION(() => {
+      this.CONSUME(T.Lt);
+      element = this.SUBRULE(this.typeRef);
+      last = this.CONSUME(T.Gt);
+    });
+    let optional = false;
+    this.OPTION2(() => {
+      last = this.CONSUME(T.Question);
+      optional = true;
+    });
+    return { name: n.image, element, optional, span: span(n, last) };
+  });
+
+  eventDecl = this.RULE('eventDecl', (): A.EventDecl => {
+    const kw = this.CONSUME(K.event);
+    const n = this.CONSUME(T.Ident);
+    const params = this.OPTION(() => this.SUBRULE(this.params)) ?? [];
+    return { kind: 'event', name: n.image, nameSpan: tokSpan(n), params, span: span(kw, n) };
+  });
+
+  fnDecl = this.RULE('fnDecl', (): A.FnDecl => {
+    const kw = this.CONSUME(K.fn);
+    const n = this.CONSUME(T.Ident);
+    const params = this.SUBRULE(this.params);
+    this.CONSUME(T.Colon);
+    const returns = this.SUBRULE(this.typeRef);
+    this.CONSUME(T.Assign);
+    const body = this.SUBRULE(this.expression);
+    return { kind: 'fn', name: n.image, nameSpan: tokSpan(n), params, returns, body, span: this.ACTION(() => span(kw, body)) };
+  });
+
+  pipelineDecl = this.RULE('pipelineDecl', (): A.PipelineDecl => {
+    const kw = this.CONSUME(K.pipeline);
+    const n = this.CONSUME(T.Ident);
+    const params = this.SUBRULE(this.params);
+    this.CONSUME(T.Colon);
+    const returns = this.SUBRULE(this.typeRef);
+    let min: A.Expr | undefined;
+    let max: A.Expr | undefined;
+    this.OPTION(() => {
+      this.CONSUME(K.min);
+      min = this.SUBRULE(this.additive);
+    });
+    this.OPTION2(() => {
+      this.CONSUME(K.max);
+      max = this.SUBRULE2(this.additive);
+    });
+    this.CONSUME(T.Assign);
+    const body = this.SUBRULE(this.expression);
+    return { kind: 'pipeline', name: n.image, nameSpan: tokSpan(n), params, returns, min, max, body, span: this.ACTION(() => span(kw, body)) };
+  });
+
+  procDecl = this.RULE('procDecl', (): A.ProcDecl => {
+    const kw = this.CONSUME(K.proc);
+    const n = this.CONSUME(T.Ident);
+    const params = this.SUBRULE(this.params);
+    const body = this.SUBRULE(this.block);
+    return { kind: 'proc', name: n.image, nameSpan: tokSpan(n), params, body, span: this.ACTION(() => span(kw, body)) };
+  });
+
+  actionDecl = this.RULE('actionDecl', (): A.ActionDecl => {
+    const kw = this.CONSUME(K.action);
+    const n = this.CONSUME(T.Ident);
+    const params = this.OPTION(() => this.SUBRULE(this.params)) ?? [];
+    const label = this.OPTION2(() => this.SUBRULE(this.stringLit));
+    let limit: A.ActionDecl['limit'];
+    this.OPTION3(() => {
+      const l = this.CONSUME(K.limit);
+      const times = this.CONSUME(T.NumberLit);
+      this.CONSUME(K.per);
+      const per = this.OR([{ ALT: () => this.CONSUME(K.turn) }, { ALT: () => this.CONSUME2(T.Ident) }]);
+      limit = this.ACTION(() => ({ times: Number(times.image), per: per.image === 'turn' ? 'turn' : per.image === 'game' ? 'game' : (per.image as 'turn'), span: span(l, per) }));
+    });
+    const roles = this.SUBRULE(this.roles);
+    const body = this.SUBRULE(this.block);
+    return { kind: 'action', name: n.image, nameSpan: tokSpan(n), params, label, limit, roles, body, span: this.ACTION(() => span(kw, body)) };
+  });
+
+  onDecl = this.RULE('onDecl', (): A.OnDecl => {
+    const kw = this.CONSUME(K.on);
+    const n = this.CONSUME(T.Ident);
+    const binds = this.SUBRULE(this.binds);
+    let when: A.Expr | undefined;
+    this.OPTION(() => {
+      this.CONSUME(K.when);
+      when = this.SUBRULE(this.expression);
+    });
+    const roles = this.SUBRULE(this.roles);
+    const body = this.SUBRULE(this.block);
+    return { kind: 'on', name: n.image, nameSpan: tokSpan(n), binds, when, roles, body, span: this.ACTION(() => span(kw, body)) };
+  });
+
+  modifyDecl = this.RULE('modifyDecl', (): A.ModifyDecl => {
+    const kw = this.CONSUME(K.modify);
+    const n = this.CONSUME(T.Ident);
+    const binds = this.SUBRULE(this.binds);
+    let anyone = false;
+    this.OPTION(() => {
+      this.CONSUME(K.by);
+      const who = this.CONSUME2(T.Ident);
+      this.ACTION(() => {
+        if (who.image !== 'anyone') throw Object.assign(new Error(`expected \`anyone\` after \`by\`, found \`${who.image}\``), { token: who });
+      });
+      anyone = true;
+    });
+    const roles = this.SUBRULE(this.roles);
+    let when: A.Expr | undefined;
+    this.OPTION2(() => {
+      this.CONSUME(K.when);
+      when = this.SUBRULE(this.expression);
+    });
+    this.CONSUME(T.Assign);
+    const value = this.SUBRULE2(this.expression);
+    return { kind: 'modify', name: n.image, nameSpan: tokSpan(n), binds, anyone, roles, when, value, span: this.ACTION(() => span(kw, value)) };
+  });
+
+  setupDecl = this.RULE('setupDecl', (): A.SetupDecl => {
+    const kw = this.CONSUME(K.setup);
+    const body = this.SUBRULE(this.block);
+    return { kind: 'setup', name: 'setup', nameSpan: tokSpan(kw), body, span: this.ACTION(() => span(kw, body)) };
+  });
+
+  flowDecl = this.RULE('flowDecl', (): A.FlowDecl => {
+    const kw = this.CONSUME(K.flow);
+    const body = this.SUBRULE(this.block);
+    return { kind: 'flow', name: 'flow', nameSpan: tokSpan(kw), body, span: this.ACTION(() => span(kw, body)) };
+  });
+
+  // ─── Statements ───────────────────────────────────────────────────────────
+
+  block = this.RULE('block', (): A.Block => {
+    const open = this.CONSUME(T.LBrace);
+    const stmts: A.Stmt[] = [];
+    this.MANY(() => stmts.push(this.SUBRULE(this.stmt)));
+    const close = this.CONSUME(T.RBrace);
+    return { stmts, span: span(open, close) };
+  });
+
+  stmt = this.RULE('stmt', (): A.Stmt =>
+    this.OR([
+      { ALT: () => this.SUBRULE(this.letStmt) },
+      { ALT: () => this.SUBRULE(this.ifStmt) },
+      { ALT: () => this.SUBRULE(this.forStmt) },
+      { ALT: () => this.SUBRULE(this.repeatStmt) },
+      { ALT: () => this.SUBRULE(this.loopStmt) },
+      { ALT: () => ({ kind: 'break' as const, span: tokSpan(this.CONSUME(K.break)) }) },
+      { ALT: () => ({ kind: 'finish' as const, span: tokSpan(this.CONSUME(K.finish)) }) },
+      { ALT: () => this.SUBRULE(this.requireStmt) },
+      { ALT: () => this.SUBRULE(this.chooseStmt) },
+      { ALT: () => this.SUBRULE(this.offerStmt) },
+      { ALT: () => this.SUBRULE(this.emitStmt) },
+      { ALT: () => this.SUBRULE(this.logStmt) },
+      { ALT: () => this.SUBRULE(this.turnStmt) },
+      { ALT: () => this.SUBRULE(this.shuffleStmt) },
+      { ALT: () => this.SUBRULE(this.drawStmt) },
+      { ALT: () => this.SUBRULE(this.putStmt) },
+      { ALT: () => this.SUBRULE(this.removeStmt) },
+      { ALT: () => this.SUBRULE(this.assignOrCall) },
+    ]),
+  );
+
+  letStmt = this.RULE('letStmt', (): A.LetStmt => {
+    const kw = this.CONSUME(K.let);
+    const n = this.CONSUME(T.Ident);
+    this.CONSUME(T.Assign);
+    const value = this.SUBRULE(this.expression);
+    return { kind: 'let', name: n.image, nameSpan: tokSpan(n), value, span: this.ACTION(() => span(kw, value)) };
+  });
+
+  ifStmt = this.RULE('ifStmt', (): A.IfStmt => {
+    const kw = this.CONSUME(K.if);
+    const cond = this.SUBRULE(this.expression);
+    const then = this.SUBRULE(this.block);
+    let elseBlock: A.Block | undefined;
+    this.OPTION(() => {
+      this.CONSUME(K.else);
+      elseBlock = this.OR([
+        {
+          ALT: () => {
+            const nested = this.SUBRULE(this.ifStmt);
+            return { stmts: [nested], span: nested.span };
+          },
+        },
+        { ALT: () => this.SUBRULE2(this.block) },
+      ]);
+    });
+    return { kind: 'if', cond, then, else: elseBlock, span: this.ACTION(() => span(kw, elseBlock ?? then)) };
+  });
+
+  forStmt = this.RULE('forStmt', (): A.ForStmt => {
+    const kw = this.CONSUME(K.for);
+    const n = this.CONSUME(T.Ident);
+    this.CONSUME(K.in);
+    const source = this.SUBRULE(this.expression);
+    const body = this.SUBRULE(this.block);
+    return { kind: 'for', name: n.image, nameSpan: tokSpan(n), source, body, span: this.ACTION(() => span(kw, body)) };
+  });
+
+  repeatStmt = this.RULE('repeatStmt', (): A.RepeatStmt => {
+    const kw = this.CONSUME(K.repeat);
+    const times = this.SUBRULE(this.expression);
+    const body = this.SUBRULE(this.block);
+    return { kind: 'repeat', times, body, span: this.ACTION(() => span(kw, body)) };
+  });
+
+  loopStmt = this.RULE('loopStmt', (): A.LoopStmt => {
+    const kw = this.CONSUME(K.loop);
+    this.CONSUME(K.max);
+    const max = this.SUBRULE(this.expression);
+    const body = this.SUBRULE(this.block);
+    return { kind: 'loop', max, body, span: this.ACTION(() => span(kw, body)) };
+  });
+
+  requireStmt = this.RULE('requireStmt', (): A.RequireStmt => {
+    const kw = this.CONSUME(K.require);
+    const cond = this.SUBRULE(this.expression);
+    this.CONSUME(K.else);
+    const reason = this.SUBRULE(this.stringLit);
+    return { kind: 'require', cond, reason, span: this.ACTION(() => span(kw, reason)) };
+  });
+
+  chooseStmt = this.RULE('chooseStmt', (): A.ChooseStmt => {
+    const kw = this.CONSUME(K.choose);
+    let optional = false;
+    this.OPTION(() => {
+      this.CONSUME(K.optional);
+      optional = true;
+    });
+    const n = this.CONSUME(T.Ident);
+    this.CONSUME(K.in);
+    const source = this.SUBRULE(this.expression);
+    let by: A.Expr | undefined;
+    this.OPTION2(() => {
+      this.CONSUME(K.by);
+      by = this.SUBRULE(this.additive);
+    });
+    const prompt = this.OPTION3(() => this.SUBRULE(this.stringLit));
+    const body = this.SUBRULE(this.block);
+    return { kind: 'choose', optional, name: n.image, nameSpan: tokSpan(n), source, by, prompt, body, span: this.ACTION(() => span(kw, body)) };
+  });
+
+  offerStmt = this.RULE('offerStmt', (): A.OfferStmt => {
+    const kw = this.CONSUME(K.offer);
+    const player = this.SUBRULE(this.additive);
+    this.CONSUME(T.Colon);
+    const actions: Array<{ name: string; span: A.Span }> = [];
+    let last: IToken = kw;
+    this.AT_LEAST_ONE_SEP({
+      SEP: T.Comma,
+      DEF: () => {
+        last = this.CONSUME(T.Ident);
+        actions.push({ name: last.image, span: tokSpan(last) });
+      },
+    });
+    return { kind: 'offer', player, actions, span: span(kw, last) };
+  });
+
+  emitStmt = this.RULE('emitStmt', (): A.EmitStmt => {
+    const kw = this.CONSUME(K.emit);
+    const n = this.CONSUME(T.Ident);
+    const args = this.OPTION(() => this.SUBRULE(this.args)) ?? { args: [], close: n };
+    return { kind: 'emit', event: n.image, eventSpan: tokSpan(n), args: args.args, span: span(kw, args.close) };
+  });
+
+  logStmt = this.RULE('logStmt', (): A.LogStmt => {
+    const kw = this.CONSUME(K.log);
+    const text = this.SUBRULE(this.stringLit);
+    return { kind: 'log', text, span: this.ACTION(() => span(kw, text)) };
+  });
+
+  turnStmt = this.RULE('turnStmt', (): A.TurnStmt => {
+    const kw = this.CONSUME(K.turn);
+    const player = this.SUBRULE(this.additive);
+    const body = this.SUBRULE(this.block);
+    return { kind: 'turn', player, body, span: this.ACTION(() => span(kw, body)) };
+  });
+
+  shuffleStmt = this.RULE('shuffleStmt', (): A.ShuffleStmt => {
+    const kw = this.CONSUME(K.shuffle);
+    const target = this.SUBRULE(this.fieldTarget);
+    return { kind: 'shuffle', target, span: this.ACTION(() => span(kw, target)) };
+  });
+
+  /** `draw c from deck` takes the top card; `draw c from bottom of deck` the bottom one. */
+  drawStmt = this.RULE('drawStmt', (): A.DrawStmt => {
+    const kw = this.CONSUME(K.draw);
+    const n = this.CONSUME(T.Ident);
+    this.CONSUME(K.from);
+    let end: 'top' | 'bottom' = 'top';
+    this.OPTION(() => {
+      this.OR([{ ALT: () => this.CONSUME(K.top) }, { ALT: () => { this.CONSUME(K.bottom); end = 'bottom'; } }]);
+      this.CONSUME(K.of);
+    });
+    const from = this.SUBRULE(this.fieldTarget);
+    return { kind: 'draw', name: n.image, nameSpan: tokSpan(n), from, end, span: this.ACTION(() => span(kw, from)) };
+  });
+
+  /** `put c on bottom of deck` */
+  putStmt = this.RULE('putStmt', (): A.PutStmt => {
+    const kw = this.CONSUME(K.put);
+    const value = this.SUBRULE(this.additive);
+    this.CONSUME(K.on);
+    let end: 'top' | 'bottom' = 'top';
+    this.OR([{ ALT: () => this.CONSUME(K.top) }, { ALT: () => { this.CONSUME(K.bottom); end = 'bottom'; } }]);
+    this.CONSUME(K.of);
+    const into = this.SUBRULE(this.fieldTarget);
+    return { kind: 'put', value, end, into, span: this.ACTION(() => span(kw, into)) };
+  });
+
+  removeStmt = this.RULE('removeStmt', (): A.RemoveStmt => {
+    const kw = this.CONSUME(K.remove);
+    const value = this.SUBRULE(this.additive);
+    this.CONSUME(K.from);
+    const from = this.SUBRULE(this.fieldTarget);
+    return { kind: 'remove', value, from, span: this.ACTION(() => span(kw, from)) };
+  });
+
+  /** A field to change: `me.coins`, `game.stack`, `r.owner`. */
+  fieldTarget = this.RULE('fieldTarget', (): A.FieldExpr => {
+    const e = this.SUBRULE(this.postfix);
+    return this.ACTION(() => {
+      if (e.kind !== 'field') throw Object.assign(new Error('expected a field such as `me.coins` or `r.tokens`'), { span: e.span });
+      return e;
+    });
+  });
+
+  assignOrCall = this.RULE('assignOrCall', (): A.Stmt => {
+    const target = this.SUBRULE(this.postfix);
+    let result: A.Stmt | undefined;
+    this.OPTION(() => {
+      const op = this.OR([
+        { ALT: () => this.CONSUME(T.Assign) },
+        { ALT: () => this.CONSUME(T.PlusAssign) },
+        { ALT: () => this.CONSUME(T.MinusAssign) },
+      ]);
+      const value = this.SUBRULE(this.expression);
+      result = this.ACTION(() => {
+        if (target.kind !== 'field') throw Object.assign(new Error('only a field can be assigned: write `set` targets like `me.coins` or `r.tokens`'), { span: target.span });
+        return { kind: 'assign', target, op: op.image as A.AssignStmt['op'], value, span: span(target, value) } as A.AssignStmt;
+      });
+    });
+    return this.ACTION(() => {
+      if (result) return result;
+      if (target.kind !== 'call') throw Object.assign(new Error('this expression does nothing on its own: a statement is an assignment, a call or a keyword statement'), { span: target.span });
+      return { kind: 'call', call: target, span: target.span } as A.CallStmt;
+    });
+  });
+
+  // ─── Expressions ──────────────────────────────────────────────────────────
+
+  expression = this.RULE('expression', (): A.Expr =>
+    this.OR([
+      { ALT: () => this.SUBRULE(this.ifExpr) },
+      { ALT: () => this.SUBRULE(this.whereExpr) },
+    ]),
+  );
+
+  ifExpr = this.RULE('ifExpr', (): A.IfExpr => {
+    const kw = this.CONSUME(K.if);
+    const cond = this.SUBRULE(this.expression);
+    this.CONSUME(K.then);
+    const then = this.SUBRULE2(this.expression);
+    this.CONSUME(K.else);
+    const otherwise = this.SUBRULE3(this.expression);
+    return { kind: 'if', cond, then, else: otherwise, span: this.ACTION(() => span(kw, otherwise)) };
+  });
+
+  whereExpr = this.RULE('whereExpr', (): A.Expr => {
+    let e = this.SUBRULE(this.orExpr);
+    this.MANY(() => {
+      this.CONSUME(K.where);
+      const cond = this.SUBRULE2(this.orExpr);
+      e = this.ACTION(() => ({ kind: 'where', source: e, cond, span: span(e, cond) }) as A.WhereExpr);
+    });
+    return e;
+  });
+
+  orExpr = this.RULE('orExpr', (): A.Expr => {
+    let e = this.SUBRULE(this.andExpr);
+    this.MANY(() => {
+      this.CONSUME(K.or);
+      const r = this.SUBRULE2(this.andExpr);
+      e = this.ACTION(() => ({ kind: 'binary', op: 'or', left: e, right: r, span: span(e, r) }) as A.BinaryExpr);
+    });
+    return e;
+  });
+
+  andExpr = this.RULE('andExpr', (): A.Expr => {
+    let e = this.SUBRULE(this.notExpr);
+    this.MANY(() => {
+      this.CONSUME(K.and);
+      const r = this.SUBRULE2(this.notExpr);
+      e = this.ACTION(() => ({ kind: 'binary', op: 'and', left: e, right: r, span: span(e, r) }) as A.BinaryExpr);
+    });
+    return e;
+  });
+
+  notExpr = this.RULE('notExpr', (): A.Expr =>
+    this.OR([
+      {
+        ALT: () => {
+          const kw = this.CONSUME(K.not);
+          const operand = this.SUBRULE(this.notExpr);
+          return this.ACTION(() => ({ kind: 'unary', op: 'not', operand, span: span(kw, operand) }) as A.UnaryExpr);
+        },
+      },
+      { ALT: () => this.SUBRULE(this.comparison) },
+    ]),
+  );
+
+  comparison = this.RULE('comparison', (): A.Expr => {
+    const left = this.SUBRULE(this.rangeExpr);
+    let e = left;
+    this.OPTION(() => {
+      const op = this.OR([
+        { ALT: () => this.CONSUME(T.Eq) },
+        { ALT: () => this.CONSUME(T.Neq) },
+        { ALT: () => this.CONSUME(T.Le) },
+        { ALT: () => this.CONSUME(T.Ge) },
+        { ALT: () => this.CONSUME(T.Lt) },
+        { ALT: () => this.CONSUME(T.Gt) },
+        { ALT: () => this.CONSUME(K.in) },
+      ]);
+      const right = this.SUBRULE2(this.rangeExpr);
+      e = this.ACTION(() => ({ kind: 'binary', op: op.image as A.BinaryOp, left, right, span: span(left, right) }) as A.BinaryExpr);
+    });
+    return e;
+  });
+
+  rangeExpr = this.RULE('rangeExpr', (): A.Expr => {
+    const from = this.SUBRULE(this.additive);
+    let e = from;
+    this.OPTION(() => {
+      this.CONSUME(T.Range);
+      const to = this.SUBRULE2(this.additive);
+      e = this.ACTION(() => ({ kind: 'range', from, to, span: span(from, to) }) as A.RangeExpr);
+    });
+    return e;
+  });
+
+  additive = this.RULE('additive', (): A.Expr => {
+    let e = this.SUBRULE(this.multiplicative);
+    this.MANY(() => {
+      const op = this.OR([{ ALT: () => this.CONSUME(T.Plus) }, { ALT: () => this.CONSUME(T.Minus) }]);
+      const r = this.SUBRULE2(this.multiplicative);
+      e = this.ACTION(() => ({ kind: 'binary', op: op.image as A.BinaryOp, left: e, right: r, span: span(e, r) }) as A.BinaryExpr);
+    });
+    return e;
+  });
+
+  multiplicative = this.RULE('multiplicative', (): A.Expr => {
+    let e = this.SUBRULE(this.unary);
+    this.MANY(() => {
+      const op = this.OR([
+        { ALT: () => this.CONSUME(T.Star) },
+        { ALT: () => this.CONSUME(T.Slash) },
+        { ALT: () => this.CONSUME(T.Percent) },
+      ]);
+      const r = this.SUBRULE2(this.unary);
+      e = this.ACTION(() => ({ kind: 'binary', op: op.image as A.BinaryOp, left: e, right: r, span: span(e, r) }) as A.BinaryExpr);
+    });
+    return e;
+  });
+
+  unary = this.RULE('unary', (): A.Expr =>
+    this.OR([
+      {
+        ALT: () => {
+          const m = this.CONSUME(T.Minus);
+          const operand = this.SUBRULE(this.unary);
+          return this.ACTION(() => ({ kind: 'unary', op: '-', operand, span: span(m, operand) }) as A.UnaryExpr);
+        },
+      },
+      { ALT: () => this.SUBRULE(this.postfix) },
+    ]),
+  );
+
+  postfix = this.RULE('postfix', (): A.Expr => {
+    let e = this.SUBRULE(this.primary);
+    this.MANY(() => {
+      this.CONSUME(T.Dot);
+      const f = this.CONSUME(T.FieldName);
+      e = this.ACTION(() => ({ kind: 'field', target: e, field: f.image, fieldSpan: tokSpan(f), span: span(e, f) }) as A.FieldExpr);
+    });
+    return e;
+  });
+
+  args = this.RULE('args', (): { args: A.Expr[]; close: IToken } => {
+    this.CONSUME(T.LParen);
+    const args: A.Expr[] = [];
+    this.MANY_SEP({ SEP: T.Comma, DEF: () => args.push(this.SUBRULE(this.expression)) });
+    const close = this.CONSUME(T.RParen);
+    return { args, close };
+  });
+
+  primary = this.RULE('primary', (): A.Expr =>
+    this.OR([
+      {
+        ALT: () => {
+          const t = this.CONSUME(T.NumberLit);
+          return { kind: 'number', value: Number(t.image), span: tokSpan(t) } as A.NumberExpr;
+        },
+      },
+      { ALT: () => this.SUBRULE(this.stringLit) },
+      { ALT: () => ({ kind: 'bool', value: true, span: tokSpan(this.CONSUME(K.true)) }) as A.BoolExpr },
+      { ALT: () => ({ kind: 'bool', value: false, span: tokSpan(this.CONSUME(K.false)) }) as A.BoolExpr },
+      { ALT: () => ({ kind: 'none', span: tokSpan(this.CONSUME(K.none)) }) as A.NoneExpr },
+      {
+        ALT: () => {
+          const n = this.CONSUME(T.CallName);
+          const call = this.OPTION(() => this.SUBRULE(this.args));
+          return this.ACTION(() =>
+            call
+              ? ({ kind: 'call', callee: n.image, calleeSpan: tokSpan(n), args: call.args, span: span(n, call.close) } as A.CallExpr)
+              : ({ kind: 'name', name: n.image, span: tokSpan(n) } as A.NameExpr),
+          );
+        },
+      },
+      {
+        ALT: () => {
+          const open = this.CONSUME(T.LParen);
+          const e = this.SUBRULE(this.expression);
+          const close = this.CONSUME(T.RParen);
+          return this.ACTION(() => ({ ...e, span: span(open, close) }));
+        },
+      },
+      {
+        ALT: () => {
+          const open = this.CONSUME(T.LBracket);
+          const items: A.Expr[] = [];
+          this.MANY_SEP({ SEP: T.Comma, DEF: () => items.push(this.SUBRULE2(this.expression)) });
+          const close = this.CONSUME(T.RBracket);
+          return { kind: 'list', items, span: span(open, close) } as A.ListExpr;
+        },
+      },
+    ]),
+  );
+
+  stringLit = this.RULE('stringLit', (): A.StringExpr => {
+    const t = this.CONSUME(T.StringLit);
+    return this.ACTION(() => ({ kind: 'string', parts: this.holeParser ? splitHoles(t.image, t.startOffset, this.holeParser) : [], span: tokSpan(t) }));
+  });
+}
+
+/** Split `"Conquer {r} for {cost(r)} tokens"` into text and parsed holes; `{{` is a literal brace. */
+function splitHoles(image: string, offset: number, parseHole: (text: string, offset: number) => A.Expr): Array<string | A.Expr> {
+  const body = image.slice(1, -1);
+  const parts: Array<string | A.Expr> = [];
+  let text = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '\\' && i + 1 < body.length) {
+      text += body[++i];
+    } else if (c === '{' && body[i + 1] === '{') {
+      text += '{';
+      i++;
+    } else if (c === '{') {
+      const close = body.indexOf('}', i);
+      if (close < 0) throw Object.assign(new Error('unclosed `{` in text: write `{{` for a literal brace'), { span: { start: offset + 1 + i, end: offset + image.length } });
+      if (text) parts.push(text);
+      text = '';
+      parts.push(parseHole(body.slice(i + 1, close), offset + 2 + i));
+      i = close;
+    } else {
+      text += c;
+    }
+  }
+  if (text) parts.push(text);
+  return parts;
+}
+
+/** Parsers by nesting depth: a text's `{hole}` is parsed while the outer text is still being parsed. */
+const parsers: RulesParser[] = [];
+let depth = 0;
+
+export interface SyntaxError {
+  message: string;
+  span: A.Span;
+}
+
+export interface ParseResult<T> {
+  value?: T;
+  errors: SyntaxError[];
+}
+
+function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T): ParseResult<T> {
+  const lexed = T.rulesLexer.tokenize(text);
+  const errors: SyntaxError[] = lexed.errors.map((e) => ({
+    message: `unexpected character \`${text.slice(e.offset, e.offset + e.length)}\``,
+    span: { start: offset + e.offset, end: offset + e.offset + Math.max(1, e.length) },
+  }));
+  if (errors.length) return { errors };
+  const tokens = offset === 0 ? lexed.tokens : lexed.tokens.map(shift(offset));
+  if (depth >= 4) return { errors: [{ message: 'text holes `{…}` are nested too deeply', span: { start: offset, end: offset + text.length } }] };
+  const parser = (parsers[depth] ??= new RulesParser());
+  depth++;
+  parser.input = tokens;
+  parser.holeParser = (hole, at) => {
+    const r = withParser(hole, at, (p) => p.expression());
+    if (r.errors.length || !r.value) throw Object.assign(new Error(r.errors[0]?.message ?? 'bad expression in `{…}`'), { span: r.errors[0]?.span ?? { start: at, end: at + hole.length } });
+    return r.value;
+  };
+  try {
+    const value = run(parser);
+    for (const e of parser.errors) {
+      const tok = e.token;
+      const at = tok.tokenType.name === 'EOF' ? { start: offset + text.length, end: offset + text.length } : tokSpan(tok);
+      errors.push({ message: e.message, span: at });
+    }
+    return errors.length ? { errors } : { value, errors };
+  } catch (err) {
+    const e = err as Error & { span?: A.Span; token?: IToken };
+    const at = e.span ?? (e.token ? tokSpan(e.token) : { start: offset, end: offset + text.length });
+    return { errors: [{ message: e.message, span: at }] };
+  } finally {
+    depth--;
+  }
+}
+
+function shift(offset: number) {
+  return (t: IToken): IToken => ({ ...t, startOffset: t.startOffset + offset, endOffset: (t.endOffset ?? t.startOffset) + offset });
+}
+
+/** Parse a rules text (a pack's `rules:` or a card's `rules:`) into declarations. */
+export function parseRules(text: string): ParseResult<A.Program> {
+  return withParser(text, 0, (p) => p.program());
+}
+
+/** Parse one expression, as written in a YAML field such as a role's `players where …`. */
+export function parseExpression(text: string): ParseResult<A.Expr> {
+  return withParser(text, 0, (p) => p.expression());
+}
+
+/** Parse a type as written in a YAML field declaration: `number`, `region?`, `list<race>`. */
+export function parseType(text: string): ParseResult<A.TypeRef> {
+  return withParser(text, 0, (p) => p.typeRef());
+}
