@@ -291,6 +291,8 @@ export interface ActionDecl extends DeclBase {
   params: Param[];
   label?: StringExpr;
   limit?: { times: number; per: 'turn' | 'game'; span: Span };
+  /** `with conquer`: offered whenever `conquer` is offered (how a card adds a move to the game's turn). */
+  with?: { name: string; span: Span };
   roles: RoleList;
   body: Block;
 }

@@ -202,11 +202,20 @@ class RulesParser extends EmbeddedActionsParser {
       const times = this.CONSUME(T.NumberLit);
       this.CONSUME(K.per);
       const per = this.OR([{ ALT: () => this.CONSUME(K.turn) }, { ALT: () => this.CONSUME2(T.Ident) }]);
-      limit = this.ACTION(() => ({ times: Number(times.image), per: per.image === 'turn' ? 'turn' : per.image === 'game' ? 'game' : (per.image as 'turn'), span: span(l, per) }));
+      limit = this.ACTION(() => {
+        if (per.image !== 'turn' && per.image !== 'game') throw Object.assign(new Error(`a limit is counted \`per turn\` or \`per game\`, not per \`${per.image}\``), { token: per });
+        return { times: Number(times.image), per: per.image, span: span(l, per) };
+      });
+    });
+    let withAction: A.ActionDecl['with'];
+    this.OPTION4(() => {
+      this.CONSUME(K.with);
+      const w = this.CONSUME3(T.Ident);
+      withAction = { name: w.image, span: tokSpan(w) };
     });
     const roles = this.SUBRULE(this.roles);
     const body = this.SUBRULE(this.block);
-    return { kind: 'action', name: n.image, nameSpan: tokSpan(n), params, label, limit, roles, body, span: this.ACTION(() => span(kw, body)) };
+    return { kind: 'action', name: n.image, nameSpan: tokSpan(n), params, label, limit, with: withAction, roles, body, span: this.ACTION(() => span(kw, body)) };
   });
 
   onDecl = this.RULE('onDecl', (): A.OnDecl => {

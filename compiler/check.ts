@@ -1,0 +1,858 @@
+import type * as A from '../dsl/ast.ts';
+import { parseExpression } from '../dsl/parser.ts';
+import { builtinTable, type Builtin } from './builtins.ts';
+import type { Declared, RulesUnit } from './declare.ts';
+import { resolveTypeRef } from './declare.ts';
+import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
+import { fragmentSpan } from './load.ts';
+import type { Fragment } from './source.ts';
+import { closest } from './suggest.ts';
+import * as Ty from './types.ts';
+import type { Type } from './types.ts';
+import type { Value } from '../runtime/types.ts';
+
+/** What a bare name stands for, decided by the checker and read by the lowering. */
+export type Resolution =
+  | { k: 'local'; slot: number }
+  | { k: 'me' }
+  | { k: 'self' }
+  | { k: 'holder' }
+  | { k: 'it' }
+  | { k: 'itField'; field: string; isProp: boolean }
+  | { k: 'value' }
+  | { k: 'game' }
+  | { k: 'players' }
+  | { k: 'current' }
+  | { k: 'all'; kind: string }
+  | { k: 'const'; value: Value };
+
+export type CallTarget = { k: 'builtin'; b: Builtin; die?: string } | { k: 'fn'; name: string } | { k: 'pipeline'; name: string } | { k: 'proc'; name: string };
+
+/** A declaration together with the rules text it came from and its card, if any. */
+export interface Placed<D extends A.Decl> {
+  decl: D;
+  unit: RulesUnit;
+  /** Locals needed by the declaration's body (params first). */
+  slots: number;
+}
+
+/** Stage 4: a pack whose every name is resolved and every rule type-checks. Only this reaches the lowering. */
+export interface Checked {
+  declared: Declared;
+  types: Map<A.Expr, Type>;
+  names: Map<A.NameExpr, Resolution>;
+  calls: Map<A.CallExpr, CallTarget>;
+  fields: Map<A.FieldExpr, { kind: string; isProp: boolean }>;
+  slots: Map<A.Node, number>;
+  events: Map<string, Placed<A.EventDecl>>;
+  fns: Map<string, Placed<A.FnDecl>>;
+  pipelines: Map<string, Placed<A.PipelineDecl>>;
+  procs: Map<string, Placed<A.ProcDecl>>;
+  actions: Map<string, Array<Placed<A.ActionDecl>>>;
+  triggers: Map<string, Array<Placed<A.OnDecl>>>;
+  modifiers: Map<string, Array<Placed<A.ModifyDecl>>>;
+  setups: Array<Placed<A.SetupDecl>>;
+  flow?: Placed<A.FlowDecl>;
+  roles: Map<string, Map<string, { expr: A.Expr; slots: number; fragment: Fragment }>>;
+  scoring?: { score: A.Expr; tiebreak?: A.Expr; slots: number };
+}
+
+interface Var {
+  slot: number;
+  type: Type;
+}
+
+/** Per declaration body: what the special names mean there and what it may do. */
+interface Ctx {
+  unit: RulesUnit;
+  slots: number;
+  self?: Type;
+  holder: boolean;
+  value?: Type;
+  /** May change state and use randomness (procs, actions, triggers, setup, flow). */
+  effects: boolean;
+  loops: number;
+  where: Type[];
+  vars: Array<Map<string, Var>>;
+  /** Procs called, for the recursion check. */
+  calls?: Set<string>;
+}
+
+export function check(d: Declared, report: (x: DiagnosticInput) => void): Checked {
+  const c: Checked = {
+    declared: d,
+    types: new Map(),
+    names: new Map(),
+    calls: new Map(),
+    fields: new Map(),
+    slots: new Map(),
+    events: new Map(),
+    fns: new Map(),
+    pipelines: new Map(),
+    procs: new Map(),
+    actions: new Map(),
+    triggers: new Map(),
+    modifiers: new Map(),
+    setups: [],
+    roles: new Map(),
+  };
+  collect(c, report);
+  new Checker(c, report).run();
+  return c;
+}
+
+/** Gathers every declaration by name; duplicates and misplaced declarations are reported here. */
+function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
+  const at = (u: RulesUnit, s: A.Span) => fragmentSpan(u.fragment, s);
+  const globalOnly = new Set(['event', 'fn', 'pipeline', 'proc', 'setup', 'flow']);
+  const named = new Map<string, FileSpan>();
+  for (const unit of c.declared.units) {
+    for (const decl of unit.program.decls) {
+      if (unit.owner && globalOnly.has(decl.kind)) {
+        report({ code: 'RB0401', message: `a card cannot declare \`${decl.kind}\`: cards add \`on\`, \`modify\` and \`action\` rules`, at: at(unit, decl.nameSpan), hint: `move this \`${decl.kind}\` into the pack's own \`rules:\`` });
+        continue;
+      }
+      const placed = { decl, unit, slots: 0 } as Placed<never>;
+      if (decl.kind === 'event' || decl.kind === 'fn' || decl.kind === 'pipeline' || decl.kind === 'proc' || (decl.kind === 'action' && !unit.owner)) {
+        const prev = named.get(decl.name);
+        if (prev || builtinTable.has(decl.name)) {
+          report({ code: 'RB0402', message: `\`${decl.name}\` is declared twice`, at: at(unit, decl.nameSpan), hint: prev ? `the first declaration is at ${prev.file}` : `\`${decl.name}\` is a built-in function` });
+          continue;
+        }
+        named.set(decl.name, at(unit, decl.nameSpan));
+      }
+      switch (decl.kind) {
+        case 'event':
+          c.events.set(decl.name, placed);
+          break;
+        case 'fn':
+          c.fns.set(decl.name, placed);
+          break;
+        case 'pipeline':
+          c.pipelines.set(decl.name, placed);
+          break;
+        case 'proc':
+          c.procs.set(decl.name, placed);
+          break;
+        case 'action': {
+          const list = c.actions.get(decl.name) ?? [];
+          if (unit.owner && list.some((p) => p.unit.owner === unit.owner)) {
+            report({ code: 'RB0402', message: `the card \`${unit.owner.id}\` declares the action \`${decl.name}\` twice`, at: at(unit, decl.nameSpan) });
+            continue;
+          }
+          list.push(placed);
+          c.actions.set(decl.name, list);
+          break;
+        }
+        case 'on':
+          c.triggers.set(decl.name, [...(c.triggers.get(decl.name) ?? []), placed]);
+          break;
+        case 'modify':
+          c.modifiers.set(decl.name, [...(c.modifiers.get(decl.name) ?? []), placed]);
+          break;
+        case 'setup':
+          c.setups.push(placed);
+          break;
+        case 'flow':
+          if (c.flow) report({ code: 'RB0402', message: 'a pack has one `flow`; this is a second one', at: at(unit, decl.nameSpan), hint: 'call procedures from the one flow instead' });
+          else c.flow = placed;
+          break;
+      }
+    }
+  }
+}
+
+class Checker {
+  private readonly d: Declared;
+
+  constructor(
+    private readonly c: Checked,
+    private readonly report: (x: DiagnosticInput) => void,
+  ) {
+    this.d = c.declared;
+  }
+
+  run(): void {
+    const c = this.c;
+    for (const [, p] of c.events) this.params(p, p.decl.params);
+    for (const [, p] of c.fns) {
+      const ctx = this.ctx(p.unit, false);
+      const ret = this.typeRef(p.unit, p.decl.returns);
+      this.bindParams(ctx, p.decl.params);
+      this.expect(ctx, p.decl.body, ret, 'the function’s result');
+      p.slots = ctx.slots;
+    }
+    for (const [, p] of c.pipelines) {
+      const ctx = this.ctx(p.unit, false);
+      const ret = this.typeRef(p.unit, p.decl.returns);
+      this.bindParams(ctx, p.decl.params);
+      this.expect(ctx, p.decl.body, ret, 'the pipeline’s base value');
+      if (p.decl.min) this.expect(ctx, p.decl.min, Ty.NUMBER, 'a minimum');
+      if (p.decl.max) this.expect(ctx, p.decl.max, Ty.NUMBER, 'a maximum');
+      if ((p.decl.min || p.decl.max) && ret.k !== 'number') this.error(p.unit, p.decl.nameSpan, 'RB0503', 'only a number pipeline can have `min` or `max`');
+      p.slots = ctx.slots;
+    }
+    for (const [, p] of c.procs) {
+      const ctx = this.ctx(p.unit, true);
+      ctx.calls = new Set();
+      this.bindParams(ctx, p.decl.params);
+      this.block(ctx, p.decl.body);
+      p.slots = ctx.slots;
+      (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees = ctx.calls;
+    }
+    this.checkRecursion();
+    for (const [name, list] of c.actions) {
+      for (const p of list) {
+        const ctx = this.ctx(p.unit, true);
+        this.bindParams(ctx, p.decl.params, true);
+        if (p.decl.label) this.expr(ctx, p.decl.label);
+        this.roles(p.unit, p.decl.roles);
+        const w = p.decl.with;
+        if (w && !c.actions.get(w.name)?.some((x) => !x.unit.owner)) {
+          this.error(p.unit, w.span, 'RB0504', `\`with ${w.name}\` names no action of the game`, this.suggest(w.name, [...c.actions.keys()]));
+        }
+        if (p.unit.owner && !w) this.error(p.unit, p.decl.nameSpan, 'RB0504', `the card action \`${name}\` is never offered`, 'add `with <action>` naming the game action it is offered beside, e.g. `with conquer`');
+        this.block(ctx, p.decl.body);
+        p.slots = ctx.slots;
+      }
+    }
+    for (const [name, list] of c.triggers) {
+      const ev = c.events.get(name);
+      for (const p of list) {
+        if (!ev) {
+          this.error(p.unit, p.decl.nameSpan, 'RB0505', `there is no event \`${name}\``, this.suggest(name, [...c.events.keys()]));
+          continue;
+        }
+        const ctx = this.ctx(p.unit, true);
+        if (p.decl.binds.length > ev.decl.params.length) this.error(p.unit, p.decl.binds[ev.decl.params.length].span, 'RB0506', `the event \`${name}\` has ${ev.decl.params.length} parameter(s)`);
+        p.decl.binds.forEach((b, i) => {
+          const param = ev.decl.params[i];
+          if (param) this.declareVar(ctx, p.unit, b.name, b.span, this.typeRef(ev.unit, param.type), p.decl);
+        });
+        if (p.decl.when) this.expect({ ...ctx, effects: false }, p.decl.when, Ty.BOOL, 'a `when` condition');
+        this.roles(p.unit, p.decl.roles);
+        this.block(ctx, p.decl.body);
+        p.slots = ctx.slots;
+      }
+    }
+    for (const [name, list] of c.modifiers) {
+      const pipe = c.pipelines.get(name);
+      for (const p of list) {
+        if (!pipe) {
+          this.error(p.unit, p.decl.nameSpan, 'RB0507', `there is no pipeline \`${name}\` to modify`, this.suggest(name, [...c.pipelines.keys()]));
+          continue;
+        }
+        const ctx = this.ctx(p.unit, false);
+        const ret = this.typeRef(pipe.unit, pipe.decl.returns);
+        ctx.value = ret;
+        if (p.decl.binds.length > pipe.decl.params.length) this.error(p.unit, p.decl.binds[pipe.decl.params.length].span, 'RB0506', `the pipeline \`${name}\` has ${pipe.decl.params.length} parameter(s)`);
+        p.decl.binds.forEach((b, i) => {
+          const param = pipe.decl.params[i];
+          if (param) this.declareVar(ctx, p.unit, b.name, b.span, this.typeRef(pipe.unit, param.type), p.decl);
+        });
+        if (p.decl.when) this.expect(ctx, p.decl.when, Ty.BOOL, 'a `when` condition');
+        this.roles(p.unit, p.decl.roles);
+        this.expect(ctx, p.decl.value, ret, `the value of \`${name}\``);
+        p.slots = ctx.slots;
+      }
+    }
+    for (const p of c.setups) {
+      const ctx = this.ctx(p.unit, true);
+      this.block(ctx, p.decl.body);
+      p.slots = ctx.slots;
+    }
+    if (c.flow) {
+      const ctx = this.ctx(c.flow.unit, true);
+      this.block(ctx, c.flow.decl.body);
+      c.flow.slots = ctx.slots;
+    } else if (this.d.units.length) {
+      const first = this.d.units.find((u) => !u.owner) ?? this.d.units[0];
+      this.report({ code: 'RB0508', message: 'this pack has no `flow`: the runtime does not know how a game goes', at: fragmentSpan(first.fragment, { start: 0, end: 0 }), hint: 'add `flow { … }` with the rounds and turns of the game' });
+    }
+    this.kindRoles();
+    this.scoring();
+  }
+
+  private kindRoles(): void {
+    for (const [kindName, kind] of this.d.kinds) {
+      const map = new Map<string, { expr: A.Expr; slots: number; fragment: Fragment }>();
+      for (const [role, { source }] of kind.roles) {
+        const parsed = parseExpression(source.text);
+        if (!parsed.value) {
+          for (const e of parsed.errors) this.report({ code: 'RB0301', message: e.message, at: fragmentSpan(source, e.span) });
+          continue;
+        }
+        const unit: RulesUnit = { program: { decls: [] }, fragment: source };
+        const ctx = this.ctx(unit, false);
+        ctx.self = Ty.entity(kindName);
+        ctx.holder = false;
+        this.expect(ctx, parsed.value, Ty.listOf(Ty.entity('player')), `the players of role \`${role}\``);
+        map.set(role, { expr: parsed.value, slots: ctx.slots, fragment: source });
+      }
+      this.c.roles.set(kindName, map);
+    }
+  }
+
+  private scoring(): void {
+    const s = this.d.scoring;
+    if (!s) return;
+    const one = (frag: Fragment): A.Expr | undefined => {
+      const parsed = parseExpression(frag.text);
+      if (!parsed.value) {
+        for (const e of parsed.errors) this.report({ code: 'RB0301', message: e.message, at: fragmentSpan(frag, e.span) });
+        return undefined;
+      }
+      const ctx = this.ctx({ program: { decls: [] }, fragment: frag }, false);
+      ctx.where.push(Ty.entity('player'));
+      this.expect(ctx, parsed.value, Ty.NUMBER, 'a score');
+      return parsed.value;
+    };
+    const score = one(s.score);
+    const tiebreak = s.tiebreak ? one(s.tiebreak) : undefined;
+    if (score) this.c.scoring = { score, tiebreak, slots: 0 };
+  }
+
+  private checkRecursion(): void {
+    const graph = new Map<string, Set<string>>();
+    for (const [name, p] of this.c.procs) graph.set(name, (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees ?? new Set());
+    const state = new Map<string, 1 | 2>();
+    const visit = (n: string, path: string[]): void => {
+      if (state.get(n) === 2) return;
+      if (state.get(n) === 1) {
+        const p = this.c.procs.get(n)!;
+        const cycle = [...path.slice(path.indexOf(n)), n].join(' → ');
+        this.error(p.unit, p.decl.nameSpan, 'RB0509', `the procedure \`${n}\` can call itself (${cycle}), so the rule could loop forever`, 'use `for`, `repeat` or `loop max N` for repetition');
+        return;
+      }
+      state.set(n, 1);
+      for (const m of graph.get(n) ?? []) visit(m, [...path, n]);
+      state.set(n, 2);
+    };
+    for (const n of graph.keys()) visit(n, []);
+  }
+
+  // ─── helpers ─────────────────────────────────────────────────────────────
+
+  private ctx(unit: RulesUnit, effects: boolean): Ctx {
+    return {
+      unit,
+      slots: 0,
+      self: unit.owner ? Ty.entity(unit.owner.kind) : undefined,
+      holder: !!unit.owner,
+      effects,
+      loops: 0,
+      where: [],
+      vars: [new Map()],
+    };
+  }
+
+  private at(unit: RulesUnit, span: A.Span): FileSpan {
+    return fragmentSpan(unit.fragment, span);
+  }
+
+  private error(unit: RulesUnit, span: A.Span, code: string, message: string, hint?: string, fix?: { replacement: string; safe: boolean }): void {
+    this.report({ code, message, at: this.at(unit, span), hint, fix });
+  }
+
+  private suggest(name: string, candidates: Iterable<string>): string | undefined {
+    const g = closest(name, candidates);
+    return g ? `did you mean \`${g}\`?` : undefined;
+  }
+
+  private typeRef(unit: RulesUnit, t: A.TypeRef): Type {
+    return resolveTypeRef(this.d, t, (s) => this.at(unit, s), this.report);
+  }
+
+  private params(p: Placed<A.EventDecl>, params: A.Param[]): void {
+    for (const param of params) this.typeRef(p.unit, param.type);
+  }
+
+  private bindParams(ctx: Ctx, params: A.Param[], domains = false): void {
+    for (const param of params) {
+      const t = this.typeRef(ctx.unit, param.type);
+      if (param.domain) {
+        if (!domains) this.error(ctx.unit, param.domain.span, 'RB0510', 'only an action’s parameters have a domain (`in …`)');
+        else this.expect({ ...ctx, effects: false }, param.domain, Ty.listOf(t), `the choices for \`${param.name}\``);
+      } else if (domains && t.k !== 'entity' && t.k !== 'enum' && t.k !== 'bool' && t.k !== 'error') {
+        this.error(ctx.unit, param.span, 'RB0510', `the action parameter \`${param.name}\` needs a domain: the values a player may pick`, `write \`${param.name}: ${Ty.show(t)} in 1..5\` or a list`);
+      }
+      this.declareVar(ctx, ctx.unit, param.name, param.span, t, param);
+    }
+  }
+
+  private declareVar(ctx: Ctx, unit: RulesUnit, name: string, span: A.Span, type: Type, node: A.Node): number {
+    if (this.lookupVar(ctx, name)) this.error(unit, span, 'RB0511', `\`${name}\` is already defined here`, 'pick another name: a name stands for one thing within a rule');
+    const slot = ctx.slots++;
+    ctx.vars[ctx.vars.length - 1].set(name, { slot, type });
+    this.c.slots.set(node, slot);
+    return slot;
+  }
+
+  private lookupVar(ctx: Ctx, name: string): Var | undefined {
+    for (let i = ctx.vars.length - 1; i >= 0; i--) {
+      const v = ctx.vars[i].get(name);
+      if (v) return v;
+    }
+    return undefined;
+  }
+
+  private roles(unit: RulesUnit, roles: A.RoleList): void {
+    if (!roles.names.length) return;
+    if (!unit.owner) {
+      this.error(unit, roles.names[0].span, 'RB0512', '`while <role>` belongs on a card’s rules; the game’s own rules always apply');
+      return;
+    }
+    const kind = this.d.kinds.get(unit.owner.kind)!;
+    for (const r of roles.names) {
+      if (!kind.roles.has(r.name)) this.error(unit, r.span, 'RB0513', `a ${kind.name} has no role \`${r.name}\``, kind.roles.size ? `the roles of ${kind.name} are: ${[...kind.roles.keys()].join(', ')}` : `declare roles under kinds.${kind.name}.roles`);
+    }
+  }
+
+  private expect(ctx: Ctx, e: A.Expr, want: Type, what: string): Type {
+    const got = this.expr(ctx, e, want);
+    if (!Ty.assignable(got, want)) {
+      const hint = got.optional && Ty.sameBase(got, want) ? 'this value may be none; test it first with `if x != none`' : undefined;
+      this.error(ctx.unit, e.span, 'RB0501', `${what} should be ${article(want)}, but this is ${article(got)}`, hint);
+    }
+    return got;
+  }
+
+  // ─── statements ──────────────────────────────────────────────────────────
+
+  private block(ctx: Ctx, b: A.Block): void {
+    ctx.vars.push(new Map());
+    for (const s of b.stmts) this.stmt(ctx, s);
+    ctx.vars.pop();
+  }
+
+  private needEffects(ctx: Ctx, s: A.Node, what: string): void {
+    if (!ctx.effects) this.error(ctx.unit, s.span, 'RB0514', `${what} changes the game, which a value (fn, pipeline, modify, when) may not do`);
+  }
+
+  private stmt(ctx: Ctx, s: A.Stmt): void {
+    switch (s.kind) {
+      case 'let': {
+        const t = this.expr(ctx, s.value);
+        this.declareVar(ctx, ctx.unit, s.name, s.nameSpan, t.k === 'none' ? Ty.ERROR : t, s);
+        return;
+      }
+      case 'assign': {
+        const target = this.fieldTarget(ctx, s.target);
+        if (s.op === '=') this.expect(ctx, s.value, target, `the new value of \`${s.target.field}\``);
+        else if (target.k === 'list') this.expect(ctx, s.value, Ty.required(target), `what \`${s.op}\` adds to a list`);
+        else if (target.k === 'number' || target.k === 'error') this.expect(ctx, s.value, Ty.NUMBER, `the amount of \`${s.op}\``);
+        else this.error(ctx.unit, s.span, 'RB0515', `\`${s.op}\` works on numbers and lists; \`${s.target.field}\` is ${article(target)}`);
+        return;
+      }
+      case 'if':
+        this.expect(ctx, s.cond, Ty.BOOL, 'a condition');
+        this.block(ctx, s.then);
+        if (s.else) this.block(ctx, s.else);
+        return;
+      case 'for': {
+        const src = this.expr(ctx, s.source);
+        const el = src.k === 'list' ? src.of : Ty.ERROR;
+        if (src.k !== 'list' && src.k !== 'error') this.error(ctx.unit, s.source.span, 'RB0501', `\`for\` walks a list, but this is ${article(src)}`);
+        ctx.vars.push(new Map());
+        this.declareVar(ctx, ctx.unit, s.name, s.nameSpan, el, s);
+        ctx.loops++;
+        this.block(ctx, s.body);
+        ctx.loops--;
+        ctx.vars.pop();
+        return;
+      }
+      case 'repeat':
+      case 'loop':
+        this.expect(ctx, s.kind === 'repeat' ? s.times : s.max, Ty.NUMBER, s.kind === 'repeat' ? 'a number of times' : 'a bound');
+        ctx.loops++;
+        this.block(ctx, s.body);
+        ctx.loops--;
+        return;
+      case 'break':
+        if (!ctx.loops) this.error(ctx.unit, s.span, 'RB0516', '`break` is only meaningful inside `for`, `repeat` or `loop`');
+        return;
+      case 'require':
+        this.expect(ctx, s.cond, Ty.BOOL, 'a requirement');
+        this.expr(ctx, s.reason);
+        return;
+      case 'choose': {
+        this.needEffects(ctx, s, '`choose`');
+        const src = this.expr(ctx, s.source);
+        if (src.k !== 'list' && src.k !== 'error') this.error(ctx.unit, s.source.span, 'RB0501', `a player chooses from a list, but this is ${article(src)}`);
+        if (s.by) this.expect(ctx, s.by, Ty.entity('player'), 'who chooses');
+        if (s.prompt) this.expr(ctx, s.prompt);
+        const el = src.k === 'list' ? src.of : Ty.ERROR;
+        ctx.vars.push(new Map());
+        this.declareVar(ctx, ctx.unit, s.name, s.nameSpan, s.optional ? Ty.optional(el) : el, s);
+        this.block(ctx, s.body);
+        ctx.vars.pop();
+        return;
+      }
+      case 'offer':
+        this.needEffects(ctx, s, '`offer`');
+        this.expect(ctx, s.player, Ty.entity('player'), 'who acts');
+        for (const a of s.actions) {
+          if (!this.c.actions.get(a.name)?.some((p) => !p.unit.owner)) this.error(ctx.unit, a.span, 'RB0517', `there is no game action \`${a.name}\``, this.suggest(a.name, [...this.c.actions.keys()]));
+        }
+        return;
+      case 'emit': {
+        this.needEffects(ctx, s, '`emit`');
+        const ev = this.c.events.get(s.event);
+        if (!ev) {
+          this.error(ctx.unit, s.eventSpan, 'RB0505', `there is no event \`${s.event}\``, this.suggest(s.event, [...this.c.events.keys()]) ?? `declare it: \`event ${s.event}(…)\``);
+          s.args.forEach((a) => this.expr(ctx, a));
+          return;
+        }
+        this.args(ctx, s.event, ev.decl.params.map((p) => this.typeRef(ev.unit, p.type)), s.args, s.span);
+        return;
+      }
+      case 'log':
+        this.expr(ctx, s.text);
+        return;
+      case 'turn':
+        this.needEffects(ctx, s, '`turn`');
+        this.expect(ctx, s.player, Ty.entity('player'), 'whose turn it is');
+        this.block(ctx, s.body);
+        return;
+      case 'shuffle':
+        this.needEffects(ctx, s, '`shuffle`');
+        this.listField(ctx, s.target);
+        return;
+      case 'draw': {
+        this.needEffects(ctx, s, '`draw`');
+        const el = this.listField(ctx, s.from);
+        this.declareVar(ctx, ctx.unit, s.name, s.nameSpan, el, s);
+        return;
+      }
+      case 'put': {
+        this.needEffects(ctx, s, '`put`');
+        const el = this.listField(ctx, s.into);
+        this.expect(ctx, s.value, el, 'what is put on the pile');
+        return;
+      }
+      case 'remove': {
+        this.needEffects(ctx, s, '`remove`');
+        const el = this.listField(ctx, s.from);
+        this.expect(ctx, s.value, el, 'what is removed');
+        return;
+      }
+      case 'finish':
+        this.needEffects(ctx, s, '`finish`');
+        return;
+      case 'call': {
+        const target = this.c.procs.get(s.call.callee);
+        if (target) {
+          this.needEffects(ctx, s, `calling \`${s.call.callee}\``);
+          ctx.calls?.add(s.call.callee);
+          this.c.calls.set(s.call, { k: 'proc', name: s.call.callee });
+          this.args(ctx, s.call.callee, target.decl.params.map((p) => this.typeRef(target.unit, p.type)), s.call.args, s.span);
+          return;
+        }
+        this.expr(ctx, s.call);
+        this.error(ctx.unit, s.span, 'RB0518', `calling \`${s.call.callee}\` here does nothing: it only computes a value`, 'use its value, e.g. `let x = …`, or call a `proc`');
+        return;
+      }
+    }
+  }
+
+  private fieldTarget(ctx: Ctx, f: A.FieldExpr): Type {
+    this.needEffects(ctx, f, 'assigning a field');
+    const t = this.expr(ctx, f);
+    const info = this.c.fields.get(f);
+    if (info?.isProp) {
+      this.error(ctx.unit, f.fieldSpan, 'RB0519', `\`${f.field}\` is a printed property of ${info.kind}, which does not change during play`, `declare it under kinds.${info.kind}.state to make it change`);
+    }
+    return Ty.required(t.k === 'none' ? Ty.ERROR : t);
+  }
+
+  private listField(ctx: Ctx, f: A.FieldExpr): Type {
+    const t = this.fieldTarget(ctx, f);
+    if (t.k === 'list') return t.of;
+    if (t.k !== 'error') this.error(ctx.unit, f.span, 'RB0501', `\`${f.field}\` should be a list (a pile or deck), but it is ${article(t)}`);
+    return Ty.ERROR;
+  }
+
+  private args(ctx: Ctx, name: string, params: Type[], args: A.Expr[], span: A.Span): void {
+    if (args.length !== params.length) this.error(ctx.unit, span, 'RB0506', `\`${name}\` takes ${params.length} argument(s), not ${args.length}`);
+    args.forEach((a, i) => (params[i] ? this.expect(ctx, a, params[i], `argument ${i + 1} of \`${name}\``) : this.expr(ctx, a)));
+  }
+
+  // ─── expressions ─────────────────────────────────────────────────────────
+
+  expr(ctx: Ctx, e: A.Expr, want?: Type): Type {
+    const t = this.exprInner(ctx, e, want);
+    this.c.types.set(e, t);
+    return t;
+  }
+
+  private exprInner(ctx: Ctx, e: A.Expr, want?: Type): Type {
+    switch (e.kind) {
+      case 'number':
+        return Ty.NUMBER;
+      case 'bool':
+        return Ty.BOOL;
+      case 'none':
+        return Ty.NONE;
+      case 'string':
+        for (const p of e.parts) if (typeof p !== 'string') this.expr(ctx, p);
+        return Ty.TEXT;
+      case 'name':
+        return this.name(ctx, e, want);
+      case 'field':
+        return this.field(ctx, e);
+      case 'call':
+        return this.call(ctx, e);
+      case 'unary':
+        if (e.op === 'not') {
+          this.expect(ctx, e.operand, Ty.BOOL, '`not`’s operand');
+          return Ty.BOOL;
+        }
+        this.expect(ctx, e.operand, Ty.NUMBER, 'a negated value');
+        return Ty.NUMBER;
+      case 'binary':
+        return this.binary(ctx, e);
+      case 'if': {
+        this.expect(ctx, e.cond, Ty.BOOL, 'a condition');
+        const a = this.expr(ctx, e.then, want);
+        const b = this.expr(ctx, e.else, want ?? a);
+        if (a.k === 'none') return Ty.optional(b);
+        if (b.k === 'none') return Ty.optional(a);
+        if (!Ty.sameBase(a, b)) this.error(ctx.unit, e.span, 'RB0501', `the two branches differ: ${article(a)} and ${article(b)}`);
+        return a.optional || b.optional ? Ty.optional(a) : a;
+      }
+      case 'where': {
+        const src = this.expr(ctx, e.source);
+        if (src.k !== 'list') {
+          if (src.k !== 'error') this.error(ctx.unit, e.source.span, 'RB0501', `\`where\` filters a list, but this is ${article(src)}`);
+          return Ty.ERROR;
+        }
+        ctx.where.push(src.of);
+        this.expect(ctx, e.cond, Ty.BOOL, 'a `where` condition');
+        ctx.where.pop();
+        return src;
+      }
+      case 'list': {
+        let el: Type = want?.k === 'list' ? want.of : Ty.NONE;
+        for (const item of e.items) {
+          const t = this.expr(ctx, item, el.k === 'none' ? undefined : el);
+          if (el.k === 'none') el = t;
+          else if (!Ty.assignable(t, el)) this.error(ctx.unit, item.span, 'RB0501', `a list holds one type: this is ${article(t)} among ${Ty.show(el)}s`);
+        }
+        return Ty.listOf(el);
+      }
+      case 'range':
+        this.expect(ctx, e.from, Ty.NUMBER, 'a range start');
+        this.expect(ctx, e.to, Ty.NUMBER, 'a range end');
+        return Ty.listOf(Ty.NUMBER);
+    }
+  }
+
+  private name(ctx: Ctx, e: A.NameExpr, want?: Type): Type {
+    const set = (r: Resolution, t: Type): Type => {
+      this.c.names.set(e, r);
+      return t;
+    };
+    const v = this.lookupVar(ctx, e.name);
+    if (v) return set({ k: 'local', slot: v.slot }, v.type);
+    const it = ctx.where[ctx.where.length - 1];
+    if (e.name === 'it') {
+      if (!it) {
+        this.error(ctx.unit, e.span, 'RB0520', '`it` only means something inside `where` or a per-element argument such as `sum(xs, it.tokens)`');
+        return Ty.ERROR;
+      }
+      return set({ k: 'it' }, it);
+    }
+    if (it?.k === 'entity') {
+      const kind = this.d.kinds.get(it.kind)!;
+      const f = kind.props.get(e.name) ?? kind.state.get(e.name);
+      if (f) return set({ k: 'itField', field: e.name, isProp: kind.props.has(e.name) }, it.optional ? optionalField(f.type) : f.type);
+    }
+    switch (e.name) {
+      case 'me':
+        return set({ k: 'me' }, Ty.entity('player'));
+      case 'current':
+        return set({ k: 'current' }, Ty.entity('player'));
+      case 'players':
+        return set({ k: 'players' }, Ty.listOf(Ty.entity('player')));
+      case 'game':
+        return set({ k: 'game' }, Ty.entity('game'));
+      case 'self':
+        if (!ctx.self) {
+          this.error(ctx.unit, e.span, 'RB0520', '`self` is the card a rule is written on; these rules belong to no card');
+          return Ty.ERROR;
+        }
+        return set({ k: 'self' }, ctx.self);
+      case 'holder':
+        if (!ctx.holder) {
+          this.error(ctx.unit, e.span, 'RB0520', '`holder` is the player who holds the card a rule is written on; these rules belong to no card');
+          return Ty.ERROR;
+        }
+        return set({ k: 'holder' }, Ty.entity('player'));
+      case 'value':
+        if (!ctx.value) break;
+        return set({ k: 'value' }, ctx.value);
+    }
+    for (const [name, kind] of this.d.kinds) {
+      if (kind.plural === e.name && name !== 'player' && name !== 'game') return set({ k: 'all', kind: name }, Ty.listOf(Ty.entity(name)));
+    }
+    const owners = this.d.members.get(e.name);
+    if (owners) {
+      const wanted = want && (want.k === 'enum' ? want.name : want.k === 'list' && want.of.k === 'enum' ? want.of.name : undefined);
+      const name = owners.length === 1 ? owners[0] : wanted && owners.includes(wanted) ? wanted : owners[0];
+      return set({ k: 'const', value: e.name }, { k: 'enum', name });
+    }
+    const ent = this.d.entities.get(e.name);
+    if (ent) return set({ k: 'const', value: e.name }, Ty.entity(ent.kind));
+    if (this.d.dice.has(e.name)) return set({ k: 'const', value: e.name }, { k: 'die' });
+    const candidates = [
+      ...ctx.vars.flatMap((m) => [...m.keys()]),
+      ...this.d.members.keys(),
+      ...this.d.entities.keys(),
+      ...[...this.d.kinds.values()].map((k) => k.plural),
+      'me', 'players', 'game', 'current',
+      ...(it?.k === 'entity' ? [...this.d.kinds.get(it.kind)!.props.keys(), ...this.d.kinds.get(it.kind)!.state.keys()] : []),
+    ];
+    const guess = closest(e.name, candidates);
+    const enumHint = want?.k === 'enum' ? ` a ${want.name} is one of: ${this.d.enums.get(want.name)?.values.join(', ')}` : '';
+    this.error(ctx.unit, e.span, 'RB0521', `unknown name \`${e.name}\`${want?.k === 'enum' ? `: it is not a ${want.name} of this pack` : ''}`, guess ? `did you mean \`${guess}\`?` : enumHint.trim() || undefined, guess ? { replacement: guess, safe: true } : undefined);
+    return Ty.ERROR;
+  }
+
+  private field(ctx: Ctx, e: A.FieldExpr): Type {
+    const target = this.expr(ctx, e.target);
+    if (target.k === 'error') return Ty.ERROR;
+    if (target.k !== 'entity') {
+      this.error(ctx.unit, e.fieldSpan, 'RB0522', `${article(target)} has no fields, so \`.${e.field}\` means nothing here`);
+      return Ty.ERROR;
+    }
+    const kind = this.d.kinds.get(target.kind)!;
+    const f = kind.props.get(e.field) ?? kind.state.get(e.field);
+    if (!f) {
+      const guess = closest(e.field, [...kind.props.keys(), ...kind.state.keys()]);
+      this.error(ctx.unit, e.fieldSpan, 'RB0523', `a ${kind.name} has no field \`${e.field}\``, guess ? `did you mean \`${guess}\`?` : `declare it under kinds.${kind.name}.state`, guess ? { replacement: guess, safe: true } : undefined);
+      return Ty.ERROR;
+    }
+    this.c.fields.set(e, { kind: kind.name, isProp: kind.props.has(e.field) });
+    return target.optional ? optionalField(f.type) : f.type;
+  }
+
+  private call(ctx: Ctx, e: A.CallExpr): Type {
+    const fn = this.c.fns.get(e.callee);
+    if (fn) {
+      this.c.calls.set(e, { k: 'fn', name: e.callee });
+      this.args(ctx, e.callee, fn.decl.params.map((p) => this.typeRef(fn.unit, p.type)), e.args, e.span);
+      return this.typeRef(fn.unit, fn.decl.returns);
+    }
+    const pipe = this.c.pipelines.get(e.callee);
+    if (pipe) {
+      this.c.calls.set(e, { k: 'pipeline', name: e.callee });
+      this.args(ctx, e.callee, pipe.decl.params.map((p) => this.typeRef(pipe.unit, p.type)), e.args, e.span);
+      return this.typeRef(pipe.unit, pipe.decl.returns);
+    }
+    if (this.c.procs.has(e.callee)) {
+      this.error(ctx.unit, e.calleeSpan, 'RB0524', `\`${e.callee}\` is a procedure: it acts and gives no value`, 'call it as a statement on its own line');
+      return Ty.ERROR;
+    }
+    const b = builtinTable.get(e.callee);
+    if (!b) {
+      this.error(ctx.unit, e.calleeSpan, 'RB0525', `unknown function \`${e.callee}\``, this.suggest(e.callee, [...this.c.fns.keys(), ...this.c.pipelines.keys(), ...builtinTable.keys()]));
+      e.args.forEach((a) => this.expr(ctx, a));
+      return Ty.ERROR;
+    }
+    if (b.random && !ctx.effects) this.error(ctx.unit, e.calleeSpan, 'RB0526', `\`${b.name}\` uses randomness, which a value (fn, pipeline, modify, when, where) may not`, 'roll in an action, trigger or proc and keep the result with `let`');
+    const types: Type[] = [];
+    e.args.forEach((a, i) => {
+      if (b.perElement?.includes(i)) {
+        const src = types[0];
+        ctx.where.push(src?.k === 'list' ? src.of : Ty.ERROR);
+        types.push(this.expr(ctx, a));
+        ctx.where.pop();
+      } else types.push(this.expr(ctx, a));
+    });
+    const arity = b.signature.slice(b.signature.indexOf('(') + 1, b.signature.indexOf(')')).split(',').filter((x) => x.trim()).length;
+    if (e.args.length !== arity) {
+      this.error(ctx.unit, e.span, 'RB0506', `\`${b.name}\` takes ${arity} argument(s): ${b.signature}`);
+      return Ty.ERROR;
+    }
+    if (b.graph) {
+      const t = types[0];
+      if (t.k === 'entity' && !this.d.kinds.get(t.kind)?.graph) this.error(ctx.unit, e.args[0].span, 'RB0527', `\`${b.name}\` needs a graph, and ${t.kind} has none`, `declare \`graph: <list prop>\` under kinds.${t.kind}`);
+    }
+    if (b.name === 'roll') {
+      const arg = e.args[0];
+      const die = arg.kind === 'name' ? this.d.dice.get(arg.name) : undefined;
+      if (!die || arg.kind !== 'name') {
+        if (types[0].k !== 'error') this.error(ctx.unit, arg.span, 'RB0528', '`roll` takes a die of the pack by name', this.suggest(arg.kind === 'name' ? arg.name : '', this.d.dice.keys()));
+        return Ty.ERROR;
+      }
+      this.c.calls.set(e, { k: 'builtin', b, die: arg.name });
+      return die.face;
+    }
+    this.c.calls.set(e, { k: 'builtin', b });
+    const r = b.type(types);
+    if (typeof r === 'string') {
+      this.error(ctx.unit, e.span, 'RB0501', `\`${b.name}\`: ${r}`, `${b.signature}, e.g. ${b.example}`);
+      return Ty.ERROR;
+    }
+    return r;
+  }
+
+  private binary(ctx: Ctx, e: A.BinaryExpr): Type {
+    const op = e.op;
+    if (op === 'and' || op === 'or') {
+      this.expect(ctx, e.left, Ty.BOOL, `\`${op}\`’s left side`);
+      this.expect(ctx, e.right, Ty.BOOL, `\`${op}\`’s right side`);
+      return Ty.BOOL;
+    }
+    if (op === '==' || op === '!=') {
+      const l = this.expr(ctx, e.left);
+      const r = this.expr(ctx, e.right, l);
+      if (!Ty.comparable(l, r)) this.error(ctx.unit, e.span, 'RB0529', `${article(l)} is never equal to ${article(r)}`, r.k === 'error' || l.k === 'error' ? undefined : 'compare values of the same type');
+      if (e.right.kind === 'name' && l.k === 'enum' && r.k === 'enum' && l.name !== r.name) this.enumMismatch(ctx, e.right, l.name);
+      return Ty.BOOL;
+    }
+    if (op === 'in') {
+      const r = this.expr(ctx, e.right);
+      const el = r.k === 'list' ? r.of : Ty.ERROR;
+      if (r.k !== 'list' && r.k !== 'error') this.error(ctx.unit, e.right.span, 'RB0501', `\`in\` looks into a list, but this is ${article(r)}`);
+      const l = this.expr(ctx, e.left, el);
+      if (!Ty.comparable(l, el)) this.error(ctx.unit, e.span, 'RB0529', `${article(l)} is never in a list of ${Ty.show(el)}`);
+      return Ty.BOOL;
+    }
+    if (op === '+' || op === '-') {
+      const l = this.expr(ctx, e.left);
+      if (l.k === 'list') {
+        this.expect(ctx, e.right, l, `what \`${op}\` joins to a list`);
+        return l;
+      }
+      if (l.k === 'text' && op === '+') {
+        this.expect(ctx, e.right, Ty.TEXT, 'joined text');
+        return Ty.TEXT;
+      }
+      if (l.k !== 'number' && l.k !== 'error') this.error(ctx.unit, e.left.span, 'RB0501', `\`${op}\` works on numbers (and lists), but this is ${article(l)}`, l.optional ? 'this value may be none' : undefined);
+      this.expect(ctx, e.right, Ty.NUMBER, `\`${op}\`’s right side`);
+      return Ty.NUMBER;
+    }
+    this.expect(ctx, e.left, Ty.NUMBER, `\`${op}\`’s left side`);
+    this.expect(ctx, e.right, Ty.NUMBER, `\`${op}\`’s right side`);
+    return op === '<' || op === '<=' || op === '>' || op === '>=' ? Ty.BOOL : Ty.NUMBER;
+  }
+
+  private enumMismatch(ctx: Ctx, n: A.NameExpr, wanted: string): void {
+    const values = this.d.enums.get(wanted)?.values ?? [];
+    const guess = closest(n.name, values);
+    this.error(ctx.unit, n.span, 'RB0530', `\`${n.name}\` is not a ${wanted}`, guess ? `did you mean \`${guess}\`?` : `a ${wanted} is one of: ${values.join(', ')}`, guess ? { replacement: guess, safe: true } : undefined);
+  }
+}
+
+/** A field read through an entity that may be none: enums, entities and texts become optional; numbers read 0. */
+function optionalField(t: Type): Type {
+  return t.k === 'number' || t.k === 'bool' || t.k === 'list' ? t : Ty.optional(t);
+}
+
+function article(t: Type): string {
+  if (t.k === 'error') return 'a value of unknown type';
+  if (t.k === 'none') return '`none`';
+  const s = Ty.show(t);
+  return `${/^[aeiou]/.test(s) ? 'an' : 'a'} ${s}`;
+}

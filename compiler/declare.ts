@@ -1,0 +1,374 @@
+import type * as A from '../dsl/ast.ts';
+import { parseRules, parseType } from '../dsl/parser.ts';
+import { keywordSet } from '../dsl/lexer.ts';
+import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
+import { fragmentOf, fragmentSpan, spanAt, type LoadedFile, type LoadedPack } from './load.ts';
+import type { Fragment } from './source.ts';
+import { closest } from './suggest.ts';
+import * as Ty from './types.ts';
+import type { Type } from './types.ts';
+import type { Value } from '../runtime/types.ts';
+
+export interface FieldSym {
+  name: string;
+  type: Type;
+  default: Value;
+  hidden: boolean;
+  at: FileSpan;
+}
+
+export interface KindSym {
+  name: string;
+  plural: string;
+  props: Map<string, FieldSym>;
+  state: Map<string, FieldSym>;
+  graph?: string;
+  roles: Map<string, { source: Fragment; at: FileSpan }>;
+  at: FileSpan;
+}
+
+export interface EntitySym {
+  id: string;
+  kind: string;
+  name: Record<string, string>;
+  text: Record<string, string>;
+  /** Raw YAML values of props and initial state, checked against the kind's fields. */
+  values: Record<string, unknown>;
+  file: LoadedFile;
+  path: Array<string | number>;
+  at: FileSpan;
+}
+
+/** A parsed rules text and the card it belongs to (none for the game's own rules). */
+export interface RulesUnit {
+  program: A.Program;
+  fragment: Fragment;
+  owner?: EntitySym;
+}
+
+/** Stage 3: every name the pack declares, in YAML and in its rules, with where it was declared. */
+export interface Declared {
+  manifest: { id: string; version: string; name: Record<string, string>; languages: string[]; players: { min: number; max: number } };
+  enums: Map<string, { values: string[]; at: FileSpan }>;
+  /** Enum member → the enums that contain it. */
+  members: Map<string, string[]>;
+  kinds: Map<string, KindSym>;
+  entities: Map<string, EntitySym>;
+  dice: Map<string, { faces: Value[]; face: Type; at: FileSpan }>;
+  units: RulesUnit[];
+  /** Text of every file, for positions in messages and the log. */
+  texts: Map<string, string>;
+  scoring?: { score: Fragment; tiebreak?: Fragment };
+}
+
+const BUILTIN_KINDS = ['player', 'game'];
+const RESERVED = new Set(['me', 'self', 'holder', 'it', 'value', 'game', 'players', 'current', 'none', 'true', 'false']);
+
+export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void): Declared {
+  const m = (pack.manifest?.data ?? {}) as Partial<Declared['manifest']>;
+  const d: Declared = {
+    manifest: {
+      id: m.id ?? 'unnamed',
+      version: m.version ?? '0.0.0',
+      name: m.name ?? { en: m.id ?? 'unnamed' },
+      languages: m.languages ?? ['en'],
+      players: m.players ?? { min: 1, max: 1 },
+    },
+    enums: new Map(),
+    members: new Map(),
+    kinds: new Map(),
+    entities: new Map(),
+    dice: new Map(),
+    units: [],
+    texts: new Map([...(pack.manifest ? [pack.manifest] : []), ...pack.files].map((f) => [f.path, f.text])),
+  };
+  if (pack.manifest && d.manifest.players.min > d.manifest.players.max) {
+    report({ code: 'RB0106', message: `players.min (${d.manifest.players.min}) is above players.max (${d.manifest.players.max})`, at: spanAt(pack.manifest, ['players']) });
+  }
+  const fieldTypes: Array<() => void> = [];
+
+  for (const file of pack.files) {
+    const data = (file.data ?? {}) as Record<string, unknown>;
+    for (const [name, values] of Object.entries((data.enums ?? {}) as Record<string, string[]>)) {
+      const at = spanAt(file, ['enums', name], true);
+      if (d.enums.has(name) || BUILTIN_KINDS.includes(name)) {
+        report({ code: 'RB0201', message: `the enum \`${name}\` is declared twice`, at, hint: 'give one of them another name' });
+        continue;
+      }
+      d.enums.set(name, { values, at });
+      values.forEach((v, i) => {
+        const owners = d.members.get(v) ?? [];
+        if (owners.includes(name)) report({ code: 'RB0201', message: `\`${v}\` appears twice in the enum \`${name}\``, at: spanAt(file, ['enums', name, i]) });
+        owners.push(name);
+        d.members.set(v, owners);
+      });
+    }
+    for (const [name, raw] of Object.entries((data.kinds ?? {}) as Record<string, Record<string, unknown>>)) {
+      const at = spanAt(file, ['kinds', name], true);
+      const existing = d.kinds.get(name);
+      const kind: KindSym = existing ?? { name, plural: (raw.plural as string) ?? `${name}s`, props: new Map(), state: new Map(), roles: new Map(), at };
+      if (existing && !BUILTIN_KINDS.includes(name) && (raw.props || raw.graph)) {
+        report({ code: 'RB0201', message: `the kind \`${name}\` is declared twice with props`, at, hint: 'a second declaration may only add `state` or `roles`' });
+      }
+      d.kinds.set(name, kind);
+      if (typeof raw.graph === 'string') kind.graph = raw.graph;
+      for (const section of ['props', 'state'] as const) {
+        for (const [field, spec] of Object.entries((raw[section] ?? {}) as Record<string, unknown>)) {
+          const path = ['kinds', name, section, field];
+          const typeText = typeof spec === 'string' ? spec : (spec as { type: string }).type;
+          const sym: FieldSym = {
+            name: field,
+            type: Ty.ERROR,
+            default: null,
+            hidden: typeof spec === 'object' && !!(spec as { hidden?: boolean }).hidden,
+            at: spanAt(file, path, true),
+          };
+          if (kind.props.has(field) || kind.state.has(field)) {
+            report({ code: 'RB0201', message: `\`${name}.${field}\` is declared twice`, at: sym.at });
+            continue;
+          }
+          kind[section].set(field, sym);
+          fieldTypes.push(() => {
+            const valueFragment = typeof spec === 'string' ? fragmentOf(file, path) : fragmentOf(file, [...path, 'type']);
+            sym.type = resolveTypeText(d, typeText, valueFragment, report);
+            const given = typeof spec === 'object' ? (spec as { default?: unknown }).default : undefined;
+            sym.default = given === undefined ? defaultOf(sym.type) : checkValue(d, given, sym.type, file, [...path, 'default'], report);
+          });
+        }
+      }
+      for (const role of Object.keys((raw.roles ?? {}) as Record<string, string>)) {
+        const frag = fragmentOf(file, ['kinds', name, 'roles', role]);
+        if (frag) kind.roles.set(role, { source: frag, at: spanAt(file, ['kinds', name, 'roles', role], true) });
+      }
+    }
+    for (const [name, faces] of Object.entries((data.dice ?? {}) as Record<string, Value[]>)) {
+      const at = spanAt(file, ['dice', name], true);
+      const face = faces.every((f) => typeof f === 'number') ? Ty.NUMBER : Ty.ERROR;
+      d.dice.set(name, { faces, face, at });
+    }
+    if (data.scoring) {
+      const score = fragmentOf(file, ['scoring', 'score']);
+      const tiebreak = fragmentOf(file, ['scoring', 'tiebreak']);
+      if (score) d.scoring = { score, tiebreak };
+    }
+  }
+  for (const k of BUILTIN_KINDS) {
+    if (!d.kinds.has(k)) d.kinds.set(k, { name: k, plural: `${k}s`, props: new Map(), state: new Map(), roles: new Map(), at: { file: 'pack.yaml', start: 0, end: 0 } });
+  }
+  for (const [name, die] of d.dice) {
+    if (die.face.k === 'error') {
+      const faces = die.faces.map(String);
+      const owner = [...d.enums].find(([, e]) => faces.every((f) => e.values.includes(f)));
+      if (owner) die.face = { k: 'enum', name: owner[0] };
+      else report({ code: 'RB0202', message: `the faces of die \`${name}\` are neither all numbers nor all members of one enum`, at: die.at, hint: 'declare an enum with the face names, e.g. `enums: { face: [hit, block] }`' });
+    }
+  }
+
+  // Entities: `- region: r1` — the first key names the kind and the id.
+  for (const file of pack.files) {
+    const list = ((file.data ?? {}) as { entities?: Array<Record<string, unknown>> }).entities ?? [];
+    list.forEach((item, i) => {
+      if (!item || typeof item !== 'object') return;
+      const [first] = Object.keys(item);
+      const path = ['entities', i];
+      if (!first || !d.kinds.has(first) || BUILTIN_KINDS.includes(first)) {
+        const guess = first ? closest(first, [...d.kinds.keys()].filter((k) => !BUILTIN_KINDS.includes(k))) : undefined;
+        report({
+          code: 'RB0203',
+          message: first ? `\`${first}\` is not a kind of this pack, so this entity has no kind` : 'an entity must start with `<kind>: <id>`',
+          at: spanAt(file, [...path, first ?? 0], true),
+          hint: guess ? `did you mean \`${guess}\`?` : `start the entry with one of: ${[...d.kinds.keys()].filter((k) => !BUILTIN_KINDS.includes(k)).join(', ')}`,
+          fix: guess ? { replacement: guess, safe: false } : undefined,
+        });
+        return;
+      }
+      const id = String(item[first]);
+      const at = spanAt(file, [...path, first]);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(id) || keywordSet.has(id) || RESERVED.has(id)) {
+        report({ code: 'RB0204', message: `\`${id}\` cannot be an id: ids are names such as \`orcs\` or \`r_12\`, not keywords`, at });
+        return;
+      }
+      const clash = d.entities.get(id);
+      if (clash || d.members.has(id) || d.kinds.has(id) || d.dice.has(id)) {
+        report({
+          code: 'RB0205',
+          message: `the id \`${id}\` is used twice`,
+          at,
+          hint: clash ? `it is already the ${clash.kind} in ${clash.file.path}; ids are shared by every kind, enum member and die` : 'it is already an enum member, kind or die; ids are shared by all of them',
+        });
+        return;
+      }
+      const { [first]: _id, name, text, rules, ...values } = item as Record<string, unknown>;
+      d.entities.set(id, {
+        id,
+        kind: first,
+        name: (name as Record<string, string>) ?? { en: id },
+        text: (text as Record<string, string>) ?? {},
+        values,
+        file,
+        path,
+        at,
+      });
+      if (typeof rules === 'string') {
+        const frag = fragmentOf(file, [...path, 'rules']);
+        if (frag) parseUnit(d, frag, report, d.entities.get(id));
+      }
+    });
+  }
+  for (const resolve of fieldTypes) resolve();
+  for (const e of d.entities.values()) checkEntityValues(d, e, report);
+
+  for (const file of pack.files) {
+    const frag = fragmentOf(file, ['rules']);
+    if (frag) parseUnit(d, frag, report);
+  }
+  return d;
+}
+
+function parseUnit(d: Declared, fragment: Fragment, report: (d: DiagnosticInput) => void, owner?: EntitySym): void {
+  const parsed = parseRules(fragment.text);
+  for (const e of parsed.errors) report({ code: 'RB0301', message: e.message, at: fragmentSpan(fragment, e.span), hint: syntaxHint(e.message) });
+  if (parsed.value) d.units.push({ program: parsed.value, fragment, owner });
+}
+
+function syntaxHint(message: string): string | undefined {
+  if (message.includes('`}`')) return 'every `{` needs a matching `}`';
+  if (message.includes('`=` but')) return 'a declaration such as `fn name(x: region): number = …` needs `=` before its value';
+  return undefined;
+}
+
+/** A type written in YAML (`race?`, `list<region>`) resolved against the pack's enums and kinds. */
+export function resolveTypeText(d: Declared, text: string, frag: Fragment | undefined, report: (d: DiagnosticInput) => void): Type {
+  const parsed = parseType(text.trim());
+  const at = (span: A.Span): FileSpan => (frag ? fragmentSpan(frag, span) : { file: 'pack.yaml', start: 0, end: 0 });
+  if (!parsed.value) {
+    report({ code: 'RB0206', message: `\`${text}\` is not a type`, at: at({ start: 0, end: text.length }), hint: 'write number, bool, text, an enum or kind name, `name?` for an optional one, or `list<name>`' });
+    return Ty.ERROR;
+  }
+  return resolveTypeRef(d, parsed.value, at, report);
+}
+
+export function resolveTypeRef(d: Declared, t: A.TypeRef, at: (s: A.Span) => FileSpan, report: (d: DiagnosticInput) => void): Type {
+  let base: Type;
+  if (t.name === 'list') {
+    if (!t.element) {
+      report({ code: 'RB0206', message: '`list` needs an element type', at: at(t.span), hint: 'write `list<region>`' });
+      return Ty.ERROR;
+    }
+    base = Ty.listOf(resolveTypeRef(d, t.element, at, report));
+  } else if (t.name === 'number' || t.name === 'bool' || t.name === 'text') base = { k: t.name };
+  else if (d.enums.has(t.name)) base = { k: 'enum', name: t.name };
+  else if (d.kinds.has(t.name)) base = Ty.entity(t.name);
+  else {
+    const guess = closest(t.name, ['number', 'bool', 'text', 'list', ...d.enums.keys(), ...d.kinds.keys()]);
+    report({
+      code: 'RB0207',
+      message: `unknown type \`${t.name}\``,
+      at: at(t.span),
+      hint: guess ? `did you mean \`${guess}\`?` : 'types are number, bool, text, list<…>, and the pack’s enums and kinds',
+      fix: guess ? { replacement: guess, safe: true } : undefined,
+    });
+    return Ty.ERROR;
+  }
+  return t.optional ? Ty.optional(base) : base;
+}
+
+export function defaultOf(t: Type): Value {
+  if (t.optional) return null;
+  switch (t.k) {
+    case 'number':
+      return 0;
+    case 'bool':
+      return false;
+    case 'text':
+      return '';
+    case 'list':
+      return [];
+    default:
+      return null;
+  }
+}
+
+function checkEntityValues(d: Declared, e: EntitySym, report: (d: DiagnosticInput) => void): void {
+  const kind = d.kinds.get(e.kind)!;
+  for (const [key, raw] of Object.entries(e.values)) {
+    const field = kind.props.get(key) ?? kind.state.get(key);
+    if (!field) {
+      const guess = closest(key, [...kind.props.keys(), ...kind.state.keys(), 'name', 'text', 'rules']);
+      report({
+        code: 'RB0208',
+        message: `a ${e.kind} has no field \`${key}\``,
+        at: spanAt(e.file, [...e.path, key], true),
+        hint: guess ? `did you mean \`${guess}\`?` : `the fields of ${e.kind} are: ${[...kind.props.keys(), ...kind.state.keys()].join(', ') || 'none yet'}; declare new ones under kinds.${e.kind}`,
+        fix: guess ? { replacement: guess, safe: false } : undefined,
+      });
+      continue;
+    }
+    e.values[key] = checkValue(d, raw, field.type, e.file, [...e.path, key], report);
+  }
+  for (const [name, field] of kind.props) {
+    if (!(name in e.values) && !field.type.optional && field.type.k !== 'list' && field.type.k !== 'bool') {
+      if (field.type.k === 'number' || field.type.k === 'text') e.values[name] = defaultOf(field.type);
+      else {
+        report({ code: 'RB0209', message: `the ${e.kind} \`${e.id}\` has no \`${name}\``, at: e.at, hint: `add \`${name}:\` (a ${Ty.show(field.type)}), or make the prop optional with \`${Ty.show(field.type)}?\`` });
+      }
+    }
+  }
+}
+
+/** A YAML value checked against a field type; ids must name entities of the right kind. */
+export function checkValue(d: Declared, raw: unknown, t: Type, file: LoadedFile, path: Array<string | number>, report: (d: DiagnosticInput) => void): Value {
+  const at = () => spanAt(file, path);
+  if (t.k === 'error') return null;
+  if (raw === null || raw === undefined) {
+    if (!t.optional) report({ code: 'RB0210', message: `this needs a ${Ty.show(t)}, not an empty value`, at: at() });
+    return null;
+  }
+  switch (t.k) {
+    case 'number':
+      if (typeof raw !== 'number') report({ code: 'RB0210', message: `\`${String(raw)}\` should be a number`, at: at() });
+      return typeof raw === 'number' ? raw : 0;
+    case 'bool':
+      if (typeof raw !== 'boolean') report({ code: 'RB0210', message: `\`${String(raw)}\` should be true or false`, at: at() });
+      return raw === true;
+    case 'text':
+      return String(raw);
+    case 'enum': {
+      const values = d.enums.get(t.name)?.values ?? [];
+      if (!values.includes(String(raw))) {
+        const guess = closest(String(raw), values);
+        report({
+          code: 'RB0211',
+          message: `\`${String(raw)}\` is not a ${t.name} of this pack`,
+          at: at(),
+          hint: guess ? `did you mean \`${guess}\`?` : `a ${t.name} is one of: ${values.join(', ')}`,
+          fix: guess ? { replacement: guess, safe: true } : undefined,
+        });
+      }
+      return String(raw);
+    }
+    case 'entity': {
+      const target = d.entities.get(String(raw));
+      if (!target || target.kind !== t.kind) {
+        const candidates = [...d.entities.values()].filter((x) => x.kind === t.kind).map((x) => x.id);
+        const guess = closest(String(raw), candidates);
+        report({
+          code: 'RB0212',
+          message: target ? `\`${String(raw)}\` is a ${target.kind}, not a ${t.kind}` : `no ${t.kind} is called \`${String(raw)}\``,
+          at: at(),
+          hint: guess ? `did you mean \`${guess}\`?` : undefined,
+          fix: guess ? { replacement: guess, safe: true } : undefined,
+        });
+      }
+      return String(raw);
+    }
+    case 'list':
+      if (!Array.isArray(raw)) {
+        report({ code: 'RB0210', message: `this should be a list of ${Ty.show(t.of)}`, at: at(), hint: 'write `[a, b]`' });
+        return [];
+      }
+      return raw.map((x, i) => checkValue(d, x, t.of, file, [...path, i], report));
+    default:
+      return null;
+  }
+}

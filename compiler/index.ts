@@ -1,0 +1,97 @@
+import { check } from './check.ts';
+import { declare } from './declare.ts';
+import type { Diagnostic, DiagnosticInput } from './diagnostic.ts';
+import { loadPack } from './load.ts';
+import { lower } from './lower.ts';
+import { checkSchemas } from './schema.ts';
+import { LineIndex, type SourceFile } from './source.ts';
+import type { CompiledPack } from '../runtime/compiled.ts';
+
+export type { Diagnostic } from './diagnostic.ts';
+export { formatDiagnostic } from './diagnostic.ts';
+export type { SourceFile } from './source.ts';
+export type { CompiledPack } from '../runtime/compiled.ts';
+
+export interface CompileResult {
+  diagnostics: Diagnostic[];
+  /** Present only when there is no error: a rule that does not check never reaches the runtime. */
+  pack?: CompiledPack;
+}
+
+export interface CompileOptions {
+  /** Packs this one extends or depends on, by id: their files, relative to their own folder. */
+  dependencies?: Record<string, SourceFile[]>;
+}
+
+/**
+ * The whole compiler: load → schema-check → declare (parse) → check → lower. Every stage runs
+ * as far as it can and reports everything it finds; bad content never throws out of here.
+ */
+export function compile(files: SourceFile[], options: CompileOptions = {}): CompileResult {
+  const texts = new Map(files.map((f) => [f.path, f.text]));
+  const found: DiagnosticInput[] = [];
+  const report = (d: DiagnosticInput) => found.push(d);
+  let pack: CompiledPack | undefined;
+  try {
+    const loaded = loadPack(withBase(files, options, report), report);
+    checkSchemas(loaded, report);
+    const declared = declare(loaded, report);
+    const checked = check(declared, report);
+    if (!found.some((d) => (d.severity ?? 'error') === 'error')) pack = lower(checked);
+  } catch (err) {
+    report({
+      code: 'RB9000',
+      message: `the compiler failed on this pack: ${(err as Error).message}`,
+      at: { file: files[0]?.path ?? 'pack.yaml', start: 0, end: 0 },
+      hint: 'this is a bug in rulebook, not in your pack; please report it with the pack attached',
+    });
+    pack = undefined;
+  }
+  const diagnostics = found.map((d) => locate(d, texts, options));
+  diagnostics.sort((a, b) => a.file.localeCompare(b.file) || a.offset - b.offset);
+  return { diagnostics, pack: diagnostics.some((d) => d.severity === 'error') ? undefined : pack };
+}
+
+/** A pack that extends another is compiled over its base's files; the base's paths get a `base:` prefix. */
+function withBase(files: SourceFile[], options: CompileOptions, report: (d: DiagnosticInput) => void): SourceFile[] {
+  const manifest = files.find((f) => f.path === 'pack.yaml');
+  const base = manifest?.text.match(/^extends:\s*([\w-]+)/m)?.[1];
+  const deps = [...(manifest?.text.match(/^dependsOn:\s*\[([^\]]*)\]/m)?.[1].split(',').map((s) => s.trim()).filter(Boolean) ?? [])];
+  const wanted = [...(base ? [base] : []), ...deps];
+  const out = [...files];
+  for (const id of wanted) {
+    const dep = options.dependencies?.[id];
+    if (!dep) {
+      const at = manifest!.text.indexOf(id);
+      report({ code: 'RB0003', message: `this pack needs the pack \`${id}\`, which was not found`, at: { file: 'pack.yaml', start: at, end: at + id.length }, hint: `put the \`${id}\` pack folder beside this one` });
+      continue;
+    }
+    for (const f of dep) if (f.path !== 'pack.yaml' && !f.path.startsWith('scenarios/')) out.push({ path: `${id}:${f.path}`, text: f.text });
+  }
+  return out;
+}
+
+function locate(d: DiagnosticInput, texts: Map<string, string>, options: CompileOptions): Diagnostic {
+  let text = texts.get(d.at.file);
+  if (text === undefined) {
+    const [dep, ...rest] = d.at.file.split(':');
+    text = options.dependencies?.[dep]?.find((f) => f.path === rest.join(':'))?.text ?? '';
+  }
+  const idx = new LineIndex(text);
+  const s = idx.position(d.at.start);
+  const e = idx.position(d.at.end);
+  return {
+    code: d.code,
+    severity: d.severity ?? 'error',
+    message: d.message,
+    file: d.at.file,
+    line: s.line,
+    column: s.column,
+    endLine: e.line,
+    endColumn: e.column,
+    offset: d.at.start,
+    endOffset: d.at.end,
+    hint: d.hint,
+    fix: d.fix,
+  };
+}

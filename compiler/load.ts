@@ -1,0 +1,127 @@
+import { parseDocument, isMap, isScalar, isSeq, isPair, type Document, type Node as YamlNode, Scalar, YAMLMap } from 'yaml';
+import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
+import type { Fragment, SourceFile } from './source.ts';
+
+/** A YAML file of a pack, parsed, with its node positions kept. */
+export interface LoadedFile {
+  path: string;
+  text: string;
+  doc: Document.Parsed;
+  /** Plain JS value of the document, for the schema check and the declaration pass. */
+  data: unknown;
+}
+
+export interface LoadedPack {
+  manifest?: LoadedFile;
+  files: LoadedFile[];
+}
+
+/** Stage 1: every YAML file parsed; syntax errors become diagnostics and the file is left out. */
+export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => void): LoadedPack {
+  const files: LoadedFile[] = [];
+  let manifest: LoadedFile | undefined;
+  const yamlSources = sources.filter((s) => /\.ya?ml$/.test(s.path)).sort((a, b) => a.path.localeCompare(b.path));
+  for (const src of yamlSources) {
+    const doc = parseDocument(src.text, { keepSourceTokens: true, uniqueKeys: true, prettyErrors: false });
+    if (doc.errors.length) {
+      for (const e of doc.errors) {
+        report({ code: 'RB0001', message: `this YAML is malformed: ${e.message.split('\n')[0]}`, at: { file: src.path, start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1) }, hint: duplicateKeyHint(e.code) });
+      }
+      continue;
+    }
+    const loaded: LoadedFile = { path: src.path, text: src.text, doc, data: doc.toJS({ maxAliasCount: 100 }) };
+    if (src.path === 'pack.yaml' || src.path === 'pack.yml') manifest = loaded;
+    else if (!src.path.startsWith('scenarios/')) files.push(loaded);
+  }
+  if (!manifest && !sources.some((s) => s.path === 'pack.yaml' || s.path === 'pack.yml')) {
+    report({ code: 'RB0002', message: 'this pack has no manifest `pack.yaml`', at: { file: 'pack.yaml', start: 0, end: 0 }, hint: 'add a pack.yaml with `id`, `version`, `name`, `languages` and `players`' });
+  }
+  return { manifest, files };
+}
+
+function duplicateKeyHint(code: string): string | undefined {
+  return code === 'DUPLICATE_KEY' ? 'each key may appear once in a mapping; merge the two entries' : undefined;
+}
+
+/** The YAML node at a path of keys and indexes, or the nearest existing parent. */
+export function nodeAt(doc: Document.Parsed, path: Array<string | number>): YamlNode | undefined {
+  let node: unknown = doc.contents;
+  for (const key of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(key));
+      if (!pair) return node as YamlNode;
+      node = pair.value ?? pair.key;
+    } else if (isSeq(node)) {
+      const item = node.items[Number(key)];
+      if (item === undefined) return node as YamlNode;
+      node = item;
+    } else return node as YamlNode;
+  }
+  return node as YamlNode;
+}
+
+/** The key node of a mapping entry, to point at `terain:` rather than its value. */
+export function keyAt(doc: Document.Parsed, path: Array<string | number>): YamlNode | undefined {
+  const parent = nodeAt(doc, path.slice(0, -1));
+  const last = path[path.length - 1];
+  if (isMap(parent)) {
+    const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === String(last));
+    if (pair && isScalar(pair.key)) return pair.key;
+  }
+  return nodeAt(doc, path);
+}
+
+export function spanOf(file: LoadedFile, node: YamlNode | undefined): FileSpan {
+  const r = node?.range;
+  if (!r) return { file: file.path, start: 0, end: 0 };
+  return { file: file.path, start: r[0], end: Math.max(r[1], r[0] + 1) };
+}
+
+export function spanAt(file: LoadedFile, path: Array<string | number>, key = false): FileSpan {
+  return spanOf(file, key ? keyAt(file.doc, path) : nodeAt(file.doc, path));
+}
+
+/**
+ * The rules text held by a YAML string, with a map from its offsets back into the file.
+ * Block scalars (`|`) keep one text line per file line, shifted by the block's indentation.
+ */
+export function fragmentOf(file: LoadedFile, path: Array<string | number>): Fragment | undefined {
+  const node = nodeAt(file.doc, path);
+  if (!isScalar(node) || typeof node.value !== 'string' || !node.range) return undefined;
+  const text = node.value;
+  const [start, valueEnd] = node.range;
+  const type = node.type;
+  if (type === Scalar.BLOCK_LITERAL || type === Scalar.BLOCK_FOLDED) {
+    const raw = file.text.slice(start, valueEnd);
+    const firstBreak = raw.indexOf('\n');
+    const bodyStart = start + firstBreak + 1;
+    const rawLines = file.text.slice(bodyStart, valueEnd).split('\n');
+    const indent = Math.min(...rawLines.filter((l) => l.trim().length).map((l) => l.length - l.trimStart().length), 1e9);
+    const lineFileStarts: number[] = [];
+    let at = bodyStart;
+    for (const l of rawLines) {
+      lineFileStarts.push(at + Math.min(indent, l.length));
+      at += l.length + 1;
+    }
+    const lineTextStarts: number[] = [0];
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineTextStarts.push(i + 1);
+    return {
+      file: file.path,
+      text,
+      toFile(offset: number): number {
+        let line = 0;
+        while (line + 1 < lineTextStarts.length && lineTextStarts[line + 1] <= offset) line++;
+        const base = lineFileStarts[Math.min(line, lineFileStarts.length - 1)] ?? bodyStart;
+        return base + (offset - lineTextStarts[line]);
+      },
+    };
+  }
+  const quoted = type === Scalar.QUOTE_DOUBLE || type === Scalar.QUOTE_SINGLE ? 1 : 0;
+  return { file: file.path, text, toFile: (offset) => Math.min(start + quoted + offset, valueEnd) };
+}
+
+export function fragmentSpan(f: Fragment, span: { start: number; end: number }): FileSpan {
+  return { file: f.file, start: f.toFile(span.start), end: Math.max(f.toFile(span.end), f.toFile(span.start) + 1) };
+}
+
+export { isMap, isScalar, isSeq, isPair, YAMLMap };

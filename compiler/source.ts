@@ -1,0 +1,35 @@
+/** A file of a pack as the author wrote it; `path` is relative to the pack folder. */
+export interface SourceFile {
+  path: string;
+  text: string;
+}
+
+/** Turns offsets into 1-based line and column, for one file. */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+
+  constructor(text: string) {
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
+  }
+
+  position(offset: number): { line: number; column: number } {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - this.starts[lo] + 1 };
+  }
+}
+
+/**
+ * A piece of rules text taken out of a YAML string, with the map back to the file: a position in
+ * `text` becomes an offset in the YAML file, even inside an indented multi-line block.
+ */
+export interface Fragment {
+  file: string;
+  text: string;
+  toFile(offset: number): number;
+}

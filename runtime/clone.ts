@@ -1,0 +1,20 @@
+import type { Value } from './types.ts';
+
+/** Deep copy of plain JSON data; much faster than structuredClone for the small objects of a game state. */
+export function cloneJson<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = cloneJson(v[i]);
+    return out as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const k in v) out[k] = cloneJson((v as Record<string, unknown>)[k]);
+  return out as T;
+}
+
+export function sameValue(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  return false;
+}

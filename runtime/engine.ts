@@ -1,0 +1,161 @@
+import { BREAK, FINISH, NORMAL, SUSPEND, type BlockCode, type CardBinding, type CompiledPack, type RunCtx, type Signal } from './compiled.ts';
+import type { Frame, GameState, Value } from './types.ts';
+
+/** Thrown by a failed `require` or a rule that cannot go on; `apply` turns it into a refusal. */
+export class Refusal extends Error {
+  constructor(
+    message: string,
+    readonly where?: string,
+  ) {
+    super(message);
+  }
+}
+
+export function ctxFor(st: GameState, pack: CompiledPack, slots: number, me: string | null, self: string | null = null, holder: string | null = null, step = st.choices.length): RunCtx {
+  return { st, pack, env: new Array(slots).fill(null), me, self, holder, it: null, value: null, step };
+}
+
+function frameOf(block: BlockCode, pc: number, c: RunCtx): Frame {
+  return { block: block.id, pc, env: c.env.slice(), me: c.me, self: c.self, holder: c.holder };
+}
+
+/** Suspension keeps the continuation of every enclosing block, innermost first. */
+export function pushFrame(st: GameState, f: Frame): void {
+  st.prompt!.frames.push(f);
+}
+
+export function runBlock(block: BlockCode, pc: number, c: RunCtx): Signal {
+  const stmts = block.stmts;
+  for (let i = pc; i < stmts.length; i++) {
+    const sig = stmts[i](c);
+    if (sig === NORMAL) continue;
+    if (sig === SUSPEND) {
+      if (i + 1 < stmts.length) pushFrame(c.st, frameOf(block, i + 1, c));
+      return SUSPEND;
+    }
+    return sig;
+  }
+  return NORMAL;
+}
+
+/** `for x in items { body }`, from item `start`. */
+export function runFor(body: BlockCode, items: Value[], start: number, slot: number, c: RunCtx): Signal {
+  for (let i = start; i < items.length; i++) {
+    c.env[slot] = items[i];
+    const sig = runBlock(body, 0, c);
+    if (sig === BREAK) return NORMAL;
+    if (sig === FINISH) return FINISH;
+    if (sig === SUSPEND) {
+      if (i + 1 < items.length) pushFrame(c.st, { ...frameOf(body, 0, c), loop: { items, index: i + 1, slot } });
+      return SUSPEND;
+    }
+  }
+  return NORMAL;
+}
+
+/** `repeat n` and `loop max n`, from round `count`. */
+export function runRepeat(body: BlockCode, count: number, max: number, c: RunCtx): Signal {
+  for (let i = count; i < max; i++) {
+    const sig = runBlock(body, 0, c);
+    if (sig === BREAK) return NORMAL;
+    if (sig === FINISH) return FINISH;
+    if (sig === SUSPEND) {
+      if (i + 1 < max) pushFrame(c.st, { ...frameOf(body, 0, c), loop: { count: i + 1, max } });
+      return SUSPEND;
+    }
+  }
+  return NORMAL;
+}
+
+/** The players for whom a card's rule works now. */
+export function holdersOf(pack: CompiledPack, st: GameState, card: CardBinding): string[] {
+  const kind = pack.kindOf(card.card)!;
+  const roles = pack.roles[kind] ?? {};
+  const names = card.roles.length ? card.roles : Object.keys(roles).slice(0, 1);
+  const c = ctxFor(st, pack, 0, null, card.card);
+  const out: string[] = [];
+  for (const r of names) {
+    const fn = roles[r];
+    if (!fn) continue;
+    for (const p of fn(c)) if (!out.includes(p)) out.push(p);
+  }
+  return out;
+}
+
+/** `emit event(args)`: every trigger on it, the game's first, then each card's for each holder. */
+export function runEmit(event: string, args: Value[], c: RunCtx, pending?: Array<[number, string | null]>): Signal {
+  const { pack, st } = c;
+  const triggers = pack.triggers[event] ?? [];
+  const calls: Array<[number, string | null]> =
+    pending ??
+    triggers.flatMap((t, i): Array<[number, string | null]> => (t.card ? holdersOf(pack, st, t.card).map((h): [number, string | null] => [i, h]) : [[i, null]]));
+  for (let k = 0; k < calls.length; k++) {
+    const [i, holder] = calls[k];
+    const t = triggers[i];
+    const tc: RunCtx = { ...c, env: new Array(t.slots).fill(null), me: holder ?? c.me, self: t.card?.card ?? null, holder, it: null, value: null };
+    for (let a = 0; a < args.length; a++) tc.env[a] = args[a];
+    if (t.when && t.when(tc) !== true) continue;
+    st.log.push({ step: c.step, text: `${t.origin.rule}`, rule: t.origin.where, player: holder ?? undefined });
+    const sig = runBlock(t.body, 0, tc);
+    if (sig === FINISH) return FINISH;
+    if (sig === SUSPEND) {
+      if (k + 1 < calls.length) pushFrame(st, { block: t.body.id, pc: t.body.stmts.length, env: [], me: c.me, self: c.self, holder: c.holder, emit: { event, args, pending: calls.slice(k + 1) } });
+      return SUSPEND;
+    }
+  }
+  return NORMAL;
+}
+
+/**
+ * Runs suspended frames in order until the game asks a player again or ends. A `break` skips
+ * frames up to the loop it leaves.
+ */
+export function resume(frames: Frame[], pack: CompiledPack, st: GameState, step: number): void {
+  for (let i = 0; i < frames.length; i++) {
+    const f = frames[i];
+    const c: RunCtx = { st, pack, env: f.env, me: f.me, self: f.self, holder: f.holder, it: null, value: null, step };
+    const block = pack.blocks[f.block];
+    let sig: Signal;
+    if (f.emit) sig = runEmit(f.emit.event, f.emit.args, c, f.emit.pending);
+    else if (f.loop && 'items' in f.loop) sig = runFor(block, f.loop.items, f.loop.index, f.loop.slot, c);
+    else if (f.loop) sig = runRepeat(block, f.loop.count, f.loop.max, c);
+    else sig = runBlock(block, f.pc, c);
+    if (sig === SUSPEND) {
+      st.prompt!.frames.push(...frames.slice(i + 1));
+      return;
+    }
+    if (sig === FINISH) break;
+    if (sig === BREAK) {
+      while (i + 1 < frames.length && !frames[i + 1].loop) i++;
+      i++;
+    }
+  }
+  st.over = true;
+  st.prompt = null;
+}
+
+/** A pipeline's value: its base, then each applicable modifier in pack order, then its bounds. */
+export function runPipeline(name: string, args: Value[], c: RunCtx): Value {
+  const p = c.pack.pipelines[name];
+  const env: Value[] = new Array(p.slots).fill(null);
+  for (let i = 0; i < args.length; i++) env[i] = args[i];
+  let v = p.base({ ...c, env, it: null, value: null });
+  for (const m of p.modifiers) {
+    let holder: string | null = null;
+    if (m.card) {
+      const holders = holdersOf(c.pack, c.st, m.card);
+      if (m.anyone) holder = holders[0] ?? null;
+      else holder = c.me !== null && holders.includes(c.me) ? c.me : null;
+      if (holder === null) continue;
+    }
+    const menv: Value[] = new Array(m.slots).fill(null);
+    for (let i = 0; i < args.length; i++) menv[i] = args[i];
+    const mc: RunCtx = { ...c, env: menv, self: m.card?.card ?? null, holder, it: null, value: v };
+    if (m.when && m.when(mc) !== true) continue;
+    v = m.value(mc);
+  }
+  if (p.min) v = Math.max(v as number, p.min({ ...c, env, it: null, value: null }) as number);
+  if (p.max) v = Math.min(v as number, p.max({ ...c, env, it: null, value: null }) as number);
+  return v;
+}
+

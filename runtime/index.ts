@@ -1,0 +1,265 @@
+import { cloneJson, sameValue } from './clone.ts';
+import type { ActionCode, CompiledPack, RunCtx } from './compiled.ts';
+import { FINISH, SUSPEND } from './compiled.ts';
+import { Refusal, ctxFor, holdersOf, resume, runBlock } from './engine.ts';
+import { seedState } from './rng.ts';
+import type { ApplyResult, Choice, GameState, NewGameOptions, Value } from './types.ts';
+import { decodeArg, display, encodeArg } from './values.ts';
+
+export type { ApplyResult, Choice, GameState, NewGameOptions, Value, LogEntry } from './types.ts';
+export type { CompiledPack } from './compiled.ts';
+
+/** Every state knows the pack it is played with, without carrying closures in its JSON. */
+const packs = new WeakMap<GameState, CompiledPack>();
+
+export function attach(pack: CompiledPack, state: GameState): GameState {
+  packs.set(state, pack);
+  return state;
+}
+
+function packOf(state: GameState): CompiledPack {
+  const p = packs.get(state);
+  if (!p) throw new Error('this game state was not made by newGame/apply; call attach(pack, state) after loading it');
+  return p;
+}
+
+/** A new game: players p1…pN, every entity's fields at their starting values, setup run, up to the first decision. */
+export function newGame(pack: CompiledPack, options: NewGameOptions): GameState {
+  const { players: n } = options;
+  if (!Number.isInteger(n) || n < pack.players.min || n > pack.players.max) {
+    throw new RangeError(`${pack.name.en ?? pack.id} is played by ${pack.players.min} to ${pack.players.max} players, not ${n}`);
+  }
+  const players = Array.from({ length: n }, (_, i) => `p${i + 1}`);
+  const st: GameState = {
+    pack: `${pack.id}@${pack.version}`,
+    seed: seedState(options.seed),
+    rng: seedState(options.seed),
+    players,
+    e: {},
+    current: null,
+    turn: 0,
+    used: {},
+    usedGame: {},
+    prompt: null,
+    over: false,
+    choices: [],
+    log: [],
+  };
+  const fresh = (kind: string) => {
+    const rec: Record<string, Value> = {};
+    for (const [f, info] of Object.entries(pack.kinds[kind]?.state ?? {})) rec[f] = cloneJson(info.default);
+    return rec;
+  };
+  for (const [kind, ids] of Object.entries(pack.byKind)) {
+    if (!Object.keys(pack.kinds[kind].state).length) continue;
+    for (const id of ids) {
+      const rec = fresh(kind);
+      for (const f of Object.keys(rec)) if (f in pack.entities[id].props) rec[f] = cloneJson(pack.entities[id].props[f]);
+      st.e[id] = rec;
+    }
+  }
+  for (const p of players) st.e[p] = fresh('player');
+  st.e.game = fresh('game');
+  attach(pack, st);
+  const frames = pack.start.map((s) => ({ block: s.body.id, pc: 0, env: new Array(s.slots).fill(null), me: null, self: null, holder: null }));
+  try {
+    resume(frames, pack, st, -1);
+  } catch (e) {
+    if (e instanceof Refusal) throw new Error(`the game could not be set up: ${e.message}`);
+    throw e;
+  }
+  return st;
+}
+
+/** Every choice open to the player who must act now, each with a stable id and a readable label. */
+export function legalChoices(state: GameState): Choice[] {
+  const pack = packOf(state);
+  const p = state.prompt;
+  if (!p || state.over) return [];
+  if (p.kind === 'choose') {
+    const out: Choice[] = (p.options ?? []).map((o) => ({ id: `choose ${encodeArg(o)}`, player: p.player, action: 'choose', args: [o], label: `${p.text ? `${p.text}: ` : ''}${display(pack, o)}` }));
+    if (p.optional) out.push({ id: 'skip', player: p.player, action: 'skip', args: [], label: p.text ? `${p.text}: none` : 'Skip' });
+    return out;
+  }
+  const out: Choice[] = [];
+  for (const a of offered(pack, state)) {
+    for (const args of combinations(a, state, pack, p.player)) {
+      const c = actionCtx(pack, state, a, p.player, args);
+      if (limitReason(a, state, p.player) || a.pre(c) !== null) continue;
+      out.push({ id: choiceId(a, args), player: p.player, action: a.name, args, label: labelOf(a, c, args, pack) });
+    }
+  }
+  return out;
+}
+
+/** Applies a choice by id. An illegal choice is refused with the rule's reason, and the state is left as it was. */
+export function apply(state: GameState, choice: string | Choice): ApplyResult {
+  const pack = packOf(state);
+  const id = typeof choice === 'string' ? choice : choice.id;
+  const p = state.prompt;
+  if (!p || state.over) return { ok: false, reason: 'the game is over', state };
+  const next = cloneJson(state);
+  attach(pack, next);
+  const step = state.choices.length;
+  next.choices.push(id);
+  const prompt = next.prompt!;
+  next.prompt = null;
+  try {
+    if (prompt.kind === 'choose') {
+      let value: Value;
+      if (id === 'skip') {
+        if (!prompt.optional) return { ok: false, reason: 'this choice cannot be skipped', state };
+        value = null;
+      } else {
+        if (!id.startsWith('choose ')) return { ok: false, reason: `${display(pack, prompt.player)} must choose${prompt.text ? ` (${prompt.text})` : ''}, not \`${id}\``, state };
+        value = decodeArg(id.slice(7));
+        if (!(prompt.options ?? []).some((o) => sameValue(o, value))) return { ok: false, reason: `${display(pack, value)} is not one of the options${prompt.text ? ` for “${prompt.text}”` : ''}`, state };
+      }
+      next.log.push({ step, text: `${display(pack, prompt.player)} chose ${value === null ? 'nothing' : display(pack, value)}${prompt.text ? ` (${prompt.text})` : ''}`, player: prompt.player });
+      prompt.frames[0].env[prompt.slot!] = value;
+      resume(prompt.frames, pack, next, step);
+      return { ok: true, state: next };
+    }
+    const [head, ...rawArgs] = splitId(id);
+    const a = offered(pack, state).find((x) => actionKey(x) === head);
+    if (!a) {
+      const known = pack.actions[head.split('.').pop()!];
+      return { ok: false, reason: known ? `\`${head}\` is not open to ${display(pack, prompt.player)} now` : `there is no action \`${head}\``, state };
+    }
+    const args = rawArgs.map(decodeArg);
+    if (args.length !== a.params.length) return { ok: false, reason: `\`${a.name}\` takes ${a.params.length} choice(s): ${a.params.map((x) => x.name).join(', ')}`, state };
+    const c = actionCtx(pack, next, a, prompt.player, args);
+    for (let i = 0; i < args.length; i++) {
+      const domain = a.params[i].domain(actionCtx(pack, state, a, prompt.player, args)) as Value[];
+      if (!domain.some((v) => sameValue(v, args[i]))) return { ok: false, reason: `${display(pack, args[i])} is not a possible ${a.params[i].name} for ${a.name}`, state };
+    }
+    const limit = limitReason(a, state, prompt.player);
+    if (limit) return { ok: false, reason: limit, state };
+    const pre = a.pre(actionCtx(pack, cloneJson(state), a, prompt.player, args));
+    if (pre !== null) return { ok: false, reason: pre, state };
+    const key = usageKey(a);
+    if (a.limit?.per === 'turn') next.used[key] = (next.used[key] ?? 0) + 1;
+    if (a.limit?.per === 'game') next.usedGame[key] = (next.usedGame[key] ?? 0) + 1;
+    next.log.push({ step, text: `${display(pack, prompt.player)}: ${labelOf(a, c, args, pack)}`, rule: a.origin.where, player: prompt.player });
+    const sig = runBlock(a.body, 0, c);
+    if (sig === SUSPEND) {
+      next.prompt!.frames.push(...prompt.frames);
+      return { ok: true, state: next };
+    }
+    if (sig === FINISH) {
+      next.over = true;
+      return { ok: true, state: next };
+    }
+    resume(prompt.frames, pack, next, step);
+    return { ok: true, state: next };
+  } catch (e) {
+    if (e instanceof Refusal) return { ok: false, reason: e.message, state };
+    throw e;
+  }
+}
+
+/** Hidden information removed: other players' hidden fields and every hidden field of other kinds. */
+export function viewFor(state: GameState, player: string): GameState {
+  const pack = packOf(state);
+  const view = cloneJson(state);
+  for (const [id, rec] of Object.entries(view.e)) {
+    const kind = pack.kindOf(id);
+    if (!kind) continue;
+    for (const f of pack.hidden[kind] ?? []) if (!(kind === 'player' && id === player)) rec[f] = null;
+  }
+  return attach(pack, view);
+}
+
+/** A game is its seed and its choices: replays them and says where an old choice stopped being legal. */
+export function replay(pack: CompiledPack, options: NewGameOptions, choices: string[]): { state: GameState; stoppedAt?: { step: number; choice: string; reason: string } } {
+  let state = newGame(pack, options);
+  for (let i = 0; i < choices.length; i++) {
+    const r = apply(state, choices[i]);
+    if (!r.ok) return { state, stoppedAt: { step: i, choice: choices[i], reason: r.reason } };
+    state = r.state;
+  }
+  return { state };
+}
+
+/** Final standings by the pack's `scoring`: score, then tiebreak, both higher first. */
+export function standings(state: GameState): Array<{ player: string; score: number; tiebreak: number }> {
+  const pack = packOf(state);
+  const rows = state.players.map((p) => {
+    const c = ctxFor(state, pack, 0, p);
+    c.it = p;
+    return { player: p, score: pack.score ? (pack.score(c) as number) : 0, tiebreak: pack.tiebreak ? (pack.tiebreak(c) as number) : 0 };
+  });
+  return rows.sort((a, b) => b.score - a.score || b.tiebreak - a.tiebreak);
+}
+
+export function packName(state: GameState, lang = 'en'): string {
+  const pack = packOf(state);
+  return pack.name[lang] ?? pack.id;
+}
+
+// ─── internals ─────────────────────────────────────────────────────────────
+
+function offered(pack: CompiledPack, state: GameState): ActionCode[] {
+  const p = state.prompt!;
+  const out: ActionCode[] = [];
+  for (const name of p.actions ?? []) {
+    for (const a of pack.actions[name] ?? []) if (!a.card) out.push(a);
+    for (const a of pack.companions[name] ?? []) if (!out.includes(a) && holdersOf(pack, state, a.card!).includes(p.player)) out.push(a);
+  }
+  return out;
+}
+
+function actionCtx(pack: CompiledPack, st: GameState, a: ActionCode, player: string, args: Value[]): RunCtx {
+  const c = ctxFor(st, pack, a.slots, player, a.card?.card ?? null, a.card ? player : null);
+  for (let i = 0; i < args.length; i++) c.env[i] = args[i];
+  return c;
+}
+
+function combinations(a: ActionCode, st: GameState, pack: CompiledPack, player: string): Value[][] {
+  let out: Value[][] = [[]];
+  for (let i = 0; i < a.params.length; i++) {
+    const next: Value[][] = [];
+    for (const prefix of out) {
+      const domain = a.params[i].domain(actionCtx(pack, st, a, player, prefix)) as Value[];
+      for (const v of domain) next.push([...prefix, v]);
+    }
+    out = next;
+  }
+  return out;
+}
+
+function actionKey(a: ActionCode): string {
+  return a.card ? `${a.card.card}.${a.name}` : a.name;
+}
+
+function usageKey(a: ActionCode): string {
+  return actionKey(a);
+}
+
+function limitReason(a: ActionCode, st: GameState, player: string): string | null {
+  if (!a.limit) return null;
+  const used = (a.limit.per === 'turn' ? st.used : st.usedGame)[usageKey(a)] ?? 0;
+  return used >= a.limit.times ? `${a.name} may be used ${a.limit.times === 1 ? 'once' : `${a.limit.times} times`} per ${a.limit.per}${player ? '' : ''}, and that is spent` : null;
+}
+
+function choiceId(a: ActionCode, args: Value[]): string {
+  return [actionKey(a), ...args.map(encodeArg)].join(' ');
+}
+
+function splitId(id: string): string[] {
+  const out: string[] = [];
+  const re = /"(?:[^"\\]|\\.)*"|\[[^\]]*\]|\S+/g;
+  for (const m of id.matchAll(re)) out.push(m[0]);
+  return out;
+}
+
+function labelOf(a: ActionCode, c: RunCtx, args: Value[], pack: CompiledPack): string {
+  if (a.label) {
+    try {
+      return a.label(c) as string;
+    } catch {
+      /* a label that cannot be computed falls back to the plain form */
+    }
+  }
+  return [a.name, ...args.map((x) => display(pack, x))].join(' ');
+}

@@ -1,0 +1,121 @@
+/**
+ * The runtime's data: a compiled pack (what the compiler hands over) and a game state (plain JSON).
+ * Nothing here names a game; every kind, field, action and rule comes from the pack.
+ */
+
+/** A value of the rules language at run time: numbers, texts (ids and enum members), booleans, none, lists. */
+export type Value = number | string | boolean | null | Value[];
+
+/** Where a rule was written, for the event log ("which rule fired") and for error messages. */
+export interface RuleOrigin {
+  file: string;
+  line: number;
+  /** `on conquered` in `races/orcs.yaml`, shown in the log. */
+  rule: string;
+}
+
+export interface FieldInfo {
+  name: string;
+  type: string;
+  default: Value;
+  /** Hidden fields are shown only to their player (player fields) or to nobody (other kinds). */
+  hidden: boolean;
+}
+
+export interface KindInfo {
+  name: string;
+  plural: string;
+  /** Static properties, given per entity in YAML. */
+  props: Record<string, FieldInfo>;
+  /** Mutable fields, kept in the game state. */
+  state: Record<string, FieldInfo>;
+  /** Name of the `list<kind>` property that forms this kind's graph, made symmetric by the compiler. */
+  graph?: string;
+  /** Role names in declaration order; the first is the default role of a card's rules. */
+  roles: string[];
+}
+
+export interface EntityInfo {
+  id: string;
+  kind: string;
+  /** Display name per language. */
+  name: Record<string, string>;
+  /** Card text per language, as written by the designer or translator. */
+  text: Record<string, string>;
+  props: Record<string, Value>;
+}
+
+// ─── Game state ─────────────────────────────────────────────────────────────
+
+/** A suspended piece of rules, waiting for a player's decision. */
+export interface Frame {
+  /** Block to run, from statement `pc`. */
+  block: number;
+  pc: number;
+  env: Value[];
+  me: string | null;
+  self: string | null;
+  holder: string | null;
+  /** Loops resume with the next item or round. */
+  loop?: { items: Value[]; index: number; slot: number } | { count: number; max: number };
+  /** An `emit` resumes with the triggers still to run: [trigger index, holder]. */
+  emit?: { event: string; args: Value[]; pending: Array<[number, string | null]> };
+}
+
+export interface Prompt {
+  player: string;
+  /** `offer`: one of these actions; `choose`: one of these options. */
+  kind: 'offer' | 'choose';
+  actions?: string[];
+  options?: Value[];
+  optional?: boolean;
+  text?: string;
+  /** For `choose`: the env slot that receives the pick. */
+  slot?: number;
+  frames: Frame[];
+}
+
+export interface LogEntry {
+  /** Index of the choice that led to this entry (-1 for setup). */
+  step: number;
+  text: string;
+  /** The rule that caused it, `file:line (rule)`. */
+  rule?: string;
+  player?: string;
+}
+
+export interface GameState {
+  pack: string;
+  seed: number;
+  /** Mulberry32 state; all randomness comes from here. */
+  rng: number;
+  players: string[];
+  /** Mutable fields of every entity (players and `game` included), by id. */
+  e: Record<string, Record<string, Value>>;
+  current: string | null;
+  turn: number;
+  /** Uses of limited actions this turn or game, by `action@card`. */
+  used: Record<string, number>;
+  usedGame: Record<string, number>;
+  prompt: Prompt | null;
+  over: boolean;
+  choices: string[];
+  log: LogEntry[];
+}
+
+export interface Choice {
+  /** Stable id: `conquer r7`, `choose r3`, `skip`. */
+  id: string;
+  player: string;
+  /** Action name for offers; `choose` or `skip` for choices. */
+  action: string;
+  args: Value[];
+  label: string;
+}
+
+export type ApplyResult = { ok: true; state: GameState } | { ok: false; reason: string; state: GameState };
+
+export interface NewGameOptions {
+  players: number;
+  seed: number;
+}

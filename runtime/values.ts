@@ -1,0 +1,50 @@
+import type { CompiledPack } from './compiled.ts';
+import type { GameState, Value } from './types.ts';
+import { nextRandom } from './rng.ts';
+
+/** A value as a player reads it: entities by their name, lists comma-separated. */
+export function display(pack: CompiledPack, v: Value, lang = displayLanguage(pack)): string {
+  if (v === null) return 'none';
+  if (Array.isArray(v)) return v.map((x) => display(pack, x, lang)).join(', ');
+  if (typeof v === 'string') {
+    const e = pack.entities[v];
+    if (e) return e.name[lang] ?? Object.values(e.name)[0] ?? v;
+    if (/^p\d+$/.test(v)) return `Player ${v.slice(1)}`;
+  }
+  return String(v);
+}
+
+export function displayLanguage(pack: CompiledPack): string {
+  return pack.languages.includes('en') ? 'en' : pack.languages[0];
+}
+
+/** A value in a choice id: plain words and numbers as they are, anything else as JSON. */
+export function encodeArg(v: Value): string {
+  if (typeof v === 'number' || (typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v))) return String(v);
+  return JSON.stringify(v);
+}
+
+export function decodeArg(s: string): Value {
+  if (/^-?\d+(\.\d+)?$/.test(s)) return Number(s);
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s)) return s === 'true' ? true : s === 'false' ? false : s === 'none' ? null : s;
+  try {
+    return JSON.parse(s) as Value;
+  } catch {
+    return s;
+  }
+}
+
+export function randomInt(st: GameState, n: number): number {
+  const r = nextRandom(st.rng);
+  st.rng = r.state;
+  return Math.floor(r.value * n);
+}
+
+export function shuffleInPlace(st: GameState, xs: Value[]): void {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = randomInt(st, i + 1);
+    const t = xs[i];
+    xs[i] = xs[j];
+    xs[j] = t;
+  }
+}
