@@ -1,0 +1,184 @@
+/**
+ * The board: every entity of a kind that has a graph is a node, at its `x`,`y` props when it has
+ * them and on a circle otherwise; edges come from the graph prop; nodes are coloured by a `terrain`
+ * prop when there is one, and labelled with their state fields. Nodes named by a legal choice can
+ * be clicked to make it.
+ */
+import type { Choice, GameState, PackSummary, Value } from './engine-types.ts';
+import { s } from './dom.ts';
+
+const terrainColours: Record<string, string> = {
+  forest: '#4f8f4a',
+  hills: '#b9a66a',
+  mountains: '#8d8f94',
+  mountain: '#8d8f94',
+  swamp: '#6f7d4f',
+  fields: '#d8c85a',
+  farmland: '#d8c85a',
+  grass: '#8fc46a',
+  caves: '#6e5a7e',
+  sea: '#5b8fc9',
+  lake: '#8cbde6',
+  water: '#5b8fc9',
+  desert: '#e3c48f',
+};
+const fallbackColours = ['#c9a27e', '#9cc0a0', '#b7a8d6', '#e0b2a0', '#a7c7d9', '#d6cf9a', '#c4a3b9', '#a9b8a0'];
+export const playerColours = ['#d9480f', '#1971c2', '#2f9e44', '#9c36b5', '#e8a200', '#0c8599', '#c2255c', '#5c940d'];
+
+function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+export function terrainColour(t: string): string {
+  return terrainColours[t] ?? fallbackColours[hash(t) % fallbackColours.length];
+}
+
+/** Ids named by a choice's arguments (deeply), so a choice can be made by clicking what it names. */
+export function idsIn(v: Value | undefined): string[] {
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) return v.flatMap(idsIn);
+  return [];
+}
+
+export interface BoardInput {
+  summary: PackSummary;
+  state: GameState;
+  lang: string;
+  choices: Choice[];
+  /** Choices the viewer may make by clicking (human seats only). */
+  clickable: boolean;
+  onPick(entity: string, choices: Choice[], at: { x: number; y: number }): void;
+}
+
+interface Node {
+  id: string;
+  x: number;
+  y: number;
+}
+
+function layout(ids: string[], props: (id: string) => Record<string, Value>): Node[] {
+  const withXY = ids.every((id) => typeof props(id).x === 'number' && typeof props(id).y === 'number');
+  if (withXY && ids.length) return ids.map((id) => ({ id, x: props(id).x as number, y: props(id).y as number }));
+  // Deterministic fallback: a circle in id order.
+  const sorted = [...ids].sort();
+  const r = Math.max(120, sorted.length * 14);
+  return sorted.map((id, i) => ({ id, x: r + r * Math.cos((2 * Math.PI * i) / sorted.length - Math.PI / 2), y: r + r * Math.sin((2 * Math.PI * i) / sorted.length - Math.PI / 2) }));
+}
+
+function shortValue(v: Value, summary: PackSummary, lang: string, state: GameState): string {
+  if (Array.isArray(v)) return `${v.length}`;
+  if (typeof v === 'string') {
+    const pi = state.players.indexOf(v);
+    if (pi >= 0) return `P${pi + 1}`;
+    const e = summary.entities[v];
+    return e ? e.name[lang] ?? e.name.en ?? v : v;
+  }
+  if (typeof v === 'boolean') return v ? '✓' : '';
+  return String(v);
+}
+
+/** Draws the board; returns null when the pack has no kind with a graph. */
+export function renderBoard(input: BoardInput): SVGSVGElement | null {
+  const { summary, state, lang } = input;
+  const graphKinds = Object.values(summary.kinds).filter((k) => k.graph);
+  if (!graphKinds.length) return null;
+  const byEntity = new Map<string, Choice[]>();
+  if (input.clickable) {
+    for (const c of input.choices) for (const id of new Set(c.args.flatMap(idsIn))) if (summary.entities[id]) byEntity.set(id, [...(byEntity.get(id) ?? []), c]);
+  }
+
+  const allNodes: Array<Node & { kind: string }> = [];
+  const edges: Array<[string, string]> = [];
+  let offsetX = 0;
+  for (const kind of graphKinds) {
+    const ids = summary.byKind[kind.name] ?? Object.keys(summary.entities).filter((id) => summary.entities[id].kind === kind.name);
+    const nodes = layout(ids, (id) => summary.entities[id]?.props ?? {});
+    // Several graph kinds sit side by side.
+    const minX = Math.min(...nodes.map((n) => n.x));
+    const maxX = Math.max(...nodes.map((n) => n.x));
+    for (const n of nodes) allNodes.push({ ...n, x: n.x - minX + offsetX, kind: kind.name });
+    offsetX += maxX - minX + 120;
+    const seen = new Set<string>();
+    for (const id of ids) {
+      const adj = summary.entities[id]?.props[kind.graph!];
+      for (const other of idsIn(adj)) {
+        const key = id < other ? `${id}|${other}` : `${other}|${id}`;
+        if (seen.has(key) || !ids.includes(other)) continue;
+        seen.add(key);
+        edges.push([id, other]);
+      }
+    }
+  }
+  const pos = new Map(allNodes.map((n) => [n.id, n]));
+  const xs = allNodes.map((n) => n.x);
+  const ys = allNodes.map((n) => n.y);
+  // Node size from the typical distance between neighbours.
+  const dists = edges.map(([a, b]) => Math.hypot(pos.get(a)!.x - pos.get(b)!.x, pos.get(a)!.y - pos.get(b)!.y)).sort((a, b) => a - b);
+  const typical = dists.length ? dists[Math.floor(dists.length / 4)] : 80;
+  const r = Math.max(10, Math.min(40, typical * 0.42));
+  const pad = r * 1.6;
+  const minX = Math.min(...xs) - pad;
+  const minY = Math.min(...ys) - pad;
+  const w = Math.max(...xs) - Math.min(...xs) + 2 * pad;
+  const h = Math.max(...ys) - Math.min(...ys) + 2 * pad;
+  const font = r * 0.46;
+
+  const svg = s('svg', { viewBox: `${minX} ${minY} ${w} ${h}`, class: 'board', 'data-testid': 'board', preserveAspectRatio: 'xMidYMid meet', role: 'img', 'aria-label': 'game board' });
+  const edgeLayer = s('g', { class: 'edges' });
+  for (const [a, b] of edges) {
+    const pa = pos.get(a)!;
+    const pb = pos.get(b)!;
+    edgeLayer.append(s('line', { x1: pa.x, y1: pa.y, x2: pb.x, y2: pb.y }));
+  }
+  svg.append(edgeLayer);
+
+  for (const n of allNodes) {
+    const ent = summary.entities[n.id];
+    const kind = summary.kinds[n.kind];
+    const fields = state.e[n.id] ?? {};
+    const terrain = ent?.props.terrain;
+    const fill = typeof terrain === 'string' ? terrainColour(terrain) : '#dfe3ea';
+    // A state field holding a player id colours the node's ring.
+    const ownerField = Object.entries(fields).find(([, v]) => typeof v === 'string' && state.players.includes(v));
+    const owner = ownerField ? state.players.indexOf(ownerField[1] as string) : -1;
+    const picks = byEntity.get(n.id);
+    const label = ent?.name[input.lang] ?? ent?.name.en ?? n.id;
+    const stateBits = Object.entries(fields)
+      .filter(([k, v]) => kind?.state[k] && v !== null && v !== false && v !== 0 && !(Array.isArray(v) && !v.length) && k !== ownerField?.[0])
+      .map(([k, v]) => (typeof v === 'number' ? `${k} ${v}` : typeof v === 'boolean' ? k : shortValue(v, summary, lang, state)));
+    const flags = Object.entries(ent?.props ?? {})
+      .filter(([k, v]) => v === true && kind?.props[k]?.type === 'bool')
+      .map(([k]) => k);
+    const title = [`${label} (${n.id})`, typeof terrain === 'string' ? terrain : '', flags.join(', '), ...Object.entries(fields).map(([k, v]) => `${k}: ${JSON.stringify(v)}`)].filter(Boolean).join('\n');
+    const g = s(
+      'g',
+      {
+        class: `node${picks ? ' pickable' : ''}`,
+        transform: `translate(${n.x} ${n.y})`,
+        'data-testid': `node-${n.id}`,
+        'data-entity': n.id,
+        tabindex: picks ? 0 : undefined,
+        role: picks ? 'button' : undefined,
+      },
+      s('title', null, title),
+      s('circle', { r, fill, class: 'body', stroke: owner >= 0 ? playerColours[owner % playerColours.length] : '#ffffff', 'stroke-width': owner >= 0 ? r * 0.22 : r * 0.08 }),
+      flags.includes('mountain') ? s('path', { d: `M${-r * 0.45} ${-r * 0.2} L0 ${-r * 0.75} L${r * 0.45} ${-r * 0.2} Z`, class: 'marker' }) : null,
+      flags.includes('magic') ? s('circle', { cx: r * 0.62, cy: -r * 0.62, r: r * 0.2, class: 'magic' }) : null,
+      s('text', { class: 'label', y: stateBits.length ? -font * 0.1 : font * 0.35, 'font-size': font }, label.length > 12 ? `${label.slice(0, 11)}…` : label),
+      stateBits.length ? s('text', { class: 'state', y: font * 1.05, 'font-size': font * 0.9 }, stateBits.slice(0, 2).join(' · ')) : null,
+    );
+    if (picks) {
+      const pick = (ev: Event) => {
+        const rect = (ev.currentTarget as SVGGElement).getBoundingClientRect();
+        input.onPick(n.id, picks, { x: rect.left + rect.width / 2, y: rect.bottom });
+      };
+      g.addEventListener('click', pick);
+      g.addEventListener('keydown', (ev) => {
+        if ((ev as KeyboardEvent).key === 'Enter' || (ev as KeyboardEvent).key === ' ') pick(ev);
+      });
+    }
+    svg.append(g);
+  }
+  return svg;
+}

@@ -1,0 +1,16 @@
+/** The engine's types as the playground uses them, plus the plain-data summary the worker sends the page. */
+import type { Diagnostic, SourceFile } from '../../compiler/index.ts';
+import type { Choice, EntityInfo, GameState, KindInfo, LogEntry, Value } from '../../runtime/types.ts';
+
+export type { Diagnostic, SourceFile, Choice, EntityInfo, GameState, KindInfo, LogEntry, Value };
+
+/** The part of a compiled pack the page reads to draw a board and name things (the rules stay in the worker). */
+export interface PackSummary {
+  id: string;
+  name: Record<string, string>;
+  kinds: Record<string, KindInfo>;
+  entities: Record<string, EntityInfo>;
+  byKind: Record<string, string[]>;
+  players: { min: number; max: number };
+  languages: string[];
+}

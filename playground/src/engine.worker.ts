@@ -1,0 +1,126 @@
+/// <reference lib="webworker" />
+/**
+ * The engine worker: compiles the pack being edited and runs games on the last pack that compiled
+ * without errors, so the page never waits on either while the designer types.
+ *
+ * Compiles are coalesced: when several arrive while one runs, only the newest is compiled.
+ */
+import { compile as compilePack, type CompiledPack } from '../../compiler/index.ts';
+import { apply, legalChoices, newGame, replay, viewFor } from '../../runtime/index.ts';
+import type { GameState, PackSummary } from './engine-types.ts';
+import type { CompileRequest, PlayRequest, PlayResponse, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { indexPack } from './symbols.ts';
+
+let version = 0;
+let good: { version: number; pack: CompiledPack; summary: PackSummary } | undefined;
+
+/** States of the current game by number of choices applied, for the current pack version and options. */
+let cache: { key: string; choices: string[]; states: Map<number, GameState> } | undefined;
+
+const queue: WorkerRequest[] = [];
+let scheduled = false;
+
+// Requests wait for one turn of the event loop, so that those that arrived during a long compile
+// are seen together and only the newest compile runs.
+self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
+  queue.push(ev.data);
+  if (!scheduled) {
+    scheduled = true;
+    setTimeout(drain, 0);
+  }
+};
+
+function drain() {
+  scheduled = false;
+  while (queue.length) {
+    const req = queue.shift()!;
+    if (req.type === 'compile') {
+      if (!queue.some((q) => q.type === 'compile')) compile(req);
+    } else if (queue.some((q) => q.type === 'play')) {
+      // A newer play request makes this one moot; answer it so that nothing waits forever.
+      post({ type: 'played', id: req.id, version: good?.version ?? 0, legal: [], applied: 0, error: 'superseded' });
+    } else play(req);
+  }
+}
+
+function post(msg: WorkerResponse) {
+  (self as unknown as DedicatedWorkerGlobalScope).postMessage(msg);
+}
+
+function compile(req: CompileRequest) {
+  const t0 = performance.now();
+  const symbols = indexPack(req.files);
+  let result: ReturnType<typeof compilePack>;
+  try {
+    result = compilePack(req.files, { dependencies: req.dependencies });
+  } catch (e) {
+    post({ type: 'compiled', id: req.id, diagnostics: [], symbols, engineProblem: `the compiler crashed: ${(e as Error).message}`, ms: performance.now() - t0 });
+    return;
+  }
+  const pack = result.pack;
+  if (!pack || result.diagnostics.some((d) => d.severity === 'error')) {
+    post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, symbols, ms: performance.now() - t0 });
+    return;
+  }
+  // Only plain data crosses to the page: the lowered rules are closures and stay here.
+  const summary: PackSummary = JSON.parse(
+    JSON.stringify({ id: pack.id, name: pack.name, players: pack.players, languages: pack.languages, kinds: pack.kinds, entities: pack.entities, byKind: pack.byKind }),
+  );
+  good = { version: ++version, pack, summary };
+  cache = undefined;
+  post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, symbols, version: good.version, summary, ms: performance.now() - t0 });
+}
+
+function play(req: PlayRequest) {
+  const base: PlayResponse = { type: 'played', id: req.id, version: good?.version ?? 0, legal: [], applied: 0 };
+  if (!good) return post({ ...base, error: 'the pack has not compiled without errors yet' });
+  const { pack } = good;
+  const options = { players: req.players, seed: req.seed };
+  const key = `${good.version}|${req.players}|${req.seed}`;
+  try {
+    let state: GameState;
+    let applied = req.choices.length;
+    let stoppedAt: PlayResponse['stoppedAt'];
+    if (cache && cache.key === key) {
+      // Same rules and options: keep the states of the common prefix, continue from the nearest one.
+      const common = commonPrefix(cache.choices, req.choices);
+      for (const n of [...cache.states.keys()]) if (n > common) cache.states.delete(n);
+      cache.choices = req.choices.slice();
+      let from = req.choices.length;
+      while (from > 0 && !cache.states.has(from)) from--;
+      state = cache.states.get(from) ?? newGame(pack, options);
+      cache.states.set(from, state);
+      applied = from;
+      for (let i = from; i < req.choices.length; i++) {
+        const r = apply(state, req.choices[i]);
+        if (!r.ok) {
+          stoppedAt = { step: i, reason: r.reason };
+          break;
+        }
+        state = r.state;
+        applied = i + 1;
+        cache.states.set(applied, state);
+      }
+      cache.choices = req.choices.slice(0, applied);
+    } else {
+      // New rules or options: replay the whole list under them.
+      const r = replay(pack, options, req.choices);
+      state = r.state;
+      stoppedAt = r.stoppedAt;
+      applied = stoppedAt ? stoppedAt.step : req.choices.length;
+      cache = { key, choices: req.choices.slice(0, applied), states: new Map([[applied, state]]) };
+    }
+    const legal = state.over ? [] : legalChoices(state);
+    const view = req.viewAs ? viewFor(state, req.viewAs) : state;
+    post({ ...base, state, view, legal, applied, stoppedAt });
+  } catch (e) {
+    cache = undefined;
+    post({ ...base, error: `the runtime failed: ${(e as Error).message}` });
+  }
+}
+
+function commonPrefix(a: string[], b: string[]): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}

@@ -1,0 +1,224 @@
+/**
+ * The designer's workspace: the packs shipped under `content/`, the designer's edits to them, and
+ * packs made or imported in the playground. Everything the designer changes is saved in
+ * localStorage, so a reload or a crash never loses work.
+ */
+import { parse as parseYaml } from 'yaml';
+import type { SourceFile } from './engine-types.ts';
+
+export type Seat = 'human' | 'bot';
+
+/** A game in progress: the options and the list of choices made, which replay to the same state. */
+export interface Session {
+  players: number;
+  seed: number;
+  seats: Seat[];
+  choices: string[];
+  /** Who made each choice (a player id), so undo can go back to the last human move. */
+  madeBy: string[];
+}
+
+export interface PackEntry {
+  /** `content/<folder>` for shipped packs, `local/<name>` for packs made here. */
+  key: string;
+  origin: 'builtin' | 'local';
+  /** File path (relative to the pack folder) → text. */
+  files: Record<string, string>;
+}
+
+interface Saved {
+  version: 1;
+  /** Edited shipped packs and local packs. */
+  packs: Record<string, { origin: 'builtin' | 'local'; files: Record<string, string> }>;
+  current?: string;
+  openFile: Record<string, string>;
+  sessions: Record<string, Session>;
+}
+
+const STORAGE_KEY = 'rulebook.playground.v1';
+
+const shipped = import.meta.glob<string>('../../content/**/*.{yaml,yml}', { query: '?raw', import: 'default', eager: true });
+
+/** The packs under content/, by key, as they are on disk. */
+export const builtinPacks: Record<string, Record<string, string>> = (() => {
+  const out: Record<string, Record<string, string>> = {};
+  for (const [path, text] of Object.entries(shipped)) {
+    const m = /\/content\/([^/]+)\/(.+)$/.exec(path);
+    if (!m) continue;
+    (out[`content/${m[1]}`] ??= {})[m[2]] = text;
+  }
+  // A folder without a manifest is not a pack.
+  for (const k of Object.keys(out)) if (!('pack.yaml' in out[k])) delete out[k];
+  return out;
+})();
+
+export const DEFAULT_PACK = 'content/smallworld-wow';
+
+export function manifestId(files: Record<string, string>): string | undefined {
+  try {
+    const m: unknown = parseYaml(files['pack.yaml'] ?? '');
+    if (m && typeof m === 'object' && typeof (m as { id?: unknown }).id === 'string') return (m as { id: string }).id;
+  } catch {
+    /* not readable */
+  }
+  return undefined;
+}
+
+/** The files the compiler reads: everything but the scenario tests, sorted so `pack.yaml` comes first. */
+export function sourcesOf(files: Record<string, string>): SourceFile[] {
+  return Object.entries(files)
+    .filter(([p]) => !p.startsWith('scenarios/'))
+    .sort(([a], [b]) => (a === 'pack.yaml' ? -1 : b === 'pack.yaml' ? 1 : a.localeCompare(b)))
+    .map(([path, text]) => ({ path, text }));
+}
+
+/** Packs a manifest names under `dependencies` (a list of ids or a map id → version). */
+export function dependencyIds(files: Record<string, string>): string[] {
+  try {
+    const m = parseYaml(files['pack.yaml'] ?? '') as { dependencies?: unknown; depends?: unknown } | null;
+    const d = m?.dependencies ?? m?.depends;
+    if (Array.isArray(d)) return d.filter((x): x is string => typeof x === 'string');
+    if (d && typeof d === 'object') return Object.keys(d);
+  } catch {
+    /* the compiler reports it */
+  }
+  return [];
+}
+
+export class Workspace {
+  private saved: Saved;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Set when the browser refused to save (quota, private mode); shown to the designer. */
+  saveProblem: string | undefined;
+
+  constructor() {
+    this.saved = Workspace.load();
+  }
+
+  private static load(): Saved {
+    try {
+      const raw = localStorage.getItem(STORAGE_KEY);
+      if (raw) {
+        const s = JSON.parse(raw) as Saved;
+        if (s && s.version === 1 && s.packs && s.sessions) return { ...s, openFile: s.openFile ?? {} };
+      }
+    } catch {
+      /* start afresh */
+    }
+    return { version: 1, packs: {}, openFile: {}, sessions: {} };
+  }
+
+  /** All packs, shipped ones first. */
+  list(): Array<{ key: string; origin: 'builtin' | 'local'; label: string; edited: boolean }> {
+    const out: Array<{ key: string; origin: 'builtin' | 'local'; label: string; edited: boolean }> = [];
+    for (const key of Object.keys(builtinPacks).sort()) out.push({ key, origin: 'builtin', label: manifestId(this.get(key)!.files) ?? key, edited: key in this.saved.packs });
+    for (const [key, p] of Object.entries(this.saved.packs)) if (p.origin === 'local') out.push({ key, origin: 'local', label: manifestId(p.files) ?? key.slice(6), edited: true });
+    return out;
+  }
+
+  get(key: string): PackEntry | undefined {
+    const s = this.saved.packs[key];
+    if (s) return { key, origin: s.origin, files: { ...s.files } };
+    const b = builtinPacks[key];
+    if (b) return { key, origin: 'builtin', files: { ...b } };
+    return undefined;
+  }
+
+  get current(): string {
+    const c = this.saved.current;
+    if (c && this.get(c)) return c;
+    if (builtinPacks[DEFAULT_PACK]) return DEFAULT_PACK;
+    return this.list()[0]?.key ?? DEFAULT_PACK;
+  }
+  set current(key: string) {
+    this.saved.current = key;
+    this.save();
+  }
+
+  openFile(key: string): string | undefined {
+    return this.saved.openFile[key];
+  }
+  setOpenFile(key: string, path: string) {
+    this.saved.openFile[key] = path;
+    this.save();
+  }
+
+  /** Replace one file's text (or delete it with `undefined`). */
+  setFile(key: string, path: string, text: string | undefined) {
+    const entry = this.get(key);
+    if (!entry) return;
+    if (text === undefined) delete entry.files[path];
+    else entry.files[path] = text;
+    const original = builtinPacks[key];
+    if (entry.origin === 'builtin' && original && sameFiles(original, entry.files)) delete this.saved.packs[key];
+    else this.saved.packs[key] = { origin: entry.origin, files: entry.files };
+    this.save();
+  }
+
+  isEdited(key: string): boolean {
+    return this.saved.packs[key]?.origin === 'builtin';
+  }
+
+  /** Forget the edits to a shipped pack. */
+  revert(key: string) {
+    if (builtinPacks[key]) delete this.saved.packs[key];
+    this.save();
+  }
+
+  /** Add a pack made or imported here; returns its key (a fresh one if the name is taken). */
+  addLocal(name: string, files: Record<string, string>): string {
+    const base = `local/${name.replace(/[^A-Za-z0-9_.-]+/g, '-') || 'pack'}`;
+    let key = base;
+    for (let i = 2; this.get(key) && !(this.saved.packs[key] && sameFiles(this.saved.packs[key].files, files)); i++) key = `${base}-${i}`;
+    this.saved.packs[key] = { origin: 'local', files: { ...files } };
+    this.save();
+    return key;
+  }
+
+  remove(key: string) {
+    if (this.saved.packs[key]?.origin === 'local') delete this.saved.packs[key];
+    delete this.saved.sessions[key];
+    if (this.saved.current === key) this.saved.current = undefined;
+    this.save();
+  }
+
+  session(key: string): Session | undefined {
+    const s = this.saved.sessions[key];
+    return s ? structuredClone(s) : undefined;
+  }
+  setSession(key: string, s: Session | undefined) {
+    if (s) this.saved.sessions[key] = structuredClone(s);
+    else delete this.saved.sessions[key];
+    this.save();
+  }
+
+  /** Saves soon; `flush` saves now (on page hide, so the last keystroke survives a reload). */
+  save() {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => this.flush(), 250);
+  }
+  flush() {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    try {
+      localStorage.setItem(STORAGE_KEY, JSON.stringify(this.saved));
+      this.saveProblem = undefined;
+    } catch (e) {
+      this.saveProblem = `edits could not be saved in this browser: ${(e as Error).message}; export the pack as a zip to keep them`;
+    }
+  }
+}
+
+function sameFiles(a: Record<string, string>, b: Record<string, string>): boolean {
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => b[k] === a[k]);
+}
+
+/** A starting point for a new pack: a manifest and one vocabulary file that compile as they are. */
+export function newPackFiles(id: string): Record<string, string> {
+  return {
+    'pack.yaml': `id: ${id}\nversion: 0.1.0\nname:\n  en: ${id}\nlanguages: [en]\nplayers: { min: 2, max: 4 }\n`,
+    'rules.yaml': `# The words of the game, then its rules.\nenums:\n  terrain: [fields, forest, hills]\n\nkinds:\n  player:\n    state:\n      score: number\n`,
+  };
+}

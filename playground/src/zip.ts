@@ -1,0 +1,86 @@
+/**
+ * Export and import of packs as zip files.
+ *
+ * fflate: a small (about 8 kB), dependency-free and actively maintained library that writes and reads
+ * zip files and raw deflate streams synchronously in the browser; the share link uses its deflate too,
+ * so one library covers both needs without a WebAssembly or Node dependency.
+ */
+import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
+import { parse as parseYaml } from 'yaml';
+
+/** The largest pack the playground accepts, unpacked: a guard against zip bombs and mistaken uploads. */
+const MAX_TOTAL_BYTES = 20 * 1024 * 1024;
+const MAX_FILES = 2000;
+
+export function exportZip(id: string, files: Record<string, string>): Uint8Array {
+  const tree: Zippable = {};
+  for (const [path, text] of Object.entries(files)) tree[`${id}/${path}`] = strToU8(text);
+  return zipSync(tree, { level: 6 });
+}
+
+export type ImportResult = { ok: true; id: string; files: Record<string, string>; ignored: string[] } | { ok: false; reason: string };
+
+/** Read a zip made by `exportZip` or by hand: the pack's files at the top or in one folder. */
+export function importZip(bytes: Uint8Array): ImportResult {
+  let entries: Record<string, Uint8Array>;
+  let total = 0;
+  let count = 0;
+  let tooBig = false;
+  try {
+    entries = unzipSync(bytes, {
+      filter: (f) => {
+        count++;
+        total += f.originalSize;
+        if (total > MAX_TOTAL_BYTES || count > MAX_FILES) tooBig = true;
+        return !tooBig && !f.name.endsWith('/');
+      },
+    });
+  } catch (e) {
+    return { ok: false, reason: `this is not a readable zip file (${(e as Error).message})` };
+  }
+  if (tooBig) return { ok: false, reason: `the zip is too large to be a pack (more than ${MAX_FILES} files or ${MAX_TOTAL_BYTES / 1024 / 1024} MB unpacked)` };
+  const names = Object.keys(entries).map((n) => n.replace(/\\/g, '/'));
+  if (!names.length) return { ok: false, reason: 'the zip is empty' };
+  for (const n of names) {
+    if (n.startsWith('/') || n.split('/').includes('..')) return { ok: false, reason: `the zip holds a file outside its folder (\`${n}\`), which a pack never does` };
+  }
+  // The pack folder: the zip's top, or its single top-level folder.
+  let prefix = '';
+  if (!names.includes('pack.yaml')) {
+    const tops = new Set(names.map((n) => n.split('/')[0]));
+    const top = [...tops][0];
+    if (tops.size === 1 && names.includes(`${top}/pack.yaml`)) prefix = `${top}/`;
+    else return { ok: false, reason: 'the zip has no pack.yaml at its top or in a single folder, so it is not a pack' };
+  }
+  const files: Record<string, string> = {};
+  const ignored: string[] = [];
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  for (const [rawName, data] of Object.entries(entries)) {
+    const name = rawName.replace(/\\/g, '/');
+    if (!name.startsWith(prefix)) {
+      ignored.push(name);
+      continue;
+    }
+    const path = name.slice(prefix.length);
+    if (!/\.ya?ml$/i.test(path) || path.split('/').some((s) => s.startsWith('.'))) {
+      ignored.push(name);
+      continue;
+    }
+    try {
+      files[path] = decoder.decode(data);
+    } catch {
+      return { ok: false, reason: `\`${path}\` is not UTF-8 text, so it cannot be a pack file` };
+    }
+  }
+  let manifest: unknown;
+  try {
+    manifest = parseYaml(files['pack.yaml']);
+  } catch (e) {
+    return { ok: false, reason: `pack.yaml is not valid YAML: ${(e as Error).message.split('\n')[0]}` };
+  }
+  const id = manifest && typeof manifest === 'object' ? (manifest as { id?: unknown }).id : undefined;
+  if (typeof id !== 'string' || !id.trim()) return { ok: false, reason: 'pack.yaml has no `id`, so this is not a pack manifest' };
+  return { ok: true, id, files, ignored };
+}
+
+export { strFromU8 };

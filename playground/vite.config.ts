@@ -1,0 +1,29 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const playground = fileURLToPath(new URL('.', import.meta.url));
+const repo = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The playground is served from `playground/`, but it reads the packs under `content/` and runs the
+ * real compiler and runtime from the repository, so the dev server may serve files from the whole repo.
+ */
+export default defineConfig({
+  root: playground,
+  clearScreen: false,
+  server: {
+    fs: { allow: [repo] },
+    // Editing content/ on disk would otherwise reload the page under the designer's edits.
+    watch: { ignored: ['**/test-output/**', '**/.scratch/**'] },
+  },
+  worker: { format: 'es' },
+  optimizeDeps: {
+    // Pre-bundled when the server starts, so the first page load does not trigger a re-optimisation reload.
+    include: ['monaco-editor/editor', 'monaco-editor/features/register.all', 'fflate', 'yaml'],
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+  },
+});

@@ -1,0 +1,40 @@
+/**
+ * End-to-end harness: the playground's Vite dev server, started in-process on a free port, and the
+ * system's headless Chromium driven by playwright-core (no browser is ever downloaded).
+ */
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createServer, type ViteDevServer } from 'vite';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export async function startPlayground(): Promise<{ server: ViteDevServer; url: string }> {
+  const server = await createServer({
+    configFile: `${repo}/playground/vite.config.ts`,
+    server: { port: 0, host: '127.0.0.1', strictPort: false, hmr: false, watch: null },
+    logLevel: 'warn',
+  });
+  await server.listen();
+  const url = server.resolvedUrls?.local[0];
+  if (!url) throw new Error('the playground dev server did not report its address');
+  return { server, url };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/** Collects the page's uncaught errors and console errors, so a test can fail on them. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  return errors;
+}
