@@ -74,6 +74,8 @@ interface Ctx {
   loops: number;
   where: Type[];
   vars: Array<Map<string, Var>>;
+  /** Paths known not to be none here (`if r.owner != none { … }`, after `require x != none`). */
+  narrow: Array<Set<string>>;
   /** Procs called, for the recursion check. */
   calls?: Set<string>;
 }
@@ -343,7 +345,21 @@ class Checker {
       loops: 0,
       where: [],
       vars: [new Map()],
+      narrow: [new Set()],
     };
+  }
+
+  private isNarrowed(ctx: Ctx, path: string | undefined): boolean {
+    return !!path && ctx.narrow.some((s) => s.has(path));
+  }
+
+  private withFacts<T>(ctx: Ctx, facts: string[], run: () => T): T {
+    ctx.narrow.push(new Set(facts));
+    try {
+      return run();
+    } finally {
+      ctx.narrow.pop();
+    }
   }
 
   private at(unit: RulesUnit, span: A.Span): FileSpan {
@@ -419,9 +435,11 @@ class Checker {
 
   // ─── statements ──────────────────────────────────────────────────────────
 
-  private block(ctx: Ctx, b: A.Block): void {
+  private block(ctx: Ctx, b: A.Block, facts: string[] = []): void {
     ctx.vars.push(new Map());
+    ctx.narrow.push(new Set(facts));
     for (const s of b.stmts) this.stmt(ctx, s);
+    ctx.narrow.pop();
     ctx.vars.pop();
   }
 
@@ -439,15 +457,15 @@ class Checker {
       case 'assign': {
         const target = this.fieldTarget(ctx, s.target);
         if (s.op === '=') this.expect(ctx, s.value, target, `the new value of \`${s.target.field}\``);
-        else if (target.k === 'list') this.expect(ctx, s.value, Ty.required(target), `what \`${s.op}\` adds to a list`);
+        else if (target.k === 'list') this.expect(ctx, s.value, Ty.required(target), `what \`${s.op}\` adds to or takes from a list`);
         else if (target.k === 'number' || target.k === 'error') this.expect(ctx, s.value, Ty.NUMBER, `the amount of \`${s.op}\``);
         else this.error(ctx.unit, s.span, 'RB0515', `\`${s.op}\` works on numbers and lists; \`${s.target.field}\` is ${article(target)}`);
         return;
       }
       case 'if':
         this.expect(ctx, s.cond, Ty.BOOL, 'a condition');
-        this.block(ctx, s.then);
-        if (s.else) this.block(ctx, s.else);
+        this.block(ctx, s.then, notNone(s.cond, true));
+        if (s.else) this.block(ctx, s.else, notNone(s.cond, false));
         return;
       case 'for': {
         const src = this.expr(ctx, s.source);
@@ -474,6 +492,7 @@ class Checker {
       case 'require':
         this.expect(ctx, s.cond, Ty.BOOL, 'a requirement');
         this.expr(ctx, s.reason);
+        for (const f of notNone(s.cond, true)) ctx.narrow[ctx.narrow.length - 1].add(f);
         return;
       case 'choose': {
         this.needEffects(ctx, s, '`choose`');
@@ -562,7 +581,8 @@ class Checker {
     if (info?.isProp) {
       this.error(ctx.unit, f.fieldSpan, 'RB0519', `\`${f.field}\` is a printed property of ${info.kind}, which does not change during play`, `declare it under kinds.${info.kind}.state to make it change`);
     }
-    return Ty.required(t.k === 'none' ? Ty.ERROR : t);
+    const declared = info ? this.d.kinds.get(info.kind)?.state.get(f.field)?.type : undefined;
+    return declared ?? (t.k === 'none' ? Ty.ERROR : t);
   }
 
   private listField(ctx: Ctx, f: A.FieldExpr): Type {
@@ -613,8 +633,8 @@ class Checker {
         return this.binary(ctx, e);
       case 'if': {
         this.expect(ctx, e.cond, Ty.BOOL, 'a condition');
-        const a = this.expr(ctx, e.then, want);
-        const b = this.expr(ctx, e.else, want ?? a);
+        const a = this.withFacts(ctx, notNone(e.cond, true), () => this.expr(ctx, e.then, want));
+        const b = this.withFacts(ctx, notNone(e.cond, false), () => this.expr(ctx, e.else, want ?? a));
         if (a.k === 'none') return Ty.optional(b);
         if (b.k === 'none') return Ty.optional(a);
         if (!Ty.sameBase(a, b)) this.error(ctx.unit, e.span, 'RB0501', `the two branches differ: ${article(a)} and ${article(b)}`);
@@ -653,7 +673,7 @@ class Checker {
       return t;
     };
     const v = this.lookupVar(ctx, e.name);
-    if (v) return set({ k: 'local', slot: v.slot }, v.type);
+    if (v) return set({ k: 'local', slot: v.slot }, v.type.optional && this.isNarrowed(ctx, e.name) ? Ty.required(v.type) : v.type);
     const it = ctx.where[ctx.where.length - 1];
     if (e.name === 'it') {
       if (!it) {
@@ -733,7 +753,8 @@ class Checker {
       return Ty.ERROR;
     }
     this.c.fields.set(e, { kind: kind.name, isProp: kind.props.has(e.field) });
-    return target.optional ? optionalField(f.type) : f.type;
+    const t = target.optional ? optionalField(f.type) : f.type;
+    return t.optional && this.isNarrowed(ctx, pathOf(e)) ? Ty.required(t) : t;
   }
 
   private call(ctx: Ctx, e: A.CallExpr): Type {
@@ -801,7 +822,7 @@ class Checker {
     const op = e.op;
     if (op === 'and' || op === 'or') {
       this.expect(ctx, e.left, Ty.BOOL, `\`${op}\`’s left side`);
-      this.expect(ctx, e.right, Ty.BOOL, `\`${op}\`’s right side`);
+      this.withFacts(ctx, notNone(e.left, op === 'and'), () => this.expect(ctx, e.right, Ty.BOOL, `\`${op}\`’s right side`));
       return Ty.BOOL;
     }
     if (op === '==' || op === '!=') {
@@ -855,4 +876,28 @@ function article(t: Type): string {
   if (t.k === 'none') return '`none`';
   const s = Ty.show(t);
   return `${/^[aeiou]/.test(s) ? 'an' : 'a'} ${s}`;
+}
+
+/** The name or field path an expression reads, for narrowing: `r.owner`, `me.race`, `x`. */
+function pathOf(e: A.Expr): string | undefined {
+  if (e.kind === 'name') return e.name;
+  if (e.kind === 'field') {
+    const base = pathOf(e.target);
+    return base && `${base}.${e.field}`;
+  }
+  return undefined;
+}
+
+/** Paths a condition proves are not none when it is `holds` (true or false). */
+function notNone(e: A.Expr, holds: boolean): string[] {
+  if (e.kind === 'binary') {
+    if ((e.op === '!=' && holds) || (e.op === '==' && !holds)) {
+      if (e.right.kind === 'none') return [pathOf(e.left)].filter((x): x is string => !!x);
+      if (e.left.kind === 'none') return [pathOf(e.right)].filter((x): x is string => !!x);
+    }
+    if (e.op === 'and' && holds) return [...notNone(e.left, true), ...notNone(e.right, true)];
+    if (e.op === 'or' && !holds) return [...notNone(e.left, false), ...notNone(e.right, false)];
+  }
+  if (e.kind === 'unary' && e.op === 'not') return notNone(e.operand, !holds);
+  return [];
 }

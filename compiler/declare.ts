@@ -107,7 +107,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
       const at = spanAt(file, ['kinds', name], true);
       const existing = d.kinds.get(name);
       const kind: KindSym = existing ?? { name, plural: (raw.plural as string) ?? `${name}s`, props: new Map(), state: new Map(), roles: new Map(), at };
-      if (existing && !BUILTIN_KINDS.includes(name) && (raw.props || raw.graph)) {
+      if (existing && !BUILTIN_KINDS.includes(name) && (raw.props || raw.graph) && (existing.props.size || existing.graph)) {
         report({ code: 'RB0201', message: `the kind \`${name}\` is declared twice with props`, at, hint: 'a second declaration may only add `state` or `roles`' });
       }
       d.kinds.set(name, kind);

@@ -148,8 +148,10 @@ class Lowering {
     const d = p.decl;
     const body = this.block(d.body);
     const leading: StmtFn[] = [];
+    // The leading requires (and the lets they read) decide legality without changing the game,
+    // so they stop before anything random.
     for (const s of d.body.stmts) {
-      if (s.kind !== 'require' && s.kind !== 'let') break;
+      if ((s.kind !== 'require' && s.kind !== 'let') || this.usesRandom(s)) break;
       leading.push(this.stmt(s));
     }
     const origin = this.origin(p.unit, d, `action ${d.name}`);
@@ -176,6 +178,17 @@ class Lowering {
       body,
       origin,
     };
+  }
+
+  private usesRandom(node: unknown): boolean {
+    if (!node || typeof node !== 'object') return false;
+    if (Array.isArray(node)) return node.some((n) => this.usesRandom(n));
+    const n = node as { kind?: string };
+    if (n.kind === 'call') {
+      const t = this.c.calls.get(node as A.CallExpr);
+      if (t?.k === 'builtin' && t.b.random) return true;
+    }
+    return Object.values(node).some((v) => typeof v === 'object' && this.usesRandom(v));
   }
 
   /** Every value of a parameter's type: all entities of a kind, all members of an enum, true and false. */

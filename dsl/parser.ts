@@ -87,7 +87,7 @@ class RulesParser extends EmbeddedActionsParser {
         let domain: A.Expr | undefined;
         this.OPTION(() => {
           this.CONSUME(K.in);
-          domain = this.SUBRULE(this.additive);
+          domain = this.SUBRULE(this.rangeExpr);
         });
         ps.push({ name: n.image, type, domain, span: tokSpan(n) });
       },

@@ -128,14 +128,14 @@ export function apply(state: GameState, choice: string | Choice): ApplyResult {
     }
     const args = rawArgs.map(decodeArg);
     if (args.length !== a.params.length) return { ok: false, reason: `\`${a.name}\` takes ${a.params.length} choice(s): ${a.params.map((x) => x.name).join(', ')}`, state };
-    const c = actionCtx(pack, next, a, prompt.player, args);
+    const c = actionCtx(pack, next, a, prompt.player, args, step);
     for (let i = 0; i < args.length; i++) {
       const domain = a.params[i].domain(actionCtx(pack, state, a, prompt.player, args)) as Value[];
       if (!domain.some((v) => sameValue(v, args[i]))) return { ok: false, reason: `${display(pack, args[i])} is not a possible ${a.params[i].name} for ${a.name}`, state };
     }
     const limit = limitReason(a, state, prompt.player);
     if (limit) return { ok: false, reason: limit, state };
-    const pre = a.pre(actionCtx(pack, cloneJson(state), a, prompt.player, args));
+    const pre = a.pre(actionCtx(pack, state, a, prompt.player, args));
     if (pre !== null) return { ok: false, reason: pre, state };
     const key = usageKey(a);
     if (a.limit?.per === 'turn') next.used[key] = (next.used[key] ?? 0) + 1;
@@ -209,8 +209,8 @@ function offered(pack: CompiledPack, state: GameState): ActionCode[] {
   return out;
 }
 
-function actionCtx(pack: CompiledPack, st: GameState, a: ActionCode, player: string, args: Value[]): RunCtx {
-  const c = ctxFor(st, pack, a.slots, player, a.card?.card ?? null, a.card ? player : null);
+function actionCtx(pack: CompiledPack, st: GameState, a: ActionCode, player: string, args: Value[], step = st.choices.length): RunCtx {
+  const c = ctxFor(st, pack, a.slots, player, a.card?.card ?? null, a.card ? player : null, step);
   for (let i = 0; i < args.length; i++) c.env[i] = args[i];
   return c;
 }
