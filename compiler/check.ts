@@ -222,7 +222,7 @@ class Checker {
       const ev = c.events.get(name);
       for (const p of list) {
         if (!ev) {
-          this.error(p.unit, p.decl.nameSpan, 'RB0505', `there is no event \`${name}\``, this.suggest(name, [...c.events.keys()]));
+          if (!this.d.broken.has(name)) this.error(p.unit, p.decl.nameSpan, 'RB0505', `there is no event \`${name}\``, this.suggest(name, [...c.events.keys()]));
           continue;
         }
         const ctx = this.ctx(p.unit, true);
@@ -241,7 +241,7 @@ class Checker {
       const pipe = c.pipelines.get(name);
       for (const p of list) {
         if (!pipe) {
-          this.error(p.unit, p.decl.nameSpan, 'RB0507', `there is no pipeline \`${name}\` to modify`, this.suggest(name, [...c.pipelines.keys()]));
+          if (!this.d.broken.has(name)) this.error(p.unit, p.decl.nameSpan, 'RB0507', `there is no pipeline \`${name}\` to modify`, this.suggest(name, [...c.pipelines.keys()]));
           continue;
         }
         const ctx = this.ctx(p.unit, false);
@@ -511,14 +511,14 @@ class Checker {
         this.needEffects(ctx, s, '`offer`');
         this.expect(ctx, s.player, Ty.entity('player'), 'who acts');
         for (const a of s.actions) {
-          if (!this.c.actions.get(a.name)?.some((p) => !p.unit.owner)) this.error(ctx.unit, a.span, 'RB0517', `there is no game action \`${a.name}\``, this.suggest(a.name, [...this.c.actions.keys()]));
+          if (!this.c.actions.get(a.name)?.some((p) => !p.unit.owner) && !this.d.broken.has(a.name)) this.error(ctx.unit, a.span, 'RB0517', `there is no game action \`${a.name}\``, this.suggest(a.name, [...this.c.actions.keys()]));
         }
         return;
       case 'emit': {
         this.needEffects(ctx, s, '`emit`');
         const ev = this.c.events.get(s.event);
         if (!ev) {
-          this.error(ctx.unit, s.eventSpan, 'RB0505', `there is no event \`${s.event}\``, this.suggest(s.event, [...this.c.events.keys()]) ?? `declare it: \`event ${s.event}(…)\``);
+          if (!this.d.broken.has(s.event)) this.error(ctx.unit, s.eventSpan, 'RB0505', `there is no event \`${s.event}\``, this.suggest(s.event, [...this.c.events.keys()]) ?? `declare it: \`event ${s.event}(…)\``);
           s.args.forEach((a) => this.expr(ctx, a));
           return;
         }
@@ -567,8 +567,9 @@ class Checker {
           this.args(ctx, s.call.callee, target.decl.params.map((p) => this.typeRef(target.unit, p.type)), s.call.args, s.span);
           return;
         }
+        const known = this.c.fns.has(s.call.callee) || this.c.pipelines.has(s.call.callee) || builtinTable.has(s.call.callee);
         this.expr(ctx, s.call);
-        this.error(ctx.unit, s.span, 'RB0518', `calling \`${s.call.callee}\` here does nothing: it only computes a value`, 'use its value, e.g. `let x = …`, or call a `proc`');
+        if (known) this.error(ctx.unit, s.span, 'RB0518', `calling \`${s.call.callee}\` here does nothing: it only computes a value`, 'use its value, e.g. `let x = …`, or call a `proc`');
         return;
       }
     }
@@ -775,6 +776,10 @@ class Checker {
       return Ty.ERROR;
     }
     const b = builtinTable.get(e.callee);
+    if (!b && this.d.broken.has(e.callee)) {
+      e.args.forEach((a) => this.expr(ctx, a));
+      return Ty.ERROR;
+    }
     if (!b) {
       this.error(ctx.unit, e.calleeSpan, 'RB0525', `unknown function \`${e.callee}\``, this.suggest(e.callee, [...this.c.fns.keys(), ...this.c.pipelines.keys(), ...builtinTable.keys()]));
       e.args.forEach((a) => this.expr(ctx, a));

@@ -58,6 +58,8 @@ export interface Declared {
   units: RulesUnit[];
   /** Text of every file, for positions in messages and the log. */
   texts: Map<string, string>;
+  /** Names of declarations that did not parse: uses of them are not reported again. */
+  broken: Set<string>;
   scoring?: { score: Fragment; tiebreak?: Fragment };
 }
 
@@ -80,6 +82,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
     entities: new Map(),
     dice: new Map(),
     units: [],
+    broken: new Set(),
     texts: new Map([...(pack.manifest ? [pack.manifest] : []), ...pack.files].map((f) => [f.path, f.text])),
   };
   if (pack.manifest && d.manifest.players.min > d.manifest.players.max) {
@@ -225,10 +228,40 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
   return d;
 }
 
+const DECL_START = /^(event|fn|pipeline|proc|action|on|modify|setup|flow)\b/;
+
+/**
+ * Parses a rules text. On a syntax error the text is re-read one top-level declaration at a time,
+ * so one broken declaration neither hides the others nor makes every use of them an error.
+ */
 function parseUnit(d: Declared, fragment: Fragment, report: (d: DiagnosticInput) => void, owner?: EntitySym): void {
   const parsed = parseRules(fragment.text);
-  for (const e of parsed.errors) report({ code: 'RB0301', message: e.message, at: fragmentSpan(fragment, e.span), hint: syntaxHint(e.message) });
-  if (parsed.value) d.units.push({ program: parsed.value, fragment, owner });
+  if (parsed.value) {
+    d.units.push({ program: parsed.value, fragment, owner });
+    return;
+  }
+  const text = fragment.text;
+  const starts: number[] = [];
+  let at = 0;
+  for (const line of text.split('\n')) {
+    if (DECL_START.test(line)) starts.push(at);
+    at += line.length + 1;
+  }
+  if (!starts.length || starts[0] !== 0) starts.unshift(0);
+  const decls: A.Decl[] = [];
+  starts.forEach((start, i) => {
+    const end = starts[i + 1] ?? text.length;
+    const chunk = text.slice(start, end);
+    const blank = text.slice(0, start).replace(/[^\n]/g, ' ');
+    const one = parseRules(blank + chunk);
+    if (one.value) decls.push(...one.value.decls);
+    else {
+      for (const e of one.errors) report({ code: 'RB0301', message: e.message, at: fragmentSpan(fragment, e.span), hint: syntaxHint(e.message) });
+      const name = chunk.match(/^\s*(?:event|fn|pipeline|proc|action)\s+([A-Za-z_]\w*)/)?.[1];
+      if (name) d.broken.add(name);
+    }
+  });
+  d.units.push({ program: { decls }, fragment, owner });
 }
 
 function syntaxHint(message: string): string | undefined {
