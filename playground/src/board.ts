@@ -88,26 +88,56 @@ export function renderBoard(input: BoardInput): SVGSVGElement | null {
     for (const c of input.choices) for (const id of new Set(c.args.flatMap(idsIn))) if (summary.entities[id]) byEntity.set(id, [...(byEntity.get(id) ?? []), c]);
   }
 
-  const allNodes: Array<Node & { kind: string }> = [];
-  const edges: Array<[string, string]> = [];
-  let offsetX = 0;
+  // Nodes fall into groups: one per graph kind, split further by a prop naming another entity
+  // (a region's `board`), since each group has its own coordinates. Groups that the game state
+  // names (`game.boards`) are the ones in play; when none is named, all are drawn.
+  const referenced = new Set<string>();
+  for (const rec of Object.values(state.e)) for (const v of Object.values(rec)) for (const id of idsIn(v)) referenced.add(id);
+  const groups: Array<{ kind: string; ids: string[] }> = [];
   for (const kind of graphKinds) {
     const ids = summary.byKind[kind.name] ?? Object.keys(summary.entities).filter((id) => summary.entities[id].kind === kind.name);
-    const nodes = layout(ids, (id) => summary.entities[id]?.props ?? {});
-    // Several graph kinds sit side by side.
-    const minX = Math.min(...nodes.map((n) => n.x));
-    const maxX = Math.max(...nodes.map((n) => n.x));
-    for (const n of nodes) allNodes.push({ ...n, x: n.x - minX + offsetX, kind: kind.name });
-    offsetX += maxX - minX + 120;
-    const seen = new Set<string>();
+    const container = Object.entries(kind.props).find(([, f]) => summary.kinds[f.type] && f.type !== kind.name)?.[0];
+    if (!container) {
+      groups.push({ kind: kind.name, ids });
+      continue;
+    }
+    const byOwner = new Map<string, string[]>();
     for (const id of ids) {
-      const adj = summary.entities[id]?.props[kind.graph!];
-      for (const other of idsIn(adj)) {
-        const key = id < other ? `${id}|${other}` : `${other}|${id}`;
-        if (seen.has(key) || !ids.includes(other)) continue;
-        seen.add(key);
-        edges.push([id, other]);
-      }
+      const owner = String(summary.entities[id]?.props[container] ?? '');
+      byOwner.set(owner, [...(byOwner.get(owner) ?? []), id]);
+    }
+    const inPlay = [...byOwner.keys()].filter((o) => referenced.has(o));
+    for (const [owner, members] of byOwner) if (!inPlay.length || inPlay.includes(owner)) groups.push({ kind: kind.name, ids: members });
+  }
+  const allNodes: Array<Node & { kind: string }> = [];
+  const edges: Array<[string, string]> = [];
+  const laid = groups.map((g) => {
+    const nodes = layout(g.ids, (id) => summary.entities[id]?.props ?? {});
+    const xs0 = nodes.map((n) => n.x);
+    const ys0 = nodes.map((n) => n.y);
+    return { g, nodes, minX: Math.min(...xs0), minY: Math.min(...ys0), w: Math.max(...xs0) - Math.min(...xs0), h: Math.max(...ys0) - Math.min(...ys0) };
+  });
+  const cols = laid.length <= 2 ? laid.length : Math.ceil(Math.sqrt(laid.length));
+  const cellW = Math.max(0, ...laid.map((l) => l.w)) + 140;
+  const cellH = Math.max(0, ...laid.map((l) => l.h)) + 140;
+  const drawn = new Set<string>();
+  laid.forEach((l, i) => {
+    const ox = (i % cols) * cellW;
+    const oy = Math.floor(i / cols) * cellH;
+    for (const n of l.nodes) {
+      allNodes.push({ id: n.id, x: n.x - l.minX + ox, y: n.y - l.minY + oy, kind: l.g.kind });
+      drawn.add(n.id);
+    }
+  });
+  const seen = new Set<string>();
+  for (const n of allNodes) {
+    const graph = summary.kinds[n.kind]?.graph;
+    const adj = graph ? summary.entities[n.id]?.props[graph] : undefined;
+    for (const other of idsIn(adj)) {
+      const key = n.id < other ? `${n.id}|${other}` : `${other}|${n.id}`;
+      if (seen.has(key) || !drawn.has(other)) continue;
+      seen.add(key);
+      edges.push([n.id, other]);
     }
   }
   const pos = new Map(allNodes.map((n) => [n.id, n]));

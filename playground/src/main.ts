@@ -5,7 +5,7 @@
  */
 import './style.css';
 import { h, clear } from './dom.ts';
-import { PackEditor } from './editor.ts';
+import { PackEditor, monaco } from './editor.ts';
 import { EngineClient } from './engine-client.ts';
 import type { Choice, Diagnostic, GameState, PackSummary } from './engine-types.ts';
 import type { CompileResponse, PlayResponse } from './protocol.ts';
@@ -79,7 +79,8 @@ class App {
         this.renderFiles();
       },
     });
-    (window as unknown as { playground: unknown }).playground = { editor: this.editor, app: this };
+    // For the end-to-end tests and for poking around from the console.
+    (window as unknown as { playground: unknown }).playground = { editor: this.editor, monaco, app: this, state: () => this.played?.state };
     window.addEventListener('pagehide', () => this.ws.flush());
     window.addEventListener('beforeunload', () => this.ws.flush());
     document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && this.ws.flush());
@@ -708,11 +709,11 @@ class App {
       ),
       h('div', { class: 'group history', 'data-testid': 'history' },
         h('button', { class: 'small', 'data-testid': 'undo', disabled: !total, title: 'Undo to before your last move', onclick: () => this.undo() }, '↶ Undo'),
-        h('button', { class: 'icon', title: 'First', disabled: shownSteps === 0, onclick: () => this.step(0) }, '⏮'),
+        h('button', { class: 'icon', title: 'To the start', disabled: shownSteps === 0, onclick: () => this.step(0) }, '«'),
         h('button', { class: 'icon', 'data-testid': 'step-back', title: 'Step back', disabled: shownSteps === 0, onclick: () => this.step(shownSteps - 1) }, '◀'),
         h('span', { class: 'step', 'data-testid': 'step' }, `${shownSteps}/${total}`),
         h('button', { class: 'icon', 'data-testid': 'step-forward', title: 'Step forward', disabled: live, onclick: () => this.step((this.cursor ?? total) + 1) }, '▶'),
-        h('button', { class: 'icon', 'data-testid': 'live', title: 'Back to the present', disabled: live, onclick: () => this.step(undefined) }, '⏭'),
+        h('button', { class: 'icon', 'data-testid': 'live', title: 'Back to the present', disabled: live, onclick: () => this.step(undefined) }, '»'),
       ),
       h('div', { class: 'group' }, speed, viewSelect, langSelect),
     );
@@ -800,26 +801,29 @@ class App {
       if (typeof v === 'boolean') return v ? 'yes' : 'no';
       return String(v);
     };
-    const rows = state.players.map((p, i) =>
-      h('tr', { class: p === this.toMove() ? 'active' : '', 'data-testid': `player-${i}` },
-        h('th', null, h('span', { class: 'dot', style: `background:${playerColours[i % playerColours.length]}` }), `P${i + 1}`),
-        h('td', null, seatSelect(s.seats[i] ?? 'bot', (v) => {
+    // Players are columns and fields rows: a pack may give players many fields, and 2 to 5 columns fit.
+    const head = h('tr', null, h('th', null, ''), state.players.map((p, i) =>
+      h('th', { class: p === this.toMove() ? 'active' : '', 'data-testid': `player-${i}` },
+        h('span', { class: 'dot', style: `background:${playerColours[i % playerColours.length]}` }), `P${i + 1} `,
+        seatSelect(s.seats[i] ?? 'bot', (v) => {
           s.seats[i] = v;
           this.ws.setSession(this.packKey, s);
           this.maybeBotMove();
           this.renderGame();
-        }, `seat-${i}`)),
-        fieldNames.map((f) => {
-          const fields = state.e[p] ?? {};
-          const hidden = !(f in fields);
-          return h('td', { class: hidden ? 'hidden-field' : '', title: hidden ? 'hidden from this view' : `${f}: ${JSON.stringify(fields[f])}` }, hidden ? '🔒' : name(fields[f]));
-        }),
+        }, `seat-${i}`),
       ),
+    ));
+    const rows = fieldNames.map((f) =>
+      h('tr', null, h('th', { class: 'field' }, f), state.players.map((p) => {
+        const fields = state.e[p] ?? {};
+        const hidden = playerKind?.state[f]?.hidden && this.viewAs !== null && this.viewAs !== p;
+        return h('td', { 'data-testid': `field-${p}-${f}`, class: hidden ? 'hidden-field' : '', title: hidden ? 'hidden from this view' : `${f}: ${JSON.stringify(fields[f])}` }, hidden ? '🔒' : name(fields[f]));
+      })),
     );
     const game = state.e.game;
     return h('div', { class: 'panel players', 'data-testid': 'players' },
-      h('table', null, h('thead', null, h('tr', null, h('th', null, ''), h('th', null, 'seat'), fieldNames.map((f) => h('th', null, f)))), h('tbody', null, rows)),
-      game && Object.keys(game).length ? h('div', { class: 'game-fields' }, Object.entries(game).map(([k, v]) => h('span', { class: 'kv' }, h('span', { class: 'k' }, k), ' ', name(v)))) : null,
+      h('table', null, h('thead', null, head), h('tbody', null, rows)),
+      game && Object.keys(game).length ? h('div', { class: 'game-fields', 'data-testid': 'game-fields' }, Object.entries(game).map(([k, v]) => h('span', { class: 'kv', title: JSON.stringify(v) }, h('span', { class: 'k' }, k), ' ', name(v)))) : null,
     );
   }
 

@@ -1,0 +1,227 @@
+/**
+ * The playground in a real browser, as a designer uses it: open the default pack, break a rule and
+ * see the compiler's message underlined, fix it, play a 3-player game against bots, change the
+ * rules mid-game and watch the game replay under them, reload and find everything kept.
+ *
+ * The editor is driven through the keyboard; Monaco's API is used only to place the cursor and to
+ * read what the page shows (markers, model text). The expected messages come from running the
+ * real compiler on the same text.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import type { ViteDevServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compile } from '../../compiler/index.ts';
+import { launchBrowser, startPlayground, watchErrors } from './harness.ts';
+
+const PACK = fileURLToPath(new URL('../../content/smallworld-wow', import.meta.url));
+
+function packFiles(): Array<{ path: string; text: string }> {
+  const out: Array<{ path: string; text: string }> = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.ya?ml$/.test(name)) out.push({ path: relative(PACK, p).split('\\').join('/'), text: readFileSync(p, 'utf8') });
+    }
+  };
+  walk(PACK);
+  return out.filter((f) => !f.path.startsWith('scenarios/'));
+}
+
+// What the test reads from the page's window (see playground/src/main.ts).
+interface PageHandle {
+  playground: {
+    editor: {
+      open(path: string): void;
+      currentFile: string;
+      model(path: string): { getValue(): string; getPositionAt(o: number): { lineNumber: number; column: number }; uri: unknown } | undefined;
+      editor: { setPosition(p: { lineNumber: number; column: number }): void; setSelection(r: unknown): void; focus(): void; revealLineInCenter(l: number): void };
+    };
+    monaco: { editor: { getModelMarkers(f: { resource?: unknown }): Array<{ message: string; code?: unknown; startLineNumber: number; startColumn: number; severity: number }> }; Range: new (a: number, b: number, c: number, d: number) => unknown };
+    state(): { players: string[]; e: Record<string, Record<string, unknown>>; choices: string[]; log: Array<{ text: string; player?: string }> } | undefined;
+  };
+}
+
+async function status(page: Page): Promise<string> {
+  await page.waitForFunction(() => {
+    const s = document.querySelector('[data-testid=compile-status]')?.getAttribute('data-state');
+    return !!s && s !== 'compiling';
+  }, null, { timeout: 60_000 });
+  return (await page.getAttribute('[data-testid=compile-status]', 'data-state')) ?? '';
+}
+
+/** Put the cursor at an offset of a file, through the editor as a click would. */
+async function placeCursor(page: Page, path: string, offset: number, endOffset = offset) {
+  await page.click(`[data-testid="file-${path}"]`);
+  await page.evaluate(
+    ({ path, offset, endOffset }) => {
+      const ed = (window as unknown as PageHandle).playground.editor;
+      ed.open(path);
+      const m = ed.model(path)!;
+      const s = m.getPositionAt(offset);
+      const e = m.getPositionAt(endOffset);
+      const M = (window as unknown as PageHandle).playground.monaco;
+      ed.editor.setSelection(new M.Range(s.lineNumber, s.column, e.lineNumber, e.column));
+      ed.editor.revealLineInCenter(s.lineNumber);
+      ed.editor.focus();
+    },
+    { path, offset, endOffset },
+  );
+}
+
+async function modelText(page: Page, path: string): Promise<string> {
+  return page.evaluate((path) => (window as unknown as PageHandle).playground.editor.model(path)?.getValue() ?? '', path);
+}
+
+async function gameState(page: Page) {
+  return page.evaluate(() => (window as unknown as PageHandle).playground.state());
+}
+
+/** Waits until the human (P1) has enabled choices, the bots having played. */
+async function humanTurn(page: Page) {
+  await page.waitForSelector('[data-testid=choice]:not([disabled])', { timeout: 60_000 });
+}
+
+describe('playground', () => {
+  let server: ViteDevServer;
+  let url: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    ({ server, url } = await startPlayground());
+    browser = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('edits, plays, replays under new rules and keeps the work across a reload', async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(url);
+
+    // ── The default pack opens and compiles. ──
+    await page.waitForSelector('[data-testid="file-pack.yaml"]');
+    expect(await page.inputValue('[data-testid=pack-select]')).toBe('content/smallworld-wow');
+    expect(await status(page)).toBe('ok');
+    expect(await page.textContent('[data-testid=problem-count]')).toBe('0');
+
+    // ── A type error in a rule is underlined with the compiler's own message. ──
+    const files = packFiles();
+    const target = files.find((f) => f.path === 'rules/conquest.yaml') ?? files.find((f) => /^rules: \|\n/m.test(f.text))!;
+    const header = target.text.indexOf('rules: |\n');
+    expect(header).toBeGreaterThanOrEqual(0);
+    const lineStart = header + 'rules: |\n'.length;
+    const indent = /^ */.exec(target.text.slice(lineStart))![0].length;
+    const at = lineStart + indent;
+    const broken = 'fn brokenOnPurpose(): number = true';
+    const edited = `${target.text.slice(0, at)}${broken}\n${' '.repeat(indent)}${target.text.slice(at)}`;
+    const expected = compile(files.map((f) => (f.path === target.path ? { ...f, text: edited } : f))).diagnostics.find((d) => d.severity === 'error' && d.file === target.path);
+    expect(expected, 'the compiler reports the broken function').toBeDefined();
+
+    await placeCursor(page, target.path, at);
+    await page.keyboard.type(broken);
+    await page.keyboard.press('Escape'); // close the suggestion list, so Enter makes a new line
+    await page.keyboard.press('Enter');
+    expect(await modelText(page, target.path)).toBe(edited);
+    expect(await status(page)).toBe('errors');
+    await page.waitForSelector('[data-testid=problem]');
+    const problem = await page.textContent('[data-testid=problem]');
+    expect(problem).toContain(expected!.message);
+    expect(problem).toContain(`${target.path}:${expected!.line}:${expected!.column}`);
+    // The underline: a marker at the compiler's span, drawn as a squiggle in the editor.
+    const markers = await page.evaluate((path) => {
+      const pg = (window as unknown as PageHandle).playground;
+      return pg.monaco.editor.getModelMarkers({ resource: pg.editor.model(path)!.uri });
+    }, target.path);
+    expect(markers.some((m) => m.message.startsWith(expected!.message) && m.startLineNumber === expected!.line && m.startColumn === expected!.column)).toBe(true);
+    await page.waitForSelector('.monaco-editor .squiggly-error');
+
+    // ── Fixing it clears the problem. ──
+    await placeCursor(page, target.path, at, at + broken.length + 1 + indent);
+    await page.keyboard.press('Backspace');
+    expect(await modelText(page, target.path)).toBe(target.text);
+    expect(await status(page)).toBe('ok');
+    await page.waitForFunction(() => document.querySelector('[data-testid=problem-count]')?.textContent === '0');
+    expect(await page.$('.monaco-editor .squiggly-error')).toBeNull();
+
+    // ── A 3-player game: P1 human, two bots. ──
+    await page.waitForSelector('[data-testid=game-setup]');
+    await page.selectOption('[data-testid=player-count]', '3');
+    await page.selectOption('[data-testid=seat-0]', 'human');
+    await page.selectOption('[data-testid=seat-1]', 'bot');
+    await page.selectOption('[data-testid=seat-2]', 'bot');
+    await page.fill('[data-testid=seed]', '7');
+    await page.click('[data-testid=start-game]');
+    await page.waitForSelector('[data-testid=board]');
+    expect(await page.$$eval('[data-testid=game] .players thead th[data-testid^=player-]', (els) => els.length)).toBe(3);
+    await page.selectOption('[data-testid=bot-speed]', 'instant');
+
+    // P1's first move with a button, then a move made by clicking the board.
+    await humanTurn(page);
+    let st = (await gameState(page))!;
+    const p1 = st.players[0];
+    if (!(await page.$('[data-testid=board] .node.pickable'))) {
+      await page.click('[data-testid=choice]:not([disabled])');
+      await page.waitForFunction((n) => ((window as unknown as PageHandle).playground.state()?.choices.length ?? 0) > n, st.choices.length);
+      await humanTurn(page);
+    }
+    st = (await gameState(page))!;
+    const race = String(st.e[p1].race);
+    const handBefore = Number(st.e[p1].hand);
+    expect(race, 'P1 has taken a race').not.toBe('null');
+    const node = await page.waitForSelector('[data-testid=board] .node.pickable', { timeout: 30_000 });
+    const entity = await node.getAttribute('data-entity');
+    const stepsBefore = st.choices.length;
+    await node.click();
+    const menu = await page.$('[data-testid=pick-menu]');
+    if (menu) await menu.click('button');
+    await page.waitForFunction((n) => ((window as unknown as PageHandle).playground.state()?.choices.length ?? 0) > n, stepsBefore);
+    st = (await gameState(page))!;
+    expect(st.choices[stepsBefore]).toContain(entity!);
+    expect(st.e[entity!].owner).toBe(p1);
+    const handAfterMove = Number(st.e[p1].hand);
+    expect(handAfterMove).toBeLessThan(handBefore);
+    expect(await page.textContent(`[data-testid=field-${p1}-hand]`)).toBe(String(handAfterMove));
+    const logTexts = await page.$$eval('[data-testid=log-entry]', (els) => els.map((e) => e.textContent ?? ''));
+    expect(logTexts.length).toBeGreaterThan(0);
+    const steps = st.choices.length;
+
+    // ── Change P1's race mid-game: the choices replay under the new rules. ──
+    const raceFile = files.find((f) => new RegExp(`race: ${race}\\b`).test(f.text))!;
+    expect(raceFile, `a file declares race ${race}`).toBeDefined();
+    const tokensAt = raceFile.text.search(/^\s+tokens: \d+/m);
+    const tokensLine = /^(\s+tokens: )(\d+)/m.exec(raceFile.text)!;
+    const numberAt = tokensAt + tokensLine[1].length;
+    const oldTokens = Number(tokensLine[2]);
+    await placeCursor(page, raceFile.path, numberAt, numberAt + tokensLine[2].length);
+    await page.keyboard.type(String(oldTokens + 3));
+    expect(await status(page)).toBe('ok');
+    await page.waitForFunction(
+      ({ p1, hand }) => Number((window as unknown as PageHandle).playground.state()?.e[p1].hand) === hand,
+      { p1, hand: handAfterMove + 3 },
+      { timeout: 30_000 },
+    );
+    expect(await page.textContent(`[data-testid=field-${p1}-hand]`)).toBe(String(handAfterMove + 3));
+    expect((await gameState(page))!.choices.length).toBe(steps);
+    expect(await page.$('[data-testid=replay-stopped]')).toBeNull();
+
+    // ── Reload: the edit and the game are still there. ──
+    await page.reload();
+    expect(await status(page)).toBe('ok');
+    expect(await modelText(page, raceFile.path)).toContain(`tokens: ${oldTokens + 3}`);
+    await page.waitForFunction(({ p1, hand }) => Number((window as unknown as PageHandle).playground.state()?.e[p1].hand) === hand, { p1, hand: handAfterMove + 3 });
+    expect((await gameState(page))!.choices.length).toBe(steps);
+    await page.click(`[data-testid="file-${raceFile.path}"]`);
+    await page.waitForSelector('[data-testid=file-title] .edited');
+
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+});
