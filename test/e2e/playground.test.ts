@@ -180,8 +180,9 @@ describe('playground', () => {
     const entity = await node.getAttribute('data-entity');
     const stepsBefore = st.choices.length;
     await node.click();
-    const menu = await page.$('[data-testid=pick-menu]');
-    if (menu) await menu.click('button');
+    // A node named by several choices (conquer, final conquest…) opens a menu of them.
+    const menuItem = await page.$('[data-testid=pick-menu] button');
+    if (menuItem) await menuItem.click();
     await page.waitForFunction((n) => ((window as unknown as PageHandle).playground.state()?.choices.length ?? 0) > n, stepsBefore);
     st = (await gameState(page))!;
     expect(st.choices[stepsBefore]).toContain(entity!);
