@@ -1,0 +1,143 @@
+import type { SourceFile } from '../compiler/source.ts';
+import { closest } from '../compiler/suggest.ts';
+import type { CompiledPack } from '../runtime/compiled.ts';
+import { apply, legalChoices, newGame, type ApplyResult } from '../runtime/index.ts';
+import type { GameState } from '../runtime/types.ts';
+import { display } from '../runtime/values.ts';
+import { checkExpectations, type Fail } from './expect.ts';
+import type { Failure, Scenario, ScenarioResult, StateCheck, Step } from './format.ts';
+import { readScenarioFile } from './read.ts';
+import { applySetup } from './setup.ts';
+
+export interface RunOptions {
+  /** Run only scenarios whose name contains this text (case ignored). */
+  filter?: string;
+  /**
+   * The pack's check of a whole state, for setups that no game could reach. Defaults to the
+   * compiled pack's own `validate`, once the compiler provides one.
+   */
+  validate?: StateCheck;
+}
+
+/** Runs every scenario of the files against one compiled pack. A file that cannot be read is one failed result. */
+export function runScenarios(pack: CompiledPack, files: SourceFile[], options: RunOptions = {}): ScenarioResult[] {
+  const out: ScenarioResult[] = [];
+  for (const file of files) {
+    const read = readScenarioFile(file);
+    if (read.problems.length) {
+      const first = read.problems[0].at;
+      out.push({ scenario: file.path, file: file.path, line: first.line, column: first.column, passed: false, failures: read.problems, steps: 0 });
+    }
+    for (const s of read.scenarios) {
+      if (options.filter && !s.name.toLowerCase().includes(options.filter.toLowerCase())) continue;
+      out.push(runScenario(pack, s, options, file.text));
+    }
+  }
+  return out;
+}
+
+/** One scenario: new game, setup steps, setup edits, then each step and its checks, then the final checks. */
+export function runScenario(pack: CompiledPack, s: Scenario, options: RunOptions = {}, text?: string): ScenarioResult {
+  const lines = text?.split('\n');
+  const failures: Failure[] = [];
+  const fail: Fail = (at, message, extra = {}) => failures.push({ at, message, excerpt: lines?.[at.line - 1]?.replace(/\r$/, ''), ...extra });
+  const result = (steps: number): ScenarioResult => ({ scenario: s.name, file: s.file, line: s.at.line, column: s.at.column, passed: failures.length === 0, failures, steps });
+
+  if (s.problems.length) {
+    failures.push(...s.problems);
+    return result(0);
+  }
+  if (s.pack && s.pack.id !== pack.id) {
+    fail(s.pack.at, `this scenario is for the pack \`${s.pack.id}\`, but it was run with \`${pack.id}\``);
+    return result(0);
+  }
+
+  let state: GameState;
+  try {
+    state = newGame(pack, { players: s.players, seed: s.seed });
+  } catch (e) {
+    const err = e as Error;
+    fail(err instanceof RangeError ? s.playersAt : s.at, err instanceof RangeError ? err.message : `the game could not start: ${err.message}`);
+    return result(0);
+  }
+
+  let applied = 0;
+  for (const step of s.setupSteps) {
+    const r = runStep(pack, state, step, `setup step ${step.index + 1}`, fail);
+    if (!r) return result(applied);
+    state = r.state;
+    applied += 1;
+  }
+
+  if (s.setup.length) {
+    const validate = options.validate ?? (pack as CompiledPack & { validate?: StateCheck }).validate;
+    const edited = applySetup(pack, state, s.setup, fail, validate);
+    if (!edited) return result(applied);
+    state = edited;
+  }
+
+  for (const step of s.steps) {
+    const logFrom = state.log.length;
+    const r = runStep(pack, state, step, `step ${step.index + 1}`, fail);
+    if (!r) return result(applied);
+    if (r.applied) applied += 1;
+    state = r.state;
+    checkExpectations(pack, state, step.expect, `after step ${step.index + 1} (\`${step.player}: ${step.choice}\`)`, logFrom, fail);
+  }
+
+  checkExpectations(pack, state, s.expect, s.steps.length ? `at the end (after step ${s.steps.length})` : 'at the start', 0, fail);
+  return result(applied);
+}
+
+/**
+ * Makes one step's choice. Returns the state to go on with, or undefined when the scenario cannot
+ * go on (an unexpected refusal). A choice that should have been refused but was applied is a
+ * failure; the scenario goes on from the unchanged state, as its author assumed.
+ */
+function runStep(pack: CompiledPack, state: GameState, step: Step, name: string, fail: Fail): { state: GameState; applied: boolean } | undefined {
+  const label = `${name} (\`${step.player}: ${step.choice}\`)`;
+  const r = tryStep(pack, state, step);
+  if ('error' in r) {
+    fail(step.at, `${label} made the rules fail: ${r.error}`, { hint: 'this is a bug in the pack or in rulebook, not in the scenario' });
+    return undefined;
+  }
+  if (step.refused) {
+    const want = step.refused.text;
+    if (r.ok) {
+      fail(step.refused.at, `${label} should have been refused, but it was applied`, { expected: want === true ? 'refused' : `refused: ${want}`, found: 'applied', hint: `\`${step.choice}\` is legal here` });
+      return { state, applied: false };
+    }
+    if (want !== true && !r.reason.toLowerCase().includes(want.toLowerCase())) {
+      fail(step.refused.at, `${label} was refused, but for another reason`, { expected: want, found: r.reason, reason: r.reason });
+    }
+    if (r.state !== state && JSON.stringify(r.state) !== JSON.stringify(state)) {
+      fail(step.at, `${label} was refused but changed the state`, { hint: 'a refused choice must leave the game as it was: this is a bug in rulebook' });
+    }
+    return { state, applied: false };
+  }
+  if (!r.ok) {
+    const ids = legalChoices(state).map((c) => c.id);
+    const mine = state.prompt?.player === step.player;
+    // "did you mean" only for a choice no legal id resembles in its action; a rule's refusal of a well-formed choice says enough
+    const head = step.choice.split(' ')[0];
+    const guess = mine && !ids.some((id) => id.split(' ')[0] === head) ? closest(step.choice, ids) : undefined;
+    const legal = ids.length ? `legal now for ${state.prompt?.player}: ${ids.slice(0, 12).join(', ')}${ids.length > 12 ? ', …' : ''}` : undefined;
+    fail(step.at, `${label} was refused`, { reason: r.reason, hint: guess ? `did you mean \`${guess}\`? (${legal})` : legal });
+    return undefined;
+  }
+  return { state: r.state, applied: true };
+}
+
+/** Applies a step's choice for its named player; a choice by someone who is not to act is refused like any other. */
+function tryStep(pack: CompiledPack, state: GameState, step: Step): ApplyResult | { error: string } {
+  if (!state.players.includes(step.player)) return { ok: false, reason: `there is no ${step.player} in a ${state.players.length}-player game`, state };
+  if (state.over) return { ok: false, reason: 'the game is over', state };
+  const who = state.prompt?.player;
+  if (!who) return { ok: false, reason: 'nobody is to act now', state };
+  if (who !== step.player) return { ok: false, reason: `${display(pack, who)} (${who}) must act now, not ${display(pack, step.player)} (${step.player})`, state };
+  try {
+    return apply(state, step.choice);
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
