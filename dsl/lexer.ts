@@ -11,7 +11,7 @@ const keywordNames = [
   'event', 'fn', 'proc', 'action', 'on', 'modify', 'pipeline', 'setup', 'flow',
   'let', 'if', 'then', 'else', 'for', 'in', 'repeat', 'loop', 'max', 'min', 'break',
   'require', 'choose', 'optional', 'by', 'offer', 'emit', 'log', 'turn', 'shuffle',
-  'draw', 'from', 'put', 'top', 'bottom', 'of', 'remove', 'finish', 'where', 'and', 'or',
+  'draw', 'put', 'top', 'bottom', 'of', 'remove', 'finish', 'where', 'and', 'or',
   'not', 'true', 'false', 'none', 'when', 'while', 'limit', 'per', 'with',
 ] as const;
 export type Keyword = (typeof keywordNames)[number];

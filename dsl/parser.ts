@@ -427,7 +427,7 @@ class RulesParser extends EmbeddedActionsParser {
   drawStmt = this.RULE('drawStmt', (): A.DrawStmt => {
     const kw = this.CONSUME(K.draw);
     const n = this.CONSUME(T.Ident);
-    this.CONSUME(K.from);
+    this.SUBRULE(this.fromWord);
     let end: 'top' | 'bottom' = 'top';
     this.OPTION(() => {
       this.OR([{ ALT: () => this.CONSUME(K.top) }, { ALT: () => { this.CONSUME(K.bottom); end = 'bottom'; } }]);
@@ -452,9 +452,17 @@ class RulesParser extends EmbeddedActionsParser {
   removeStmt = this.RULE('removeStmt', (): A.RemoveStmt => {
     const kw = this.CONSUME(K.remove);
     const value = this.SUBRULE(this.additive);
-    this.CONSUME(K.from);
+    this.SUBRULE(this.fromWord);
     const from = this.SUBRULE(this.fieldTarget);
     return { kind: 'remove', value, from, span: this.ACTION(() => span(kw, from)) };
+  });
+
+  /** `from` stays an ordinary name elsewhere (a parameter may be called `from`). */
+  fromWord = this.RULE('fromWord', (): void => {
+    const t = this.CONSUME(T.Ident);
+    this.ACTION(() => {
+      if (t.image !== 'from') throw Object.assign(new Error(`expected \`from\` but found \`${t.image}\``), { token: t });
+    });
   });
 
   /** A field to change: `me.coins`, `game.stack`, `r.owner`. */
