@@ -1,0 +1,79 @@
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { check } from './check.ts';
+import { processIo, UsageError, type Io } from './io.ts';
+import { play } from './play.ts';
+import { test } from './test.ts';
+
+/**
+ * The `rulebook` command. Returns the exit code: 0 ok, 1 failures or errors in the packs or
+ * scenarios, 2 a wrong command line. Writes only through `io`, so tests run it in-process.
+ */
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  let code = 0;
+  const program = new Command('rulebook')
+    .description('A rules language for board and card games: check packs, play them, run their scenario tests.')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
+    .showHelpAfterError('(add --help for usage)')
+    .helpCommand(true);
+
+  program
+    .command('check')
+    .description('compile pack folders (with the packs they extend, from sibling folders) and print their diagnostics')
+    .argument('<pack...>', 'pack folders (with a pack.yaml), or folders of packs such as content/')
+    .option('--json', 'print the diagnostics as JSON')
+    .addHelpText('after', '\nExit code: 0 when no pack has an error, 1 otherwise, 2 for a wrong command line.\nExample: rulebook check content/smallworld-wow')
+    .action((packs: string[], opts: { json?: boolean }) => {
+      code = check(packs, opts, io);
+    });
+
+  program
+    .command('play')
+    .description('play a whole game: by seeded bots (--bots), or yourself on standard input')
+    .argument('<pack>', 'a pack folder')
+    .option('--players <n>', "number of players (default: the pack's minimum)", positiveInt)
+    .option('--seed <s>', 'seed of the game and of the bots', integer, 1)
+    .option('--bots', 'every player is a bot picking uniformly among the legal choices')
+    .option('--max-steps <k>', 'stop after this many choices', positiveInt, 10000)
+    .option('--quiet', 'print only the outcome and the standings, not the log')
+    .option('--json', 'print the choices, log and standings as JSON')
+    .addHelpText('after', '\nThe same seed plays the same game and prints the same log.\nExit code: 0 when the game ran, 1 when the pack does not compile or the game got stuck, 2 for a wrong command line.\nExample: rulebook play content/smallworld-wow --players 3 --seed 7 --bots')
+    .action(async (pack: string, opts: { players?: number; seed: number; bots?: boolean; maxSteps: number; quiet?: boolean; json?: boolean }) => {
+      code = await play(pack, opts, io);
+    });
+
+  program
+    .command('test')
+    .description("run scenario tests: a pack folder (its scenarios/), a scenario file, or a folder of packs")
+    .argument('<path...>', 'pack folders, scenario files, or folders holding them')
+    .option('--grep <text>', 'run only scenarios whose name contains this text')
+    .option('--json', 'print the results as JSON')
+    .addHelpText('after', '\nEnds with a line `N passed, N failed`.\nExit code: 0 when every scenario passed, 1 otherwise, 2 for a wrong command line.\nExample: rulebook test content/smallworld-wow')
+    .action((paths: string[], opts: { grep?: string; json?: boolean }) => {
+      code = test(paths, opts, io);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof UsageError) {
+      io.err(`rulebook: ${e.message}\n`);
+      return 2;
+    }
+    io.err(`rulebook: internal error: ${(e as Error).stack ?? e}\n`);
+    return 1;
+  }
+}
+
+function integer(value: string): number {
+  if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError('expected a whole number');
+  return Number(value);
+}
+
+function positiveInt(value: string): number {
+  const n = integer(value);
+  if (n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
+}

@@ -1,0 +1,142 @@
+import { apply, legalChoices, newGame, standings, type GameState, type LogEntry } from '../runtime/index.ts';
+import { nextRandom, seedState } from '../runtime/rng.ts';
+import { display } from '../runtime/values.ts';
+import type { CompiledPack } from '../compiler/index.ts';
+import { isDir, isPackDir, packAt, packLabel, renderDiagnostic } from './packs.ts';
+import { plural } from './check.ts';
+import { UsageError, type Io } from './io.ts';
+
+export interface PlayOptions {
+  players?: number;
+  seed: number;
+  bots?: boolean;
+  maxSteps: number;
+  quiet?: boolean;
+  json?: boolean;
+}
+
+/** A bot that picks uniformly among the legal choices, with its own generator derived from the game's seed. */
+export class Bot {
+  private rng: number;
+  constructor(seed: number, player: string) {
+    this.rng = seedState(`${seed}:bot:${player}`);
+  }
+  pick<T>(options: T[]): T {
+    const r = nextRandom(this.rng);
+    this.rng = r.state;
+    return options[Math.floor(r.value * options.length)];
+  }
+}
+
+/**
+ * `rulebook play PACK`: a whole game, by seeded bots (`--bots`) or by a person on standard input.
+ * Prints each log entry with the rule that caused it, then the standings.
+ */
+export async function play(dir: string, options: PlayOptions, io: Io): Promise<number> {
+  if (!isDir(dir) || !isPackDir(dir)) throw new UsageError(`\`${dir}\` is not a pack folder (a folder with a pack.yaml)`);
+  const onDisk = packAt(dir);
+  const pack = onDisk.result.pack;
+  if (!pack) {
+    for (const d of onDisk.result.diagnostics) io.err(renderDiagnostic(onDisk, d) + '\n\n');
+    io.err(`${packLabel(onDisk)} does not compile: ${plural(onDisk.result.diagnostics.filter((d) => d.severity === 'error').length, 'error')}; run \`rulebook check ${dir}\`\n`);
+    return 1;
+  }
+  const players = options.players ?? pack.players.min;
+  if (players < pack.players.min || players > pack.players.max) {
+    throw new UsageError(`${pack.name.en ?? pack.id} is played by ${pack.players.min} to ${pack.players.max} players, not ${players}`);
+  }
+  const human = !options.json && !options.quiet;
+  let state: GameState;
+  try {
+    state = newGame(pack, { players, seed: options.seed });
+  } catch (e) {
+    io.err(`the game could not start: ${(e as Error).message}\n`);
+    return 1;
+  }
+  if (human) io.out(`${pack.name.en ?? pack.id}: ${players} players, seed ${options.seed}${options.bots ? ', bots' : ''}\n`);
+  let shown = 0;
+  const showLog = () => {
+    if (human) for (const entry of state.log.slice(shown)) io.out(formatEntry(entry) + '\n');
+    shown = state.log.length;
+  };
+  showLog();
+  const bots = new Map(state.players.map((p) => [p, new Bot(options.seed, p)]));
+  let steps = 0;
+  let problem: string | undefined;
+  let abandoned = false;
+  while (!state.over && steps < options.maxSteps) {
+    const who = state.prompt?.player;
+    const choices = legalChoices(state);
+    if (!who || !choices.length) {
+      problem = who ? `${display(pack, who)} must act but has no legal choice` : 'the game is not over, but nobody is to act';
+      break;
+    }
+    let choice;
+    if (options.bots) choice = bots.get(who)!.pick(choices);
+    else {
+      choice = await ask(pack, state, choices, io);
+      if (!choice) {
+        abandoned = true;
+        break;
+      }
+    }
+    const r = apply(state, choice);
+    if (!r.ok) {
+      if (options.bots) {
+        problem = `the legal choice \`${choice.id}\` was refused: ${r.reason}`;
+        break;
+      }
+      io.out(`refused: ${r.reason}\n`);
+      continue;
+    }
+    state = r.state;
+    steps += 1;
+    showLog();
+  }
+  const table = standings(state);
+  if (options.json) {
+    io.out(
+      JSON.stringify(
+        { pack: pack.id, players, seed: options.seed, steps, over: state.over, problem, choices: state.choices, log: state.log, standings: table },
+        null,
+        2,
+      ) + '\n',
+    );
+  } else {
+    if (problem) io.err(`error: ${problem} (after ${plural(steps, 'step')})\n`);
+    else if (abandoned) io.out(`game abandoned after ${plural(steps, 'step')}\n`);
+    else if (!state.over) io.out(`stopped after ${plural(steps, 'step')} (--max-steps); the game is not over\n`);
+    else io.out(`game over after ${plural(steps, 'step')}\n`);
+    io.out(`standings${state.over ? '' : ' so far'}:\n`);
+    table.forEach((r, i) => io.out(`  ${i + 1}. ${display(pack, r.player)} (${r.player})  score ${r.score}${r.tiebreak ? `, tiebreak ${r.tiebreak}` : ''}\n`));
+  }
+  return problem ? 1 : 0;
+}
+
+/** A log entry as one line: the step, the text, and the rule that caused it. */
+export function formatEntry(entry: LogEntry): string {
+  const step = entry.step < 0 ? 'setup' : String(entry.step + 1);
+  return `${step.padStart(5)}  ${entry.text}${entry.rule ? `   [${entry.rule}]` : ''}`;
+}
+
+/** Lists the choices, numbered, and reads a number; `q` or the end of input stops. */
+async function ask(pack: CompiledPack, state: GameState, choices: ReturnType<typeof legalChoices>, io: Io) {
+  const who = state.prompt!.player;
+  io.out(`\n${display(pack, who)} (${who}) to act${state.prompt?.text ? `: ${state.prompt.text}` : ''}\n`);
+  choices.forEach((c, i) => io.out(`  ${String(i + 1).padStart(2)}. ${c.label}${c.label !== c.id ? `   (${c.id})` : ''}\n`));
+  for (;;) {
+    io.out(`choice [1-${choices.length}, q to quit]: `);
+    const line = await io.readLine();
+    if (line === undefined || /^\s*q(uit)?\s*$/i.test(line)) {
+      io.out('\n');
+      return undefined;
+    }
+    const n = Number(line.trim());
+    const picked = Number.isInteger(n) && n >= 1 && n <= choices.length ? choices[n - 1] : choices.find((c) => c.id === line.trim());
+    if (picked) {
+      io.out('\n');
+      return picked;
+    }
+    io.out(`type a number from 1 to ${choices.length}\n`);
+  }
+}
