@@ -128,5 +128,6 @@ export function renderDiagnostic(pack: PackOnDisk, d: Diagnostic): string {
 }
 
 export function packLabel(pack: PackOnDisk): string {
-  return pack.result.pack?.id ?? basename(resolve(pack.dir));
+  const manifest = pack.files.find((f) => f.path === 'pack.yaml' || f.path === 'pack.yml')?.text;
+  return pack.result.pack?.id ?? manifest?.match(/^id:\s*["']?([\w-]+)/m)?.[1] ?? basename(resolve(pack.dir));
 }
