@@ -66,8 +66,12 @@ export interface Declared {
 const BUILTIN_KINDS = ['player', 'game'];
 const RESERVED = new Set(['me', 'self', 'holder', 'it', 'value', 'game', 'players', 'current', 'none', 'true', 'false']);
 
+/** YAML of the wrong shape was already reported by the schema stage; here it reads as empty, never as a crash. */
+const mapOf = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : {});
+const listOf = (x: unknown): unknown[] => (Array.isArray(x) ? x : []);
+
 export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void): Declared {
-  const m = (pack.manifest?.data ?? {}) as Partial<Declared['manifest']>;
+  const m = mapOf(pack.manifest?.data) as Partial<Declared['manifest']>;
   const d: Declared = {
     manifest: {
       id: m.id ?? 'unnamed',
@@ -91,8 +95,9 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
   const fieldTypes: Array<() => void> = [];
 
   for (const file of pack.files) {
-    const data = (file.data ?? {}) as Record<string, unknown>;
-    for (const [name, values] of Object.entries((data.enums ?? {}) as Record<string, string[]>)) {
+    const data = mapOf(file.data);
+    for (const [name, raw] of Object.entries(mapOf(data.enums))) {
+      const values = listOf(raw).filter((v): v is string => typeof v === 'string');
       const at = spanAt(file, ['enums', name], true);
       if (d.enums.has(name) || BUILTIN_KINDS.includes(name)) {
         report({ code: 'RB0201', message: `the enum \`${name}\` is declared twice`, at, hint: 'give one of them another name' });
@@ -106,24 +111,25 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
         d.members.set(v, owners);
       });
     }
-    for (const [name, raw] of Object.entries((data.kinds ?? {}) as Record<string, Record<string, unknown>>)) {
+    for (const [name, rawKind] of Object.entries(mapOf(data.kinds))) {
+      const raw = mapOf(rawKind);
       const at = spanAt(file, ['kinds', name], true);
       const existing = d.kinds.get(name);
-      const kind: KindSym = existing ?? { name, plural: (raw.plural as string) ?? `${name}s`, props: new Map(), state: new Map(), roles: new Map(), at };
+      const kind: KindSym = existing ?? { name, plural: typeof raw.plural === 'string' ? raw.plural : `${name}s`, props: new Map(), state: new Map(), roles: new Map(), at };
       if (existing && !BUILTIN_KINDS.includes(name) && (raw.props || raw.graph) && (existing.props.size || existing.graph)) {
         report({ code: 'RB0201', message: `the kind \`${name}\` is declared twice with props`, at, hint: 'a second declaration may only add `state` or `roles`' });
       }
       d.kinds.set(name, kind);
       if (typeof raw.graph === 'string') kind.graph = raw.graph;
       for (const section of ['props', 'state'] as const) {
-        for (const [field, spec] of Object.entries((raw[section] ?? {}) as Record<string, unknown>)) {
+        for (const [field, spec] of Object.entries(mapOf(raw[section]))) {
           const path = ['kinds', name, section, field];
-          const typeText = typeof spec === 'string' ? spec : (spec as { type: string }).type;
+          const typeText = typeof spec === 'string' ? spec : mapOf(spec).type;
           const sym: FieldSym = {
             name: field,
             type: Ty.ERROR,
             default: null,
-            hidden: typeof spec === 'object' && !!(spec as { hidden?: boolean }).hidden,
+            hidden: !!mapOf(spec).hidden,
             at: spanAt(file, path, true),
           };
           if (kind.props.has(field) || kind.state.has(field)) {
@@ -131,20 +137,22 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
             continue;
           }
           kind[section].set(field, sym);
+          if (typeof typeText !== 'string') continue;
           fieldTypes.push(() => {
             const valueFragment = typeof spec === 'string' ? fragmentOf(file, path) : fragmentOf(file, [...path, 'type']);
             sym.type = resolveTypeText(d, typeText, valueFragment, report);
-            const given = typeof spec === 'object' ? (spec as { default?: unknown }).default : undefined;
+            const given = mapOf(spec).default;
             sym.default = given === undefined ? defaultOf(sym.type) : checkValue(d, given, sym.type, file, [...path, 'default'], report);
           });
         }
       }
-      for (const role of Object.keys((raw.roles ?? {}) as Record<string, string>)) {
+      for (const role of Object.keys(mapOf(raw.roles))) {
         const frag = fragmentOf(file, ['kinds', name, 'roles', role]);
         if (frag) kind.roles.set(role, { source: frag, at: spanAt(file, ['kinds', name, 'roles', role], true) });
       }
     }
-    for (const [name, faces] of Object.entries((data.dice ?? {}) as Record<string, Value[]>)) {
+    for (const [name, rawFaces] of Object.entries(mapOf(data.dice))) {
+      const faces = listOf(rawFaces) as Value[];
       const at = spanAt(file, ['dice', name], true);
       const face = faces.every((f) => typeof f === 'number') ? Ty.NUMBER : Ty.ERROR;
       d.dice.set(name, { faces, face, at });
@@ -169,7 +177,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
 
   // Entities: `- region: r1` — the first key names the kind and the id.
   for (const file of pack.files) {
-    const list = ((file.data ?? {}) as { entities?: Array<Record<string, unknown>> }).entities ?? [];
+    const list = listOf(mapOf(file.data).entities) as Array<Record<string, unknown>>;
     list.forEach((item, i) => {
       if (!item || typeof item !== 'object') return;
       const [first] = Object.keys(item);

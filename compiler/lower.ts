@@ -6,7 +6,7 @@ import * as Ty from './types.ts';
 import type { Type } from './types.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type BlockCode, type CardBinding, type CompiledPack, type ExprFn, type ModifierCode, type Origin, type RunCtx, type StmtFn } from '../runtime/compiled.ts';
 import { Refusal, runBlock, runEmit, runFor, runPipeline, runRepeat } from '../runtime/engine.ts';
-import { sameValue } from '../runtime/clone.ts';
+import { cloneJson, sameValue } from '../runtime/clone.ts';
 import { display, randomInt, shuffleInPlace } from '../runtime/values.ts';
 import type { EntityInfo, FieldInfo, KindInfo, Value } from '../runtime/types.ts';
 
@@ -224,7 +224,8 @@ class Lowering {
         const slot = this.slot(s);
         const v = this.expr(s.value);
         return (c) => {
-          c.env[slot] = v(c);
+          const x = v(c);
+          c.env[slot] = Array.isArray(x) ? cloneJson(x) : x;
           return NORMAL;
         };
       }
@@ -396,8 +397,10 @@ class Lowering {
     const v = this.expr(s.value);
     switch (s.op) {
       case '=':
+        // Lists are copied in: piles are shuffled and drawn in place, and must not alias each other or the pack.
         return (c) => {
-          rec(c)[field] = v(c);
+          const x = v(c);
+          rec(c)[field] = Array.isArray(x) ? cloneJson(x) : x;
           return NORMAL;
         };
       case '+=':
