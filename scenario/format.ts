@@ -49,9 +49,9 @@ export interface Scenario {
   seed: number;
   players: number;
   playersAt: Where;
-  /** Edits of the starting state, `<entityId>.<field>: value`, applied after `setupSteps`. */
+  /** Edits of the starting state, `<entityId>.<field>: value`: made after the pack's `setup` rules, before its `flow` starts. */
   setup: Entry[];
-  /** Choices run to reach the position under test; no expectations. */
+  /** Choices made after the edits, before `steps`, to reach the position under test; no expectations. */
   setupSteps: Step[];
   steps: Step[];
   /** Checked after the last step. */

@@ -1,13 +1,14 @@
 import type { SourceFile } from '../compiler/source.ts';
 import { closest } from '../compiler/suggest.ts';
 import type { CompiledPack } from '../runtime/compiled.ts';
-import { apply, legalChoices, newGame, type ApplyResult } from '../runtime/index.ts';
+import { apply, legalChoices, type ApplyResult } from '../runtime/index.ts';
 import type { GameState } from '../runtime/types.ts';
 import { display } from '../runtime/values.ts';
 import { checkExpectations, type Fail } from './expect.ts';
 import type { Failure, Scenario, ScenarioResult, StateCheck, Step } from './format.ts';
 import { readScenarioFile } from './read.ts';
 import { applySetup } from './setup.ts';
+import { startGame } from './start.ts';
 
 export interface RunOptions {
   /** Run only scenarios whose name contains this text (case ignored). */
@@ -36,7 +37,10 @@ export function runScenarios(pack: CompiledPack, files: SourceFile[], options: R
   return out;
 }
 
-/** One scenario: new game, setup steps, setup edits, then each step and its checks, then the final checks. */
+/**
+ * One scenario: a new game with the `setup` edits made before the flow starts, the setup steps,
+ * then each step and its checks, then the final checks.
+ */
 export function runScenario(pack: CompiledPack, s: Scenario, options: RunOptions = {}, text?: string): ScenarioResult {
   const lines = text?.split('\n');
   const failures: Failure[] = [];
@@ -53,13 +57,22 @@ export function runScenario(pack: CompiledPack, s: Scenario, options: RunOptions
   }
 
   let state: GameState;
+  let setupOk = true;
   try {
-    state = newGame(pack, { players: s.players, seed: s.seed });
+    const validate = options.validate ?? (pack as CompiledPack & { validate?: StateCheck }).validate;
+    // the edits are made after the pack's `setup` rules, before its `flow` starts; go on with the pack returned
+    const started = startGame(pack, { players: s.players, seed: s.seed }, (st) => {
+      if (s.setup.length) setupOk = applySetup(pack, st, s.setup, fail, validate);
+    });
+    pack = started.pack;
+    state = started.state;
   } catch (e) {
     const err = e as Error;
+    if (failures.length) return result(0);
     fail(err instanceof RangeError ? s.playersAt : s.at, err instanceof RangeError ? err.message : `the game could not start: ${err.message}`);
     return result(0);
   }
+  if (!setupOk) return result(0);
 
   let applied = 0;
   for (const step of s.setupSteps) {
@@ -67,13 +80,6 @@ export function runScenario(pack: CompiledPack, s: Scenario, options: RunOptions
     if (!r) return result(applied);
     state = r.state;
     applied += 1;
-  }
-
-  if (s.setup.length) {
-    const validate = options.validate ?? (pack as CompiledPack & { validate?: StateCheck }).validate;
-    const edited = applySetup(pack, state, s.setup, fail, validate);
-    if (!edited) return result(applied);
-    state = edited;
   }
 
   for (const step of s.steps) {

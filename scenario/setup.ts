@@ -1,6 +1,5 @@
 import { closest } from '../compiler/suggest.ts';
 import type { CompiledPack } from '../runtime/compiled.ts';
-import { attach } from '../runtime/index.ts';
 import type { GameState, Value } from '../runtime/types.ts';
 import { cloneJson } from '../runtime/clone.ts';
 import type { Entry, Failure, StateCheck, Where } from './format.ts';
@@ -39,15 +38,14 @@ export function nameProblem(pack: CompiledPack, state: GameState, key: string, r
 }
 
 /**
- * Applies `setup` edits to a copy of the state. Every edit is checked first: the name must be a
+ * Applies `setup` edits to a state, in place. Every edit is checked first: the name must be a
  * state field, the value must fit its type, and no number may be negative; then the pack's own
- * state check, when it has one. Any problem rejects the whole setup.
+ * state check, when it has one. Any problem rejects the whole setup (false).
  */
-export function applySetup(pack: CompiledPack, state: GameState, edits: Entry[], fail: (at: Where, message: string, extra?: Partial<Failure>) => void, validate?: StateCheck): GameState | undefined {
-  const next = attach(pack, cloneJson(state));
+export function applySetup(pack: CompiledPack, state: GameState, edits: Entry[], fail: (at: Where, message: string, extra?: Partial<Failure>) => void, validate?: StateCheck): boolean {
   let ok = true;
   for (const edit of edits) {
-    const named = nameProblem(pack, next, edit.key, false);
+    const named = nameProblem(pack, state, edit.key, false);
     if (named) {
       fail(edit.keyAt, `setup: ${named.message}`, { hint: named.hint });
       ok = false;
@@ -57,20 +55,19 @@ export function applySetup(pack: CompiledPack, state: GameState, edits: Entry[],
     const kind = pack.kindOf(entity);
     const info = kind ? pack.kinds[kind]?.state[field] : undefined;
     const type = parseType(pack, info?.type ?? '?');
-    const wrong = valueProblem(pack, next, edit.value, type);
+    const wrong = valueProblem(pack, state, edit.value, type);
     if (wrong) {
       fail(edit.valueAt, `setup: \`${edit.key}\` (a ${type.text}): ${wrong.message}`, { hint: wrong.hint });
       ok = false;
       continue;
     }
-    next.e[entity][field] = cloneJson(edit.value as Value);
+    state.e[entity][field] = cloneJson(edit.value as Value);
   }
-  if (!ok) return undefined;
-  if (!edits.length) return next;
-  for (const p of validate?.(next) ?? []) {
+  if (!ok || !edits.length) return ok;
+  for (const p of validate?.(state) ?? []) {
     const edit = edits.find((e) => e.key === `${p.entity}.${p.field}`) ?? edits[0];
-    if (edit) fail(edit.keyAt, `setup: the pack does not allow this state: ${p.message}`);
+    fail(edit.keyAt, `setup: the pack does not allow this state: ${p.message}`);
     ok = false;
   }
-  return ok ? next : undefined;
+  return ok;
 }

@@ -213,3 +213,41 @@ describe('scenario options', () => {
     expect(r.failures.map((f) => `${f.at.line}:${f.at.column} ${f.message}`)).toEqual(['8:7 no log entry of this step contains "Claim a" after step 2 (`p2: pass`)']);
   });
 });
+
+describe('when setup edits are made', () => {
+  // A pack whose flow reads a field when it starts: the number of rounds, set by its own setup rule.
+  const rounds: SourceFile[] = [
+    { path: 'pack.yaml', text: 'id: rounds\nversion: 0.1.0\nname: { en: Rounds }\nlanguages: [en]\nplayers: { min: 1, max: 2 }\n' },
+    {
+      path: 'game.yaml',
+      text: [
+        'kinds:',
+        '  player:',
+        '    state:',
+        '      points: number',
+        '  game:',
+        '    state:',
+        '      rounds: number',
+        'rules: |',
+        '  action score "Score" { me.points += 1 }',
+        '  setup { game.rounds = 3 }',
+        '  flow {',
+        '    for r in 1..game.rounds {',
+        '      for p in players { turn p { offer p: score } }',
+        '    }',
+        '  }',
+        '',
+      ].join('\n'),
+    },
+  ];
+
+  it('after the pack’s setup rules and before its flow starts, so the flow sees them', () => {
+    const r = compile(rounds);
+    expect(r.diagnostics).toEqual([]);
+    const file: SourceFile = { path: 'rounds.yaml', text: 'scenario: One round\nseed: 1\nplayers: 1\nsetup:\n  game.rounds: 1\nsteps:\n  - p1: score\nexpect:\n  prompt: over\n  p1.points: 1\n' };
+    const [one] = runScenarios(r.pack!, [file]);
+    expect(one.failures.map((f) => f.message)).toEqual([]);
+    const [three] = runScenarios(r.pack!, [{ path: 'three.yaml', text: 'scenario: Three rounds\nseed: 1\nplayers: 1\nsteps:\n  - p1: score\nexpect:\n  prompt: p1\n  game.rounds: 3\n' }]);
+    expect(three.failures.map((f) => f.message)).toEqual([]);
+  });
+});
