@@ -18,8 +18,15 @@ export default defineConfig({
   },
   worker: { format: 'es' },
   optimizeDeps: {
-    // Pre-bundled when the server starts, so the first page load does not trigger a re-optimisation reload.
-    include: ['monaco-editor/editor', 'monaco-editor/features/register.all', 'fflate', 'yaml'],
+    // Pre-bundled together when the server starts: Monaco's parts must share one copy of its registries,
+    // and the first page load must not trigger a re-optimisation reload.
+    include: [
+      'monaco-editor/editor',
+      'monaco-editor/features/register.all',
+      'monaco-editor/editor/contrib/gotoSymbol/browser/goToCommands',
+      'fflate',
+      'yaml',
+    ],
   },
   build: {
     outDir: 'dist',

@@ -49,6 +49,11 @@ export interface BoardInput {
   /** Choices the viewer may make by clicking (human seats only). */
   clickable: boolean;
   onPick(entity: string, choices: Choice[], at: { x: number; y: number }): void;
+  /** Width / height of the space the board is drawn in, to arrange several boards. */
+  aspect: number;
+  /** Zoom and pan kept across redraws: a factor and a centre in board coordinates. */
+  zoom?: { k: number; cx: number; cy: number };
+  onZoom(z: { k: number; cx: number; cy: number } | undefined): void;
 }
 
 interface Node {
@@ -117,9 +122,19 @@ export function renderBoard(input: BoardInput): SVGSVGElement | null {
     const ys0 = nodes.map((n) => n.y);
     return { g, nodes, minX: Math.min(...xs0), minY: Math.min(...ys0), w: Math.max(...xs0) - Math.min(...xs0), h: Math.max(...ys0) - Math.min(...ys0) };
   });
-  const cols = laid.length <= 2 ? laid.length : Math.ceil(Math.sqrt(laid.length));
   const cellW = Math.max(0, ...laid.map((l) => l.w)) + 140;
   const cellH = Math.max(0, ...laid.map((l) => l.h)) + 140;
+  // As many columns as make the boards largest in the space there is.
+  let cols = 1;
+  let best = 0;
+  for (let c = 1; c <= laid.length; c++) {
+    const rows = Math.ceil(laid.length / c);
+    const scale = Math.min(input.aspect / (c * cellW), 1 / (rows * cellH));
+    if (scale > best * 1.0001) {
+      best = scale;
+      cols = c;
+    }
+  }
   const drawn = new Set<string>();
   laid.forEach((l, i) => {
     const ox = (i % cols) * cellW;
@@ -152,9 +167,11 @@ export function renderBoard(input: BoardInput): SVGSVGElement | null {
   const minY = Math.min(...ys) - pad;
   const w = Math.max(...xs) - Math.min(...xs) + 2 * pad;
   const h = Math.max(...ys) - Math.min(...ys) + 2 * pad;
-  const font = r * 0.46;
+  const font = r * 0.44;
 
-  const svg = s('svg', { viewBox: `${minX} ${minY} ${w} ${h}`, class: 'board', 'data-testid': 'board', preserveAspectRatio: 'xMidYMid meet', role: 'img', 'aria-label': 'game board' });
+  const z = input.zoom;
+  const view = z ? { w: w / z.k, h: h / z.k, x: z.cx - w / z.k / 2, y: z.cy - h / z.k / 2 } : { x: minX, y: minY, w, h };
+  const svg = s('svg', { viewBox: `${view.x} ${view.y} ${view.w} ${view.h}`, class: 'board', 'data-testid': 'board', preserveAspectRatio: 'xMidYMid meet', role: 'img', 'aria-label': 'game board' });
   const edgeLayer = s('g', { class: 'edges' });
   for (const [a, b] of edges) {
     const pa = pos.get(a)!;
@@ -195,7 +212,7 @@ export function renderBoard(input: BoardInput): SVGSVGElement | null {
       s('circle', { r, fill, class: 'body', stroke: owner >= 0 ? playerColours[owner % playerColours.length] : '#ffffff', 'stroke-width': owner >= 0 ? r * 0.22 : r * 0.08 }),
       flags.includes('mountain') ? s('path', { d: `M${-r * 0.45} ${-r * 0.2} L0 ${-r * 0.75} L${r * 0.45} ${-r * 0.2} Z`, class: 'marker' }) : null,
       flags.includes('magic') ? s('circle', { cx: r * 0.62, cy: -r * 0.62, r: r * 0.2, class: 'magic' }) : null,
-      s('text', { class: 'label', y: stateBits.length ? -font * 0.1 : font * 0.35, 'font-size': font }, label.length > 12 ? `${label.slice(0, 11)}…` : label),
+      s('text', { class: 'label', y: stateBits.length ? -font * 0.1 : font * 0.35, 'font-size': font }, label.length > 13 ? `${label.slice(0, 12)}…` : label),
       stateBits.length ? s('text', { class: 'state', y: font * 1.05, 'font-size': font * 0.9 }, stateBits.slice(0, 2).join(' · ')) : null,
     );
     if (picks) {
@@ -210,5 +227,49 @@ export function renderBoard(input: BoardInput): SVGSVGElement | null {
     }
     svg.append(g);
   }
+  enableZoom(svg, { x: minX, y: minY, w, h }, input);
   return svg;
+}
+
+/** Wheel zooms around the pointer, dragging pans, double-click resets. */
+function enableZoom(svg: SVGSVGElement, full: { x: number; y: number; w: number; h: number }, input: BoardInput) {
+  let z = input.zoom ?? { k: 1, cx: full.x + full.w / 2, cy: full.y + full.h / 2 };
+  const apply = () => {
+    const w = full.w / z.k;
+    const h = full.h / z.k;
+    svg.setAttribute('viewBox', `${z.cx - w / 2} ${z.cy - h / 2} ${w} ${h}`);
+    input.onZoom(z.k === 1 ? undefined : z);
+  };
+  const toBoard = (ev: MouseEvent) => {
+    const pt = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(svg.getScreenCTM()!.inverse());
+    return { x: pt.x, y: pt.y };
+  };
+  svg.addEventListener('wheel', (ev) => {
+    ev.preventDefault();
+    const p = toBoard(ev);
+    const k = Math.min(6, Math.max(1, z.k * Math.exp(-ev.deltaY * 0.0015)));
+    const f = z.k / k;
+    z = k === 1 ? { k, cx: full.x + full.w / 2, cy: full.y + full.h / 2 } : { k, cx: p.x + (z.cx - p.x) * f, cy: p.y + (z.cy - p.y) * f };
+    apply();
+  }, { passive: false });
+  let drag: { x: number; y: number; cx: number; cy: number } | undefined;
+  svg.addEventListener('pointerdown', (ev) => {
+    if (z.k === 1 || (ev.target as Element).closest('.pickable')) return;
+    const p = toBoard(ev);
+    drag = { x: p.x, y: p.y, cx: z.cx, cy: z.cy };
+    svg.setPointerCapture(ev.pointerId);
+  });
+  svg.addEventListener('pointermove', (ev) => {
+    if (!drag) return;
+    const p = toBoard(ev);
+    z = { ...z, cx: z.cx - (p.x - drag.x), cy: z.cy - (p.y - drag.y) };
+    apply();
+    const q = toBoard(ev);
+    drag = { ...drag, x: q.x, y: q.y };
+  });
+  svg.addEventListener('pointerup', () => (drag = undefined));
+  svg.addEventListener('dblclick', () => {
+    z = { k: 1, cx: full.x + full.w / 2, cy: full.y + full.h / 2 };
+    apply();
+  });
 }

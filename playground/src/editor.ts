@@ -5,6 +5,8 @@
  */
 import * as monaco from 'monaco-editor/editor';
 import 'monaco-editor/features/register.all';
+// F12 / "Go to Definition" and "Peek": not among register.all's features in this Monaco version.
+import 'monaco-editor/editor/contrib/gotoSymbol/browser/goToCommands';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import { keywordSet } from '../../dsl/lexer.ts';
 import type { Diagnostic } from './engine-types.ts';

@@ -53,6 +53,7 @@ class App {
   private played: PlayResponse | undefined;
   private playSeq = 0;
   private botTimer: ReturnType<typeof setTimeout> | undefined;
+  private boardZoom: { k: number; cx: number; cy: number } | undefined;
 
   // Elements
   private el = {
@@ -736,10 +737,14 @@ class App {
     const boardWrap = h('div', { class: 'board-wrap' });
     const legal = canChoose ? r!.legal : [];
     if (state) {
+      const prev = this.el.game.querySelector('.board-wrap');
       const svg = renderBoard({
         summary,
         state,
         lang: this.lang,
+        aspect: prev && prev.clientHeight > 0 ? prev.clientWidth / prev.clientHeight : 1.7,
+        zoom: this.boardZoom,
+        onZoom: (z) => (this.boardZoom = z),
         choices: legal,
         clickable: humanToMove && !r?.stoppedAt,
         onPick: (_entity, choices, at) => (choices.length === 1 ? this.makeChoice(choices[0]) : this.pickMenu(choices, at)),
@@ -804,13 +809,18 @@ class App {
     // Players are columns and fields rows: a pack may give players many fields, and 2 to 5 columns fit.
     const head = h('tr', null, h('th', null, ''), state.players.map((p, i) =>
       h('th', { class: p === this.toMove() ? 'active' : '', 'data-testid': `player-${i}` },
-        h('span', { class: 'dot', style: `background:${playerColours[i % playerColours.length]}` }), `P${i + 1} `,
-        seatSelect(s.seats[i] ?? 'bot', (v) => {
-          s.seats[i] = v;
-          this.ws.setSession(this.packKey, s);
-          this.maybeBotMove();
-          this.renderGame();
-        }, `seat-${i}`),
+        h('span', { class: 'dot', style: `background:${playerColours[i % playerColours.length]}` }), `P${i + 1}`,
+        h('button', {
+          class: `seat-toggle ${s.seats[i] ?? 'bot'}`,
+          'data-testid': `seat-${i}`,
+          title: 'Who plays this seat: click to switch between you and a bot',
+          onclick: () => {
+            s.seats[i] = s.seats[i] === 'human' ? 'bot' : 'human';
+            this.ws.setSession(this.packKey, s);
+            this.maybeBotMove();
+            this.renderGame();
+          },
+        }, s.seats[i] === 'human' ? 'you' : 'bot'),
       ),
     ));
     const rows = fieldNames.map((f) =>
