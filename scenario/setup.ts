@@ -1,9 +1,8 @@
-import { closest } from '../compiler/suggest.ts';
 import type { CompiledPack } from '../runtime/compiled.ts';
 import type { GameState, Value } from '../runtime/types.ts';
 import { cloneJson } from '../runtime/clone.ts';
 import type { Entry, Failure, StateCheck, Where } from './format.ts';
-import { parseType, valueProblem } from './values.ts';
+import { parseType, suggest, valueProblem } from './values.ts';
 
 /** `<entityId>.<field>` split at its last dot: entity ids may hold dots, field names never do. */
 export function splitKey(key: string): { entity: string; field: string } | undefined {
@@ -22,7 +21,7 @@ export function nameProblem(pack: CompiledPack, state: GameState, key: string, r
   if (!rec && !(readProps && info)) {
     if (/^p\d+$/.test(entity)) return { message: `there is no ${entity} in a ${state.players.length}-player game`, hint: `the players are ${state.players.join(', ')}` };
     if (info) return { message: `the ${info.kind} \`${entity}\` has no state a scenario can set`, hint: `only fields declared under \`kinds.${info.kind}.state\` change during a game` };
-    const guess = closest(entity, [...Object.keys(state.e), ...(readProps ? Object.keys(pack.entities) : [])]);
+    const guess = suggest(entity, [...Object.keys(state.e), ...(readProps ? Object.keys(pack.entities) : [])]);
     return { message: `this pack has nothing called \`${entity}\``, hint: guess ? `did you mean \`${guess}\`?` : 'name a player (p1, p2, …), `game`, or an entity id of the pack' };
   }
   if (rec && field in rec) return null;
@@ -33,7 +32,7 @@ export function nameProblem(pack: CompiledPack, state: GameState, key: string, r
     return { message: `\`${field}\` is a property of the ${kind} \`${entity}\`, fixed by the pack; a scenario sets only state fields`, hint: fields.length ? `the state fields of ${kind} are: ${fields.join(', ')}` : undefined };
   }
   const candidates = [...fields, ...(readProps && info ? Object.keys(info.props) : [])];
-  const guess = closest(field, candidates);
+  const guess = suggest(field, candidates);
   return { message: `a ${kind} has no field \`${field}\``, hint: guess ? `did you mean \`${guess}\`?` : candidates.length ? `the fields of ${kind} are: ${candidates.join(', ')}` : undefined };
 }
 

@@ -40,7 +40,7 @@ export function valueProblem(pack: CompiledPack, state: GameState, value: Plain,
     case 'enum': {
       const members = pack.enums[type.name] ?? [];
       if (typeof value === 'string' && members.includes(value)) return null;
-      const guess = typeof value === 'string' ? closest(value, members) : undefined;
+      const guess = typeof value === 'string' ? suggest(value, members) : undefined;
       return { message: `${show(value)} is not a ${type.name} of this pack`, hint: guess ? `did you mean \`${guess}\`?` : `a ${type.name} is one of: ${members.join(', ')}` };
     }
     case 'entity': {
@@ -48,13 +48,11 @@ export function valueProblem(pack: CompiledPack, state: GameState, value: Plain,
       if (typeof value === 'string' && candidates.includes(value)) return null;
       if (value === 'none' && type.optional) return { message: `no ${type.kind} is called \`none\``, hint: 'write `~` (or `null`) for none' };
       const other = typeof value === 'string' ? pack.kindOf(value) : undefined;
-      const guess = typeof value === 'string' ? closest(value, candidates) : undefined;
-      const message =
-        type.kind === 'player' && typeof value === 'string' && /^p\d+$/.test(value)
-          ? `there is no ${value} in a ${state.players.length}-player game`
-          : other && other !== type.kind
-            ? `\`${String(value)}\` is a ${other}, not a ${type.kind}`
-            : `no ${type.kind} is called ${show(value)}`;
+      if (type.kind === 'player' && typeof value === 'string' && /^p\d+$/.test(value)) {
+        return { message: `there is no ${value} in a ${state.players.length}-player game`, hint: `the players are ${state.players.join(', ')}` };
+      }
+      const guess = typeof value === 'string' ? suggest(value, candidates) : undefined;
+      const message = other && other !== type.kind ? `\`${String(value)}\` is a ${other}, not a ${type.kind}` : `no ${type.kind} is called ${show(value)}`;
       return { message, hint: guess ? `did you mean \`${guess}\`?` : undefined };
     }
     case 'list': {
@@ -66,6 +64,11 @@ export function valueProblem(pack: CompiledPack, state: GameState, value: Plain,
       return null;
     }
   }
+}
+
+/** A "did you mean" for names long enough that a close one is likely meant (`d` is not a typo of `a`). */
+export function suggest(name: string, candidates: Iterable<string>): string | undefined {
+  return name.length >= 3 ? closest(name, candidates) : undefined;
 }
 
 /** Deep equality of what the author wrote and what the game holds. */

@@ -129,10 +129,10 @@ describe('a failing scenario reports file, line, column, expected and found', ()
     const results = runScenarios(tiny(), [fixture('bad-setup.yaml')]);
     const got = Object.fromEntries(results.map((r) => [r.scenario, r.failures.map((f) => `${f.at.line}:${f.at.column} ${f.message}${f.hint ? ` (${f.hint})` : ''}`)]));
     expect(got).toEqual({
-      'Unknown entity': ['7:5 setup: this pack has nothing called `d` (did you mean `a`?)'],
+      'Unknown entity': ['7:5 setup: this pack has nothing called `d` (name a player (p1, p2, …), `game`, or an entity id of the pack)'],
       'Unknown field': ['13:5 setup: a space has no field `ownr` (did you mean `owner`?)'],
       'Negative number': ['19:16 setup: `p1.points` (a number): -2 is negative, which no game state can hold (set a number of 0 or more)'],
-      'Value of the wrong shape': ['25:14 setup: `a.owner` (a player?): there is no p3 in a 2-player game (did you mean `p1`?)', '26:16 setup: `p2.points` (a number): lots should be a number'],
+      'Value of the wrong shape': ['25:14 setup: `a.owner` (a player?): there is no p3 in a 2-player game (the players are p1, p2)', '26:16 setup: `p2.points` (a number): lots should be a number'],
       'A property is not state': ['32:5 setup: `terrain` is a property of the space `a`, fixed by the pack; a scenario sets only state fields (the state fields of space are: owner)'],
     });
     expect(results.every((r) => r.steps === 0)).toBe(true);
