@@ -107,7 +107,14 @@ export function check(d: Declared, report: (x: DiagnosticInput) => void): Checke
 function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
   const at = (u: RulesUnit, s: A.Span) => fragmentSpan(u.fragment, s);
   const globalOnly = new Set(['event', 'fn', 'pipeline', 'proc', 'setup', 'flow']);
-  const named = new Map<string, FileSpan>();
+  const named = new Map<string, { at: FileSpan; unit: RulesUnit }>();
+  const replace = (name: string) => {
+    c.events.delete(name);
+    c.fns.delete(name);
+    c.pipelines.delete(name);
+    c.procs.delete(name);
+    c.actions.set(name, (c.actions.get(name) ?? []).filter((p) => p.unit.owner));
+  };
   for (const unit of c.declared.units) {
     for (const decl of unit.program.decls) {
       if (unit.owner && globalOnly.has(decl.kind)) {
@@ -115,13 +122,22 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
         continue;
       }
       const placed = { decl, unit, slots: 0 } as Placed<never>;
-      if (decl.kind === 'event' || decl.kind === 'fn' || decl.kind === 'pipeline' || decl.kind === 'proc' || (decl.kind === 'action' && !unit.owner)) {
+      const global = decl.kind === 'event' || decl.kind === 'fn' || decl.kind === 'pipeline' || decl.kind === 'proc' || (decl.kind === 'action' && !unit.owner);
+      if (decl.override && (!global || unit.fromBase)) {
+        report({ code: 'RB0403', message: `\`override\` replaces a declaration of the pack this one extends; this ${decl.kind} has none to replace`, at: at(unit, decl.nameSpan), hint: 'remove `override`' });
+      }
+      if (global) {
         const prev = named.get(decl.name);
-        if (prev || builtinTable.has(decl.name)) {
-          report({ code: 'RB0402', message: `\`${decl.name}\` is declared twice`, at: at(unit, decl.nameSpan), hint: prev ? `the first declaration is at ${prev.file}` : `\`${decl.name}\` is a built-in function` });
+        if (prev && decl.override && prev.unit.fromBase && !unit.fromBase) {
+          replace(decl.name);
+        } else if (decl.override && !prev && !unit.fromBase) {
+          report({ code: 'RB0403', message: `\`override ${decl.kind} ${decl.name}\` replaces nothing: the base pack has no \`${decl.name}\``, at: at(unit, decl.nameSpan), hint: 'remove `override` to declare something new' });
+        } else if (prev || builtinTable.has(decl.name)) {
+          const hint = prev?.unit.fromBase && !unit.fromBase ? `the base pack declares it at ${prev.at.file}; write \`override ${decl.kind} ${decl.name}\` to replace it` : prev ? `the first declaration is at ${prev.at.file}` : `\`${decl.name}\` is a built-in function`;
+          report({ code: 'RB0402', message: `\`${decl.name}\` is declared twice`, at: at(unit, decl.nameSpan), hint });
           continue;
         }
-        named.set(decl.name, at(unit, decl.nameSpan));
+        named.set(decl.name, { at: at(unit, decl.nameSpan), unit });
       }
       switch (decl.kind) {
         case 'event':

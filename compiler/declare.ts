@@ -44,6 +44,8 @@ export interface RulesUnit {
   program: A.Program;
   fragment: Fragment;
   owner?: EntitySym;
+  /** Comes from the pack this one extends (its file paths read `base-id:path`). */
+  fromBase?: boolean;
 }
 
 /** Stage 3: every name the pack declares, in YAML and in its rules, with where it was declared. */
@@ -244,8 +246,9 @@ const DECL_START = /^(event|fn|pipeline|proc|action|on|modify|setup|flow)\b/;
  */
 function parseUnit(d: Declared, fragment: Fragment, report: (d: DiagnosticInput) => void, owner?: EntitySym): void {
   const parsed = parseRules(fragment.text);
+  const fromBase = fragment.file.includes(':');
   if (parsed.value) {
-    d.units.push({ program: parsed.value, fragment, owner });
+    d.units.push({ program: parsed.value, fragment, owner, fromBase });
     return;
   }
   const text = fragment.text;
@@ -269,7 +272,7 @@ function parseUnit(d: Declared, fragment: Fragment, report: (d: DiagnosticInput)
       if (name) d.broken.add(name);
     }
   });
-  d.units.push({ program: { decls }, fragment, owner });
+  d.units.push({ program: { decls }, fragment, owner, fromBase });
 }
 
 function syntaxHint(message: string): string | undefined {

@@ -20,7 +20,9 @@ export interface LoadedPack {
 export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => void): LoadedPack {
   const files: LoadedFile[] = [];
   let manifest: LoadedFile | undefined;
-  const yamlSources = sources.filter((s) => /\.ya?ml$/.test(s.path)).sort((a, b) => a.path.localeCompare(b.path));
+  // A base pack's files (`base-id:path`) come first, so an extending pack's declarations come after.
+  const order = (s: SourceFile) => (s.path.includes(':') ? 0 : 1);
+  const yamlSources = sources.filter((s) => /\.ya?ml$/.test(s.path)).sort((a, b) => order(a) - order(b) || a.path.localeCompare(b.path));
   for (const src of yamlSources) {
     const doc = parseDocument(src.text, { keepSourceTokens: true, uniqueKeys: true, prettyErrors: false });
     if (doc.errors.length) {

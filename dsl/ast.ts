@@ -261,6 +261,8 @@ export type Decl =
 export interface DeclBase extends Node {
   name: string;
   nameSpan: Span;
+  /** `override proc dealColumn() …`: a pack that extends another replaces the base pack's declaration. */
+  override?: boolean;
 }
 export interface EventDecl extends DeclBase {
   kind: 'event';

@@ -61,8 +61,9 @@ class RulesParser extends EmbeddedActionsParser {
     return { decls };
   });
 
-  decl = this.RULE('decl', (): A.Decl =>
-    this.OR([
+  decl = this.RULE('decl', (): A.Decl => {
+    const override = this.OPTION(() => this.CONSUME(K.override));
+    const d = this.OR([
       { ALT: () => this.SUBRULE(this.eventDecl) },
       { ALT: () => this.SUBRULE(this.fnDecl) },
       { ALT: () => this.SUBRULE(this.pipelineDecl) },
@@ -72,8 +73,9 @@ class RulesParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.modifyDecl) },
       { ALT: () => this.SUBRULE(this.setupDecl) },
       { ALT: () => this.SUBRULE(this.flowDecl) },
-    ]),
-  );
+    ]);
+    return this.ACTION(() => (override ? { ...d, override: true, span: span(override, d) } : d));
+  });
 
   params = this.RULE('params', (): A.Param[] => {
     const ps: A.Param[] = [];
