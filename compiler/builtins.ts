@@ -101,7 +101,7 @@ export const builtins: Builtin[] = [
     name: 'last',
     signature: 'last(list<T>): T?',
     doc: 'The last element (the bottom of a pile), or none.',
-    example: 'last(game.scourgeDeck)',
+    example: 'last(game.drawPile)',
     type: (a) => needList(a[0], (el) => Ty.optional(el)),
   },
   {
@@ -145,7 +145,7 @@ export const builtins: Builtin[] = [
     name: 'distance',
     signature: 'distance(T, T): number',
     doc: "The fewest graph steps between two entities; 999 when they are not connected.",
-    example: 'distance(ghoulSpace, hero.space)',
+    example: 'distance(unit.region, target)',
     graph: true,
     type: (a) => needEntity(a[0]) ?? needEntity(a[1]) ?? Ty.NUMBER,
   },
