@@ -230,6 +230,20 @@ export class PackEditor {
     };
   }
 
+  /** Scenario test failures, underlined in the scenario files where the test says what went wrong. */
+  setScenarioMarkers(items: Array<{ file: string; offset: number; length: number; message: string }>) {
+    for (const [path, model] of this.models) {
+      const markers = items
+        .filter((i) => i.file === path)
+        .map((i) => {
+          const s = model.getPositionAt(i.offset);
+          const e = model.getPositionAt(i.offset + Math.max(1, i.length));
+          return { severity: monaco.MarkerSeverity.Error, message: i.message, source: 'scenario', startLineNumber: s.lineNumber, startColumn: s.column, endLineNumber: e.lineNumber, endColumn: e.column };
+        });
+      monaco.editor.setModelMarkers(model, 'rulebook-scenarios', markers);
+    }
+  }
+
   /** Safe fixes among the diagnostics at a range of a file. */
   fixesAt(model: monaco.editor.ITextModel, range: monaco.IRange): Array<{ d: Diagnostic; range: monaco.Range }> {
     const path = this.pathOf(model.uri);

@@ -1,5 +1,5 @@
 /** The page's side of the engine worker: requests with ids, answers as promises. */
-import type { CompileRequest, CompileResponse, PlayRequest, PlayResponse, WorkerResponse } from './protocol.ts';
+import type { CompileRequest, CompileResponse, PlayRequest, PlayResponse, ScenariosResponse, WorkerResponse } from './protocol.ts';
 import EngineWorker from './engine.worker.ts?worker';
 
 type Pending = { resolve: (r: WorkerResponse) => void };
@@ -8,9 +8,12 @@ export class EngineClient {
   private worker = new EngineWorker();
   private next = 1;
   private pending = new Map<number, Pending>();
+  /** Scenario verdicts arrive after their compile's answer. */
+  onScenarios: (r: ScenariosResponse) => void = () => {};
 
   constructor() {
     this.worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
+      if (ev.data.type === 'scenarios') return this.onScenarios(ev.data);
       const p = this.pending.get(ev.data.id);
       this.pending.delete(ev.data.id);
       p?.resolve(ev.data);

@@ -18,12 +18,15 @@ let good: { version: number; pack: CompiledPack; summary: PackSummary } | undefi
 let cache: { key: string; choices: string[]; states: Map<number, GameState> } | undefined;
 
 const queue: WorkerRequest[] = [];
+/** Scenario tests wait a little after their compile, so that a replay asked for meanwhile goes first. */
+let scenarioTimer: ReturnType<typeof setTimeout> | undefined;
 let scheduled = false;
 
 // Requests wait for one turn of the event loop, so that those that arrived during a long compile
 // are seen together and only the newest compile runs.
 self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
   queue.push(ev.data);
+  if (ev.data.type === 'compile') clearTimeout(scenarioTimer);
   if (!scheduled) {
     scheduled = true;
     setTimeout(drain, 0);
@@ -69,6 +72,35 @@ function compile(req: CompileRequest) {
   good = { version: ++version, pack, summary };
   cache = undefined;
   post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, symbols, version: good.version, summary, ms: performance.now() - t0 });
+  if (req.scenarios.length) {
+    // After the answer, and only if no newer compile arrives meanwhile.
+    clearTimeout(scenarioTimer);
+    scenarioTimer = setTimeout(() => void scenarios(req.id, req.scenarios), 200);
+  }
+}
+
+/** Loaded on first use, so that a problem in the scenario runner never stops the compiler. */
+let scenarioModule: Promise<typeof import('../../scenario/index.ts')> | undefined;
+
+async function scenarios(id: number, files: CompileRequest['scenarios']) {
+  if (!good) return;
+  const { version: v, pack } = good;
+  let runScenarios: (typeof import('../../scenario/index.ts'))['runScenarios'];
+  try {
+    ({ runScenarios } = await (scenarioModule ??= import('../../scenario/index.ts')));
+  } catch (e) {
+    scenarioModule = undefined;
+    post({ type: 'scenarios', id, version: v, results: [], ms: 0, error: `the scenario runner could not be loaded: ${(e as Error).message}` });
+    return;
+  }
+  if (good?.version !== v) return;
+  const t0 = performance.now();
+  try {
+    const results = runScenarios(pack, files);
+    post({ type: 'scenarios', id, version: v, results, ms: performance.now() - t0 });
+  } catch (e) {
+    post({ type: 'scenarios', id, version: v, results: [], ms: performance.now() - t0, error: `the scenario runner failed: ${(e as Error).message}` });
+  }
 }
 
 function play(req: PlayRequest) {

@@ -8,11 +8,11 @@ import { h, clear } from './dom.ts';
 import { PackEditor, monaco } from './editor.ts';
 import { EngineClient } from './engine-client.ts';
 import type { Choice, Diagnostic, GameState, PackSummary } from './engine-types.ts';
-import type { CompileResponse, PlayResponse } from './protocol.ts';
+import type { CompileResponse, PlayResponse, ScenariosResponse } from './protocol.ts';
 import { renderBoard, playerColours } from './board.ts';
 import { decodeShare, encodeShare, type SharePayload } from './share.ts';
 import { exportZip, importZip } from './zip.ts';
-import { builtinPacks, dependencyIds, manifestId, newPackFiles, sourcesOf, Workspace, type Seat, type Session } from './workspace.ts';
+import { builtinPacks, dependencyIds, manifestId, newPackFiles, scenariosOf, sourcesOf, Workspace, type Seat, type Session } from './workspace.ts';
 
 /** How long typing must pause before a compile. Short: the compile runs off the page's thread. */
 const COMPILE_DEBOUNCE_MS = 120;
@@ -42,6 +42,9 @@ class App {
   /** The last pack that compiled without errors: the game runs on it. */
   private summary: PackSummary | undefined;
   private version = 0;
+
+  private bottomTab: 'problems' | 'scenarios' = 'problems';
+  private scenarioRun: ScenariosResponse | undefined;
 
   private session: Session | undefined;
   /** Number of choices shown when stepping through history; undefined when live. */
@@ -93,6 +96,7 @@ class App {
       }
     });
     this.el.importInput.addEventListener('change', () => void this.importFile());
+    this.engine.onScenarios = (r) => this.onScenarios(r);
 
     const shared = decodeShare(location.hash);
     if (shared?.ok) this.openShared(shared.payload);
@@ -151,9 +155,17 @@ class App {
   // ─── Packs ────────────────────────────────────────────────────────────────
 
   private renderPackSelect() {
+    const option = (p: ReturnType<Workspace['list']>[number]) => h('option', { value: p.key, selected: p.key === this.packKey }, `${p.label}${p.edited && p.origin === 'builtin' ? ' (edited)' : ''}`);
+    const packs = this.ws.list();
+    const group = (label: string, keep: (p: (typeof packs)[number]) => boolean) => {
+      const ps = packs.filter(keep);
+      return ps.length ? h('optgroup', { label }, ps.map(option)) : null;
+    };
     clear(
       this.el.packSelect,
-      this.ws.list().map((p) => h('option', { value: p.key, selected: p.key === this.packKey }, `${p.label}${p.origin === 'builtin' ? (p.edited ? ' (edited)' : '') : ' (local)'}`)),
+      group('Packs', (p) => p.key.startsWith('content/')),
+      group('Yours', (p) => p.origin === 'local'),
+      group('Examples', (p) => p.key.startsWith('examples/')),
     );
     this.el.packSelect.value = this.packKey;
     const entry = this.ws.get(this.packKey);
@@ -182,6 +194,7 @@ class App {
     this.played = undefined;
     this.lastCompile = undefined;
     this.diagnostics = [];
+    this.scenarioRun = undefined;
     this.session = this.ws.session(key);
     this.cursor = undefined;
     this.viewAs = null;
@@ -359,13 +372,14 @@ class App {
     const key = this.packKey;
     const deps: Record<string, ReturnType<typeof sourcesOf>> = {};
     for (const id of dependencyIds(this.files)) {
-      const found = this.ws.list().find((p) => p.label === id);
+      // The pack with that manifest id: the designer's own copy first, then the shipped one.
+      const found = [...this.ws.list()].sort((a, b) => (a.origin === 'local' ? -1 : 0) - (b.origin === 'local' ? -1 : 0)).find((p) => p.label === id && p.key !== this.packKey);
       const entry = found && this.ws.get(found.key);
       if (entry) deps[id] = sourcesOf(entry.files);
     }
     this.compiling = true;
     this.setStatus('compiling');
-    void this.engine.compile({ files: sourcesOf(this.files), dependencies: deps }).then((r) => {
+    void this.engine.compile({ files: sourcesOf(this.files), dependencies: deps, scenarios: scenariosOf(this.files) }).then((r) => {
       if (key !== this.packKey) return;
       this.compiling = false;
       this.onCompiled(r);
@@ -422,14 +436,35 @@ class App {
     s.textContent = `✓ compiled in ${Math.max(1, Math.round(r?.ms ?? 0))} ms${warnings ? ` · ${warnings} warning${warnings > 1 ? 's' : ''}` : ''}`;
   }
 
+  private onScenarios(r: ScenariosResponse) {
+    if (r.version !== this.version) return;
+    this.scenarioRun = r;
+    this.editor.setScenarioMarkers(
+      r.results.flatMap((res) => res.failures.map((f) => ({ file: f.at.file, offset: f.at.offset, length: f.at.length, message: [f.message, f.reason && `reason: ${f.reason}`, f.hint].filter(Boolean).join('\n') }))),
+    );
+    this.renderProblems();
+  }
+
   private renderProblems() {
     const ds = [...this.diagnostics].sort((a, b) => (a.severity === b.severity ? a.file.localeCompare(b.file) || a.offset - b.offset : a.severity === 'error' ? -1 : 1));
     const errors = ds.filter((d) => d.severity === 'error').length;
+    const hasScenarios = Object.keys(this.files).some((p) => p.startsWith('scenarios/'));
+    if (!hasScenarios) this.bottomTab = 'problems';
+    const run = this.scenarioRun;
+    const failed = run?.results.filter((r) => !r.passed).length ?? 0;
+    const tab = (id: 'problems' | 'scenarios', ...label: Array<HTMLElement | string>) =>
+      h('button', { class: `tab${this.bottomTab === id ? ' active' : ''}`, 'data-testid': `tab-${id}`, onclick: () => { this.bottomTab = id; this.renderProblems(); } }, ...label);
     clear(
       this.el.problemsTitle,
-      h('span', null, 'Problems'),
-      h('span', { class: `count${errors ? ' error' : ds.length ? ' warning' : ''}`, 'data-testid': 'problem-count' }, ds.length),
+      tab('problems', 'Problems ', h('span', { class: `count${errors ? ' error' : ds.length ? ' warning' : ''}`, 'data-testid': 'problem-count' }, ds.length)),
+      hasScenarios
+        ? tab('scenarios', 'Scenarios ', run
+            ? h('span', { class: `count${failed || run.error ? ' error' : ' good'}`, 'data-testid': 'scenario-count', title: `${run.results.length - failed} passed, ${failed} failed` }, failed ? `${failed} failed` : `${run.results.length} passed`)
+            : h('span', { class: 'count', 'data-testid': 'scenario-count' }, '…'))
+        : null,
+      this.bottomTab === 'scenarios' && run ? h('span', { class: 'ran' }, `ran on the last good compile in ${Math.round(run.ms)} ms`) : null,
     );
+    if (this.bottomTab === 'scenarios') return this.renderScenarios();
     if (!ds.length) {
       clear(this.el.problems, h('div', { class: 'empty' }, this.lastCompile ? 'No problems: the pack compiles.' : 'Compiling…'));
       return;
@@ -458,6 +493,37 @@ class App {
                 },
               }, d.fix.replacement ? `Fix: ${d.fix.replacement}` : 'Fix')
             : null,
+        ),
+      ),
+    );
+  }
+
+  private renderScenarios() {
+    const run = this.scenarioRun;
+    if (!run) {
+      clear(this.el.problems, h('div', { class: 'empty' }, this.summary ? 'Running the scenarios…' : 'The scenarios run once the pack compiles without errors.'));
+      return;
+    }
+    const results = [...run.results].sort((a, b) => Number(a.passed) - Number(b.passed));
+    clear(
+      this.el.problems,
+      run.error ? h('div', { class: 'problem error' }, h('span', { class: 'sev' }, '✕'), h('div', { class: 'body' }, run.error)) : null,
+      results.map((r) =>
+        h('div', { class: `scenario ${r.passed ? 'passed' : 'failed'}`, 'data-testid': 'scenario', 'data-passed': String(r.passed) },
+          h('div', { class: 'problem-row', tabindex: 0, onclick: () => this.editor.revealLine(r.file, r.line) },
+            h('span', { class: 'sev' }, r.passed ? '✓' : '✕'),
+            h('span', { class: 'message' }, r.scenario),
+            ' ',
+            h('span', { class: 'where' }, `${r.file}:${r.line}`),
+          ),
+          r.failures.map((f) =>
+            h('div', { class: 'failure', tabindex: 0, onclick: () => this.editor.reveal(f.at.file, f.at.offset, f.at.offset + f.at.length) },
+              h('div', null, f.message, ' ', h('span', { class: 'where' }, `${f.at.file}:${f.at.line}:${f.at.column}`)),
+              f.reason ? h('div', { class: 'hint' }, `the rules said: ${f.reason}`) : null,
+              f.expected !== undefined || f.found !== undefined ? h('div', { class: 'hint' }, `expected ${JSON.stringify(f.expected)}, found ${JSON.stringify(f.found)}`) : null,
+              f.hint ? h('div', { class: 'hint' }, f.hint) : null,
+            ),
+          ),
         ),
       ),
     );
@@ -661,7 +727,7 @@ class App {
         h('div', { class: 'row' },
           h('label', null, 'Players ', count),
           h('label', null, 'Seed ', seed),
-          h('button', { class: 'ghost', title: 'Another seed', onclick: () => { draft.seed = Math.floor(Math.random() * 1e6); seed.value = String(draft.seed); } }, '🎲'),
+          h('button', { class: 'small', title: 'Another seed', 'data-testid': 'random-seed', onclick: () => { draft.seed = Math.floor(Math.random() * 1e6); seed.value = String(draft.seed); } }, 'Random'),
         ),
         seats,
         h('button', { class: 'primary big', 'data-testid': 'start-game', onclick: () => this.startGame(draft) }, 'Start game'),
@@ -786,7 +852,7 @@ class App {
         disabled: !humanToMove || !!r?.stoppedAt,
         title: c.id,
         onclick: () => this.makeChoice(c),
-      }, c.label || c.id),
+      }, choiceLabel(c, state?.prompt?.text)),
     );
     return h('div', { class: 'panel prompt', 'data-testid': 'prompt' }, h('div', { class: 'panel-head' }, ...head), h('div', { class: 'choices', 'data-testid': 'choices' }, buttons));
   }
@@ -866,7 +932,7 @@ class App {
   private pickMenu(choices: Choice[], at: { x: number; y: number }) {
     document.querySelector('.pick-menu')?.remove();
     const menu = h('div', { class: 'pick-menu', 'data-testid': 'pick-menu', style: `left:${Math.min(at.x, window.innerWidth - 220)}px;top:${Math.min(at.y, window.innerHeight - 40 * choices.length - 10)}px` },
-      choices.map((c) => h('button', { class: 'choice', 'data-choice': c.id, onclick: () => { menu.remove(); this.makeChoice(c); } }, c.label || c.id)),
+      choices.map((c) => h('button', { class: 'choice', 'data-choice': c.id, onclick: () => { menu.remove(); this.makeChoice(c); } }, choiceLabel(c, this.played?.state?.prompt?.text))),
     );
     document.body.append(menu);
     const close = (e: Event) => {
@@ -892,6 +958,12 @@ class App {
     );
     this.toastTimer = setTimeout(() => (t.hidden = true), kind === 'error' || link ? 15000 : 4000);
   }
+}
+
+/** A choice's label without the prompt's question, which the panel already shows above the choices. */
+function choiceLabel(c: Choice, prompt: string | undefined): string {
+  const label = c.label || c.id;
+  return prompt && label.startsWith(`${prompt}: `) ? label.slice(prompt.length + 2) : label;
 }
 
 function seatSelect(value: Seat, onChange: (v: Seat) => void, testid: string): HTMLSelectElement {

@@ -1,12 +1,17 @@
 /** Messages between the page and the engine worker, which owns the compiler, the compiled pack and the runtime. */
 import type { Choice, Diagnostic, GameState, PackSummary, SourceFile } from './engine-types.ts';
 import type { SymbolIndex } from './symbols.ts';
+import type { ScenarioResult } from '../../scenario/index.ts';
+
+export type { ScenarioResult };
 
 export interface CompileRequest {
   type: 'compile';
   id: number;
   files: SourceFile[];
   dependencies: Record<string, SourceFile[]>;
+  /** The pack's scenario tests, run after a compile without errors (answered with a `scenarios` message). */
+  scenarios: SourceFile[];
 }
 
 export interface CompileResponse {
@@ -46,5 +51,15 @@ export interface PlayResponse {
   error?: string;
 }
 
+/** The scenario tests' verdicts, sent after the compile they ran on (same id). */
+export interface ScenariosResponse {
+  type: 'scenarios';
+  id: number;
+  version: number;
+  results: ScenarioResult[];
+  ms: number;
+  error?: string;
+}
+
 export type WorkerRequest = CompileRequest | PlayRequest;
-export type WorkerResponse = CompileResponse | PlayResponse;
+export type WorkerResponse = CompileResponse | PlayResponse | ScenariosResponse;

@@ -38,15 +38,22 @@ interface Saved {
 const STORAGE_KEY = 'rulebook.playground.v1';
 
 const shipped = import.meta.glob<string>('../../content/**/*.{yaml,yml}', { query: '?raw', import: 'default', eager: true });
+// The small sample packs of the test suite (other games written as content) open as examples.
+const examples = import.meta.glob<string>('../../test/packs/*/**/*.{yaml,yml}', { query: '?raw', import: 'default', eager: true });
 
-/** The packs under content/, by key, as they are on disk. */
+function groupPacks(found: Record<string, string>, folder: RegExp, prefix: string, out: Record<string, Record<string, string>>) {
+  for (const [path, text] of Object.entries(found)) {
+    const m = folder.exec(path);
+    if (!m) continue;
+    (out[`${prefix}/${m[1]}`] ??= {})[m[2]] = text;
+  }
+}
+
+/** The packs under content/ (and the examples), by key, as they are on disk. */
 export const builtinPacks: Record<string, Record<string, string>> = (() => {
   const out: Record<string, Record<string, string>> = {};
-  for (const [path, text] of Object.entries(shipped)) {
-    const m = /\/content\/([^/]+)\/(.+)$/.exec(path);
-    if (!m) continue;
-    (out[`content/${m[1]}`] ??= {})[m[2]] = text;
-  }
+  groupPacks(shipped, /\/content\/([^/]+)\/(.+)$/, 'content', out);
+  groupPacks(examples, /\/test\/packs\/([^/]+)\/(.+)$/, 'examples', out);
   // A folder without a manifest is not a pack.
   for (const k of Object.keys(out)) if (!('pack.yaml' in out[k])) delete out[k];
   return out;
@@ -72,17 +79,25 @@ export function sourcesOf(files: Record<string, string>): SourceFile[] {
     .map(([path, text]) => ({ path, text }));
 }
 
-/** Packs a manifest names under `dependencies` (a list of ids or a map id → version). */
+/** The files of a pack's scenario tests. */
+export function scenariosOf(files: Record<string, string>): SourceFile[] {
+  return Object.entries(files)
+    .filter(([p]) => p.startsWith('scenarios/'))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([path, text]) => ({ path, text }));
+}
+
+/** Packs a manifest builds on: its `extends` base and its `dependsOn` list, by id. */
 export function dependencyIds(files: Record<string, string>): string[] {
   try {
-    const m = parseYaml(files['pack.yaml'] ?? '') as { dependencies?: unknown; depends?: unknown } | null;
-    const d = m?.dependencies ?? m?.depends;
-    if (Array.isArray(d)) return d.filter((x): x is string => typeof x === 'string');
-    if (d && typeof d === 'object') return Object.keys(d);
+    const m = parseYaml(files['pack.yaml'] ?? '') as { extends?: unknown; dependsOn?: unknown } | null;
+    const out: string[] = [];
+    if (typeof m?.extends === 'string') out.push(m.extends);
+    if (Array.isArray(m?.dependsOn)) out.push(...m.dependsOn.filter((x): x is string => typeof x === 'string'));
+    return out;
   } catch {
-    /* the compiler reports it */
+    return []; // the compiler reports a manifest it cannot read
   }
-  return [];
 }
 
 export class Workspace {
@@ -111,7 +126,8 @@ export class Workspace {
   /** All packs, shipped ones first. */
   list(): Array<{ key: string; origin: 'builtin' | 'local'; label: string; edited: boolean }> {
     const out: Array<{ key: string; origin: 'builtin' | 'local'; label: string; edited: boolean }> = [];
-    for (const key of Object.keys(builtinPacks).sort()) out.push({ key, origin: 'builtin', label: manifestId(this.get(key)!.files) ?? key, edited: key in this.saved.packs });
+    const order = (k: string) => (k === DEFAULT_PACK ? 0 : k.startsWith('content/') ? 1 : 2);
+    for (const key of Object.keys(builtinPacks).sort((a, b) => order(a) - order(b) || a.localeCompare(b))) out.push({ key, origin: 'builtin', label: manifestId(this.get(key)!.files) ?? key, edited: key in this.saved.packs });
     for (const [key, p] of Object.entries(this.saved.packs)) if (p.origin === 'local') out.push({ key, origin: 'local', label: manifestId(p.files) ?? key.slice(6), edited: true });
     return out;
   }
