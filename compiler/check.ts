@@ -287,6 +287,7 @@ class Checker {
       const first = this.d.units.find((u) => !u.owner) ?? this.d.units[0];
       this.report({ code: 'RB0508', message: 'this pack has no `flow`: the runtime does not know how a game goes', at: fragmentSpan(first.fragment, { start: 0, end: 0 }), hint: 'add `flow { … }` with the rounds and turns of the game' });
     }
+    this.checkValueRecursion();
     this.kindRoles();
     this.scoring();
   }
@@ -344,6 +345,48 @@ class Checker {
       }
       state.set(n, 1);
       for (const m of graph.get(n) ?? []) visit(m, [...path, n]);
+      state.set(n, 2);
+    };
+    for (const n of graph.keys()) visit(n, []);
+  }
+
+  /**
+   * A value must be computable: a function or a pipeline (with its modifiers) that can call itself
+   * would never finish, so it is rejected like a recursive procedure.
+   */
+  private checkValueRecursion(): void {
+    const collect = (node: unknown, out: Set<string>): Set<string> => {
+      if (!node || typeof node !== 'object') return out;
+      if (Array.isArray(node)) {
+        for (const n of node) collect(n, out);
+        return out;
+      }
+      if ((node as { kind?: string }).kind === 'call') {
+        const t = this.c.calls.get(node as A.CallExpr);
+        if (t?.k === 'fn' || t?.k === 'pipeline') out.add(`${t.k} ${t.name}`);
+      }
+      for (const v of Object.values(node)) if (v && typeof v === 'object') collect(v, out);
+      return out;
+    };
+    const graph = new Map<string, { callees: Set<string>; unit: RulesUnit; span: A.Span; what: string }>();
+    for (const [name, p] of this.c.fns) graph.set(`fn ${name}`, { callees: collect(p.decl.body, new Set()), unit: p.unit, span: p.decl.nameSpan, what: `the function \`${name}\`` });
+    for (const [name, p] of this.c.pipelines) {
+      const callees = collect([p.decl.body, p.decl.min, p.decl.max], new Set());
+      for (const m of this.c.modifiers.get(name) ?? []) collect([m.decl.when, m.decl.value], callees);
+      graph.set(`pipeline ${name}`, { callees, unit: p.unit, span: p.decl.nameSpan, what: `the pipeline \`${name}\` (with its modifiers)` });
+    }
+    const state = new Map<string, 1 | 2>();
+    const visit = (n: string, path: string[]): void => {
+      if (state.get(n) === 2) return;
+      const node = graph.get(n);
+      if (!node) return;
+      if (state.get(n) === 1) {
+        const cycle = [...path.slice(path.indexOf(n)), n].map((x) => x.split(' ')[1]).join(' → ');
+        this.error(node.unit, node.span, 'RB0509', `${node.what} can call itself (${cycle}), so its value could never be computed`, 'a value cannot repeat itself: go over a list with `sum`, `count`, `any` or `highest`, or repeat in a `proc` with `for`, `repeat` or `loop max N`');
+        return;
+      }
+      state.set(n, 1);
+      for (const m of node.callees) visit(m, [...path, n]);
       state.set(n, 2);
     };
     for (const n of graph.keys()) visit(n, []);

@@ -18,6 +18,8 @@ export function lower(c: Checked): CompiledPack {
 class Lowering {
   readonly pack: CompiledPack;
   private readonly lines = new Map<string, LineIndex>();
+  /** The rules text being lowered, so log entries can name the line that made them. */
+  private unit?: RulesUnit;
 
   constructor(private readonly c: Checked) {
     const d = c.declared;
@@ -70,7 +72,7 @@ class Lowering {
       pipelines: {},
       procs: {},
       fns: {},
-      start: [],
+      setups: [],
       hidden,
       kindOf: (id: string) => entities[id]?.kind ?? (id === 'game' ? 'game' : /^p\d+$/.test(id) ? 'player' : undefined),
     };
@@ -80,8 +82,12 @@ class Lowering {
   private lowerAll(): void {
     const c = this.c;
     const pack = this.pack;
-    for (const [name, p] of c.fns) pack.fns[name] = { slots: p.slots, body: this.expr(p.decl.body) };
+    for (const [name, p] of c.fns) {
+      this.unit = p.unit;
+      pack.fns[name] = { slots: p.slots, body: this.expr(p.decl.body) };
+    }
     for (const [name, p] of c.pipelines) {
+      this.unit = p.unit;
       pack.pipelines[name] = {
         slots: p.slots,
         params: p.decl.params.length,
@@ -89,27 +95,30 @@ class Lowering {
         min: p.decl.min && this.expr(p.decl.min),
         max: p.decl.max && this.expr(p.decl.max),
         modifiers: (c.modifiers.get(name) ?? []).map((m): ModifierCode => ({
+          origin: this.origin(m.unit, m.decl, `modify ${name}`),
           card: this.card(m.unit, m.decl.roles),
           anyone: m.decl.anyone,
           slots: m.slots,
           when: m.decl.when && this.expr(m.decl.when),
           value: this.expr(m.decl.value),
-          origin: this.origin(m.unit, m.decl, `modify ${name}`),
         })),
       };
     }
-    for (const [name, p] of c.procs) pack.procs[name] = { slots: p.slots, body: this.block(p.decl.body) };
+    for (const [name, p] of c.procs) {
+      this.unit = p.unit;
+      pack.procs[name] = { slots: p.slots, body: this.block(p.decl.body) };
+    }
     for (const [name, list] of c.actions) {
       pack.actions[name] = list.map((p) => this.action(p));
       for (const a of pack.actions[name]) if (a.with) (pack.companions[a.with] ??= []).push(a);
     }
     for (const [name, list] of c.triggers) {
       const code = list.filter(() => c.events.has(name)).map((p) => ({
+        origin: this.origin(p.unit, p.decl, `on ${name}`),
         card: this.card(p.unit, p.decl.roles),
         slots: p.slots,
         when: p.decl.when && this.expr(p.decl.when),
         body: this.block(p.decl.body),
-        origin: this.origin(p.unit, p.decl, `on ${name}`),
       }));
       // The game's own triggers run before the cards' ones, so cards react to a settled state.
       pack.triggers[name] = [...code.filter((t) => !t.card), ...code.filter((t) => t.card)];
@@ -121,8 +130,14 @@ class Lowering {
         pack.roles[kind][role] = (ctx) => fn(ctx) as string[];
       }
     }
-    for (const s of c.setups) pack.start.push({ body: this.block(s.decl.body), slots: s.slots });
-    if (c.flow) pack.start.push({ body: this.block(c.flow.decl.body), slots: c.flow.slots });
+    for (const s of c.setups) {
+      this.unit = s.unit;
+      pack.setups.push({ body: this.block(s.decl.body), slots: s.slots });
+    }
+    if (c.flow) {
+      this.unit = c.flow.unit;
+      pack.flow = { body: this.block(c.flow.decl.body), slots: c.flow.slots };
+    }
     if (c.scoring) {
       pack.score = this.expr(c.scoring.score);
       pack.tiebreak = c.scoring.tiebreak && this.expr(c.scoring.tiebreak);
@@ -134,18 +149,26 @@ class Lowering {
   }
 
   private origin(unit: RulesUnit, decl: A.Decl, rule: string): Origin {
+    this.unit = unit;
+    return { where: this.where(decl.span) ?? unit.fragment.file, rule: unit.owner ? `${unit.owner.id}: ${rule}` : rule };
+  }
+
+  /** `file:line` of a span of the rules text being lowered. */
+  private where(span: A.Span): string | undefined {
+    const unit = this.unit;
+    if (!unit) return undefined;
     const file = unit.fragment.file;
     let idx = this.lines.get(file);
     if (!idx) {
       idx = new LineIndex(this.c.declared.texts.get(file) ?? '');
       this.lines.set(file, idx);
     }
-    const line = idx.position(unit.fragment.toFile(decl.span.start)).line;
-    return { where: `${file}:${line}`, rule: unit.owner ? `${unit.owner.id}: ${rule}` : rule };
+    return `${file}:${idx.position(unit.fragment.toFile(span.start)).line}`;
   }
 
   private action(p: Placed<A.ActionDecl>): ActionCode {
     const d = p.decl;
+    const origin = this.origin(p.unit, d, `action ${d.name}`);
     const body = this.block(d.body);
     const leading: StmtFn[] = [];
     // The leading requires (and the lets they read) decide legality without changing the game,
@@ -154,7 +177,6 @@ class Lowering {
       if ((s.kind !== 'require' && s.kind !== 'let') || this.usesRandom(s)) break;
       leading.push(this.stmt(s));
     }
-    const origin = this.origin(p.unit, d, `action ${d.name}`);
     return {
       name: d.name,
       card: this.card(p.unit, d.roles),
@@ -268,6 +290,7 @@ class Lowering {
         const body = this.block(s.body);
         const slot = this.slot(s);
         const optional = s.optional;
+        const rule = this.where(s.span);
         return (c) => {
           const options = ((src(c) as Value[]) ?? []).slice();
           if (!options.length && !optional) return NORMAL;
@@ -278,6 +301,7 @@ class Lowering {
             options,
             optional,
             text: prompt ? (prompt(c) as string) : undefined,
+            rule,
             slot,
             frames: [{ block: body.id, pc: 0, env: c.env.slice(), me: c.me, self: c.self, holder: c.holder }],
           };
@@ -299,20 +323,22 @@ class Lowering {
       }
       case 'log': {
         const text = this.expr(s.text);
+        const rule = this.where(s.span);
         return (c) => {
-          c.st.log.push({ step: c.step, text: text(c) as string, player: c.me ?? undefined });
+          c.st.log.push({ step: c.step, text: text(c) as string, rule, player: c.me ?? undefined });
           return NORMAL;
         };
       }
       case 'turn': {
         const player = this.expr(s.player);
         const body = this.block(s.body);
+        const rule = this.where(s.span);
         return (c) => {
           const p = player(c) as string;
           c.st.current = p;
           c.st.turn++;
           c.st.used = {};
-          c.st.log.push({ step: c.step, text: `Turn ${c.st.turn}: ${display(c.pack, p)}`, player: p });
+          c.st.log.push({ step: c.step, text: `Turn ${c.st.turn}: ${display(c.pack, p)}`, rule, player: p });
           return runBlock(body, 0, { ...c, me: p });
         };
       }
@@ -622,10 +648,10 @@ class Lowering {
       return (c) => runPipeline(name, args.map((a) => a(c)), c);
     }
     if (target.k === 'proc') throw new Error('internal: a procedure used as a value');
-    return this.builtin(target.b.name, args, target.die);
+    return this.builtin(target.b.name, args, target.die, this.where(e.span));
   }
 
-  private builtin(name: string, args: ExprFn[], die?: string): ExprFn {
+  private builtin(name: string, args: ExprFn[], die?: string, rule?: string): ExprFn {
     const [a, b] = args;
     const links = this.pack.links;
     const each = (xs: Value[], f: ExprFn, c: RunCtx, visit: (x: Value, v: Value) => boolean | void): void => {
@@ -706,7 +732,7 @@ class Lowering {
         return (c) => {
           const faces = c.pack.dice[die!];
           const face = faces[randomInt(c.st, faces.length)];
-          c.st.log.push({ step: c.step, text: `rolled ${die}: ${face}`, player: c.me ?? undefined });
+          c.st.log.push({ step: c.step, text: `rolled ${die}: ${face}`, rule, player: c.me ?? undefined });
           return face;
         };
       case 'random':

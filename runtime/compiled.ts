@@ -118,8 +118,10 @@ export interface CompiledPack {
   pipelines: Record<string, PipelineCode>;
   procs: Record<string, ProcCode>;
   fns: Record<string, FnCode>;
-  /** Run in order when a game starts: every `setup`, then the `flow`. */
-  start: Array<{ body: BlockCode; slots: number }>;
+  /** Run in order when a game starts. */
+  setups: Array<{ body: BlockCode; slots: number }>;
+  /** The game itself, after the setups; the game is over when it ends. */
+  flow?: { body: BlockCode; slots: number };
   score?: ExprFn;
   tiebreak?: ExprFn;
   /** Hidden state fields by kind. */

@@ -110,7 +110,7 @@ export function runEmit(event: string, args: Value[], c: RunCtx, pending?: Array
  * Runs suspended frames in order until the game asks a player again or ends. A `break` skips
  * frames up to the loop it leaves.
  */
-export function resume(frames: Frame[], pack: CompiledPack, st: GameState, step: number): void {
+export function resume(frames: Frame[], pack: CompiledPack, st: GameState, step: number, endsGame = true): void {
   for (let i = 0; i < frames.length; i++) {
     const f = frames[i];
     const c: RunCtx = { st, pack, env: f.env, me: f.me, self: f.self, holder: f.holder, it: null, value: null, step };
@@ -124,14 +124,19 @@ export function resume(frames: Frame[], pack: CompiledPack, st: GameState, step:
       st.prompt!.frames.push(...frames.slice(i + 1));
       return;
     }
-    if (sig === FINISH) break;
+    if (sig === FINISH) {
+      endsGame = true;
+      break;
+    }
     if (sig === BREAK) {
       while (i + 1 < frames.length && !frames[i + 1].loop) i++;
       i++;
     }
   }
-  st.over = true;
-  st.prompt = null;
+  if (endsGame) {
+    st.over = true;
+    st.prompt = null;
+  }
 }
 
 /** A pipeline's value: its base, then each applicable modifier in pack order, then its bounds. */

@@ -8,6 +8,7 @@ import { decodeArg, display, encodeArg } from './values.ts';
 
 export type { ApplyResult, Choice, GameState, NewGameOptions, Value, LogEntry } from './types.ts';
 export type { CompiledPack } from './compiled.ts';
+export { display } from './values.ts';
 
 /** Every state knows the pack it is played with, without carrying closures in its JSON. */
 const packs = new WeakMap<GameState, CompiledPack>();
@@ -61,9 +62,19 @@ export function newGame(pack: CompiledPack, options: NewGameOptions): GameState 
   for (const p of players) st.e[p] = fresh('player');
   st.e.game = fresh('game');
   attach(pack, st);
-  const frames = pack.start.map((s) => ({ block: s.body.id, pc: 0, env: new Array(s.slots).fill(null), me: null, self: null, holder: null }));
+  const frameOf = (s: { body: { id: number }; slots: number }) => ({ block: s.body.id, pc: 0, env: new Array(s.slots).fill(null), me: null, self: null, holder: null });
   try {
-    resume(frames, pack, st, -1);
+    // Setups that ask a player something suspend like any rule; the edits and the flow then wait
+    // for that answer, so they run here only when the setups finish at once.
+    const flow = pack.flow ? [frameOf(pack.flow)] : [];
+    if (options.prepare) {
+      resume(pack.setups.map(frameOf), pack, st, -1, false);
+      if (st.prompt) st.prompt.frames.push(...flow);
+      else {
+        options.prepare(st);
+        resume(flow, pack, st, -1);
+      }
+    } else resume([...pack.setups.map(frameOf), ...flow], pack, st, -1);
   } catch (e) {
     if (e instanceof Refusal) throw new Error(`the game could not be set up: ${e.message}`);
     throw e;
@@ -93,11 +104,13 @@ export function legalChoices(state: GameState): Choice[] {
 }
 
 /** Applies a choice by id. An illegal choice is refused with the rule's reason, and the state is left as it was. */
-export function apply(state: GameState, choice: string | Choice): ApplyResult {
+export function apply(state: GameState, choice: string | Choice, options: { player?: string } = {}): ApplyResult {
   const pack = packOf(state);
   const id = typeof choice === 'string' ? choice : choice.id;
   const p = state.prompt;
   if (!p || state.over) return { ok: false, reason: 'the game is over', state };
+  const actor = options.player ?? (typeof choice === 'string' ? undefined : choice.player);
+  if (actor !== undefined && actor !== p.player) return { ok: false, reason: `${display(pack, p.player)} must act now, not ${display(pack, actor)}`, state };
   const next = cloneJson(state);
   attach(pack, next);
   const step = state.choices.length;
@@ -115,7 +128,7 @@ export function apply(state: GameState, choice: string | Choice): ApplyResult {
         value = decodeArg(id.slice(7));
         if (!(prompt.options ?? []).some((o) => sameValue(o, value))) return { ok: false, reason: `${display(pack, value)} is not one of the options${prompt.text ? ` for “${prompt.text}”` : ''}`, state };
       }
-      next.log.push({ step, text: `${display(pack, prompt.player)} chose ${value === null ? 'nothing' : display(pack, value)}${prompt.text ? ` (${prompt.text})` : ''}`, player: prompt.player });
+      next.log.push({ step, text: `${display(pack, prompt.player)} chose ${value === null ? 'nothing' : display(pack, value)}${prompt.text ? ` (${prompt.text})` : ''}`, rule: prompt.rule, player: prompt.player });
       prompt.frames[0].env[prompt.slot!] = value;
       resume(prompt.frames, pack, next, step);
       return { ok: true, state: next };

@@ -70,6 +70,8 @@ export interface Prompt {
   options?: Value[];
   optional?: boolean;
   text?: string;
+  /** `file:line` of the `choose` that asks. */
+  rule?: string;
   /** For `choose`: the env slot that receives the pick. */
   slot?: number;
   frames: Frame[];
@@ -79,7 +81,7 @@ export interface LogEntry {
   /** Index of the choice that led to this entry (-1 for setup). */
   step: number;
   text: string;
-  /** The rule that caused it, `file:line (rule)`. */
+  /** Where the rule that caused it is written: `file:line`. */
   rule?: string;
   player?: string;
 }
@@ -117,5 +119,11 @@ export type ApplyResult = { ok: true; state: GameState } | { ok: false; reason: 
 
 export interface NewGameOptions {
   players: number;
-  seed: number;
+  /** A number, or a word that is hashed into one. */
+  seed: number | string;
+  /**
+   * Edits the state after the pack's `setup` rules and before its `flow` starts: how a scenario
+   * test sets up "the starting state". A game with edits is no longer its seed and choices alone.
+   */
+  prepare?: (state: GameState) => void;
 }

@@ -1,14 +1,13 @@
 import type { SourceFile } from '../compiler/source.ts';
 import { closest } from '../compiler/suggest.ts';
 import type { CompiledPack } from '../runtime/compiled.ts';
-import { apply, legalChoices, type ApplyResult } from '../runtime/index.ts';
+import { apply, legalChoices, newGame, type ApplyResult } from '../runtime/index.ts';
 import type { GameState } from '../runtime/types.ts';
 import { display } from '../runtime/values.ts';
 import { checkExpectations, type Fail } from './expect.ts';
 import type { Failure, Scenario, ScenarioResult, StateCheck, Step } from './format.ts';
 import { readScenarioFile } from './read.ts';
 import { applySetup } from './setup.ts';
-import { startGame } from './start.ts';
 
 export interface RunOptions {
   /** Run only scenarios whose name contains this text (case ignored). */
@@ -60,12 +59,14 @@ export function runScenario(pack: CompiledPack, s: Scenario, options: RunOptions
   let setupOk = true;
   try {
     const validate = options.validate ?? (pack as CompiledPack & { validate?: StateCheck }).validate;
-    // the edits are made after the pack's `setup` rules, before its `flow` starts; go on with the pack returned
-    const started = startGame(pack, { players: s.players, seed: s.seed }, (st) => {
-      if (s.setup.length) setupOk = applySetup(pack, st, s.setup, fail, validate);
+    // The edits are made after the pack's `setup` rules, before its `flow` starts.
+    state = newGame(pack, {
+      players: s.players,
+      seed: s.seed,
+      prepare: (st) => {
+        if (s.setup.length) setupOk = applySetup(pack, st, s.setup, fail, validate);
+      },
     });
-    pack = started.pack;
-    state = started.state;
   } catch (e) {
     const err = e as Error;
     if (failures.length) return result(0);
