@@ -7,9 +7,6 @@
  * read what the page shows (markers, model text). The expected messages come from running the
  * real compiler on the same text.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import type { ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,19 +14,12 @@ import { strToU8, zipSync } from 'fflate';
 import { compile } from '../../compiler/index.ts';
 import { launchBrowser, startPlayground, watchErrors } from './harness.ts';
 
-const PACK = fileURLToPath(new URL('../../content/smallworld-wow', import.meta.url));
-
-function packFiles(): Array<{ path: string; text: string }> {
-  const out: Array<{ path: string; text: string }> = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/\.ya?ml$/.test(name)) out.push({ path: relative(PACK, p).split('\\').join('/'), text: readFileSync(p, 'utf8') });
-    }
-  };
-  walk(PACK);
-  return out.filter((f) => !f.path.startsWith('scenarios/'));
+/** The pack's files as the page has them (not the disk, which may change while the test runs). */
+async function packFiles(page: Page): Promise<Array<{ path: string; text: string }>> {
+  return page.evaluate(() => {
+    const ed = (window as unknown as { playground: { editor: { packFiles: string[]; model(p: string): { getValue(): string } | undefined } } }).playground.editor;
+    return ed.packFiles.filter((p) => !p.startsWith('scenarios/')).map((path) => ({ path, text: ed.model(path)!.getValue() }));
+  });
 }
 
 // What the test reads from the page's window (see playground/src/main.ts).
@@ -114,7 +104,7 @@ describe('playground', () => {
     expect(await page.textContent('[data-testid=problem-count]')).toBe('0');
 
     // ── A type error in a rule is underlined with the compiler's own message. ──
-    const files = packFiles();
+    const files = await packFiles(page);
     const target = files.find((f) => f.path === 'rules/conquest.yaml') ?? files.find((f) => /^rules: \|\n/m.test(f.text))!;
     const header = target.text.indexOf('rules: |\n');
     expect(header).toBeGreaterThanOrEqual(0);
@@ -233,7 +223,7 @@ describe('playground', () => {
     const errors = watchErrors(page);
     await page.goto(url);
     expect(await status(page)).toBe('ok');
-    const files = packFiles();
+    const files = await packFiles(page);
 
     // ── Completion in a rules block: the pack's names and the language's keywords. ──
     const rulesFile = files.find((f) => f.path === 'rules/conquest.yaml')!;
