@@ -53,7 +53,7 @@ export interface Checked {
   modifiers: Map<string, Array<Placed<A.ModifyDecl>>>;
   setups: Array<Placed<A.SetupDecl>>;
   flow?: Placed<A.FlowDecl>;
-  roles: Map<string, Map<string, { expr: A.Expr; slots: number; fragment: Fragment }>>;
+  roles: Map<string, Map<string, { expr: A.Expr; slots: number; fragment: Fragment; single: boolean }>>;
   scoring?: { score: A.Expr; tiebreak?: A.Expr; slots: number };
 }
 
@@ -294,7 +294,7 @@ class Checker {
 
   private kindRoles(): void {
     for (const [kindName, kind] of this.d.kinds) {
-      const map = new Map<string, { expr: A.Expr; slots: number; fragment: Fragment }>();
+      const map = new Map<string, { expr: A.Expr; slots: number; fragment: Fragment; single: boolean }>();
       for (const [role, { source }] of kind.roles) {
         const parsed = parseExpression(source.text);
         if (!parsed.value) {
@@ -305,8 +305,13 @@ class Checker {
         const ctx = this.ctx(unit, false);
         ctx.self = Ty.entity(kindName);
         ctx.holder = false;
-        this.expect(ctx, parsed.value, Ty.listOf(Ty.entity('player')), `the players of role \`${role}\``);
-        map.set(role, { expr: parsed.value, slots: ctx.slots, fragment: source });
+        // A role names the players holding the card: a list of players, or one player or none.
+        const t = this.expr(ctx, parsed.value);
+        const one = t.k === 'entity' && t.kind === 'player';
+        if (!one && !Ty.assignable(t, Ty.listOf(Ty.entity('player')))) {
+          this.error(unit, parsed.value.span, 'RB0501', `the role \`${role}\` should give the players who hold the card (a list of players, or one player or none), but this is ${article(t)}`, 'e.g. `players where race == self`');
+        }
+        map.set(role, { expr: parsed.value, slots: ctx.slots, fragment: source, single: one });
       }
       this.c.roles.set(kindName, map);
     }

@@ -127,7 +127,12 @@ class Lowering {
       pack.roles[kind] = {};
       for (const [role, r] of roles) {
         const fn = this.expr(r.expr);
-        pack.roles[kind][role] = (ctx) => fn(ctx) as string[];
+        pack.roles[kind][role] = r.single
+          ? (ctx) => {
+              const p = fn(ctx);
+              return typeof p === 'string' ? [p] : [];
+            }
+          : (ctx) => fn(ctx) as string[];
       }
     }
     for (const s of c.setups) {
@@ -172,10 +177,12 @@ class Lowering {
     const body = this.block(d.body);
     const leading: StmtFn[] = [];
     // The leading requires (and the lets they read) decide legality without changing the game,
-    // so they stop before anything random.
+    // so they stop before anything random. They run without exceptions: listing legal choices
+    // tries every candidate, and most fail.
+    const checks: Array<{ slot: number; value: ExprFn } | { cond: ExprFn; reason: ExprFn }> = [];
     for (const s of d.body.stmts) {
       if ((s.kind !== 'require' && s.kind !== 'let') || this.usesRandom(s)) break;
-      leading.push(this.stmt(s));
+      checks.push(s.kind === 'let' ? { slot: this.slot(s), value: this.expr(s.value) } : { cond: this.expr(s.cond), reason: this.expr(s.reason) });
     }
     return {
       name: d.name,
@@ -188,14 +195,12 @@ class Lowering {
       slots: p.slots,
       label: d.label && this.expr(d.label),
       limit: d.limit && { times: d.limit.times, per: d.limit.per },
-      pre: (ctx) => {
-        try {
-          for (const s of leading) s(ctx);
-          return null;
-        } catch (e) {
-          if (e instanceof Refusal) return e.message;
-          throw e;
+      pre: (ctx, explain = true) => {
+        for (const check of checks) {
+          if ('slot' in check) ctx.env[check.slot] = check.value(ctx);
+          else if (check.cond(ctx) !== true) return explain ? (check.reason(ctx) as string) : '';
         }
+        return null;
       },
       body,
       origin,

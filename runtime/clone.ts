@@ -18,3 +18,16 @@ export function sameValue(a: Value, b: Value): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
   return false;
 }
+
+/**
+ * A game state copied for the next choice. The log and the choice list only ever grow, and their
+ * entries never change, so they are copied shallowly.
+ */
+export function cloneState<T extends { log: unknown[]; choices: string[] }>(st: T): T {
+  const out: Record<string, unknown> = {};
+  for (const k in st) {
+    const v = (st as Record<string, unknown>)[k];
+    out[k] = k === 'log' || k === 'choices' ? (v as unknown[]).slice() : cloneJson(v);
+  }
+  return out as T;
+}

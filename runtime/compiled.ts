@@ -52,8 +52,8 @@ export interface ActionCode {
   slots: number;
   label?: ExprFn;
   limit?: { times: number; per: 'turn' | 'game' };
-  /** The leading `require`s: the reason the action is refused, or null. */
-  pre: (c: RunCtx) => string | null;
+  /** The leading `require`s: the reason the action is refused (empty unless `explain`), or null. */
+  pre: (c: RunCtx, explain?: boolean) => string | null;
   body: BlockCode;
   origin: Origin;
 }

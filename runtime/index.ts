@@ -1,4 +1,4 @@
-import { cloneJson, sameValue } from './clone.ts';
+import { cloneJson, cloneState, sameValue } from './clone.ts';
 import type { ActionCode, CompiledPack, RunCtx } from './compiled.ts';
 import { FINISH, SUSPEND } from './compiled.ts';
 import { Refusal, ctxFor, holdersOf, resume, runBlock } from './engine.ts';
@@ -82,8 +82,12 @@ export function newGame(pack: CompiledPack, options: NewGameOptions): GameState 
   return st;
 }
 
-/** Every choice open to the player who must act now, each with a stable id and a readable label. */
-export function legalChoices(state: GameState): Choice[] {
+/**
+ * Every choice open to the player who must act now, each with a stable id and a readable label.
+ * Bots that never show labels may pass `{ labels: false }`: the label is then the id.
+ */
+export function legalChoices(state: GameState, options: { labels?: boolean } = {}): Choice[] {
+  const labels = options.labels ?? true;
   const pack = packOf(state);
   const p = state.prompt;
   if (!p || state.over) return [];
@@ -96,8 +100,9 @@ export function legalChoices(state: GameState): Choice[] {
   for (const a of offered(pack, state)) {
     for (const args of combinations(a, state, pack, p.player)) {
       const c = actionCtx(pack, state, a, p.player, args);
-      if (limitReason(a, state, p.player) || a.pre(c) !== null) continue;
-      out.push({ id: choiceId(a, args), player: p.player, action: a.name, args, label: labelOf(a, c, args, pack) });
+      if (limitReason(a, state, p.player) || a.pre(c, false) !== null) continue;
+      const id = choiceId(a, args);
+      out.push({ id, player: p.player, action: a.name, args, label: labels ? labelOf(a, c, args, pack) : id });
     }
   }
   return out;
@@ -111,7 +116,7 @@ export function apply(state: GameState, choice: string | Choice, options: { play
   if (!p || state.over) return { ok: false, reason: 'the game is over', state };
   const actor = options.player ?? (typeof choice === 'string' ? undefined : choice.player);
   if (actor !== undefined && actor !== p.player) return { ok: false, reason: `${display(pack, p.player)} must act now, not ${display(pack, actor)}`, state };
-  const next = cloneJson(state);
+  const next = cloneState(state);
   attach(pack, next);
   const step = state.choices.length;
   next.choices.push(id);
