@@ -1,0 +1,21 @@
+import { compile, formatDiagnostic, type CompiledPack, type Diagnostic } from '../../compiler/index.ts';
+import type { SourceFile } from '../../compiler/source.ts';
+
+/** A one-file pack for tests: a manifest plus `game.yaml` holding the given YAML. */
+export function packFiles(gameYaml: string, players = { min: 1, max: 4 }): SourceFile[] {
+  return [
+    { path: 'pack.yaml', text: `id: test\nversion: 0.1.0\nname: { en: Test }\nlanguages: [en]\nplayers: { min: ${players.min}, max: ${players.max} }\n` },
+    { path: 'game.yaml', text: gameYaml },
+  ];
+}
+
+export function compileOk(gameYaml: string, players?: { min: number; max: number }): CompiledPack {
+  const files = packFiles(gameYaml, players);
+  const r = compile(files);
+  if (!r.pack) throw new Error(r.diagnostics.map((d) => formatDiagnostic(d, files[1].text)).join('\n'));
+  return r.pack;
+}
+
+export function diagnosticsOf(gameYaml: string): Diagnostic[] {
+  return compile(packFiles(gameYaml)).diagnostics;
+}

@@ -1,0 +1,271 @@
+import { describe, expect, it } from 'vitest';
+import { apply, legalChoices, newGame, replay, viewFor, type GameState } from '../runtime/index.ts';
+import { compileOk } from './helpers/inlinePack.ts';
+
+/** Applies choice ids in order, failing the test on any refusal. */
+function play(st: GameState, ...ids: string[]): GameState {
+  for (const id of ids) {
+    const r = apply(st, id);
+    if (!r.ok) throw new Error(`${id} refused: ${r.reason}`);
+    st = r.state;
+  }
+  return st;
+}
+
+const counters = `
+kinds:
+  player:
+    state:
+      score: number
+      secret: { type: number, default: 7, hidden: true }
+  game:
+    state:
+      pile: list<number>
+      rounds: number
+scoring:
+  score: it.score
+rules: |
+  action gain(n: number in 1..3) "Gain {n}" {
+    require n <= 2 or me.score >= 1 else "3 needs a point first"
+    me.score += n
+  }
+  action pass "Pass" { }
+  action bonus "Bonus" limit 1 per turn {
+    me.score += 10
+  }
+  flow {
+    loop max 2 {
+      game.rounds += 1
+      for p in players {
+        turn p {
+          loop max 8 {
+            offer p: gain, bonus, pass
+            if p.score >= 20 { break }
+          }
+        }
+      }
+    }
+  }
+`;
+
+describe('choices and refusals', () => {
+  const pack = compileOk(counters);
+
+  it('lists every legal instantiation of the offered actions, with labels', () => {
+    const st = newGame(pack, { players: 2, seed: 1 });
+    const ids = legalChoices(st).map((c) => c.id);
+    expect(ids).toEqual(['gain 1', 'gain 2', 'bonus', 'pass']);
+    expect(legalChoices(st).find((c) => c.id === 'gain 2')?.label).toBe('Gain 2');
+  });
+
+  it('refuses an illegal choice with the rule’s reason and leaves the state as it was', () => {
+    const st = newGame(pack, { players: 2, seed: 1 });
+    const before = JSON.stringify(st);
+    const r = apply(st, 'gain 3');
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.reason).toBe('3 needs a point first');
+    expect(JSON.stringify(st)).toBe(before);
+    expect(apply(st, 'fly').ok).toBe(false);
+    expect(apply(st, 'gain 9').ok).toBe(false);
+  });
+
+  it('refuses a choice made by a player who is not to act', () => {
+    const st = newGame(pack, { players: 2, seed: 1 });
+    const r = apply(st, 'pass', { player: 'p2' });
+    expect(!r.ok && r.reason).toMatch(/Player 1 must act now/);
+  });
+
+  it('counts a limited action per turn and resets it at the next turn', () => {
+    let st = newGame(pack, { players: 2, seed: 1 });
+    st = play(st, 'bonus');
+    expect(legalChoices(st).map((c) => c.id)).not.toContain('bonus');
+    const r = apply(st, 'bonus');
+    expect(!r.ok && r.reason).toMatch(/once per turn/);
+    st = play(st, ...Array(7).fill('pass'), ...Array(8).fill('pass'));
+    expect(st.prompt?.player).toBe('p1');
+    expect(legalChoices(st).map((c) => c.id)).toContain('bonus');
+    st = play(st, 'bonus');
+    expect(st.e.p1.score).toBe(20);
+  });
+
+  it('a break inside a loop leaves the loop after a suspended offer', () => {
+    let st = newGame(pack, { players: 2, seed: 1 });
+    st = play(st, 'bonus', 'gain 3', 'gain 3', 'gain 3');
+    expect(st.e.p1.score).toBe(19);
+    expect(st.prompt?.player).toBe('p1');
+    // 22 reaches the bound of 20: the loop breaks well before its 8 offers and p2 plays.
+    st = play(st, 'gain 3');
+    expect(st.e.p1.score).toBe(22);
+    expect(st.prompt?.player).toBe('p2');
+  });
+
+  it('ends the game when the flow ends, and lists no more choices', () => {
+    let st = newGame(pack, { players: 1, seed: 1 });
+    for (let i = 0; i < 20 && !st.over; i++) st = play(st, "pass");
+    expect(st.over).toBe(true);
+    expect(st.e.game.rounds).toBe(2);
+    expect(legalChoices(st)).toEqual([]);
+    expect(apply(st, 'pass').ok).toBe(false);
+  });
+});
+
+describe('state', () => {
+  const pack = compileOk(counters);
+
+  it('is plain JSON: it survives a JSON round trip unchanged', () => {
+    const st = play(newGame(pack, { players: 2, seed: 3 }), 'gain 1', 'bonus');
+    expect(JSON.parse(JSON.stringify(st))).toEqual(st);
+  });
+
+  it('replays from seed and choices to the same state, byte for byte', () => {
+    const choices = ['gain 1', 'bonus', 'pass', 'gain 2', 'pass'];
+    const st = play(newGame(pack, { players: 2, seed: 9 }), ...choices);
+    const again = replay(pack, { players: 2, seed: 9 }, choices);
+    expect(again.stoppedAt).toBeUndefined();
+    expect(JSON.stringify(again.state)).toBe(JSON.stringify(st));
+  });
+
+  it('replay says where an old choice stopped being legal, and why', () => {
+    const r = replay(pack, { players: 2, seed: 9 }, ['pass', 'gain 3', 'pass']);
+    expect(r.stoppedAt).toEqual({ step: 1, choice: 'gain 3', reason: '3 needs a point first' });
+    expect(r.state.choices).toEqual(['pass']);
+  });
+
+  it('a player view hides other players’ hidden fields, not one’s own', () => {
+    const st = newGame(pack, { players: 2, seed: 1 });
+    const view = viewFor(st, 'p1');
+    expect(view.e.p1.secret).toBe(7);
+    expect(view.e.p2.secret).toBeNull();
+    expect(st.e.p2.secret).toBe(7);
+  });
+});
+
+const deck = `
+dice:
+  d6: [1, 2, 3, 4, 5, 6]
+kinds:
+  game:
+    state:
+      deck: list<number>
+      discard: list<number>
+      drawn: list<number>
+      rolls: list<number>
+rules: |
+  setup {
+    game.deck = [1, 2, 3, 4, 5]
+    game.discard = [7, 8, 9]
+  }
+  flow {
+    draw low from bottom of game.deck
+    game.drawn += [low]
+    shuffle game.discard
+    game.deck = game.discard + game.deck
+    game.discard = []
+    repeat 3 {
+      let r = roll(d6)
+      game.rolls += [r]
+    }
+    choose n in game.deck by current "Pick a card" {
+      remove n from game.deck
+      put n on top of game.discard
+    }
+  }
+`;
+
+describe('piles, randomness and choose', () => {
+  const pack = compileOk(deck, { min: 1, max: 1 });
+
+  it('draws from the bottom and puts the shuffled discard on top', () => {
+    const st = newGame(pack, { players: 1, seed: 5 });
+    const g = st.e.game as { deck: number[]; drawn: number[]; discard: number[] };
+    expect(g.drawn).toEqual([5]);
+    expect(g.deck.slice(3)).toEqual([1, 2, 3, 4]);
+    expect([...g.deck.slice(0, 3)].sort()).toEqual([7, 8, 9]);
+    expect(g.discard).toEqual([]);
+  });
+
+  it('takes every random number from the seeded generator in the state', () => {
+    const a = newGame(pack, { players: 1, seed: 42 });
+    const b = newGame(pack, { players: 1, seed: 42 });
+    const c = newGame(pack, { players: 1, seed: 43 });
+    expect(a.e.game.rolls).toEqual(b.e.game.rolls);
+    expect(a.e.game.deck).toEqual(b.e.game.deck);
+    expect(JSON.stringify([a.e.game.rolls, a.e.game.deck])).not.toBe(JSON.stringify([c.e.game.rolls, c.e.game.deck]));
+  });
+
+  it('asks the player to choose, then runs the rest of the rule with the pick', () => {
+    let st = newGame(pack, { players: 1, seed: 5 });
+    const ids = legalChoices(st).map((c) => c.id);
+    expect(ids).toContain('choose 1');
+    expect(legalChoices(st)[0].label).toMatch(/^Pick a card: /);
+    expect(apply(st, 'choose 6').ok).toBe(false);
+    st = play(st, 'choose 1');
+    expect(st.e.game.discard).toEqual([1]);
+    expect(st.e.game.deck).not.toContain(1);
+    expect(st.over).toBe(true);
+  });
+});
+
+const cards = `
+kinds:
+  card:
+    props:
+      bonus: number
+    roles:
+      owned: players where self in hand
+  player:
+    state:
+      hand: list<card>
+      score: number
+entities:
+  - card: sword
+    bonus: 2
+    rules: |
+      modify strength() = value + self.bonus
+  - card: shield
+    bonus: 1
+    rules: |
+      on scored(p) when p == holder {
+        holder.score += self.bonus
+      }
+      action polish "Polish the shield" with fight {
+        holder.score += 100
+      }
+rules: |
+  event scored(p: player)
+  pipeline strength(): number min 1 = 1
+  action fight "Fight" {
+    me.score += strength()
+    emit scored(me)
+  }
+  flow {
+    for p in players {
+      turn p { offer p: fight }
+    }
+  }
+`;
+
+describe('cards: roles, modifiers, triggers, card actions', () => {
+  const pack = compileOk(cards);
+
+  it('applies a card’s modifier and trigger only for the player who holds it', () => {
+    let st = newGame(pack, { players: 2, seed: 1 });
+    st.e.p1.hand = ['sword', 'shield'];
+    st = play(st, 'fight');
+    // strength 1 + sword 2 = 3, then the shield's trigger adds 1.
+    expect(st.e.p1.score).toBe(4);
+    st = play(st, 'fight');
+    expect(st.e.p2.score).toBe(1);
+    const line = cards.split('\n').findIndex((l) => l.includes('on scored(p)')) + 1;
+    expect(st.log.find((l) => l.text === 'shield: on scored')?.rule).toBe(`game.yaml:${line}`);
+  });
+
+  it('offers a card’s action beside the game action it names, to its holder only', () => {
+    const st = newGame(pack, { players: 2, seed: 1 });
+    expect(legalChoices(st).map((c) => c.id)).toEqual(['fight']);
+    st.e.p1.hand = ['shield'];
+    expect(legalChoices(st).map((c) => c.id)).toEqual(['fight', 'shield.polish']);
+    const r = apply(st, 'shield.polish');
+    expect(r.ok && r.state.e.p1.score).toBe(100);
+  });
+});
