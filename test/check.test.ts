@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { compile } from '../compiler/index.ts';
+import { diagnosticsOf, packFiles } from './helpers/inlinePack.ts';
+
+/** A small valid game; each test breaks one thing in it. */
+const base = (rules: string, extra = '') => `
+enums:
+  terrain: [forest, hills, swamp]
+dice:
+  d3: [1, 2, 3]
+kinds:
+  region:
+    props:
+      terrain: terrain
+      next: list<region>
+    graph: next
+    state:
+      owner: player?
+      tokens: number
+  player:
+    state:
+      coins: number
+${extra}
+entities:
+  - region: north
+    terrain: hills
+    next: [south]
+  - region: south
+    terrain: forest
+rules: |
+${rules
+  .trim()
+  .split('\n')
+  .map((l) => `  ${l}`)
+  .join('\n')}
+`;
+
+const flow = 'flow { for p in players { turn p { offer p: pass } } }\naction pass "Pass" { }';
+
+function only(rules: string, extra?: string) {
+  const ds = diagnosticsOf(base(`${rules}\n${flow}`, extra));
+  return ds.map((d) => ({ code: d.code, line: d.line, column: d.column, message: d.message, hint: d.hint }));
+}
+
+function lineOf(text: string, needle: string): number {
+  return text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+}
+
+describe('the checker', () => {
+  it('accepts the base game', () => {
+    expect(only('')).toEqual([]);
+  });
+
+  it('names an unknown terrain, where it is, and the likely one', () => {
+    const src = 'fn hilly(r: region): bool = r.terrain == hils';
+    const [d] = only(src);
+    const text = base(`${src}\n${flow}`);
+    expect(d.code).toBe('RB0521');
+    expect(d.message).toBe('unknown name `hils`: it is not a terrain of this pack');
+    expect(d.hint).toBe('did you mean `hills`?');
+    expect(d.line).toBe(lineOf(text, 'hils'));
+    expect(d.column).toBe(text.split('\n')[d.line - 1].indexOf('hils') + 1);
+  });
+
+  it('rejects a value of the wrong type, saying both types', () => {
+    const [d] = only('action give "Give" { me.coins += north }');
+    expect(d.code).toBe('RB0501');
+    expect(d.message).toBe('the amount of `+=` should be a number, but this is a region');
+  });
+
+  it('rejects an unknown field with a suggestion', () => {
+    const [d] = only('fn t(r: region): number = r.tokkens');
+    expect(d.code).toBe('RB0523');
+    expect(d.hint).toBe('did you mean `tokens`?');
+  });
+
+  it('rejects a procedure that can call itself: the rule could loop forever', () => {
+    const ds = only('proc a() { b() }\nproc b() { a() }');
+    expect(ds.some((d) => d.code === 'RB0509' && /could loop forever/.test(d.message))).toBe(true);
+  });
+
+  it('keeps randomness out of values', () => {
+    const [d] = only('fn luck(): number = roll(d3)');
+    expect(d.code).toBe('RB0526');
+  });
+
+  it('requires a none check before using an optional value as a required one', () => {
+    const bad = only('proc claim(r: region) { let p = r.owner\n  emitTo(p) }\nproc emitTo(p: player) { p.coins += 1 }');
+    expect(bad.map((d) => d.code)).toEqual(['RB0501']);
+    expect(bad[0].hint).toMatch(/may be none/);
+    expect(only('proc claim(r: region) { let p = r.owner\n  if p != none { emitTo(p) } }\nproc emitTo(p: player) { p.coins += 1 }')).toEqual([]);
+    expect(only('proc claim(r: region) { require r.owner != none else "empty"\n  emitTo(r.owner) }\nproc emitTo(p: player) { p.coins += 1 }')).toEqual([]);
+  });
+
+  it('rejects changing a printed property', () => {
+    const [d] = only('action paint "Paint" { north.terrain = swamp }');
+    expect(d.code).toBe('RB0519');
+  });
+
+  it('rejects break outside a loop and an offer of an unknown action', () => {
+    expect(only('proc p() { break }').map((d) => d.code)).toEqual(['RB0516']);
+    const [d] = only('proc p() { offer me: pas }');
+    expect(d.code).toBe('RB0517');
+    expect(d.hint).toBe('did you mean `pass`?');
+  });
+
+  it('keeps cards to on, modify and action rules, and card actions offered with a game action', () => {
+    const extra = `  card:\n    roles:\n      owned: players`;
+    const text = base(flow, extra).replace('entities:\n', `entities:\n  - card: relic\n    rules: |\n      proc boom() { }\n      action shine "Shine" { }\n`);
+    const codes = diagnosticsOf(text).map((d) => d.code);
+    expect(codes).toContain('RB0401');
+    expect(codes).toContain('RB0504');
+  });
+
+  it('reports every error of a run, not only the first', () => {
+    expect(only('fn a(): number = nope\nfn b(): bool = 1\nfn c(r: region): bool = r.terrain == swam').map((d) => d.code)).toEqual(['RB0521', 'RB0501', 'RB0521']);
+  });
+
+  it('reports a syntax error once and keeps checking the other declarations', () => {
+    const ds = only('proc broken( { }\nfn fine(): number = missing');
+    expect(ds.map((d) => d.code)).toEqual(['RB0301', 'RB0521']);
+  });
+});
+
+describe('pack data', () => {
+  it('rejects a duplicate id, pointing at the second one', () => {
+    const text = base(flow).replace('  - region: south', '  - region: north\n    terrain: hills\n  - region: south');
+    const ds = diagnosticsOf(text);
+    expect(ds.map((d) => d.code)).toContain('RB0205');
+  });
+
+  it('rejects an unknown key in an entity with the closest field', () => {
+    const text = base(flow).replace('    terrain: forest', '    terain: forest');
+    const d = diagnosticsOf(text).find((x) => x.code === 'RB0208')!;
+    expect(d.hint).toBe('did you mean `terrain`?');
+    expect(d.line).toBe(lineOf(text, 'terain'));
+  });
+
+  it('rejects an unknown top-level key through the JSON schema', () => {
+    const d = diagnosticsOf(`${base(flow)}\nrulez: x\n`).find((x) => x.code === 'RB0101')!;
+    expect(d.message).toBe('unknown key `rulez` in the file');
+    expect(d.hint).toBe('did you mean `rules`?');
+  });
+
+  it('reports malformed YAML with its position, never a stack trace', () => {
+    const ds = diagnosticsOf('kinds:\n  region: [unclosed\n');
+    expect(ds[0].code).toBe('RB0001');
+    expect(ds[0].line).toBeGreaterThan(0);
+  });
+
+  it('reports a missing dependency pack', () => {
+    const files = packFiles(base(flow));
+    files[0].text += 'extends: elsewhere\n';
+    const d = compile(files).diagnostics.find((x) => x.code === 'RB0003')!;
+    expect(d.message).toBe('this pack needs the pack `elsewhere`, which was not found');
+    expect(d.file).toBe('pack.yaml');
+  });
+});
+
+describe('extending a pack', () => {
+  const baseFiles = packFiles(base(`${flow}\nfn bonus(): number = 1`));
+  const ext = (rules: string) => [
+    { path: 'pack.yaml', text: 'id: ext\nversion: 0.1.0\nname: { en: Ext }\nlanguages: [en]\nplayers: { min: 1, max: 4 }\nextends: test\n' },
+    { path: 'more.yaml', text: `rules: |\n  ${rules}\n` },
+  ];
+
+  it('replaces a base declaration only when told to with `override`', () => {
+    expect(compile(ext('override fn bonus(): number = 2'), { dependencies: { test: baseFiles } }).diagnostics).toEqual([]);
+    const [d] = compile(ext('fn bonus(): number = 2'), { dependencies: { test: baseFiles } }).diagnostics;
+    expect(d.code).toBe('RB0402');
+    expect(d.hint).toMatch(/write `override fn bonus`/);
+    const [n] = compile(ext('override fn extra(): number = 2'), { dependencies: { test: baseFiles } }).diagnostics;
+    expect(n.code).toBe('RB0403');
+  });
+});
