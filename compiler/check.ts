@@ -249,7 +249,7 @@ class Checker {
         });
         if (p.decl.when) this.expect({ ...ctx, effects: false }, p.decl.when, Ty.BOOL, 'a `when` condition');
         this.roles(p.unit, p.decl.roles);
-        this.block(ctx, p.decl.body);
+        this.block(ctx, p.decl.body, p.decl.when ? notNone(p.decl.when, true) : []);
         p.slots = ctx.slots;
       }
     }
@@ -270,7 +270,7 @@ class Checker {
         });
         if (p.decl.when) this.expect(ctx, p.decl.when, Ty.BOOL, 'a `when` condition');
         this.roles(p.unit, p.decl.roles);
-        this.expect(ctx, p.decl.value, ret, `the value of \`${name}\``);
+        this.withFacts(ctx, p.decl.when ? notNone(p.decl.when, true) : [], () => this.expect(ctx, p.decl.value, ret, `the value of \`${name}\``));
         p.slots = ctx.slots;
       }
     }

@@ -3,7 +3,7 @@ import { parseRules, parseType } from '../dsl/parser.ts';
 import { keywordSet } from '../dsl/lexer.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentOf, fragmentSpan, spanAt, type LoadedFile, type LoadedPack } from './load.ts';
-import type { Fragment } from './source.ts';
+import { LineIndex, type Fragment } from './source.ts';
 import { closest } from './suggest.ts';
 import * as Ty from './types.ts';
 import type { Type } from './types.ts';
@@ -207,7 +207,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
           code: 'RB0205',
           message: `the id \`${id}\` is used twice`,
           at,
-          hint: clash ? `it is already the ${clash.kind} in ${clash.file.path}; ids are shared by every kind, enum member and die` : 'it is already an enum member, kind or die; ids are shared by all of them',
+          hint: clash ? `it is already the ${clash.kind} at ${clash.file.path}:${new LineIndex(clash.file.text).position(clash.at.start).line}; ids are shared by every kind, enum member and die, so rename one` : 'it is already an enum member, kind or die; ids are shared by all of them',
         });
         return;
       }
@@ -360,20 +360,28 @@ function checkEntityValues(d: Declared, e: EntitySym, report: (d: DiagnosticInpu
   }
 }
 
+/** A YAML value as the author wrote it, short enough for a message. */
+function shown(raw: unknown): string {
+  const s = typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
+  return s.length > 40 ? `${s.slice(0, 37)}…` : s;
+}
+
 /** A YAML value checked against a field type; ids must name entities of the right kind. */
 export function checkValue(d: Declared, raw: unknown, t: Type, file: LoadedFile, path: Array<string | number>, report: (d: DiagnosticInput) => void): Value {
   const at = () => spanAt(file, path);
+  // The field named in messages: `tokens`, or `adjacent` for an item of that list.
+  const field = [...path].reverse().find((p): p is string => typeof p === 'string') ?? 'this value';
   if (t.k === 'error') return null;
   if (raw === null || raw === undefined) {
-    if (!t.optional) report({ code: 'RB0210', message: `this needs a ${Ty.show(t)}, not an empty value`, at: at() });
+    if (!t.optional) report({ code: 'RB0210', message: `\`${field}\` needs ${Ty.show(t) === 'number' ? 'a number' : `a ${Ty.show(t)}`}, but it is empty`, at: at(), hint: `write a value after \`${field}:\`, or declare the field as \`${Ty.show(t)}?\` if it may be empty` });
     return null;
   }
   switch (t.k) {
     case 'number':
-      if (typeof raw !== 'number') report({ code: 'RB0210', message: `\`${String(raw)}\` should be a number`, at: at() });
-      return typeof raw === 'number' ? raw : 0;
+      if (typeof raw !== 'number' || !Number.isFinite(raw)) report({ code: 'RB0210', message: `\`${field}\` should be a number, not \`${shown(raw)}\``, at: at(), hint: `write it in digits, e.g. \`${field}: 3\`` });
+      return typeof raw === 'number' && Number.isFinite(raw) ? raw : 0;
     case 'bool':
-      if (typeof raw !== 'boolean') report({ code: 'RB0210', message: `\`${String(raw)}\` should be true or false`, at: at() });
+      if (typeof raw !== 'boolean') report({ code: 'RB0210', message: `\`${field}\` should be true or false, not \`${shown(raw)}\``, at: at(), hint: `write \`${field}: true\` or \`${field}: false\`` });
       return raw === true;
     case 'text':
       return String(raw);

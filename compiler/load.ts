@@ -1,4 +1,4 @@
-import { parseDocument, isMap, isScalar, isSeq, isPair, type Document, type Node as YamlNode, Scalar, YAMLMap } from 'yaml';
+import { parseDocument, isMap, isScalar, isSeq, isPair, type Document, type Node as YamlNode, Scalar, YAMLMap, visit, type YAMLError } from 'yaml';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import type { Fragment, SourceFile } from './source.ts';
 
@@ -26,12 +26,26 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
   for (const src of yamlSources) {
     const doc = parseDocument(src.text, { keepSourceTokens: true, uniqueKeys: true, prettyErrors: false });
     if (doc.errors.length) {
-      for (const e of doc.errors) {
-        report({ code: 'RB0001', message: `this YAML is malformed: ${e.message.split('\n')[0]}`, at: { file: src.path, start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1) }, hint: duplicateKeyHint(e.code) });
-      }
+      // After the first syntax error the parser is out of step and the rest mostly repeats it;
+      // duplicate keys are independent of each other and are all reported.
+      const syntax = doc.errors.find((e) => e.code !== 'DUPLICATE_KEY');
+      for (const e of doc.errors) if (e.code === 'DUPLICATE_KEY' || e === syntax) report(yamlError(src, doc, e));
       continue;
     }
-    const loaded: LoadedFile = { path: src.path, text: src.text, doc, data: doc.toJS({ maxAliasCount: 100 }) };
+    let data: unknown;
+    try {
+      data = doc.toJS({ maxAliasCount: 100 });
+    } catch (err) {
+      const alias = /alias/i.test((err as Error).message);
+      report({
+        code: 'RB0001',
+        message: `this YAML cannot be read: ${(err as Error).message}`,
+        at: { file: src.path, start: 0, end: Math.max(1, src.text.indexOf('\n')) },
+        hint: alias ? 'an alias `*name` needs its anchor `&name` earlier in the file, and aliases may not multiply a value many times over' : undefined,
+      });
+      continue;
+    }
+    const loaded: LoadedFile = { path: src.path, text: src.text, doc, data };
     if (src.path === 'pack.yaml' || src.path === 'pack.yml') manifest = loaded;
     else if (!src.path.startsWith('scenarios/')) files.push(loaded);
   }
@@ -41,8 +55,35 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
   return { manifest, files };
 }
 
-function duplicateKeyHint(code: string): string | undefined {
-  return code === 'DUPLICATE_KEY' ? 'each key may appear once in a mapping; merge the two entries' : undefined;
+/** A YAML syntax error in the author's terms, pointing where the fix goes when we can tell. */
+function yamlError(src: SourceFile, doc: Document.Parsed, e: YAMLError): DiagnosticInput {
+  const at = { file: src.path, start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1) };
+  if (e.code === 'DUPLICATE_KEY') {
+    const key = src.text.slice(e.pos[0]).match(/^[^:\n]*/)?.[0].trim() || 'this key';
+    return { code: 'RB0001', message: `the key \`${key}\` appears twice in this mapping`, at: { ...at, end: Math.max(at.end, at.start + key.length) }, hint: 'each key may appear once in a mapping; merge the two entries' };
+  }
+  if (e.code === 'MULTIPLE_DOCS') {
+    return { code: 'RB0001', message: 'this file holds more than one YAML document', at, hint: 'a pack file is one document: remove the `---` line, or move what follows it to its own file' };
+  }
+  const flow = /^Flow (map|sequence) in block collection/.exec(e.message);
+  if (e.code === 'BAD_INDENT' && flow) {
+    const [open, close] = flow[1] === 'map' ? ['{', '}'] : ['[', ']'];
+    const start = unclosed(doc, e.pos[0], flow[1] === 'map');
+    if (start !== undefined) {
+      return { code: 'RB0001', message: `this YAML is malformed: the \`${open}\` here is never closed`, at: { file: src.path, start, end: start + 1 }, hint: `end the ${flow[1] === 'map' ? 'mapping' : 'list'} with \`${close}\` on its line, e.g. \`${flow[1] === 'map' ? 'name: { en: Orcs }' : 'next: [a, b]'}\`` };
+    }
+  }
+  return { code: 'RB0001', message: `this YAML is malformed: ${e.message.split('\n')[0]}`, at };
+}
+
+/** Where the flow collection (`{ … }` or `[ … ]`) that runs into `at` opens, from the partial document. */
+function unclosed(doc: Document.Parsed, at: number, map: boolean): number | undefined {
+  let found: number | undefined;
+  visit(doc, (_key, node) => {
+    const c = map ? (isMap(node) ? node : undefined) : isSeq(node) ? node : undefined;
+    if (c?.flow && c.range && c.range[1] === at && c.range[0] < at) found = Math.max(found ?? -1, c.range[0]);
+  });
+  return found;
 }
 
 /** The YAML node at a path of keys and indexes, or the nearest existing parent. */

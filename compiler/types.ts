@@ -50,7 +50,7 @@ export function assignable(from: Type, to: Type): boolean {
 /** Types that can be compared with `==`: same base, either side may be optional or none. */
 export function comparable(a: Type, b: Type): boolean {
   if (a.k === 'error' || b.k === 'error') return true;
-  if (a.k === 'none') return !!b.optional || b.k === 'none';
-  if (b.k === 'none') return !!a.optional;
+  // Testing against none is always allowed, even where the value is known to be there already.
+  if (a.k === 'none' || b.k === 'none') return true;
   return sameBase(a, b);
 }

@@ -155,7 +155,7 @@ export function apply(state: GameState, choice: string | Choice, options: { play
     if (limit) return { ok: false, reason: limit, state };
     const pre = a.pre(actionCtx(pack, state, a, prompt.player, args));
     if (pre !== null) return { ok: false, reason: pre, state };
-    const key = usageKey(a);
+    const key = usageKey(a, prompt.player);
     if (a.limit?.per === 'turn') next.used[key] = (next.used[key] ?? 0) + 1;
     if (a.limit?.per === 'game') next.usedGame[key] = (next.usedGame[key] ?? 0) + 1;
     next.log.push({ step, text: `${display(pack, prompt.player)}: ${labelOf(a, c, args, pack)}`, rule: a.origin.where, player: prompt.player });
@@ -250,14 +250,15 @@ function actionKey(a: ActionCode): string {
   return a.card ? `${a.card.card}.${a.name}` : a.name;
 }
 
-function usageKey(a: ActionCode): string {
-  return actionKey(a);
+/** Limits count per player: "once per turn" is each player's once, also in another's turn. */
+function usageKey(a: ActionCode, player: string): string {
+  return `${actionKey(a)}@${player}`;
 }
 
 function limitReason(a: ActionCode, st: GameState, player: string): string | null {
   if (!a.limit) return null;
-  const used = (a.limit.per === 'turn' ? st.used : st.usedGame)[usageKey(a)] ?? 0;
-  return used >= a.limit.times ? `${a.name} may be used ${a.limit.times === 1 ? 'once' : `${a.limit.times} times`} per ${a.limit.per}${player ? '' : ''}, and that is spent` : null;
+  const used = (a.limit.per === 'turn' ? st.used : st.usedGame)[usageKey(a, player)] ?? 0;
+  return used >= a.limit.times ? `${a.name} may be used ${a.limit.times === 1 ? 'once' : `${a.limit.times} times`} per ${a.limit.per}, and that is spent` : null;
 }
 
 function choiceId(a: ActionCode, args: Value[]): string {
