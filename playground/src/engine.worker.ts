@@ -18,7 +18,11 @@ let good: { version: number; pack: CompiledPack; summary: PackSummary } | undefi
 let cache: { key: string; choices: string[]; states: Map<number, GameState> } | undefined;
 
 const queue: WorkerRequest[] = [];
-/** Scenario tests wait a little after their compile, so that a replay asked for meanwhile goes first. */
+/**
+ * Scenario tests run once typing has paused for a while: they take a few hundred milliseconds and
+ * the worker does one thing at a time, so running them between keystrokes would delay diagnostics.
+ */
+const SCENARIO_IDLE_MS = 900;
 let scenarioTimer: ReturnType<typeof setTimeout> | undefined;
 let scheduled = false;
 
@@ -73,9 +77,9 @@ function compile(req: CompileRequest) {
   cache = undefined;
   post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, symbols, version: good.version, summary, ms: performance.now() - t0 });
   if (req.scenarios.length) {
-    // After the answer, and only if no newer compile arrives meanwhile.
+    // After the answer, and only if no newer compile arrives meanwhile (a compile cancels the timer).
     clearTimeout(scenarioTimer);
-    scenarioTimer = setTimeout(() => void scenarios(req.id, req.scenarios), 200);
+    scenarioTimer = setTimeout(() => void scenarios(req.id, req.scenarios), SCENARIO_IDLE_MS);
   }
 }
 

@@ -15,7 +15,7 @@ import { exportZip, importZip } from './zip.ts';
 import { builtinPacks, dependencyIds, manifestId, newPackFiles, scenariosOf, sourcesOf, Workspace, type Seat, type Session } from './workspace.ts';
 
 /** How long typing must pause before a compile. Short: the compile runs off the page's thread. */
-const COMPILE_DEBOUNCE_MS = 120;
+const COMPILE_DEBOUNCE_MS = 90;
 const BOT_DELAYS: Record<string, number> = { instant: 0, fast: 150, slow: 700 };
 
 /** Mulberry32: the bot's seeded pick among legal choices, so a game with bots replays the same. */
@@ -789,8 +789,10 @@ class App {
     if (r?.stoppedAt && live) {
       banners.push(
         h('div', { class: 'banner warn', 'data-testid': 'replay-stopped' },
-          h('strong', null, `Replay stopped at move ${r.stoppedAt.step + 1} of ${total}`),
-          `: ${r.stoppedAt.reason}. The game shows the state before that move; the ${total - r.applied} later move${total - r.applied > 1 ? 's are' : ' is'} kept in case you edit the rules back.`,
+          h('span', { class: 'banner-text' },
+            h('strong', null, `Under the new rules, move ${r.stoppedAt.step + 1} of ${total} (\`${s.choices[r.stoppedAt.step] ?? '?'}\`) is refused: `),
+            `${r.stoppedAt.reason}. The game shows the state before it; the ${total - r.applied} move${total - r.applied > 1 ? 's' : ''} from there on ${total - r.applied > 1 ? 'are' : 'is'} kept in case you edit the rules back.`,
+          ),
           h('button', { class: 'small', onclick: () => this.discardDeadChoices() }, 'Drop them and play on'),
         ),
       );
@@ -893,7 +895,7 @@ class App {
       h('tr', null, h('th', { class: 'field' }, f), state.players.map((p) => {
         const fields = state.e[p] ?? {};
         const hidden = playerKind?.state[f]?.hidden && this.viewAs !== null && this.viewAs !== p;
-        return h('td', { 'data-testid': `field-${p}-${f}`, class: hidden ? 'hidden-field' : '', title: hidden ? 'hidden from this view' : `${f}: ${JSON.stringify(fields[f])}` }, hidden ? '🔒' : name(fields[f]));
+        return h('td', { 'data-testid': `field-${p}-${f}`, class: hidden ? 'hidden-field' : '', title: hidden ? 'hidden from this view' : `${f}: ${JSON.stringify(fields[f])}` }, hidden ? 'hidden' : name(fields[f]));
       })),
     );
     const game = state.e.game;

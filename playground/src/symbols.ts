@@ -169,8 +169,8 @@ function signatureOf(d: ReturnType<typeof parseRules>['value'] extends infer P ?
   return `${d.kind} ${d.name}${params || binds}${returns}`;
 }
 
-/** Build the index of every file of a pack. Never throws: a file that does not parse adds nothing. */
-export function indexPack(files: SourceFile[]): SymbolIndex {
+/** Index of one file. Never throws: a file that does not parse adds nothing. */
+export function indexFile(f: SourceFile): SymbolIndex {
   const idx = emptyIndex();
   const addDecl = (s: DeclSymbol) => (idx.decls[s.name] ??= []).push(s);
 
@@ -199,15 +199,15 @@ export function indexPack(files: SourceFile[]): SymbolIndex {
     if (m) visitRules(file, source, m.get('rules', true));
   };
 
-  for (const f of files) {
+  {
     let doc;
     try {
       doc = parseDocument(f.text, { keepSourceTokens: false });
     } catch {
-      continue;
+      return idx;
     }
     const root = doc.contents;
-    if (!isMap(root)) continue;
+    if (!isMap(root)) return idx;
     const section = (name: string) => root.get(name, true);
     if (f.path === 'pack.yaml') {
       const langs = root.get('languages', true);
@@ -288,4 +288,32 @@ export function indexPack(files: SourceFile[]): SymbolIndex {
     }
   }
   return idx;
+}
+
+/** Per-file indexes by path, reused while a file's text is unchanged: typing re-indexes one file. */
+const cache = new Map<string, { text: string; idx: SymbolIndex }>();
+
+/** The index of a whole pack, merged from the files' own. */
+export function indexPack(files: SourceFile[]): SymbolIndex {
+  const out = emptyIndex();
+  const seen = new Set<string>();
+  for (const f of files) {
+    seen.add(f.path);
+    let hit = cache.get(f.path);
+    if (!hit || hit.text !== f.text) {
+      hit = { text: f.text, idx: indexFile(f) };
+      cache.set(f.path, hit);
+    }
+    const i = hit.idx;
+    Object.assign(out.entities, i.entities);
+    Object.assign(out.kinds, i.kinds);
+    Object.assign(out.enums, i.enums);
+    for (const [k, v] of Object.entries(i.members)) (out.members[k] ??= []).push(...v);
+    for (const [k, v] of Object.entries(i.fields)) (out.fields[k] ??= []).push(...v);
+    for (const [k, v] of Object.entries(i.decls)) (out.decls[k] ??= []).push(...v);
+    if (i.languages.length) out.languages = i.languages;
+    out.rulesBlocks.push(...i.rulesBlocks);
+  }
+  for (const p of [...cache.keys()]) if (!seen.has(p)) cache.delete(p);
+  return out;
 }
