@@ -373,7 +373,7 @@ export function checkValue(d: Declared, raw: unknown, t: Type, file: LoadedFile,
   const field = [...path].reverse().find((p): p is string => typeof p === 'string') ?? 'this value';
   if (t.k === 'error') return null;
   if (raw === null || raw === undefined) {
-    if (!t.optional) report({ code: 'RB0210', message: `\`${field}\` needs ${Ty.show(t) === 'number' ? 'a number' : `a ${Ty.show(t)}`}, but it is empty`, at: at(), hint: `write a value after \`${field}:\`, or declare the field as \`${Ty.show(t)}?\` if it may be empty` });
+    if (!t.optional) report({ code: 'RB0210', message: `\`${field}\` needs ${/^[aeiou]/.test(Ty.show(t)) ? 'an' : 'a'} ${Ty.show(t)}, but it is empty`, at: at(), hint: `write a value after \`${field}:\`, or declare the field as \`${Ty.show(t)}?\` if it may be empty` });
     return null;
   }
   switch (t.k) {
@@ -391,7 +391,7 @@ export function checkValue(d: Declared, raw: unknown, t: Type, file: LoadedFile,
         const guess = closest(String(raw), values);
         report({
           code: 'RB0211',
-          message: `\`${String(raw)}\` is not a ${t.name} of this pack`,
+          message: `\`${shown(raw)}\` is not a ${t.name} of this pack`,
           at: at(),
           hint: guess ? `did you mean \`${guess}\`?` : `a ${t.name} is one of: ${values.join(', ')}`,
           fix: guess ? { replacement: guess, safe: true } : undefined,
@@ -406,7 +406,7 @@ export function checkValue(d: Declared, raw: unknown, t: Type, file: LoadedFile,
         const guess = closest(String(raw), candidates);
         report({
           code: 'RB0212',
-          message: target ? `\`${String(raw)}\` is a ${target.kind}, not a ${t.kind}` : `no ${t.kind} is called \`${String(raw)}\``,
+          message: target ? `\`${shown(raw)}\` is a ${target.kind}, not a ${t.kind}` : `no ${t.kind} is called \`${shown(raw)}\``,
           at: at(),
           hint: guess ? `did you mean \`${guess}\`?` : undefined,
           fix: guess ? { replacement: guess, safe: true } : undefined,
