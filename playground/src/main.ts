@@ -97,6 +97,7 @@ class App {
     });
     this.el.importInput.addEventListener('change', () => void this.importFile());
     this.engine.onScenarios = (r) => this.onScenarios(r);
+    this.ws.onSaveProblem = (problem) => this.toast(problem, 'error');
 
     const shared = decodeShare(location.hash);
     if (shared?.ok) this.openShared(shared.payload);
@@ -353,7 +354,11 @@ class App {
     this.scheduleCompile();
   }
 
+  /** When the last edit, compile request, answer and redraw happened (performance.now), for bench/playground.ts. */
+  timing = { edit: 0, sent: 0, received: 0, shown: 0, workerMs: 0 };
+
   private onEdit(path: string, text: string) {
+    this.timing.edit = performance.now();
     this.files[path] = text;
     this.ws.setFile(this.packKey, path, text);
     this.scheduleCompile();
@@ -379,6 +384,7 @@ class App {
     }
     this.compiling = true;
     this.setStatus('compiling');
+    this.timing.sent = performance.now();
     void this.engine.compile({ files: sourcesOf(this.files), dependencies: deps, scenarios: scenariosOf(this.files) }).then((r) => {
       if (key !== this.packKey) return;
       this.compiling = false;
@@ -387,6 +393,8 @@ class App {
   }
 
   private onCompiled(r: CompileResponse) {
+    this.timing.received = performance.now();
+    this.timing.workerMs = r.ms;
     this.lastCompile = r;
     this.diagnostics = r.diagnostics;
     this.editor.setSymbols(r.symbols);
@@ -394,6 +402,7 @@ class App {
     this.renderProblems();
     this.renderFiles();
     this.setStatus();
+    this.timing.shown = performance.now();
     if (r.version !== undefined && r.summary) {
       const first = !this.summary;
       this.summary = r.summary;
@@ -419,6 +428,8 @@ class App {
       return;
     }
     const r = this.lastCompile;
+    if (r) s.dataset.ms = String(Math.round(r.ms));
+    s.title = r ? `last compile: ${Math.round(r.ms)} ms in the worker` : '';
     if (r?.engineProblem) {
       s.classList.add('warn');
       s.dataset.state = 'no-engine';
@@ -460,7 +471,7 @@ class App {
       hasScenarios
         ? tab('scenarios', 'Scenarios ', run
             ? h('span', { class: `count${failed || run.error ? ' error' : ' good'}`, 'data-testid': 'scenario-count', title: `${run.results.length - failed} passed, ${failed} failed` }, failed ? `${failed} failed` : `${run.results.length} passed`)
-            : h('span', { class: 'count', 'data-testid': 'scenario-count' }, '…'))
+            : h('span', { class: 'count', 'data-testid': 'scenario-count', title: 'The scenarios run once the pack compiles without errors' }, this.summary ? '…' : 'not run'))
         : null,
       this.bottomTab === 'scenarios' && run ? h('span', { class: 'ran' }, `ran on the last good compile in ${Math.round(run.ms)} ms`) : null,
     );

@@ -29,7 +29,8 @@ export interface PackEntry {
 interface Saved {
   version: 1;
   /** Edited shipped packs and local packs. */
-  packs: Record<string, { origin: 'builtin' | 'local'; files: Record<string, string> }>;
+  /** Local packs: all their files. Shipped packs: only the files changed or added, and those deleted. */
+  packs: Record<string, { origin: 'builtin' | 'local'; files: Record<string, string>; deleted?: string[] }>;
   current?: string;
   openFile: Record<string, string>;
   sessions: Record<string, Session>;
@@ -105,6 +106,7 @@ export class Workspace {
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   /** Set when the browser refused to save (quota, private mode); shown to the designer. */
   saveProblem: string | undefined;
+  onSaveProblem: (problem: string) => void = () => {};
 
   constructor() {
     this.saved = Workspace.load();
@@ -134,8 +136,13 @@ export class Workspace {
 
   get(key: string): PackEntry | undefined {
     const s = this.saved.packs[key];
-    if (s) return { key, origin: s.origin, files: { ...s.files } };
     const b = builtinPacks[key];
+    if (s?.origin === 'builtin' && b) {
+      const files = { ...b, ...s.files };
+      for (const d of s.deleted ?? []) delete files[d];
+      return { key, origin: 'builtin', files };
+    }
+    if (s) return { key, origin: s.origin, files: { ...s.files } };
     if (b) return { key, origin: 'builtin', files: { ...b } };
     return undefined;
   }
@@ -166,8 +173,13 @@ export class Workspace {
     if (text === undefined) delete entry.files[path];
     else entry.files[path] = text;
     const original = builtinPacks[key];
-    if (entry.origin === 'builtin' && original && sameFiles(original, entry.files)) delete this.saved.packs[key];
-    else this.saved.packs[key] = { origin: entry.origin, files: entry.files };
+    if (entry.origin === 'builtin' && original) {
+      if (sameFiles(original, entry.files)) delete this.saved.packs[key];
+      else {
+        const changed = Object.fromEntries(Object.entries(entry.files).filter(([p, t]) => original[p] !== t));
+        this.saved.packs[key] = { origin: 'builtin', files: changed, deleted: Object.keys(original).filter((p) => !(p in entry.files)) };
+      }
+    } else this.saved.packs[key] = { origin: entry.origin, files: entry.files };
     this.save();
   }
 
@@ -220,7 +232,9 @@ export class Workspace {
       localStorage.setItem(STORAGE_KEY, JSON.stringify(this.saved));
       this.saveProblem = undefined;
     } catch (e) {
-      this.saveProblem = `edits could not be saved in this browser: ${(e as Error).message}; export the pack as a zip to keep them`;
+      const first = !this.saveProblem;
+      this.saveProblem = `Your edits could not be saved in this browser (${(e as Error).message}). Export the pack as a zip to keep them, or delete packs you no longer need.`;
+      if (first) this.onSaveProblem(this.saveProblem);
     }
   }
 }

@@ -1,0 +1,96 @@
+/**
+ * `npx tsx bench/playground.ts`: figures, not assertions. In headless Chromium on the playground:
+ * how long from a keystroke in a rules block to the compiler's diagnostics on screen, and from a
+ * keystroke that leaves the pack valid to the game in progress replayed under the new rules.
+ */
+import type { Page } from 'playwright-core';
+import { launchBrowser, startPlayground } from '../test/e2e/harness.ts';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 20);
+
+interface Handle {
+  playground: {
+    editor: { open(p: string): void; model(p: string): { getValue(): string; getPositionAt(o: number): { lineNumber: number; column: number } }; editor: { setPosition(p: { lineNumber: number; column: number }): void; focus(): void } };
+    app: { played?: { version: number }; timing: { edit: number; sent: number; received: number; shown: number; workerMs: number } };
+    state(): { choices: string[] } | undefined;
+  };
+}
+
+function stats(label: string, xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  console.log(`${label}: median ${q(0.5).toFixed(0)} ms, p90 ${q(0.9).toFixed(0)} ms, max ${s[s.length - 1].toFixed(0)} ms (${s.length} keystrokes)`);
+}
+
+async function waitState(page: Page, want: string) {
+  await page.waitForFunction((w) => document.querySelector('[data-testid=compile-status]')?.getAttribute('data-state') === w, want, { timeout: 60_000, polling: 'raf' });
+}
+
+const { server, url } = await startPlayground();
+const browser = await launchBrowser();
+try {
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  await page.goto(url);
+  await waitState(page, 'ok');
+
+  // A game in progress, so that every good compile also replays it.
+  await page.fill('[data-testid=seed]', '3');
+  await page.click('[data-testid=start-game]');
+  await page.selectOption('[data-testid=bot-speed]', 'instant');
+  await page.waitForSelector('[data-testid=choice]:not([disabled])');
+  await page.click('[data-testid=choice]:not([disabled])');
+  await page.waitForFunction(() => ((window as unknown as Handle).playground.state()?.choices.length ?? 0) > 0);
+  await page.waitForSelector('[data-testid=choice]:not([disabled])');
+  const moves = (await page.evaluate(() => (window as unknown as Handle).playground.state()?.choices.length)) ?? 0;
+
+  // The cursor at the start of the first rules line of rules/conquest.yaml.
+  await page.evaluate(() => {
+    const ed = (window as unknown as Handle).playground.editor;
+    ed.open('rules/conquest.yaml');
+    const m = ed.model('rules/conquest.yaml');
+    const at = m.getValue().indexOf('rules: |\n') + 'rules: |\n'.length;
+    const p = m.getPositionAt(at);
+    ed.editor.setPosition({ lineNumber: p.lineNumber, column: 3 });
+    ed.editor.focus();
+  });
+
+  const compileMs: number[] = [];
+  const waitMs: number[] = [];
+  const transferMs: number[] = [];
+  const drawMs: number[] = [];
+  const ms = async () => {
+    const t = await page.evaluate(() => (window as unknown as Handle).playground.app.timing);
+    compileMs.push(t.workerMs);
+    waitMs.push(t.sent - t.edit);
+    transferMs.push(t.received - t.sent - t.workerMs);
+    drawMs.push(t.shown - t.received);
+  };
+  const toDiagnostics: number[] = [];
+  const toReplay: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    // `@` is not part of the rules language: one keystroke breaks the pack, Backspace mends it.
+    let t = performance.now();
+    await page.keyboard.type('@');
+    await waitState(page, 'errors');
+    toDiagnostics.push(performance.now() - t);
+    await ms();
+
+    const before = await page.evaluate(() => (window as unknown as Handle).playground.app.played?.version ?? 0);
+    t = performance.now();
+    await page.keyboard.press('Backspace');
+    await waitState(page, 'ok');
+    toDiagnostics.push(performance.now() - t);
+    await ms();
+    await page.waitForFunction((v) => ((window as unknown as Handle).playground.app.played?.version ?? 0) > v, before, { timeout: 60_000, polling: 'raf' });
+    toReplay.push(performance.now() - t);
+  }
+  stats('edit → compile asked (debounce)', waitMs);
+  stats('compile in the worker', compileMs);
+  stats('worker queue and messages', transferMs);
+  stats('markers, lists and status drawn', drawMs);
+  stats('keystroke → diagnostics on screen', toDiagnostics);
+  stats(`keystroke → game replayed (${moves} moves)`, toReplay);
+} finally {
+  await browser.close();
+  await server.close();
+}
