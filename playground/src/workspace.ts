@@ -245,10 +245,82 @@ function sameFiles(a: Record<string, string>, b: Record<string, string>): boolea
   return ka.every((k) => b[k] === a[k]);
 }
 
-/** A starting point for a new pack: a manifest and one vocabulary file that compile as they are. */
+/** A starting point for a new pack: a small game that compiles and plays, to change into one's own. */
 export function newPackFiles(id: string): Record<string, string> {
   return {
     'pack.yaml': `id: ${id}\nversion: 0.1.0\nname:\n  en: ${id}\nlanguages: [en]\nplayers: { min: 2, max: 4 }\n`,
-    'rules.yaml': `# The words of the game, then its rules.\nenums:\n  terrain: [fields, forest, hills]\n\nkinds:\n  player:\n    state:\n      score: number\n`,
+    'vocabulary.yaml': `# The words of the game: what there is, and what changes during play.
+enums:
+  terrain: [fields, forest, hills]
+
+kinds:
+  space:
+    props:
+      terrain: terrain
+      next: list<space>
+      x: number          # where the playground draws it
+      y: number
+    graph: next
+    state:
+      owner: player?
+  player:
+    state:
+      points: number
+  game:
+    state:
+      round: number
+
+scoring:
+  score: it.points
+`,
+    'board.yaml': `# The board: spaces and the paths between them.
+entities:
+  - space: meadow
+    name: { en: "Meadow" }
+    terrain: fields
+    next: [grove, ridge]
+    x: 0
+    y: 0
+  - space: grove
+    name: { en: "Grove" }
+    terrain: forest
+    next: [ridge, summit]
+    x: 160
+    y: -60
+  - space: ridge
+    name: { en: "Ridge" }
+    terrain: hills
+    next: [summit]
+    x: 160
+    y: 80
+  - space: summit
+    name: { en: "Summit" }
+    terrain: hills
+    x: 320
+    y: 10
+`,
+    'rules.yaml': `# The rules: what a player may do, and the order of play.
+rules: |
+  # Hills are worth more: cards may change this with \`modify claimValue\`.
+  pipeline claimValue(s: space): number min 1 = if s.terrain == hills then 2 else 1
+
+  action claim(s: space) "Claim {s}" {
+    require s.owner == none else "{s} is taken"
+    s.owner = me
+    me.points += claimValue(s)
+  }
+  action pass "Pass" { }
+
+  flow {
+    for round in 1..2 {
+      game.round = round
+      for p in players {
+        turn p {
+          offer p: claim, pass
+        }
+      }
+    }
+  }
+`,
   };
 }
