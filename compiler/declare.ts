@@ -276,7 +276,12 @@ function parseUnit(d: Declared, fragment: Fragment, report: (d: DiagnosticInput)
 }
 
 function syntaxHint(message: string): string | undefined {
-  if (message.includes('`}`')) return 'every `{` needs a matching `}`';
+  if (message.includes('closes the hole')) return 'a `{…}` in a text holds one value, such as `{r}` or `{count(xs)}`';
+  if (message.includes('after `let`')) return 'write `let name = value`';
+  if (message.includes('after `for`')) return 'write `for x in list { … }`';
+  if (message.includes('after `choose`')) return 'write `choose x in list { … }`';
+  if (message.includes('`else` but')) return '`require` needs `else "reason"`, and a value `if … then …` needs `else …`';
+  if (message.includes('expected `}`')) return 'every `{` needs a matching `}`';
   if (message.includes('`=` but')) return 'a declaration such as `fn name(x: region): number = …` needs `=` before its value';
   return undefined;
 }

@@ -6,18 +6,26 @@ const K = T.keywords;
 
 /** Parser messages in the author's words, not the parser's: "expected `}`" rather than token names. */
 const messages: IParserErrorMessageProvider = {
-  buildMismatchTokenMessage: ({ expected, actual }) => `expected ${describe(expected)} but found ${shown(actual)}`,
+  buildMismatchTokenMessage: ({ expected, actual, previous }) => `expected ${describe(expected)}${after(previous)} but found ${shown(actual)}`,
   buildNotAllInputParsedMessage: ({ firstRedundant }) => `unexpected ${shown(firstRedundant)}: a declaration (fn, proc, action, on, modify, …) or the end of the rules was expected`,
-  buildNoViableAltMessage: ({ actual, ruleName }) => `unexpected ${shown(actual[0])} in ${ruleWords[ruleName] ?? ruleName}`,
-  buildEarlyExitMessage: ({ actual, ruleName }) => `unexpected ${shown(actual[0])} in ${ruleWords[ruleName] ?? ruleName}`,
+  buildNoViableAltMessage: ({ actual, ruleName }) => `expected ${expectedIn(ruleName)} but found ${shown(actual[0])}`,
+  buildEarlyExitMessage: ({ actual, ruleName }) => `expected ${expectedIn(ruleName)} but found ${shown(actual[0])}`,
 };
 
+/** What the author should have written where a grammar rule found none of its choices. */
 const ruleWords: Record<string, string> = {
-  decl: 'a declaration (expected fn, proc, action, on, modify, pipeline, event, setup or flow)',
+  decl: 'a declaration (fn, proc, action, on, modify, pipeline, event, setup or flow)',
   stmt: 'a statement',
-  primary: 'an expression',
-  typeRef: 'a type',
+  typeRef: 'a type such as `number`, `region?` or `list<race>`',
+  ifStmt: '`if` or `{` after `else`',
+  drawStmt: '`top` or `bottom`',
+  putStmt: '`top` or `bottom` (`put x on top of pile`)',
+  actionDecl: '`turn` or `game` after `per`',
 };
+const EXPRESSION = 'a value (a name, a number, a quoted text, `(`, `[`, `-` or `not`)';
+function expectedIn(ruleName: string): string {
+  return ruleWords[ruleName] ?? EXPRESSION;
+}
 
 function describe(t: TokenType): string {
   const label = tokenLabel(t);
@@ -28,6 +36,10 @@ function describe(t: TokenType): string {
   if (label === 'NumberLit') return 'a number';
   if (label === 'StringLit') return 'a quoted text';
   return label;
+}
+/** ` after \`let\``: the keyword just read says what was being written. */
+function after(previous: IToken | undefined): string {
+  return previous && previous.tokenType.name.startsWith('Kw_') ? ` after \`${previous.image}\`` : '';
 }
 function shown(tok: IToken | undefined): string {
   if (!tok || tok.tokenType.name === 'EOF') return 'the end of the rules';
@@ -243,7 +255,7 @@ class RulesParser extends EmbeddedActionsParser {
       this.CONSUME(K.by);
       const who = this.CONSUME2(T.Ident);
       this.ACTION(() => {
-        if (who.image !== 'anyone') throw Object.assign(new Error(`expected \`anyone\` after \`by\`, found \`${who.image}\``), { token: who });
+        if (who.image !== 'anyone') throw Object.assign(new Error(`expected \`anyone\` after \`by\` but found \`${who.image}\``), { token: who });
       });
       anyone = true;
     });
@@ -487,7 +499,7 @@ class RulesParser extends EmbeddedActionsParser {
       ]);
       const value = this.SUBRULE(this.expression);
       result = this.ACTION(() => {
-        if (target.kind !== 'field') throw Object.assign(new Error('only a field can be assigned: write `set` targets like `me.coins` or `r.tokens`'), { span: target.span });
+        if (target.kind !== 'field') throw Object.assign(new Error('only a field can be assigned, such as `me.coins` or `r.tokens`'), { span: target.span });
         return { kind: 'assign', target, op: op.image as A.AssignStmt['op'], value, span: span(target, value) } as A.AssignStmt;
       });
     });
@@ -749,14 +761,18 @@ function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T)
   parser.input = tokens;
   parser.holeParser = (hole, at) => {
     const r = withParser(hole, at, (p) => p.expression());
-    if (r.errors.length || !r.value) throw Object.assign(new Error(r.errors[0]?.message ?? 'bad expression in `{…}`'), { span: r.errors[0]?.span ?? { start: at, end: at + hole.length } });
+    const message = r.errors[0]?.message.replace('the end of the rules', 'the `}` that closes the hole') ?? 'bad expression in `{…}`';
+    if (r.errors.length || !r.value) throw Object.assign(new Error(message), { span: r.errors[0]?.span ?? { start: at, end: at + hole.length } });
     return r.value;
   };
   try {
     const value = run(parser);
     for (const e of parser.errors) {
       const tok = e.token;
-      const at = tok.tokenType.name === 'EOF' ? { start: offset + text.length, end: offset + text.length } : tokSpan(tok);
+      // The end of the rules is shown just after the last word, not on the blank line below it.
+      const last = tokens[tokens.length - 1];
+      const end = last ? (last.endOffset ?? last.startOffset) + 1 : offset + text.length;
+      const at = tok.tokenType.name === 'EOF' ? { start: end, end } : tokSpan(tok);
       errors.push({ message: e.message, span: at });
     }
     return errors.length ? { errors } : { value, errors };
