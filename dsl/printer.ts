@@ -211,6 +211,10 @@ function roles(r: A.RoleList): string {
 
 /** A declaration; bodies are indented below it. */
 export function printDecl(d: A.Decl): string {
+  return d.override ? `override ${decl(d)}` : decl(d);
+}
+
+function decl(d: A.Decl): string {
   switch (d.kind) {
     case 'event':
       return `event ${d.name}${d.params.length ? params(d.params) : ''}`;

@@ -126,7 +126,7 @@ action claim(s: space, n: number in 1..count(xs)) "Claim {s} for {{n}} \\"coins\
   offer p: claim, pass
   turn p { loop max 5 { repeat 2 { for x in xs { f(x) } } } }
 }
-on claimed(s) when s.terrain == hills while active {}
+override on claimed(s) when s.terrain == hills while active {}
 modify claimValue(s) by anyone while active when s != none = value + 1
 setup {}
 flow { let n = -(1 + 2) * 3 }
@@ -170,7 +170,7 @@ action claim(s: space, n: number in 1..count(xs)) "Claim {s} for {{n}} \\"coins\
   }
 }
 
-on claimed(s) when s.terrain == hills while active {}
+override on claimed(s) when s.terrain == hills while active {}
 
 modify claimValue(s) by anyone while active when s != none = value + 1
 
@@ -368,7 +368,7 @@ const rolesArb = fc.record({ names: namesArb() });
 const declArb: fc.Arbitrary<A.Decl> = (() => {
   const e = exprArb(3);
   const b = blockArb(2);
-  const named = { name: identArb, ...nameSpan };
+  const named = { name: identArb, override: fc.option(fc.constant(true as const), { nil: undefined, freq: 4 }), ...nameSpan };
   return fc.oneof(
     fc.record({ kind: fc.constant('event' as const), ...named, params: paramsArb(false) }),
     fc.record({ kind: fc.constant('fn' as const), ...named, params: paramsArb(false), returns: typeArb, body: e }),
@@ -386,8 +386,8 @@ const declArb: fc.Arbitrary<A.Decl> = (() => {
     }),
     fc.record({ kind: fc.constant('on' as const), ...named, binds: namesArb(), when: fc.option(e, { nil: undefined }), roles: rolesArb, body: b }),
     fc.record({ kind: fc.constant('modify' as const), ...named, binds: namesArb(), anyone: fc.boolean(), roles: rolesArb, when: fc.option(e, { nil: undefined }), value: e }),
-    b.map((body): A.Decl => ({ kind: 'setup', name: 'setup', nameSpan: SPAN, body, span: SPAN })),
-    b.map((body): A.Decl => ({ kind: 'flow', name: 'flow', nameSpan: SPAN, body, span: SPAN })),
+    fc.record({ body: b, override: named.override }).map(({ body, override }): A.Decl => ({ kind: 'setup', name: 'setup', nameSpan: SPAN, override, body, span: SPAN })),
+    fc.record({ body: b, override: named.override }).map(({ body, override }): A.Decl => ({ kind: 'flow', name: 'flow', nameSpan: SPAN, override, body, span: SPAN })),
   );
 })();
 
@@ -402,7 +402,7 @@ describe('printer: random trees', () => {
       }),
       { numRuns: Number(process.env.RUNS ?? 400) },
     );
-  });
+  }, 120_000);
 
   it('print → parse gives back every program', () => {
     fc.assert(
@@ -416,7 +416,7 @@ describe('printer: random trees', () => {
       }),
       { numRuns: Number(process.env.RUNS ?? 150) },
     );
-  });
+  }, 120_000);
 
   it('print → parse gives back every type', () => {
     fc.assert(
