@@ -86,7 +86,7 @@ export async function play(dir: string, options: PlayOptions, io: Io): Promise<n
         problem = `the legal choice \`${choice.id}\` was refused: ${r.reason}`;
         break;
       }
-      io.out(`refused: ${r.reason}\n`);
+      io.out(`refused: ${r.reason}${r.rule ? `  [${r.rule}]` : ''}\n`);
       continue;
     }
     state = r.state;

@@ -5,7 +5,7 @@ import type { Declared, RulesUnit } from './declare.ts';
 import { resolveTypeRef } from './declare.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentSpan } from './load.ts';
-import type { Fragment } from './source.ts';
+import { LineIndex, type Fragment } from './source.ts';
 import { closest } from './suggest.ts';
 import * as Ty from './types.ts';
 import type { Type } from './types.ts';
@@ -133,7 +133,12 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
         } else if (decl.override && !prev && !unit.fromBase) {
           report({ code: 'RB0403', message: `\`override ${decl.kind} ${decl.name}\` replaces nothing: the base pack has no \`${decl.name}\``, at: at(unit, decl.nameSpan), hint: 'remove `override` to declare something new' });
         } else if (prev || builtinTable.has(decl.name)) {
-          const hint = prev?.unit.fromBase && !unit.fromBase ? `the base pack declares it at ${prev.at.file}; write \`override ${decl.kind} ${decl.name}\` to replace it` : prev ? `the first declaration is at ${prev.at.file}` : `\`${decl.name}\` is a built-in function`;
+          const where = (s: FileSpan) => `${s.file}:${new LineIndex(c.declared.texts.get(s.file) ?? '').position(s.start).line}`;
+          const hint = prev?.unit.fromBase && !unit.fromBase
+            ? `the base pack declares it at ${where(prev.at)}; write \`override ${decl.kind} ${decl.name}\` to replace it`
+            : prev
+              ? `the other declaration is at ${where(prev.at)}; a name is declared once, so rename or remove one`
+              : `\`${decl.name}\` is a built-in function; pick another name`;
           report({ code: 'RB0402', message: `\`${decl.name}\` is declared twice`, at: at(unit, decl.nameSpan), hint });
           continue;
         }
@@ -491,7 +496,14 @@ class Checker {
   private expect(ctx: Ctx, e: A.Expr, want: Type, what: string): Type {
     const got = this.expr(ctx, e, want);
     if (!Ty.assignable(got, want)) {
-      const hint = got.optional && Ty.sameBase(got, want) ? 'this value may be none; test it first with `if x != none`' : undefined;
+      const hint =
+        got.optional && Ty.sameBase(got, want)
+          ? 'this value may be none; test it first with `if x != none`'
+          : want.k === 'bool' && got.k === 'number'
+            ? 'a number is not true or false: compare it, e.g. `… > 0`'
+            : want.k === 'bool' && got.k === 'list'
+              ? 'a list is not true or false: test it, e.g. `count(…) > 0` or `any(…, condition)`'
+              : undefined;
       this.error(ctx.unit, e.span, 'RB0501', `${what} should be ${article(want)}, but this is ${article(got)}`, hint);
     }
     return got;

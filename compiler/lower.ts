@@ -179,11 +179,12 @@ class Lowering {
     // The leading requires (and the lets they read) decide legality without changing the game,
     // so they stop before anything random. They run without exceptions: listing legal choices
     // tries every candidate, and most fail.
-    const checks: Array<{ slot: number; value: ExprFn } | { cond: ExprFn; reason: ExprFn }> = [];
+    const checks: Array<{ slot: number; value: ExprFn } | { cond: ExprFn; reason: ExprFn; rule?: string }> = [];
     for (const s of d.body.stmts) {
       if ((s.kind !== 'require' && s.kind !== 'let') || this.usesRandom(s)) break;
-      checks.push(s.kind === 'let' ? { slot: this.slot(s), value: this.expr(s.value) } : { cond: this.expr(s.cond), reason: this.expr(s.reason) });
+      checks.push(s.kind === 'let' ? { slot: this.slot(s), value: this.expr(s.value) } : { cond: this.expr(s.cond), reason: this.expr(s.reason), rule: this.where(s.span) });
     }
+    const silent = { reason: '' };
     return {
       name: d.name,
       card: this.card(p.unit, d.roles),
@@ -198,7 +199,7 @@ class Lowering {
       pre: (ctx, explain = true) => {
         for (const check of checks) {
           if ('slot' in check) ctx.env[check.slot] = check.value(ctx);
-          else if (check.cond(ctx) !== true) return explain ? (check.reason(ctx) as string) : '';
+          else if (check.cond(ctx) !== true) return explain ? { reason: check.reason(ctx) as string, rule: check.rule } : silent;
         }
         return null;
       },
@@ -283,8 +284,9 @@ class Lowering {
       case 'require': {
         const cond = this.expr(s.cond);
         const reason = this.expr(s.reason);
+        const rule = this.where(s.span);
         return (c) => {
-          if (cond(c) !== true) throw new Refusal(reason(c) as string);
+          if (cond(c) !== true) throw new Refusal(reason(c) as string, rule);
           return NORMAL;
         };
       }

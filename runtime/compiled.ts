@@ -52,8 +52,8 @@ export interface ActionCode {
   slots: number;
   label?: ExprFn;
   limit?: { times: number; per: 'turn' | 'game' };
-  /** The leading `require`s: the reason the action is refused (empty unless `explain`), or null. */
-  pre: (c: RunCtx, explain?: boolean) => string | null;
+  /** The leading `require`s: why the action is refused (an empty reason unless `explain`), or null. */
+  pre: (c: RunCtx, explain?: boolean) => { reason: string; rule?: string } | null;
   body: BlockCode;
   origin: Origin;
 }

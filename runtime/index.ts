@@ -154,7 +154,7 @@ export function apply(state: GameState, choice: string | Choice, options: { play
     const limit = limitReason(a, state, prompt.player);
     if (limit) return { ok: false, reason: limit, state };
     const pre = a.pre(actionCtx(pack, state, a, prompt.player, args));
-    if (pre !== null) return { ok: false, reason: pre, state };
+    if (pre !== null) return { ok: false, reason: pre.reason, rule: pre.rule, state };
     const key = usageKey(a, prompt.player);
     if (a.limit?.per === 'turn') next.used[key] = (next.used[key] ?? 0) + 1;
     if (a.limit?.per === 'game') next.usedGame[key] = (next.usedGame[key] ?? 0) + 1;
@@ -171,7 +171,7 @@ export function apply(state: GameState, choice: string | Choice, options: { play
     resume(prompt.frames, pack, next, step);
     return { ok: true, state: next };
   } catch (e) {
-    if (e instanceof Refusal) return { ok: false, reason: e.message, state };
+    if (e instanceof Refusal) return { ok: false, reason: e.message, rule: e.where, state };
     throw e;
   }
 }

@@ -115,7 +115,8 @@ export interface Choice {
   label: string;
 }
 
-export type ApplyResult = { ok: true; state: GameState } | { ok: false; reason: string; state: GameState };
+/** A refused choice says why, and where the rule that refuses it is written (`file:line`). */
+export type ApplyResult = { ok: true; state: GameState } | { ok: false; reason: string; rule?: string; state: GameState };
 
 export interface NewGameOptions {
   players: number;

@@ -129,7 +129,7 @@ function runStep(pack: CompiledPack, state: GameState, step: Step, name: string,
     const head = step.choice.split(' ')[0];
     const guess = mine && !ids.some((id) => id.split(' ')[0] === head) ? closest(step.choice, ids) : undefined;
     const legal = ids.length ? `legal now for ${state.prompt?.player}: ${ids.slice(0, 12).join(', ')}${ids.length > 12 ? ', …' : ''}` : undefined;
-    fail(step.at, `${label} was refused`, { reason: r.reason, hint: guess ? `did you mean \`${guess}\`? (${legal})` : legal });
+    fail(step.at, `${label} was refused`, { reason: r.rule ? `${r.reason} (${r.rule})` : r.reason, hint: guess ? `did you mean \`${guess}\`? (${legal})` : legal });
     return undefined;
   }
   return { state: r.state, applied: true };
