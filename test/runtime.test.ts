@@ -64,6 +64,8 @@ describe('choices and refusals', () => {
     const r = apply(st, 'gain 3');
     expect(r.ok).toBe(false);
     expect(!r.ok && r.reason).toBe('3 needs a point first');
+    const line = counters.split('\n').findIndex((l) => l.includes('3 needs a point first')) + 1;
+    expect(!r.ok && r.rule).toBe(`game.yaml:${line}`);
     expect(JSON.stringify(st)).toBe(before);
     expect(apply(st, 'fly').ok).toBe(false);
     expect(apply(st, 'gain 9').ok).toBe(false);
