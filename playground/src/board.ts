@@ -122,23 +122,38 @@ export function renderBoard(input: BoardInput): SVGSVGElement | null {
     const ys0 = nodes.map((n) => n.y);
     return { g, nodes, minX: Math.min(...xs0), minY: Math.min(...ys0), w: Math.max(...xs0) - Math.min(...xs0), h: Math.max(...ys0) - Math.min(...ys0) };
   });
-  const cellW = Math.max(0, ...laid.map((l) => l.w)) + 140;
-  const cellH = Math.max(0, ...laid.map((l) => l.h)) + 140;
-  // As many columns as make the boards largest in the space there is.
+  // Boards in a grid: each column as wide as its widest board, each row as tall as its tallest;
+  // as many columns as make the boards largest in the space there is.
+  const gap = 120;
+  const grid = (cols: number) => {
+    const colW: number[] = [];
+    const rowH: number[] = [];
+    laid.forEach((l, i) => {
+      const c = i % cols;
+      const r = Math.floor(i / cols);
+      colW[c] = Math.max(colW[c] ?? 0, l.w + gap);
+      rowH[r] = Math.max(rowH[r] ?? 0, l.h + gap);
+    });
+    return { colW, rowH, W: colW.reduce((a, b) => a + b, 0), H: rowH.reduce((a, b) => a + b, 0) };
+  };
   let cols = 1;
   let best = 0;
   for (let c = 1; c <= laid.length; c++) {
-    const rows = Math.ceil(laid.length / c);
-    const scale = Math.min(input.aspect / (c * cellW), 1 / (rows * cellH));
+    const { W, H } = grid(c);
+    const scale = Math.min(input.aspect / W, 1 / H);
     if (scale > best * 1.0001) {
       best = scale;
       cols = c;
     }
   }
+  const { colW, rowH } = grid(cols);
   const drawn = new Set<string>();
   laid.forEach((l, i) => {
-    const ox = (i % cols) * cellW;
-    const oy = Math.floor(i / cols) * cellH;
+    const c = i % cols;
+    const r = Math.floor(i / cols);
+    // Centred in its cell.
+    const ox = colW.slice(0, c).reduce((a, b) => a + b, 0) + (colW[c] - gap - l.w) / 2;
+    const oy = rowH.slice(0, r).reduce((a, b) => a + b, 0) + (rowH[r] - gap - l.h) / 2;
     for (const n of l.nodes) {
       allNodes.push({ id: n.id, x: n.x - l.minX + ox, y: n.y - l.minY + oy, kind: l.g.kind });
       drawn.add(n.id);

@@ -57,6 +57,7 @@ class App {
   private playSeq = 0;
   private botTimer: ReturnType<typeof setTimeout> | undefined;
   private boardZoom: { k: number; cx: number; cy: number } | undefined;
+  private boardAspect = 1.7;
 
   // Elements
   private el = {
@@ -815,22 +816,32 @@ class App {
 
     const boardWrap = h('div', { class: 'board-wrap' });
     const legal = canChoose ? r!.legal : [];
-    if (state) {
-      const prev = this.el.game.querySelector('.board-wrap');
+    const drawBoard = (aspect: number) => {
+      if (!state) return void clear(boardWrap, h('div', { class: 'no-board' }, r?.error ? 'No game state.' : 'Starting…'));
       const svg = renderBoard({
         summary,
         state,
         lang: this.lang,
-        aspect: prev && prev.clientHeight > 0 ? prev.clientWidth / prev.clientHeight : 1.7,
+        aspect,
         zoom: this.boardZoom,
         onZoom: (z) => (this.boardZoom = z),
         choices: legal,
         clickable: humanToMove && !r?.stoppedAt,
         onPick: (_entity, choices, at) => (choices.length === 1 ? this.makeChoice(choices[0]) : this.pickMenu(choices, at)),
       });
-      if (svg) boardWrap.append(svg);
-      else boardWrap.append(h('div', { class: 'no-board' }, 'No kind of this pack has a graph, so there is no board to draw.'));
-    } else boardWrap.append(h('div', { class: 'no-board' }, r?.error ? 'No game state.' : 'Starting…'));
+      clear(boardWrap, svg ?? h('div', { class: 'no-board' }, 'No kind of this pack has a graph, so there is no board to draw.'));
+    };
+    // Several boards are arranged for the space they get: drawn for the last known shape, then
+    // again if the space turns out to be another shape (a banner came or went).
+    drawBoard(this.boardAspect);
+    requestAnimationFrame(() => {
+      if (!boardWrap.isConnected || boardWrap.clientHeight < 20) return;
+      const aspect = boardWrap.clientWidth / boardWrap.clientHeight;
+      if (Math.abs(aspect - this.boardAspect) / this.boardAspect > 0.08) {
+        this.boardAspect = aspect;
+        drawBoard(aspect);
+      }
+    });
 
     clear(
       g,

@@ -170,7 +170,8 @@ describe('playground', () => {
     const node = await page.waitForSelector('[data-testid=board] .node.pickable', { timeout: 30_000 });
     const entity = await node.getAttribute('data-entity');
     const stepsBefore = st.choices.length;
-    await node.click();
+    // By selector, not by handle: the board may be redrawn between finding the node and clicking it.
+    await page.click(`[data-testid=board] .node.pickable[data-entity="${entity}"]`);
     // A node named by several choices (conquer, final conquest…) opens a menu of them.
     const menuItem = await page.$('[data-testid=pick-menu] button');
     if (menuItem) await menuItem.click();
