@@ -53,6 +53,7 @@ export interface Checked {
   modifiers: Map<string, Array<Placed<A.ModifyDecl>>>;
   setups: Array<Placed<A.SetupDecl>>;
   flow?: Placed<A.FlowDecl>;
+  invariants: Array<Placed<A.InvariantDecl>>;
   roles: Map<string, Map<string, { expr: A.Expr; slots: number; fragment: Fragment; single: boolean }>>;
   scoring?: { score: A.Expr; tiebreak?: A.Expr; slots: number };
 }
@@ -96,6 +97,7 @@ export function check(d: Declared, report: (x: DiagnosticInput) => void): Checke
     triggers: new Map(),
     modifiers: new Map(),
     setups: [],
+    invariants: [],
     roles: new Map(),
   };
   collect(c, report);
@@ -106,7 +108,7 @@ export function check(d: Declared, report: (x: DiagnosticInput) => void): Checke
 /** Gathers every declaration by name; duplicates and misplaced declarations are reported here. */
 function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
   const at = (u: RulesUnit, s: A.Span) => fragmentSpan(u.fragment, s);
-  const globalOnly = new Set(['event', 'fn', 'pipeline', 'proc', 'setup', 'flow']);
+  const globalOnly = new Set(['event', 'fn', 'pipeline', 'proc', 'setup', 'flow', 'invariant']);
   const named = new Map<string, { at: FileSpan; unit: RulesUnit }>();
   const replace = (name: string) => {
     c.events.delete(name);
@@ -175,6 +177,9 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
           break;
         case 'setup':
           c.setups.push(placed);
+          break;
+        case 'invariant':
+          c.invariants.push(placed);
           break;
         case 'flow':
           if (c.flow) report({ code: 'RB0402', message: 'a pack has one `flow`; this is a second one', at: at(unit, decl.nameSpan), hint: 'call procedures from the one flow instead' });
@@ -278,6 +283,12 @@ class Checker {
         this.withFacts(ctx, p.decl.when ? notNone(p.decl.when, true) : [], () => this.expect(ctx, p.decl.value, ret, `the value of \`${name}\``));
         p.slots = ctx.slots;
       }
+    }
+    for (const p of c.invariants) {
+      const ctx = this.ctx(p.unit, false);
+      this.expr(ctx, p.decl.message);
+      this.expect(ctx, p.decl.cond, Ty.BOOL, 'an invariant');
+      p.slots = ctx.slots;
     }
     for (const p of c.setups) {
       const ctx = this.ctx(p.unit, true);
