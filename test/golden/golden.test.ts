@@ -1,0 +1,179 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { compile, formatDiagnostic, type Diagnostic, type SourceFile } from '../../compiler/index.ts';
+import { readPackFolder } from '../../compiler/packFolder.ts';
+
+/**
+ * Golden diagnostics: broken copies of the Small World pack, each made by a small edit of the real
+ * files, and the messages the author would see, kept in `<case>.expected.txt`. The expected files
+ * are meant to be read: each message should say what is wrong, where, why, and what to write.
+ *
+ * After an intended change of wording or of the pack: `UPDATE_GOLDEN=1 npx vitest run test/golden`.
+ * Diagnostics the unbroken pack has too are left out (test/packs.test.ts checks that it compiles),
+ * so only line numbers move these files when the pack is edited elsewhere.
+ */
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const packDir = fileURLToPath(new URL('../../content/smallworld-wow', import.meta.url));
+const update = !!process.env.UPDATE_GOLDEN;
+
+type Edit = (files: Map<string, string>) => void;
+
+/** Replaces the one occurrence of `from` in a file; the anchor must exist, so a drifted pack fails loudly. */
+const replace =
+  (path: string, from: string, to: string): Edit =>
+  (files) => {
+    const text = files.get(path);
+    if (text === undefined) throw new Error(`the pack has no file ${path}`);
+    const at = text.indexOf(from);
+    if (at < 0) throw new Error(`${path} no longer contains ${JSON.stringify(from)}: update this golden case`);
+    files.set(path, text.slice(0, at) + to + text.slice(at + from.length));
+  };
+
+/** Adds rules lines at the top of a file's `rules: |` block (indented like the block). */
+const addRules = (path: string, ...lines: string[]): Edit => replace(path, 'rules: |\n', `rules: |\n${lines.map((l) => `  ${l}\n`).join('')}`);
+
+const addFile =
+  (path: string, text: string): Edit =>
+  (files) => {
+    files.set(path, text);
+  };
+
+interface Case {
+  name: string;
+  /** What the author did, shown at the top of the expected file. */
+  edit: string;
+  edits: Edit[];
+}
+
+const cases: Case[] = [
+  {
+    name: 'misspelled-terrain',
+    edit: 'a rule compares terrain with `hils`',
+    edits: [addRules('rules/scoring.yaml', 'fn hillsHeld(p: player): number = count(regions where owner == p and terrain == hils)')],
+  },
+  {
+    name: 'unknown-entity-key',
+    edit: 'races/orcs.yaml: `faction:` misspelled as `fraction:`',
+    edits: [replace('races/orcs.yaml', '    faction: horde', '    fraction: horde')],
+  },
+  {
+    name: 'unknown-file-key',
+    edit: 'races/orcs.yaml: `entities:` misspelled as `entites:`',
+    edits: [replace('races/orcs.yaml', 'entities:', 'entites:')],
+  },
+  {
+    name: 'wrong-value-type',
+    edit: 'races/orcs.yaml: `tokens: 6` written as `tokens: six`',
+    edits: [replace('races/orcs.yaml', '    tokens: 6', '    tokens: six')],
+  },
+  {
+    name: 'wrong-type-in-rule',
+    edit: 'a function returns a number where a bool is declared, and a proc adds a terrain to a number',
+    edits: [addRules('rules/scoring.yaml', 'fn isRich(p: player): bool = p.coins', 'proc tax(r: region) { r.tokens += r.terrain }')],
+  },
+  {
+    name: 'unknown-name',
+    edit: 'a rule says `regoins` and calls `activeRegion` (both misspelled)',
+    edits: [addRules('rules/scoring.yaml', 'proc tally(p: player) {', '  p.coins += count(regoins where owner == p)', '  p.coins += count(activeRegion(p))', '}')],
+  },
+  {
+    name: 'duplicate-id',
+    edit: 'races/humans.yaml: the humans entity given the id `orcs`',
+    edits: [replace('races/humans.yaml', '  - race: humans', '  - race: orcs')],
+  },
+  {
+    name: 'duplicate-declaration',
+    edit: 'a second `fn opposes` in another rules file',
+    edits: [addRules('rules/redeploy.yaml', 'fn opposes(a: faction?, b: faction?): bool = a != b')],
+  },
+  {
+    name: 'missing-dependency',
+    edit: 'pack.yaml: `extends: nope`',
+    edits: [replace('pack.yaml', 'languages:', 'extends: nope\nlanguages:')],
+  },
+  {
+    name: 'malformed-yaml',
+    edit: 'races/orcs.yaml: the `name:` mapping is not closed',
+    edits: [replace('races/orcs.yaml', 'pl: "Orkowie" }', 'pl: "Orkowie"')],
+  },
+  {
+    name: 'proc-calls-itself',
+    edit: 'a proc that calls itself (it could loop forever)',
+    edits: [addRules('rules/scoring.yaml', 'proc spread(r: region) {', '  for n in neighbours(r) { spread(n) }', '}')],
+  },
+  {
+    name: 'roll-in-fn',
+    edit: 'a `fn` rolls a die (a value may not use randomness)',
+    edits: [addRules('rules/scoring.yaml', 'fn lucky(): number = roll(reinforcement) + random(3)')],
+  },
+  {
+    name: 'syntax-errors',
+    edit: 'a `let` without a name, and a proc missing its closing `}`',
+    edits: [
+      addRules('rules/scoring.yaml', 'proc oops(p: player) {', '  let = 3', '}'),
+      addFile('rules/unclosed.yaml', 'rules: |\n  proc unclosed(p: player) {\n    if p.coins > 3 {\n      p.coins -= 1\n    }\n'),
+    ],
+  },
+  {
+    name: 'card-declares-proc',
+    edit: 'a race card’s rules declare a `proc`, and its `on` names no event',
+    edits: [replace('races/orcs.yaml', '    rules: |\n', '    rules: |\n      proc raid(p: player) { p.coins += 1 }\n      on conquerd(r) { holder.coins += 1 }\n')],
+  },
+];
+
+function broken(c: Case): SourceFile[] {
+  const files = new Map(readPackFolder(packDir).map((f) => [f.path, f.text]));
+  for (const e of c.edits) e(files);
+  return [...files].map(([path, text]) => ({ path, text }));
+}
+
+/**
+ * A diagnostic by what it says and on which line text, not by line number: how a diagnostic of
+ * the unbroken pack is recognised in a broken copy whose lines have moved.
+ */
+function key(d: Diagnostic, texts: Map<string, string>): string {
+  return `${d.file}|${d.code}|${d.message}|${texts.get(d.file)?.split('\n')[d.line - 1] ?? ''}`;
+}
+
+let baseline: Map<string, number> | undefined;
+/** What the unbroken pack already reports (nothing, when the content is sound; its own test says so). */
+function unbrokenDiagnostics(): Map<string, number> {
+  if (!baseline) {
+    const files = readPackFolder(packDir);
+    const texts = new Map(files.map((f) => [f.path, f.text]));
+    baseline = new Map();
+    for (const d of compile(files).diagnostics) baseline.set(key(d, texts), (baseline.get(key(d, texts)) ?? 0) + 1);
+  }
+  return baseline;
+}
+
+function render(c: Case, files: SourceFile[]): string {
+  const texts = new Map(files.map((f) => [f.path, f.text]));
+  const known = new Map(unbrokenDiagnostics());
+  const result = compile(files);
+  // Only what the edit caused: content being edited elsewhere must not change these files.
+  const diagnostics = result.diagnostics.filter((d) => {
+    const n = known.get(key(d, texts)) ?? 0;
+    if (n) known.set(key(d, texts), n - 1);
+    return !n;
+  });
+  const head = `# ${c.edit}\n# ${diagnostics.length} diagnostic(s)${result.pack ? ', and the pack still compiled' : ''}\n`;
+  return `${head}\n${diagnostics.map((d) => formatDiagnostic(d, texts.get(d.file))).join('\n\n')}\n`;
+}
+
+describe('golden diagnostics', () => {
+  for (const c of cases) {
+    it(c.name, () => {
+      const actual = render(c, broken(c));
+      const file = `${here}${c.name}.expected.txt`;
+      if (update || !existsSync(file)) {
+        writeFileSync(file, actual);
+        if (!update) throw new Error(`wrote ${c.name}.expected.txt: check it by eye and commit it`);
+        return;
+      }
+      expect(actual).toBe(readFileSync(file, 'utf8'));
+    });
+  }
+});
