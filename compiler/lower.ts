@@ -73,6 +73,7 @@ class Lowering {
       procs: {},
       fns: {},
       setups: [],
+      invariants: [],
       hidden,
       kindOf: (id: string) => entities[id]?.kind ?? (id === 'game' ? 'game' : /^p\d+$/.test(id) ? 'player' : undefined),
     };
@@ -134,6 +135,10 @@ class Lowering {
             }
           : (ctx) => fn(ctx) as string[];
       }
+    }
+    for (const inv of c.invariants) {
+      const origin = this.origin(inv.unit, inv.decl, 'invariant');
+      pack.invariants.push({ message: this.expr(inv.decl.message), holds: this.expr(inv.decl.cond), slots: inv.slots, rule: origin.where });
     }
     for (const s of c.setups) {
       this.unit = s.unit;

@@ -256,7 +256,8 @@ export type Decl =
   | OnDecl
   | ModifyDecl
   | SetupDecl
-  | FlowDecl;
+  | FlowDecl
+  | InvariantDecl;
 
 export interface DeclBase extends Node {
   name: string;
@@ -317,6 +318,12 @@ export interface ModifyDecl extends DeclBase {
 export interface SetupDecl extends DeclBase {
   kind: 'setup';
   body: Block;
+}
+/** `invariant "the box holds them" = all(races, inBox(it) >= 0)`: a state no game may reach. */
+export interface InvariantDecl extends DeclBase {
+  kind: 'invariant';
+  message: StringExpr;
+  cond: Expr;
 }
 export interface FlowDecl extends DeclBase {
   kind: 'flow';

@@ -85,6 +85,7 @@ class RulesParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.modifyDecl) },
       { ALT: () => this.SUBRULE(this.setupDecl) },
       { ALT: () => this.SUBRULE(this.flowDecl) },
+      { ALT: () => this.SUBRULE(this.invariantDecl) },
     ]);
     return this.ACTION(() => (override ? { ...d, override: true, span: span(override, d) } : d));
   });
@@ -274,6 +275,14 @@ class RulesParser extends EmbeddedActionsParser {
     const kw = this.CONSUME(K.setup);
     const body = this.SUBRULE(this.block);
     return { kind: 'setup', name: 'setup', nameSpan: tokSpan(kw), body, span: this.ACTION(() => span(kw, body)) };
+  });
+
+  invariantDecl = this.RULE('invariantDecl', (): A.InvariantDecl => {
+    const kw = this.CONSUME(K.invariant);
+    const message = this.SUBRULE(this.stringLit);
+    this.CONSUME(T.Assign);
+    const cond = this.SUBRULE(this.expression);
+    return { kind: 'invariant', name: 'invariant', nameSpan: tokSpan(kw), message, cond, span: this.ACTION(() => span(kw, cond)) };
   });
 
   flowDecl = this.RULE('flowDecl', (): A.FlowDecl => {

@@ -247,6 +247,8 @@ function decl(d: A.Decl): string {
       return `setup ${block(d.body, 0)}`;
     case 'flow':
       return `flow ${block(d.body, 0)}`;
+    case 'invariant':
+      return `invariant ${printString(d.message)} = ${printExpr(d.cond)}`;
   }
 }
 

@@ -122,6 +122,8 @@ export interface CompiledPack {
   setups: Array<{ body: BlockCode; slots: number }>;
   /** The game itself, after the setups; the game is over when it ends. */
   flow?: { body: BlockCode; slots: number };
+  /** States no game may reach; `violations` lists those a state breaks. */
+  invariants: Array<{ message: ExprFn; holds: ExprFn; slots: number; rule: string }>;
   score?: ExprFn;
   tiebreak?: ExprFn;
   /** Hidden state fields by kind. */

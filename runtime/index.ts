@@ -199,6 +199,17 @@ export function replay(pack: CompiledPack, options: NewGameOptions, choices: str
   return { state };
 }
 
+/** The pack's invariants this state breaks: a scenario's setup that no game could reach is refused. */
+export function violations(state: GameState): Array<{ message: string; rule: string }> {
+  const pack = packOf(state);
+  const out: Array<{ message: string; rule: string }> = [];
+  for (const inv of pack.invariants) {
+    const c = ctxFor(state, pack, inv.slots, null);
+    if (inv.holds(c) !== true) out.push({ message: inv.message(c) as string, rule: inv.rule });
+  }
+  return out;
+}
+
 /** Final standings by the pack's `scoring`: score, then tiebreak, both higher first. */
 export function standings(state: GameState): Array<{ player: string; score: number; tiebreak: number }> {
   const pack = packOf(state);

@@ -1,7 +1,7 @@
 import type { SourceFile } from '../compiler/source.ts';
 import { closest } from '../compiler/suggest.ts';
 import type { CompiledPack } from '../runtime/compiled.ts';
-import { apply, legalChoices, newGame, type ApplyResult } from '../runtime/index.ts';
+import { apply, legalChoices, newGame, violations, type ApplyResult } from '../runtime/index.ts';
 import type { GameState } from '../runtime/types.ts';
 import { display } from '../runtime/values.ts';
 import { checkExpectations, type Fail } from './expect.ts';
@@ -58,7 +58,7 @@ export function runScenario(pack: CompiledPack, s: Scenario, options: RunOptions
   let state: GameState;
   let setupOk = true;
   try {
-    const validate = options.validate ?? (pack as CompiledPack & { validate?: StateCheck }).validate;
+    const validate: StateCheck = options.validate ?? ((st) => violations(st).map((v) => ({ entity: '', field: '', message: `${v.message} (${v.rule})` })));
     // The edits are made after the pack's `setup` rules, before its `flow` starts.
     state = newGame(pack, {
       players: s.players,

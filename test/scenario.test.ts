@@ -80,7 +80,7 @@ describe('a failing scenario reports file, line, column, expected and found', ()
     const r = run('unexpected-refusal.yaml');
     expect(r.steps).toBe(0);
     expect(r.failures.map(summary)).toEqual([
-      { at: `${fixtures}/unexpected-refusal.yaml:9:5`, message: 'step 1 (`p1: claim a`) was refused', expected: undefined, found: undefined, reason: 'a is taken', hint: 'legal now for p1: claim b, claim c, pass' },
+      { at: `${fixtures}/unexpected-refusal.yaml:9:5`, message: 'step 1 (`p1: claim a`) was refused', expected: undefined, found: undefined, reason: 'a is taken (game.yaml:36)', hint: 'legal now for p1: claim b, claim c, pass' },
     ]);
   });
 
@@ -249,5 +249,17 @@ describe('when setup edits are made', () => {
     expect(one.failures.map((f) => f.message)).toEqual([]);
     const [three] = runScenarios(r.pack!, [{ path: 'three.yaml', text: 'scenario: Three rounds\nseed: 1\nplayers: 1\nsteps:\n  - p1: score\nexpect:\n  prompt: p1\n  game.rounds: 3\n' }]);
     expect(three.failures.map((f) => f.message)).toEqual([]);
+  });
+});
+
+describe('impossible setups', () => {
+  it('a setup no game could reach is rejected by the pack’s invariants, at the scenario’s own line', () => {
+    const { pack } = compile(readPackFolder('content/smallworld-wow'));
+    const [r] = runScenarios(pack!, [fixture('sw-impossible-box.yaml')]);
+    expect(r.passed).toBe(false);
+    expect(r.steps).toBe(0);
+    const f = r.failures[0];
+    expect(f.message).toMatch(/^setup: the pack does not allow this state: no race has more tokens on the board and in hand than the box holds \(rules\/game\.yaml:\d+\)$/);
+    expect(f.at.line).toBe(8);
   });
 });
