@@ -7,7 +7,8 @@ const K = T.keywords;
 /** Parser messages in the author's words, not the parser's: "expected `}`" rather than token names. */
 const messages: IParserErrorMessageProvider = {
   buildMismatchTokenMessage: ({ expected, actual, previous }) => `expected ${describe(expected)}${after(previous)} but found ${shown(actual)}`,
-  buildNotAllInputParsedMessage: ({ firstRedundant }) => `unexpected ${shown(firstRedundant)}: a declaration (fn, proc, action, on, modify, …) or the end of the rules was expected`,
+  // Reworded by `withParser`, which knows whether rules, an expression or a type was read.
+  buildNotAllInputParsedMessage: ({ firstRedundant }) => `unexpected ${shown(firstRedundant)}`,
   buildNoViableAltMessage: ({ actual, ruleName }) => `expected ${expectedIn(ruleName)} but found ${shown(actual[0])}`,
   buildEarlyExitMessage: ({ actual, ruleName }) => `expected ${expectedIn(ruleName)} but found ${shown(actual[0])}`,
 };
@@ -756,7 +757,15 @@ export interface ParseResult<T> {
   errors: SyntaxError[];
 }
 
-function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T): ParseResult<T> {
+/** What is being read decides what may follow a complete one: more declarations, or nothing. */
+type Entry = 'rules' | 'expression' | 'type';
+const leftOver: Record<Entry, string> = {
+  rules: 'a declaration (fn, proc, action, on, modify, …) or the end of the rules was expected',
+  expression: 'the value is complete before it (an operator such as `and`, `==` or `+` may be missing)',
+  type: 'a type is one word, such as `region?` or `list<race>`',
+};
+
+function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T, entry: Entry = 'rules'): ParseResult<T> {
   const lexed = T.rulesLexer.tokenize(text);
   const errors: SyntaxError[] = lexed.errors.map((e) => ({
     message: `unexpected character \`${text.slice(e.offset, e.offset + e.length)}\``,
@@ -769,7 +778,7 @@ function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T)
   depth++;
   parser.input = tokens;
   parser.holeParser = (hole, at) => {
-    const r = withParser(hole, at, (p) => p.expression());
+    const r = withParser(hole, at, (p) => p.expression(), 'expression');
     const message = r.errors[0]?.message.replace('the end of the rules', 'the `}` that closes the hole') ?? 'bad expression in `{…}`';
     if (r.errors.length || !r.value) throw Object.assign(new Error(message), { span: r.errors[0]?.span ?? { start: at, end: at + hole.length } });
     return r.value;
@@ -782,7 +791,8 @@ function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T)
       const last = tokens[tokens.length - 1];
       const end = last ? (last.endOffset ?? last.startOffset) + 1 : offset + text.length;
       const at = tok.tokenType.name === 'EOF' ? { start: end, end } : tokSpan(tok);
-      errors.push({ message: e.message, span: at });
+      const message = e.name === 'NotAllInputParsedException' ? `unexpected ${shown(tok)}: ${leftOver[entry]}` : e.message;
+      errors.push({ message, span: at });
     }
     return errors.length ? { errors } : { value, errors };
   } catch (err) {
@@ -805,10 +815,10 @@ export function parseRules(text: string): ParseResult<A.Program> {
 
 /** Parse one expression, as written in a YAML field such as a role's `players where …`. */
 export function parseExpression(text: string): ParseResult<A.Expr> {
-  return withParser(text, 0, (p) => p.expression());
+  return withParser(text, 0, (p) => p.expression(), 'expression');
 }
 
 /** Parse a type as written in a YAML field declaration: `number`, `region?`, `list<race>`. */
 export function parseType(text: string): ParseResult<A.TypeRef> {
-  return withParser(text, 0, (p) => p.typeRef());
+  return withParser(text, 0, (p) => p.typeRef(), 'type');
 }
