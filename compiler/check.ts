@@ -229,6 +229,7 @@ class Checker {
       (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees = ctx.calls;
     }
     this.checkRecursion();
+    this.checkEventCycles();
     for (const [name, list] of c.actions) {
       for (const p of list) {
         const ctx = this.ctx(p.unit, true);
@@ -369,6 +370,52 @@ class Checker {
       state.set(n, 2);
     };
     for (const n of graph.keys()) visit(n, []);
+  }
+
+  /**
+   * A trigger that (through procedures) emits the event it reacts to, or a ring of such triggers,
+   * may fire forever without any player deciding anything: warned about.
+   */
+  private checkEventCycles(): void {
+    const emitsOf = new Map<string, Set<string>>();
+    const walk = (node: unknown, out: Set<string>, seen: Set<string>): void => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray(node)) {
+        for (const n of node) walk(n, out, seen);
+        return;
+      }
+      const n = node as { kind?: string; event?: string; call?: A.CallExpr };
+      if (n.kind === 'emit' && n.event) out.add(n.event);
+      if (n.kind === 'call' && n.call) {
+        const proc = this.c.procs.get(n.call.callee);
+        if (proc && !seen.has(n.call.callee)) {
+          seen.add(n.call.callee);
+          walk(proc.decl.body, out, seen);
+        }
+      }
+      for (const v of Object.values(node)) if (v && typeof v === 'object') walk(v, out, seen);
+    };
+    for (const [event, list] of this.c.triggers) {
+      const out = new Set<string>();
+      for (const t of list) walk(t.decl.body, out, new Set());
+      emitsOf.set(event, out);
+    }
+    const state = new Map<string, 1 | 2>();
+    const visit = (e: string, path: string[]): void => {
+      if (state.get(e) === 2) return;
+      if (state.get(e) === 1) {
+        const t = this.c.triggers.get(e)![0];
+        const cycle = [...path.slice(path.indexOf(e)), e].join(' → ');
+        // A warning: the condition that stops the ring (a `when`, an `if`) is beyond this check, and
+        // the runtime stops a ring that really runs away.
+        this.report({ code: 'RB0531', severity: 'warning', message: `the event \`${e}\` can set itself off again (${cycle}), so its triggers might fire forever`, at: fragmentSpan(t.unit.fragment, t.decl.nameSpan), hint: 'make sure a condition stops it, or use a separate event for the follow-up' });
+        return;
+      }
+      state.set(e, 1);
+      for (const next of emitsOf.get(e) ?? []) visit(next, [...path, e]);
+      state.set(e, 2);
+    };
+    for (const e of emitsOf.keys()) visit(e, []);
   }
 
   /**

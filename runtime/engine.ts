@@ -83,7 +83,20 @@ export function holdersOf(pack: CompiledPack, st: GameState, card: CardBinding):
 }
 
 /** `emit event(args)`: every trigger on it, the game's first, then each card's for each holder. */
+let emitDepth = 0;
+const MAX_EMIT_DEPTH = 64;
+
 export function runEmit(event: string, args: Value[], c: RunCtx, pending?: Array<[number, string | null]>): Signal {
+  if (emitDepth >= MAX_EMIT_DEPTH) throw new Refusal(`the rules set each other off more than ${MAX_EMIT_DEPTH} times over (at \`${event}\`): an endless loop in the pack`);
+  emitDepth++;
+  try {
+    return emitNow(event, args, c, pending);
+  } finally {
+    emitDepth--;
+  }
+}
+
+function emitNow(event: string, args: Value[], c: RunCtx, pending?: Array<[number, string | null]>): Signal {
   const { pack, st } = c;
   const triggers = pack.triggers[event] ?? [];
   const calls: Array<[number, string | null]> =

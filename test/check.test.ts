@@ -173,3 +173,14 @@ describe('extending a pack', () => {
     expect(n.code).toBe('RB0403');
   });
 });
+
+describe('rules that could run forever', () => {
+  it('warns of a trigger that sets its own event off again, through a procedure', () => {
+    const ds = only('event ping(p: player)\nevent pong(p: player)\non ping(p) { relay(p) }\nproc relay(p: player) { emit pong(p) }\non pong(p) { emit ping(p) }');
+    expect(ds.some((d) => d.code === 'RB0531' && /can set itself off again \(ping → pong → ping\)/.test(d.message))).toBe(true);
+  });
+
+  it('accepts a chain of events that ends', () => {
+    expect(only('event ping(p: player)\nevent pong(p: player)\non ping(p) { emit pong(p) }\non pong(p) { p.coins += 1 }')).toEqual([]);
+  });
+});

@@ -1,0 +1,300 @@
+/**
+ * The pack's own words: its `glossary` (what a number counts, which names are game terms, which
+ * events are which moments of a turn — the same in every language) and one `language` section per
+ * language (how the texts say each of these, and templates to render rules). Read from the loaded
+ * YAML files; every problem is a diagnostic pointing into them.
+ */
+import type { Declared } from '../declare.ts';
+import type { DiagnosticInput } from '../diagnostic.ts';
+import { spanAt, type LoadedFile, type LoadedPack } from '../load.ts';
+import { closest } from '../suggest.ts';
+import { compilePhrase, type Phrase } from './phrase.ts';
+
+/** What a number counts: a unit id, and for payments between players who pays whom. */
+export interface UnitRef {
+  unit: string;
+  from?: Party;
+  to?: Party;
+}
+export type Party = 'you' | 'opponent';
+
+export interface Condition {
+  /** A rule working in this role (`while decline`). */
+  role?: string;
+  /** `current != holder` (opponent) or `current == holder` (own). */
+  turn?: 'own' | 'opponent';
+  /** Texts may speak of it without the card's rules saying so (the core rules do). */
+  free: boolean;
+}
+
+export interface Glossary {
+  /** Field, pipeline, fn, `proc.param` or kind name → what its numbers count. */
+  units: Map<string, UnitRef>;
+  unitIds: Set<string>;
+  enums: Set<string>;
+  kinds: Set<string>;
+  fields: Set<string>;
+  dice: Set<string>;
+  /** Event → timing id. */
+  timing: Map<string, string>;
+  timingIds: Set<string>;
+  conditions: Map<string, Condition>;
+  file?: LoadedFile;
+}
+
+export type Direction = 'gain' | 'lose' | 'fewer' | 'more' | 'atLeast' | 'atMost';
+export const DIRECTIONS: Direction[] = ['gain', 'lose', 'fewer', 'more', 'atLeast', 'atMost'];
+
+/** Grammatical forms: by case (`nom`, `acc`, `gen`, …), each a text or forms by plural category. */
+export type Forms = Record<string, string | Record<string, string>>;
+
+export interface WordEntry {
+  read: Phrase[];
+  say?: Forms;
+}
+
+export interface Language {
+  lang: string;
+  file?: LoadedFile;
+  plural: Intl.PluralRules;
+  numbers: Array<{ phrase: Phrase; value: number }>;
+  /** Whole "N times" words: once, twice, raz, dwukrotnie. */
+  times: Array<{ phrase: Phrase; value: number }>;
+  /** The word after a number that makes it a count of times: times, razy. */
+  timesWords: Phrase[];
+  per: Array<{ phrase: Phrase; value: 'turn' | 'game' }>;
+  units: Map<string, WordEntry>;
+  terms: Map<string, WordEntry>;
+  timing: Map<string, WordEntry & { text?: string }>;
+  conditions: Map<string, WordEntry & { text?: string }>;
+  transfers: { in: Phrase[]; out: Phrase[] };
+  directions: Map<Direction, { before: Phrase[]; after: Phrase[] }>;
+  except: Phrase[];
+  words: Phrase[];
+  templates: Record<string, unknown>;
+}
+
+export interface Vocabulary {
+  glossary: Glossary;
+  languages: Map<string, Language>;
+}
+
+const mapOf = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : {});
+const listOf = (x: unknown): unknown[] => (Array.isArray(x) ? x : x === undefined || x === null ? [] : [x]);
+const strings = (x: unknown): string[] => listOf(x).filter((s): s is string => typeof s === 'string');
+
+export function emptyGlossary(): Glossary {
+  return { units: new Map(), unitIds: new Set(), enums: new Set(), kinds: new Set(), fields: new Set(), dice: new Set(), timing: new Map(), timingIds: new Set(), conditions: new Map() };
+}
+
+export function emptyLanguage(lang: string): Language {
+  return {
+    lang,
+    plural: pluralRules(lang),
+    numbers: [],
+    times: [],
+    timesWords: [],
+    per: [],
+    units: new Map(),
+    terms: new Map(),
+    timing: new Map(),
+    conditions: new Map(),
+    transfers: { in: [], out: [] },
+    directions: new Map(),
+    except: [],
+    words: [],
+    templates: {},
+  };
+}
+
+function pluralRules(lang: string): Intl.PluralRules {
+  try {
+    return new Intl.PluralRules(lang);
+  } catch {
+    return new Intl.PluralRules('en');
+  }
+}
+
+/** Reads the glossary and language sections of a pack, checking every name against the pack. */
+export function readVocabulary(pack: LoadedPack, d: Declared, report: (x: DiagnosticInput) => void): Vocabulary {
+  const glossary = emptyGlossary();
+  const languages = new Map<string, Language>();
+  const fieldNames = new Set<string>();
+  for (const k of d.kinds.values()) for (const f of [...k.props.keys(), ...k.state.keys()]) fieldNames.add(f);
+  const pipelineNames = new Set<string>();
+  const fnNames = new Set<string>();
+  const procParams = new Set<string>();
+  const events = new Set<string>();
+  for (const u of d.units) {
+    for (const decl of u.program.decls) {
+      if (decl.kind === 'pipeline') pipelineNames.add(decl.name);
+      if (decl.kind === 'fn') fnNames.add(decl.name);
+      if (decl.kind === 'event') events.add(decl.name);
+      if (decl.kind === 'proc') for (const p of decl.params) procParams.add(`${decl.name}.${p.name}`);
+    }
+  }
+  const roles = new Set<string>();
+  for (const k of d.kinds.values()) for (const r of k.roles.keys()) roles.add(r);
+
+  const unknown = (file: LoadedFile, path: Array<string | number>, what: string, name: string, candidates: Iterable<string>, key = true) => {
+    const guess = closest(name, [...candidates]);
+    report({
+      code: 'TX0501',
+      message: `\`${name}\` is not ${what} of this pack`,
+      at: spanAt(file, path, key),
+      hint: guess ? `did you mean \`${guess}\`?` : undefined,
+      fix: guess ? { replacement: guess, safe: false } : undefined,
+    });
+  };
+
+  const glossaryFiles = pack.files.filter((f) => mapOf(f.data).glossary !== undefined);
+  for (const file of glossaryFiles) {
+    const g = mapOf(mapOf(file.data).glossary);
+    glossary.file ??= file;
+    for (const [name, raw] of Object.entries(mapOf(g.units))) {
+      const path = ['glossary', 'units', name];
+      const known = fieldNames.has(name) || pipelineNames.has(name) || fnNames.has(name) || procParams.has(name) || d.kinds.has(name);
+      if (!known) unknown(file, path, 'a field, pipeline, function, `proc.parameter` or kind', name, [...fieldNames, ...pipelineNames, ...fnNames, ...procParams, ...d.kinds.keys()]);
+      const r = typeof raw === 'string' ? { unit: raw } : (mapOf(raw) as { unit?: unknown; from?: unknown; to?: unknown });
+      if (typeof r.unit !== 'string') {
+        report({ code: 'TX0501', message: `\`${name}\` needs a unit: write \`${name}: coin\` or \`${name}: { unit: coin }\``, at: spanAt(file, path) });
+        continue;
+      }
+      const party = (p: unknown): Party | undefined => (p === 'you' || p === 'opponent' ? p : undefined);
+      glossary.units.set(name, { unit: r.unit, from: party(r.from), to: party(r.to) });
+      glossary.unitIds.add(r.unit);
+    }
+    const terms = mapOf(g.terms);
+    strings(terms.enums).forEach((e, i) => (d.enums.has(e) ? glossary.enums.add(e) : unknown(file, ['glossary', 'terms', 'enums', i], 'an enum', e, d.enums.keys(), false)));
+    strings(terms.kinds).forEach((k, i) => (d.kinds.has(k) ? glossary.kinds.add(k) : unknown(file, ['glossary', 'terms', 'kinds', i], 'a kind', k, d.kinds.keys(), false)));
+    strings(terms.fields).forEach((f, i) => (fieldNames.has(f) ? glossary.fields.add(f) : unknown(file, ['glossary', 'terms', 'fields', i], 'a field', f, fieldNames, false)));
+    strings(terms.dice).forEach((x, i) => (d.dice.has(x) ? glossary.dice.add(x) : unknown(file, ['glossary', 'terms', 'dice', i], 'a die', x, d.dice.keys(), false)));
+    for (const [id, evs] of Object.entries(mapOf(g.timing))) {
+      glossary.timingIds.add(id);
+      strings(evs).forEach((e, i) => (events.has(e) ? glossary.timing.set(e, id) : unknown(file, ['glossary', 'timing', id, i], 'an event', e, events, false)));
+    }
+    for (const [id, raw] of Object.entries(mapOf(g.conditions))) {
+      const c = mapOf(raw);
+      const role = typeof c.role === 'string' ? c.role : undefined;
+      if (role && !roles.has(role)) unknown(file, ['glossary', 'conditions', id, 'role'], 'a role', role, roles, false);
+      const turn = c.turn === 'own' || c.turn === 'opponent' ? c.turn : undefined;
+      glossary.conditions.set(id, { role, turn, free: c.free === true });
+    }
+  }
+
+  for (const file of pack.files) {
+    const raw = mapOf(file.data).language;
+    if (raw === undefined) continue;
+    const l = mapOf(raw);
+    const lang = typeof l.lang === 'string' ? l.lang : undefined;
+    if (!lang) continue; // the schema reports it
+    if (languages.has(lang)) {
+      report({ code: 'TX0505', message: `a second language file for \`${lang}\``, at: spanAt(file, ['language', 'lang']), hint: `the first is ${languages.get(lang)!.file?.path}; merge them` });
+      continue;
+    }
+    if (!d.manifest.languages.includes(lang)) {
+      report({ code: 'TX0504', severity: 'warning', message: `the pack does not declare the language \`${lang}\``, at: spanAt(file, ['language', 'lang']), hint: `add it to \`languages\` in pack.yaml, or remove this file` });
+    }
+    languages.set(lang, readLanguage(file, lang, l, glossary, d, report));
+  }
+  return { glossary, languages };
+}
+
+function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>, g: Glossary, d: Declared, report: (x: DiagnosticInput) => void): Language {
+  const out = emptyLanguage(lang);
+  out.file = file;
+  const phrases = (x: unknown) => strings(x).map((s) => compilePhrase(s, lang));
+  const valued = (x: unknown, path: string[]) => {
+    const res: Array<{ phrase: Phrase; value: number }> = [];
+    for (const [k, v] of Object.entries(mapOf(x))) {
+      if (typeof v === 'number') res.push({ phrase: compilePhrase(k, lang), value: v });
+      else report({ code: 'TX0502', message: `\`${k}\` should be given a number`, at: spanAt(file, [...path, k]), hint: `e.g. \`${k}: 2\`` });
+    }
+    return res;
+  };
+  out.numbers = valued(l.numbers, ['language', 'numbers']);
+  out.times = valued(l.times, ['language', 'times']);
+  out.timesWords = phrases(l.timesWords);
+  for (const [per, ps] of Object.entries(mapOf(l.per))) {
+    if (per !== 'turn' && per !== 'game') continue;
+    for (const p of phrases(ps)) out.per.push({ phrase: p, value: per });
+  }
+  const entry = (raw: unknown): WordEntry => {
+    if (typeof raw === 'string' || Array.isArray(raw)) return { read: phrases(raw) };
+    const m = mapOf(raw);
+    return { read: phrases(m.read), say: m.say === undefined ? undefined : typeof m.say === 'string' ? { nom: m.say } : (mapOf(m.say) as Forms) };
+  };
+  const section = (name: 'units' | 'terms' | 'timing' | 'conditions', known: (id: string) => boolean, what: string, candidates: () => Iterable<string>) => {
+    for (const [id, raw] of Object.entries(mapOf(l[name]))) {
+      if (!known(id)) {
+        const guess = closest(id, [...candidates()]);
+        report({ code: 'TX0502', message: `\`${id}\` is not ${what} of the glossary or the pack`, at: spanAt(file, ['language', name, id], true), hint: guess ? `did you mean \`${guess}\`?` : undefined, fix: guess ? { replacement: guess, safe: false } : undefined });
+        continue;
+      }
+      const e = entry(raw);
+      const text = typeof mapOf(raw).say === 'string' ? (mapOf(raw).say as string) : undefined;
+      (out[name] as Map<string, WordEntry & { text?: string }>).set(id, name === 'timing' || name === 'conditions' ? { ...e, text } : e);
+    }
+  };
+  section('units', (id) => g.unitIds.has(id), 'a unit', () => g.unitIds);
+  section('terms', (id) => isTerm(g, d, id), 'a game term', () => termIds(g, d));
+  section('timing', (id) => g.timingIds.has(id), 'a timing', () => g.timingIds);
+  section('conditions', (id) => g.conditions.has(id), 'a condition', () => g.conditions.keys());
+  const tr = mapOf(l.transfers);
+  out.transfers = { in: phrases(mapOf(tr.in).read ?? tr.in), out: phrases(mapOf(tr.out).read ?? tr.out) };
+  for (const [dir, raw] of Object.entries(mapOf(l.directions))) {
+    if (!(DIRECTIONS as string[]).includes(dir)) {
+      report({ code: 'TX0502', message: `\`${dir}\` is not a direction`, at: spanAt(file, ['language', 'directions', dir], true), hint: `directions are ${DIRECTIONS.join(', ')}` });
+      continue;
+    }
+    const m = mapOf(raw);
+    out.directions.set(dir as Direction, { before: phrases(m.before), after: phrases(m.after) });
+  }
+  out.except = phrases(l.except);
+  out.words = phrases(l.words);
+  out.templates = mapOf(l.templates);
+  return out;
+}
+
+export type TermClass = { k: 'enum'; name: string } | { k: 'entity'; kind: string } | { k: 'field' } | { k: 'die' };
+
+/** What kind of game term a name is, when the glossary makes it one. */
+export function termClass(g: Glossary, d: Declared, id: string): TermClass | undefined {
+  const ent = d.entities.get(id);
+  if (ent && g.kinds.has(ent.kind)) return { k: 'entity', kind: ent.kind };
+  const owners = d.members.get(id)?.filter((e) => g.enums.has(e));
+  if (owners?.length) return { k: 'enum', name: owners[0] };
+  if (g.fields.has(id)) return { k: 'field' };
+  if (g.dice.has(id)) return { k: 'die' };
+  return undefined;
+}
+
+export function isTerm(g: Glossary, d: Declared, id: string): boolean {
+  return termClass(g, d, id) !== undefined;
+}
+
+export function termIds(g: Glossary, d: Declared): string[] {
+  const out: string[] = [];
+  for (const e of g.enums) out.push(...(d.enums.get(e)?.values ?? []));
+  for (const ent of d.entities.values()) if (g.kinds.has(ent.kind)) out.push(ent.id);
+  out.push(...g.fields, ...g.dice);
+  return [...new Set(out)];
+}
+
+/** Terms of the same class, for hints and for the mutation benchmark. */
+export function sameClass(g: Glossary, d: Declared, id: string): string[] {
+  const c = termClass(g, d, id);
+  if (!c) return [];
+  if (c.k === 'enum') return d.enums.get(c.name)?.values ?? [];
+  if (c.k === 'entity') return [...d.entities.values()].filter((e) => e.kind === c.kind).map((e) => e.id);
+  if (c.k === 'field') return [...g.fields];
+  return [...g.dice];
+}
+
+/** How a language reads a term: its file's forms, and for entities also their name in that language. */
+export function termReads(lang: Language, d: Declared, id: string): Phrase[] {
+  const own = lang.terms.get(id)?.read ?? [];
+  const ent = d.entities.get(id);
+  const name = ent?.name[lang.lang];
+  return name ? [...own, compilePhrase(name, lang.lang)] : own;
+}

@@ -1,0 +1,162 @@
+/**
+ * Words of a card text and the phrases a language file uses to recognise them. No Node imports:
+ * the text checker runs in the playground's web worker too.
+ *
+ * A phrase is written as words separated by spaces, matched case-insensitively against whole words:
+ *   `coin`        exactly that word          `coin*`     any word starting with `coin`
+ *   `pay|pays`    one of these               `you?`      an optional word
+ *   `…` or `...`  up to four other words (never across punctuation)
+ * Diacritics are kept: `Gór` and `Gor` are different words.
+ */
+
+export interface Token {
+  text: string;
+  /** Lower-cased in the text's language. */
+  lower: string;
+  start: number;
+  end: number;
+  /** Punctuation: `.`, `,`, `(`, `:` … Phrases never run across it. */
+  punct: boolean;
+  /** A sentence starts here (the first word of the text, or after `.`, `!`, `?`, `:`). */
+  sentenceStart: boolean;
+}
+
+const WORD = /[\p{L}\p{N}]+(?:['’\-][\p{L}\p{N}]+)*/uy;
+const SPACE = /\s+/uy;
+
+export function tokenize(text: string, lang: string): Token[] {
+  const out: Token[] = [];
+  let i = 0;
+  let sentence = true;
+  while (i < text.length) {
+    SPACE.lastIndex = i;
+    if (SPACE.test(text)) {
+      i = SPACE.lastIndex;
+      continue;
+    }
+    WORD.lastIndex = i;
+    const m = WORD.exec(text);
+    if (m) {
+      out.push({ text: m[0], lower: lower(m[0], lang), start: i, end: i + m[0].length, punct: false, sentenceStart: sentence });
+      sentence = false;
+      i += m[0].length;
+      continue;
+    }
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
+    out.push({ text: ch, lower: ch, start: i, end: i + ch.length, punct: true, sentenceStart: false });
+    if ('.!?:'.includes(ch)) sentence = true;
+    i += ch.length;
+  }
+  return out;
+}
+
+export function lower(s: string, lang: string): string {
+  try {
+    return s.toLocaleLowerCase(lang);
+  } catch {
+    return s.toLowerCase();
+  }
+}
+
+type Slot =
+  | { k: 'word'; alts: Array<{ word: string; prefix: boolean }>; optional: boolean }
+  | { k: 'gap'; max: number }
+  | { k: 'number' };
+
+/** A compiled phrase. `source` is what the language file says, for messages. */
+export interface Phrase {
+  source: string;
+  slots: Slot[];
+}
+
+export const GAP = 4;
+
+/** `{n}` in a phrase stands for a number (digits or a number word); used by limits. */
+export function compilePhrase(source: string, lang: string): Phrase {
+  const slots: Slot[] = [];
+  for (const raw of source.trim().split(/\s+/)) {
+    if (!raw) continue;
+    if (raw === '…' || raw === '...') {
+      slots.push({ k: 'gap', max: GAP });
+      continue;
+    }
+    if (raw === '{n}') {
+      slots.push({ k: 'number' });
+      continue;
+    }
+    const optional = raw.endsWith('?') && raw.length > 1;
+    const body = optional ? raw.slice(0, -1) : raw;
+    const alts = body
+      .split('|')
+      .filter(Boolean)
+      .map((w) => (w.endsWith('*') ? { word: lower(w.slice(0, -1), lang), prefix: true } : { word: lower(w, lang), prefix: false }));
+    slots.push({ k: 'word', alts, optional });
+  }
+  return { source, slots };
+}
+
+/** The word forms of a phrase that could start a match, for a quick index. */
+function wordMatches(slot: Extract<Slot, { k: 'word' }>, t: Token): boolean {
+  if (t.punct) return false;
+  return slot.alts.some((a) => (a.prefix ? t.lower.startsWith(a.word) : t.lower === a.word));
+}
+
+export interface Match {
+  /** Token indexes: [from, to) */
+  from: number;
+  to: number;
+  /** Where `{n}` matched, if the phrase has one. */
+  numberAt?: number;
+}
+
+/**
+ * Matches a phrase at token `i`. `isNumber` tells whether a token starts a number and how many
+ * tokens it takes (for `{n}`). Returns the longest match.
+ */
+export function matchAt(p: Phrase, tokens: Token[], i: number, isNumber?: (i: number) => number): Match | undefined {
+  let best: Match | undefined;
+  const go = (slot: number, at: number, numberAt?: number) => {
+    if (slot === p.slots.length) {
+      if (at > i && (!best || at > best.to)) best = { from: i, to: at, numberAt };
+      return;
+    }
+    const s = p.slots[slot];
+    if (s.k === 'gap') {
+      // zero to `max` words, never across punctuation
+      for (let n = 0, j = at; n <= s.max; n++, j++) {
+        go(slot + 1, j, numberAt);
+        if (j >= tokens.length || tokens[j].punct) break;
+      }
+      return;
+    }
+    if (s.k === 'number') {
+      const len = at < tokens.length && isNumber ? isNumber(at) : 0;
+      if (len > 0) go(slot + 1, at + len, at);
+      return;
+    }
+    if (at < tokens.length && wordMatches(s, tokens[at])) go(slot + 1, at + 1, numberAt);
+    if (s.optional) go(slot + 1, at, numberAt);
+  };
+  go(0, i);
+  return best;
+}
+
+/** Every non-overlapping match of any of the phrases, longest first at each position. */
+export function findAll<T>(tokens: Token[], entries: Array<{ phrase: Phrase; value: T }>, isNumber?: (i: number) => number): Array<Match & { value: T; phrase: Phrase }> {
+  const out: Array<Match & { value: T; phrase: Phrase }> = [];
+  let i = 0;
+  while (i < tokens.length) {
+    let best: (Match & { value: T; phrase: Phrase }) | undefined;
+    if (!tokens[i].punct) {
+      for (const e of entries) {
+        const m = matchAt(e.phrase, tokens, i, isNumber);
+        if (m && (!best || m.to > best.to)) best = { ...m, value: e.value, phrase: e.phrase };
+      }
+    }
+    if (best) {
+      out.push(best);
+      i = best.to;
+    } else i++;
+  }
+  return out;
+}
