@@ -129,6 +129,7 @@ action claim(s: space, n: number in 1..count(xs)) "Claim {s} for {{n}} \\"coins\
 override on claimed(s) when s.terrain == hills while active {}
 modify claimValue(s) by anyone while active when s != none = value + 1
 setup {}
+invariant "no {x}" = x >= 0
 flow { let n = -(1 + 2) * 3 }
 `;
     const { printed } = roundTripProgram(src);
@@ -175,6 +176,8 @@ override on claimed(s) when s.terrain == hills while active {}
 modify claimValue(s) by anyone while active when s != none = value + 1
 
 setup {}
+
+invariant "no {x}" = x >= 0
 
 flow {
   let n = -(1 + 2) * 3
@@ -386,6 +389,7 @@ const declArb: fc.Arbitrary<A.Decl> = (() => {
     }),
     fc.record({ kind: fc.constant('on' as const), ...named, binds: namesArb(), when: fc.option(e, { nil: undefined }), roles: rolesArb, body: b }),
     fc.record({ kind: fc.constant('modify' as const), ...named, binds: namesArb(), anyone: fc.boolean(), roles: rolesArb, when: fc.option(e, { nil: undefined }), value: e }),
+    fc.record({ message: stringArb(2), cond: e }).map(({ message, cond }): A.Decl => ({ kind: 'invariant', name: 'invariant', nameSpan: SPAN, message, cond, span: SPAN })),
     fc.record({ body: b, override: named.override }).map(({ body, override }): A.Decl => ({ kind: 'setup', name: 'setup', nameSpan: SPAN, override, body, span: SPAN })),
     fc.record({ body: b, override: named.override }).map(({ body, override }): A.Decl => ({ kind: 'flow', name: 'flow', nameSpan: SPAN, override, body, span: SPAN })),
   );
