@@ -1,8 +1,11 @@
+import { existsSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const playground = fileURLToPath(new URL('.', import.meta.url));
 const repo = fileURLToPath(new URL('..', import.meta.url));
+// node_modules may be a link to elsewhere (a shared install); Monaco's fonts are served from it.
+const modules = existsSync(`${repo}/node_modules`) ? realpathSync(`${repo}/node_modules`) : `${repo}/node_modules`;
 
 /**
  * The playground is served from `playground/`, but it reads the packs under `content/` and runs the
@@ -12,7 +15,7 @@ export default defineConfig({
   root: playground,
   clearScreen: false,
   server: {
-    fs: { allow: [repo] },
+    fs: { allow: [repo, modules] },
     // Editing content/ on disk would otherwise reload the page under the designer's edits.
     watch: { ignored: ['**/test-output/**', '**/.scratch/**'] },
   },
