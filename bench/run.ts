@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { compile } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
-import { apply, legalChoices, newGame } from '../runtime/index.ts';
+import { apply, legalChoices, newGame, replay } from '../runtime/index.ts';
 import { nextRandom } from '../runtime/rng.ts';
 
 function time<T>(run: () => T): { ms: number; value: T } {
@@ -49,4 +49,32 @@ for (const players of [2, 5]) {
     }
   });
   console.log(`random playouts, ${players} players: ${(games / (ms / 1000)).toFixed(2)} games/s, ${(choices / (ms / 1000)).toFixed(0)} choices/s (${games} games, ${choices} choices, ${listings} listings, ${(ms / 1000).toFixed(2)} s)`);
+}
+
+// The playground's two latencies, measured on the same functions its worker runs: a keystroke
+// recompiles the whole default pack; an edit during a game recompiles and replays the choices.
+{
+  const edited = files.map((f) => (f.path === 'races/orcs.yaml' ? { ...f, text: f.text.replace('holder.coins += 1', 'holder.coins += 2') } : f));
+  const runs = 5;
+  const keystroke = time(() => {
+    for (let i = 0; i < runs; i++) compile(edited);
+  });
+  console.log(`keystroke → diagnostics (compile of the default pack): ${(keystroke.ms / runs).toFixed(1)} ms`);
+
+  let st = newGame(pack, { players: 3, seed: 11 });
+  let rng = 99;
+  while (!st.over && st.choices.length < 150) {
+    const legal = legalChoices(st, { labels: false });
+    const r = nextRandom(rng);
+    rng = r.state;
+    st = (apply(st, legal[Math.floor(r.value * legal.length)]) as { state: typeof st }).state;
+  }
+  const choices = st.choices;
+  const replayed = time(() => {
+    for (let i = 0; i < runs; i++) {
+      const again = compile(edited).pack!;
+      replay(again, { players: 3, seed: 11 }, choices);
+    }
+  });
+  console.log(`edit → replayed game (compile + replay of ${choices.length} choices): ${(replayed.ms / runs).toFixed(1)} ms`);
 }

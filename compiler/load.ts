@@ -16,6 +16,22 @@ export interface LoadedPack {
   files: LoadedFile[];
 }
 
+/**
+ * Parsed documents by file text. Compiling is a pure function of the texts and no pass changes a
+ * document, so an editor that recompiles on every keystroke re-parses only the file it changed.
+ */
+const parsedByText = new Map<string, Document.Parsed>();
+
+function parseYaml(text: string): Document.Parsed {
+  let doc = parsedByText.get(text);
+  if (!doc) {
+    doc = parseDocument(text, { keepSourceTokens: true, uniqueKeys: true, prettyErrors: false });
+    if (parsedByText.size > 500) parsedByText.clear();
+    parsedByText.set(text, doc);
+  }
+  return doc;
+}
+
 /** Stage 1: every YAML file parsed; syntax errors become diagnostics and the file is left out. */
 export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => void): LoadedPack {
   const files: LoadedFile[] = [];
@@ -24,7 +40,7 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
   const order = (s: SourceFile) => (s.path.includes(':') ? 0 : 1);
   const yamlSources = sources.filter((s) => /\.ya?ml$/.test(s.path)).sort((a, b) => order(a) - order(b) || a.path.localeCompare(b.path));
   for (const src of yamlSources) {
-    const doc = parseDocument(src.text, { keepSourceTokens: true, uniqueKeys: true, prettyErrors: false });
+    const doc = parseYaml(src.text);
     if (doc.errors.length) {
       // After the first syntax error the parser is out of step and the rest mostly repeats it;
       // duplicate keys are independent of each other and are all reported.

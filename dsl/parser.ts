@@ -808,9 +808,18 @@ function shift(offset: number) {
   return (t: IToken): IToken => ({ ...t, startOffset: t.startOffset + offset, endOffset: (t.endOffset ?? t.startOffset) + offset });
 }
 
+/** Results by text: the tree is never changed by the passes that read it, so it can be shared. */
+const programs = new Map<string, ParseResult<A.Program>>();
+
 /** Parse a rules text (a pack's `rules:` or a card's `rules:`) into declarations. */
 export function parseRules(text: string): ParseResult<A.Program> {
-  return withParser(text, 0, (p) => p.program());
+  let r = programs.get(text);
+  if (!r) {
+    r = withParser(text, 0, (p) => p.program());
+    if (programs.size > 2000) programs.clear();
+    programs.set(text, r);
+  }
+  return r;
 }
 
 /** Parse one expression, as written in a YAML field such as a role's `players where …`. */
