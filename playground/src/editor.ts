@@ -9,6 +9,7 @@ import 'monaco-editor/features/register.all';
 import 'monaco-editor/editor/contrib/gotoSymbol/browser/goToCommands';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import { keywordSet } from '../../dsl/lexer.ts';
+import { builtinTable } from '../../compiler/builtins.ts';
 import type { Diagnostic } from './engine-types.ts';
 import { LANGUAGE_ID, languageConfiguration, monarch, themeRules } from './language.ts';
 import { emptyIndex, type Place, type SymbolIndex } from './symbols.ts';
@@ -361,6 +362,7 @@ function registerProviders(ed: PackEditor) {
         for (const [name, ds] of Object.entries(idx.decls)) add(name, K.Function, ds[0].signature, undefined, '1');
         for (const [name, fs] of Object.entries(idx.fields)) add(name, K.Field, fs.map((f) => `${f.kind}.${name}: ${f.type}`).join(', '), undefined, '4');
         for (const k of keywordSet) add(k, K.Keyword, 'keyword', keywordDocs[k], '0');
+        for (const b of builtinTable.values()) add(b.name, K.Function, b.signature, `${b.doc}\n\n\`${b.example}\``, '1');
       }
       return { suggestions: out };
     },
@@ -386,6 +388,8 @@ function registerProviders(ed: PackEditor) {
       if (idx.fields[name] && (before.endsWith('.') || !parts.length)) {
         parts.push(idx.fields[name].map((f) => `\`${f.kind}.${name}: ${f.type}\` — ${f.role === 'prop' ? 'property, fixed per entity' : 'state, changes during play'}`).join('\n\n'));
       }
+      const builtin = builtinTable.get(name);
+      if (builtin && !idx.decls[name] && !before.endsWith('.')) parts.push(`\`\`\`\n${builtin.signature}\n\`\`\`\n${builtin.doc}\n\nExample: \`${builtin.example}\``);
       if (!parts.length && keywordSet.has(name) && !before.endsWith('.')) parts.push(`**keyword** \`${name}\`${keywordDocs[name] ? `: ${keywordDocs[name]}` : ''}`);
       if (!parts.length) return null;
       return { range: new monaco.Range(position.lineNumber, w.startColumn, position.lineNumber, w.endColumn), contents: parts.map(md) };
