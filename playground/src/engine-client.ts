@@ -1,41 +1,89 @@
-/** The page's side of the engine worker: requests with ids, answers as promises. */
+/**
+ * The page's side of the engine worker: requests with ids, answers as promises.
+ *
+ * A worker that fails to load, throws, or does not answer in time is replaced by a fresh one, and
+ * the requests it held are answered with the problem, so the page never waits forever.
+ */
 import type { CompileRequest, CompileResponse, PlayRequest, PlayResponse, ScenariosResponse, WorkerResponse } from './protocol.ts';
+import { emptyIndex } from './symbols.ts';
 import EngineWorker from './engine.worker.ts?worker';
 
-type Pending = { resolve: (r: WorkerResponse) => void };
+/** Longer than any compile or replay of a real pack; past it the worker is taken to be stuck. */
+const TIMEOUT_MS = 20_000;
+
+interface Pending {
+  kind: 'compile' | 'play';
+  resolve: (r: WorkerResponse) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
 
 export class EngineClient {
-  private worker = new EngineWorker();
+  private worker!: Worker;
   private next = 1;
   private pending = new Map<number, Pending>();
   /** Scenario verdicts arrive after their compile's answer. */
   onScenarios: (r: ScenariosResponse) => void = () => {};
+  /** A new worker was started; `compileLost` says whether a compile was among the requests lost. */
+  onRestart: (compileLost: boolean) => void = () => {};
 
   constructor() {
+    this.start();
+  }
+
+  private start() {
+    this.worker = new EngineWorker();
     this.worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
       if (ev.data.type === 'scenarios') return this.onScenarios(ev.data);
       const p = this.pending.get(ev.data.id);
+      if (!p) return;
+      clearTimeout(p.timer);
       this.pending.delete(ev.data.id);
-      p?.resolve(ev.data);
+      p.resolve(ev.data);
+    };
+    this.worker.onerror = (ev: ErrorEvent) => {
+      ev.preventDefault();
+      this.restart(`the engine failed: ${ev.message || 'its code could not be loaded'}`);
     };
   }
 
-  /** Compile; when a newer compile was asked for meanwhile, the worker skips this one and it never resolves. */
-  compile(req: Omit<CompileRequest, 'type' | 'id'>): Promise<CompileResponse> {
-    const id = this.next++;
-    // Forget older compiles: the worker drops them.
-    for (const [k, p] of this.pending) if ((p as Pending & { kind?: string }).kind === 'compile') this.pending.delete(k);
+  /** Answer everything the worker held with the problem, and start a new worker. */
+  private restart(problem: string) {
+    this.worker.terminate();
+    const held = [...this.pending.entries()];
+    this.pending.clear();
+    for (const [id, p] of held) {
+      clearTimeout(p.timer);
+      p.resolve(
+        p.kind === 'compile'
+          ? ({ type: 'compiled', id, diagnostics: [], symbols: emptyIndex(), engineProblem: problem, ms: 0 } satisfies CompileResponse)
+          : ({ type: 'played', id, version: 0, legal: [], applied: 0, error: problem } satisfies PlayResponse),
+      );
+    }
+    this.start();
+    this.onRestart(held.some(([, p]) => p.kind === 'compile'));
+  }
+
+  private send<T extends WorkerResponse>(kind: Pending['kind'], msg: CompileRequest | PlayRequest): Promise<T> {
     return new Promise((resolve) => {
-      this.pending.set(id, Object.assign({ resolve: resolve as (r: WorkerResponse) => void }, { kind: 'compile' }));
-      this.worker.postMessage({ ...req, type: 'compile', id } satisfies CompileRequest);
+      const timer = setTimeout(() => this.restart(`the engine took more than ${TIMEOUT_MS / 1000} s and was restarted`), TIMEOUT_MS);
+      this.pending.set(msg.id, { kind, resolve: resolve as (r: WorkerResponse) => void, timer });
+      this.worker.postMessage(msg);
     });
   }
 
-  play(req: Omit<PlayRequest, 'type' | 'id'>): Promise<PlayResponse> {
+  /** Compile; when a newer compile is asked for meanwhile, the worker skips this one and it never resolves. */
+  compile(req: Omit<CompileRequest, 'type' | 'id'>): Promise<CompileResponse> {
     const id = this.next++;
-    return new Promise((resolve) => {
-      this.pending.set(id, { resolve: resolve as (r: WorkerResponse) => void });
-      this.worker.postMessage({ ...req, type: 'play', id } satisfies PlayRequest);
-    });
+    for (const [k, p] of this.pending) {
+      if (p.kind === 'compile') {
+        clearTimeout(p.timer);
+        this.pending.delete(k);
+      }
+    }
+    return this.send('compile', { ...req, type: 'compile', id });
+  }
+
+  play(req: Omit<PlayRequest, 'type' | 'id'>): Promise<PlayResponse> {
+    return this.send('play', { ...req, type: 'play', id: this.next++ });
   }
 }

@@ -98,6 +98,10 @@ class App {
     });
     this.el.importInput.addEventListener('change', () => void this.importFile());
     this.engine.onScenarios = (r) => this.onScenarios(r);
+    // A new worker knows no pack: compile again, unless compiling is what failed.
+    this.engine.onRestart = (compileLost) => {
+      if (!compileLost) this.compileNow();
+    };
     this.ws.onSaveProblem = (problem) => this.toast(problem, 'error');
 
     const shared = decodeShare(location.hash);
@@ -434,7 +438,7 @@ class App {
     if (r?.engineProblem) {
       s.classList.add('warn');
       s.dataset.state = 'no-engine';
-      s.textContent = `no compiler: ${r.engineProblem}`;
+      s.textContent = r.engineProblem;
       return;
     }
     if (errors) {
