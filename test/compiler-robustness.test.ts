@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { compile, type SourceFile } from '../compiler/index.ts';
-import { readPackFolder } from '../compiler/packFolder.ts';
+import { compile, type CompileOptions, type SourceFile } from '../compiler/index.ts';
+import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 
 /**
  * Whatever an author types, the compiler answers: it returns (never throws, never reports its own
@@ -16,6 +16,9 @@ import { readPackFolder } from '../compiler/packFolder.ts';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tiny = readPackFolder(`${root}test/packs/tiny`);
 const smallworld = readPackFolder(`${root}content/smallworld-wow`);
+const teamsDir = `${root}content/smallworld-wow-teams`;
+const teams = readPackFolder(teamsDir);
+const teamsDeps = dependenciesOf(teamsDir, teams);
 const scale = Number(process.env.RUNS ?? 0) / 150 || 1;
 const runs = (n: number) => Math.max(1, Math.round(n * scale));
 /** A compile slower than this is treated as a hang. */
@@ -23,17 +26,18 @@ const SLOW_MS = 5000;
 /** Per test: generous, as the Small World pack takes a fraction of a second to compile. */
 const TIMEOUT = 60_000 * scale;
 
-function compileChecked(files: SourceFile[]): void {
+function compileChecked(files: SourceFile[], options: CompileOptions = {}): void {
   const started = performance.now();
   let result: ReturnType<typeof compile>;
   try {
-    result = compile(files);
+    result = compile(files, options);
   } catch (err) {
     throw new Error(`compile threw: ${(err as Error).stack}`);
   }
   const took = performance.now() - started;
   expect(took, 'compile took too long').toBeLessThan(SLOW_MS);
-  const texts = new Map(files.map((f) => [f.path, f.text]));
+  // A base pack's files are named `<id>:<path>`.
+  const texts = new Map([...files.map((f) => [f.path, f.text] as const), ...Object.entries(options.dependencies ?? {}).flatMap(([id, fs]) => fs.map((f) => [`${id}:${f.path}`, f.text] as const))]);
   for (const d of result.diagnostics) {
     const where = `${d.file}:${d.line}:${d.column} ${d.code} ${d.message}`;
     expect(d.code, where).not.toBe('RB9000');
@@ -98,7 +102,7 @@ describe('compiler robustness', () => {
         fc.constantFrom('block' as const, 'auto' as const),
         (rules, style) => compileChecked(replaceFile(tiny, 'game.yaml', withRules(game.text, rules, style))),
       ),
-      { numRuns: runs(70) },
+      { numRuns: runs(60) },
     );
   }, TIMEOUT);
 
@@ -189,7 +193,7 @@ describe('compiler robustness', () => {
         }
         compileChecked(files);
       }),
-      { numRuns: runs(40) },
+      { numRuns: runs(35) },
     );
   }, TIMEOUT);
 
@@ -232,6 +236,40 @@ describe('compiler robustness', () => {
         compileChecked(replaceFile(target.pack, target.file, doc.toString()));
       }),
       { numRuns: runs(40) },
+    );
+  }, TIMEOUT);
+
+  it('(d) survives YAML oddities: aliases, tags, several documents, complex keys, merge keys', () => {
+    const aliases = (n: number) => `a: &a [x, x, x, x, x, x, x, x, x]\n${Array.from({ length: n }, (_, i) => `l${i}: &l${i} [${Array(9).fill(i ? `*l${i - 1}` : '*a').join(', ')}]`).join('\n')}\n`;
+    const oddities = [
+      aliases(8), // a value multiplied by aliases until the YAML library refuses it
+      'x: &a [1]\ny: *a\nz: *nowhere\n',
+      'enums:\n  t1: &t [hills, forest]\n  t2: *t\n',
+      'x: !!binary aGVsbG8=\ny: !custom 3\n',
+      '%YAML 1.1\n---\nenums: { e: [a] }\n',
+      'enums: { e: [a] }\n---\nenums: { f: [b] }\n',
+      'rules: !!str 3\n',
+      '? [a, b]\n: c\n',
+      '<<: { rules: "flow { }" }\n',
+      'entities:\n  - &e { space: z, terrain: hills }\n  - *e\n',
+      '\ufeffenums: { bom: [x] }\n',
+      'rules: "\\u0000"\n',
+      '',
+      '# only a comment\n',
+      '[1, 2, 3]\n',
+      '"just a text"\n',
+    ];
+    for (const text of oddities) compileChecked([...tiny, { path: 'extra.yaml', text }]);
+  });
+
+  it('(e) survives mutations of a pack that extends another', () => {
+    const own = teams.map((f) => f.path).filter((p) => p.endsWith('.yaml') && !p.startsWith('scenarios/'));
+    fc.assert(
+      fc.property(fc.constantFrom(...own), fc.constantFrom(...Object.keys(mutations)), fc.integer(), (file, mutation, seed) => {
+        const text = teams.find((f) => f.path === file)!.text;
+        compileChecked(replaceFile(teams, file, mutations[mutation](text, new Rng(seed))), { dependencies: teamsDeps });
+      }),
+      { numRuns: runs(15) },
     );
   }, TIMEOUT);
 
