@@ -311,6 +311,10 @@ class Checker {
 
   private kindRoles(): void {
     for (const [kindName, kind] of this.d.kinds) {
+      if (kind.defaultRole && !kind.roles.has(kind.defaultRole.name)) {
+        const guess = closest(kind.defaultRole.name, kind.roles.keys());
+        this.report({ code: 'RB0513', message: `a ${kindName} has no role \`${kind.defaultRole.name}\` to be its default`, at: kind.defaultRole.at, hint: guess ? `did you mean \`${guess}\`?` : `declare it under kinds.${kindName}.roles` });
+      }
       const map = new Map<string, { expr: A.Expr; slots: number; fragment: Fragment; single: boolean }>();
       for (const [role, { source }] of kind.roles) {
         const parsed = parseExpression(source.text);

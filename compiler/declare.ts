@@ -24,6 +24,8 @@ export interface KindSym {
   state: Map<string, FieldSym>;
   graph?: string;
   roles: Map<string, { source: Fragment; at: FileSpan }>;
+  /** The role of a card rule that names none; else the first role declared. */
+  defaultRole?: { name: string; at: FileSpan };
   at: FileSpan;
 }
 
@@ -123,6 +125,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
       }
       d.kinds.set(name, kind);
       if (typeof raw.graph === 'string') kind.graph = raw.graph;
+      if (typeof raw.defaultRole === 'string') kind.defaultRole = { name: raw.defaultRole, at: spanAt(file, ['kinds', name, 'defaultRole']) };
       for (const section of ['props', 'state'] as const) {
         for (const [field, spec] of Object.entries(mapOf(raw[section]))) {
           const path = ['kinds', name, section, field];

@@ -28,7 +28,10 @@ class Lowering {
     for (const [name, k] of d.kinds) {
       const fields = (m: Map<string, { name: string; type: Type; default: Value; hidden: boolean }>): Record<string, FieldInfo> =>
         Object.fromEntries([...m].map(([f, s]) => [f, { name: f, type: Ty.show(s.type), default: s.default, hidden: s.hidden }]));
-      kinds[name] = { name, plural: k.plural, props: fields(k.props), state: fields(k.state), graph: k.graph, roles: [...k.roles.keys()] };
+      // The default role comes first: a card rule naming no role works in it.
+      const roles = [...k.roles.keys()];
+      if (k.defaultRole && roles.includes(k.defaultRole.name)) roles.sort((a, b) => (a === k.defaultRole!.name ? -1 : b === k.defaultRole!.name ? 1 : 0));
+      kinds[name] = { name, plural: k.plural, props: fields(k.props), state: fields(k.state), graph: k.graph, roles };
       hidden[name] = [...k.state.values()].filter((f) => f.hidden).map((f) => f.name);
     }
     const entities: Record<string, EntityInfo> = {};

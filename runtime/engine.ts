@@ -71,7 +71,7 @@ export function runRepeat(body: BlockCode, count: number, max: number, c: RunCtx
 export function holdersOf(pack: CompiledPack, st: GameState, card: CardBinding): string[] {
   const kind = pack.kindOf(card.card)!;
   const roles = pack.roles[kind] ?? {};
-  const names = card.roles.length ? card.roles : Object.keys(roles).slice(0, 1);
+  const names = card.roles.length ? card.roles : pack.kinds[kind].roles.slice(0, 1);
   const c = ctxFor(st, pack, 0, null, card.card);
   const out: string[] = [];
   for (const r of names) {
