@@ -46,7 +46,9 @@ export const monarch: languages.IMonarchLanguage = {
       [/[ \t\r\n]+/, 'white'],
       [/#.*$/, 'comment'],
       // `rules: |` starts a block of the rules language.
-      [/^(\s*)(rules)(\s*)(:)(\s*)([|>][0-9]*[+-]?)(\s*)$/, ['white', 'key.rules', 'white', 'delimiter', 'white', 'operator', { token: 'white', next: '@rulesStart' }]],
+      // (Leading spaces are taken by the rule above, so this matches `rules:` at any indentation.)
+      // The state change rides on the `|` (Monarch skips the actions of groups that matched nothing).
+      [/(rules)([ \t]*)(:)([ \t]*)([|>][0-9]*[+-]?)(?=[ \t]*$)/, ['key.rules', 'white', 'delimiter', 'white', { token: 'operator', next: '@rulesStart' }]],
       [/%[^ ]+.*$/, 'meta'],
       [/---|\.\.\./, 'delimiter'],
       [/[-?:](?= )/, 'delimiter'],

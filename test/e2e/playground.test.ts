@@ -226,6 +226,24 @@ describe('playground', () => {
     expect(await status(page)).toBe('ok');
     const files = await packFiles(page);
 
+    // ── Colouring: YAML around, the rules language inside `rules: |` blocks at any indentation. ──
+    const tokens = await page.evaluate(() => {
+      const M = (window as unknown as { playground: { monaco: { editor: { tokenize(t: string, l: string): Array<Array<{ offset: number; type: string }>> } } } }).playground.monaco;
+      const text = 'entities:\n  - race: orcs\n    rules: |\n      on conquered(r) when r.owner == me {\n        let n = count(neighbours(r))\n      }\n    text: on the road\nrules: |\n  fn f(): number = 1\n';
+      const lines = text.split('\n');
+      return M.editor.tokenize(text, 'rulebook-yaml').flatMap((line, i) => line.map((t, j) => [lines[i].slice(t.offset, line[j + 1]?.offset).trim(), t.type.replace(/\.rb$/, '')]).filter(([w]) => w));
+    });
+    const typeOf = (word: string, nth = 0) => tokens.filter(([w]) => w === word)[nth]?.[1];
+    expect(typeOf('rules')).toBe('key.rules');
+    expect(typeOf('on')).toBe('keyword');
+    expect(typeOf('let')).toBe('keyword');
+    expect(typeOf('owner')).toBe('field');
+    expect(typeOf('count')).toBe('call');
+    expect(typeOf('fn')).toBe('keyword');
+    expect(typeOf('number')).toBe('type');
+    expect(typeOf('text')).toBe('key');
+    expect(typeOf('on the road')).toBe('string.plain');
+
     // ── Completion in a rules block: the pack's names and the language's keywords. ──
     const rulesFile = files.find((f) => f.path === 'rules/conquest.yaml')!;
     const endOfRules = rulesFile.text.length;
