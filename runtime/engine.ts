@@ -67,8 +67,38 @@ export function runRepeat(body: BlockCode, count: number, max: number, c: RunCtx
   return NORMAL;
 }
 
+/**
+ * Holders by card and roles, while the state cannot change (listing legal choices runs every
+ * candidate's checks on one state, and the role expressions would otherwise be computed again
+ * for each modifier of each pipeline of each candidate).
+ */
+let frozenHolders: Map<string, string[]> | null = null;
+
+export function withFrozenState<T>(run: () => T): T {
+  const outer = frozenHolders;
+  frozenHolders = outer ?? new Map();
+  try {
+    return run();
+  } finally {
+    frozenHolders = outer;
+  }
+}
+
 /** The players for whom a card's rule works now. */
 export function holdersOf(pack: CompiledPack, st: GameState, card: CardBinding): string[] {
+  if (frozenHolders) {
+    const key = `${card.card}/${card.roles.join(',')}`;
+    let hit = frozenHolders.get(key);
+    if (!hit) {
+      hit = holdersNow(pack, st, card);
+      frozenHolders.set(key, hit);
+    }
+    return hit;
+  }
+  return holdersNow(pack, st, card);
+}
+
+function holdersNow(pack: CompiledPack, st: GameState, card: CardBinding): string[] {
   const kind = pack.kindOf(card.card)!;
   const roles = pack.roles[kind] ?? {};
   const names = card.roles.length ? card.roles : pack.kinds[kind].roles.slice(0, 1);

@@ -1,7 +1,7 @@
 import { cloneJson, cloneState, sameValue } from './clone.ts';
 import type { ActionCode, CompiledPack, RunCtx } from './compiled.ts';
 import { FINISH, SUSPEND } from './compiled.ts';
-import { Refusal, ctxFor, holdersOf, resume, runBlock } from './engine.ts';
+import { Refusal, ctxFor, holdersOf, resume, runBlock, withFrozenState } from './engine.ts';
 import { seedState } from './rng.ts';
 import type { ApplyResult, Choice, GameState, NewGameOptions, Value } from './types.ts';
 import { decodeArg, display, encodeArg } from './values.ts';
@@ -87,7 +87,10 @@ export function newGame(pack: CompiledPack, options: NewGameOptions): GameState 
  * Bots that never show labels may pass `{ labels: false }`: the label is then the id.
  */
 export function legalChoices(state: GameState, options: { labels?: boolean } = {}): Choice[] {
-  const labels = options.labels ?? true;
+  return withFrozenState(() => listChoices(state, options.labels ?? true));
+}
+
+function listChoices(state: GameState, labels: boolean): Choice[] {
   const pack = packOf(state);
   const p = state.prompt;
   if (!p || state.over) return [];
