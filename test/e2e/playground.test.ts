@@ -205,11 +205,30 @@ describe('playground', () => {
     expect((await gameState(page))!.choices.length).toBe(steps);
     expect(await page.$('[data-testid=replay-stopped]')).toBeNull();
 
+    // ── And its ability: a rule pasted into the race pays its holder 10 coins a conquest. ──
+    st = (await gameState(page))!;
+    const coinsBefore = Number(st.e[p1].coins);
+    const raceText = await modelText(page, raceFile.path);
+    const fieldIndent = /^([ \t]*)tokens: \d+/m.exec(raceText)![1];
+    const ability = (indent: string) => `${indent}on conquered(r, attacker, loser, lostRace) when attacker == holder {\n${indent}  holder.coins += 10\n${indent}}\n`;
+    const ownRules = new RegExp(`^${fieldIndent}rules: \\|[ \\t]*\\n`, 'm').exec(raceText);
+    const insertAt = ownRules ? ownRules.index + ownRules[0].length : raceText.indexOf('\n', raceText.search(/^[ \t]*tokens: \d+/m)) + 1;
+    const pasted = ownRules ? ability(`${fieldIndent}  `) : `${fieldIndent}rules: |\n${ability(`${fieldIndent}  `)}`;
+    await placeCursor(page, raceFile.path, insertAt);
+    await page.evaluate((text) => (window as unknown as { playground: { editor: { editor: { trigger(s: string, h: string, p: unknown): void } } } }).playground.editor.editor.trigger('keyboard', 'paste', { text }), pasted);
+    expect(await modelText(page, raceFile.path)).toBe(raceText.slice(0, insertAt) + pasted + raceText.slice(insertAt));
+    expect(await status(page)).toBe('ok');
+    await page.waitForFunction(({ p1, coins }) => Number((window as unknown as PageHandle).playground.state()?.e[p1].coins) === coins, { p1, coins: coinsBefore + 10 }, { timeout: 30_000 });
+    expect(await page.textContent(`[data-testid=field-${p1}-coins]`)).toBe(String(coinsBefore + 10));
+    expect((await gameState(page))!.choices.length).toBe(steps);
+
     // ── Reload: the edit and the game are still there. ──
     await page.reload();
     expect(await status(page)).toBe('ok');
     expect(await modelText(page, raceFile.path)).toContain(`tokens: ${oldTokens + 3}`);
+    expect(await modelText(page, raceFile.path)).toContain('holder.coins += 10');
     await page.waitForFunction(({ p1, hand }) => Number((window as unknown as PageHandle).playground.state()?.e[p1].hand) === hand, { p1, hand: handAfterMove + 3 });
+    expect(Number((await gameState(page))!.e[p1].coins)).toBe(coinsBefore + 10);
     expect((await gameState(page))!.choices.length).toBe(steps);
     await page.click(`[data-testid="file-${raceFile.path}"]`);
     await page.waitForSelector('[data-testid=file-title] .edited');
