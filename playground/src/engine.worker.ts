@@ -6,7 +6,7 @@
  * Compiles are coalesced: when several arrive while one runs, only the newest is compiled.
  */
 import { compile as compilePack, type CompiledPack } from '../../compiler/index.ts';
-import { apply, legalChoices, newGame, replay, viewFor } from '../../runtime/index.ts';
+import { apply, legalChoices, newGame, replay, standings, viewFor } from '../../runtime/index.ts';
 import type { GameState, PackSummary } from './engine-types.ts';
 import type { CompileRequest, PlayRequest, PlayResponse, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { indexPack } from './symbols.ts';
@@ -148,7 +148,7 @@ function play(req: PlayRequest) {
     }
     const legal = state.over ? [] : legalChoices(state);
     const view = req.viewAs ? viewFor(state, req.viewAs) : state;
-    post({ ...base, state, view, legal, applied, stoppedAt });
+    post({ ...base, state, view, legal, applied, stoppedAt, standings: state.over ? standings(state) : undefined });
   } catch (e) {
     cache = undefined;
     post({ ...base, error: `the runtime failed: ${(e as Error).message}` });

@@ -17,6 +17,7 @@ import { builtinPacks, dependencyIds, manifestId, newPackFiles, scenariosOf, sou
 /** How long typing must pause before a compile. Short: the compile runs off the page's thread. */
 const COMPILE_DEBOUNCE_MS = 90;
 const BOT_DELAYS: Record<string, number> = { instant: 0, fast: 150, slow: 700 };
+const LOG_LIMIT = 250;
 
 /** Mulberry32: the bot's seeded pick among legal choices, so a game with bots replays the same. */
 function botPick(seed: number, step: number, n: number): number {
@@ -868,7 +869,20 @@ class App {
     const who = idx >= 0 ? h('span', { class: 'who' }, h('span', { class: 'dot', style: `background:${playerColours[idx % playerColours.length]}` }), `P${idx + 1}`) : null;
     let head: (HTMLElement | string | null)[];
     if (!state) head = ['…'];
-    else if (state.over) head = [h('strong', null, 'Game over')];
+    else if (state.over) {
+      const rows = r?.standings ?? [];
+      const best = rows[0];
+      head = [
+        h('strong', { 'data-testid': 'game-over' }, 'Game over'),
+        rows.length
+          ? h('ol', { class: 'standings', 'data-testid': 'standings' }, rows.map((row) => {
+              const i = state.players.indexOf(row.player);
+              return h('li', { class: best && row.score === best.score && row.tiebreak === best.tiebreak ? 'winner' : '' },
+                h('span', { class: 'dot', style: `background:${playerColours[i % playerColours.length]}` }), `P${i + 1} `, h('strong', null, row.score), row.tiebreak ? h('span', { class: 'tiebreak' }, ` (tiebreak ${row.tiebreak})`) : null);
+            }))
+          : null,
+      ];
+    }
     else if (r?.stoppedAt && this.cursor === undefined) head = ['Replay stopped; drop the later moves to play on.'];
     else if (!legal.length && this.viewAs && this.viewAs !== toMove) head = [who, ' to move (switch the view to see their choices)'];
     else head = [who, humanToMove ? ' to move' : ' (bot) is thinking…', state.prompt?.text ? h('div', { class: 'prompt-text' }, state.prompt.text) : null];
@@ -933,7 +947,11 @@ class App {
 
   private renderLog(state: GameState | undefined): HTMLElement {
     const list = h('ol', { class: 'log', 'data-testid': 'log' });
-    for (const e of state?.log ?? []) {
+    // The latest entries: a whole game's log would make every redraw slow.
+    const all = state?.log ?? [];
+    const shown = all.slice(-LOG_LIMIT);
+    if (all.length > shown.length) list.append(h('li', { class: 'entry setup' }, `… ${all.length - shown.length} earlier entries (step back through the history to see them)`));
+    for (const e of shown) {
       const pi = e.player ? (state?.players.indexOf(e.player) ?? -1) : -1;
       const rule = e.rule ? /^(.+?):(\d+)/.exec(e.rule) : null;
       list.append(

@@ -48,6 +48,8 @@ export interface PlayResponse {
   /** How many of the requested choices were applied. */
   applied: number;
   stoppedAt?: { step: number; reason: string };
+  /** When the game is over: the pack's scoring, best first. */
+  standings?: Array<{ player: string; score: number; tiebreak: number }>;
   error?: string;
 }
 
