@@ -9,7 +9,7 @@ import { PackEditor, monaco } from './editor.ts';
 import { EngineClient } from './engine-client.ts';
 import type { Choice, Diagnostic, GameState, PackSummary } from './engine-types.ts';
 import type { CompileResponse, PlayResponse, ScenariosResponse } from './protocol.ts';
-import { renderBoard, playerColours } from './board.ts';
+import { idsIn, renderBoard, playerColours } from './board.ts';
 import { decodeShare, encodeShare, type SharePayload } from './share.ts';
 import { exportZip, importZip } from './zip.ts';
 import { builtinPacks, dependencyIds, manifestId, newPackFiles, scenariosOf, sourcesOf, Workspace, type Seat, type Session } from './workspace.ts';
@@ -194,6 +194,7 @@ class App {
       return;
     }
     this.stopBots();
+    this.playSeq++; // answers about the previous pack's game are ignored
     this.packKey = key;
     this.ws.current = key;
     this.files = entry.files;
@@ -894,6 +895,9 @@ class App {
         disabled: !humanToMove || !!r?.stoppedAt,
         title: c.id,
         onclick: () => this.makeChoice(c),
+        // Pointing at a choice shows on the board what it names.
+        onmouseenter: () => highlight(c, true),
+        onmouseleave: () => highlight(c, false),
       }, choiceLabel(c, state?.prompt?.text)),
     );
     return h('div', { class: 'panel prompt', 'data-testid': 'prompt' }, h('div', { class: 'panel-head' }, ...head), h('div', { class: 'choices', 'data-testid': 'choices' }, buttons));
@@ -1003,6 +1007,12 @@ class App {
       h('button', { class: 'icon', title: 'Close', onclick: () => (t.hidden = true) }, '×'),
     );
     this.toastTimer = setTimeout(() => (t.hidden = true), kind === 'error' || link ? 15000 : 4000);
+  }
+}
+
+function highlight(c: Choice, on: boolean) {
+  for (const id of c.args.flatMap(idsIn)) {
+    for (const el of document.querySelectorAll(`[data-testid=board] [data-entity="${CSS.escape(id)}"]`)) el.classList.toggle('hl', on);
   }
 }
 
