@@ -411,14 +411,14 @@ class App {
     this.setStatus();
     this.timing.shown = performance.now();
     if (r.version !== undefined && r.summary) {
-      const first = !this.summary;
       this.summary = r.summary;
       this.version = r.version;
       if (!r.summary.languages.includes(this.lang)) this.lang = r.summary.languages[0] ?? 'en';
+      // Edit and replay: the game in progress replays its choices under the new rules.
       if (this.session) void this.play();
-      else if (first) this.renderGame();
       else this.renderGame();
-    } else if (!this.summary) {
+    } else {
+      // Errors: the game goes on with the last good rules; its banner says so.
       this.renderGame();
     }
   }
