@@ -360,20 +360,10 @@ class Checker {
   private checkRecursion(): void {
     const graph = new Map<string, Set<string>>();
     for (const [name, p] of this.c.procs) graph.set(name, (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees ?? new Set());
-    const state = new Map<string, 1 | 2>();
-    const visit = (n: string, path: string[]): void => {
-      if (state.get(n) === 2) return;
-      if (state.get(n) === 1) {
-        const p = this.c.procs.get(n)!;
-        const cycle = [...path.slice(path.indexOf(n)), n].join(' → ');
-        this.error(p.unit, p.decl.nameSpan, 'RB0509', `the procedure \`${n}\` can call itself (${cycle}), so the rule could loop forever`, 'use `for`, `repeat` or `loop max N` for repetition');
-        return;
-      }
-      state.set(n, 1);
-      for (const m of graph.get(n) ?? []) visit(m, [...path, n]);
-      state.set(n, 2);
-    };
-    for (const n of graph.keys()) visit(n, []);
+    findCycles(graph, (n, cycle) => {
+      const p = this.c.procs.get(n)!;
+      this.error(p.unit, p.decl.nameSpan, 'RB0509', `the procedure \`${n}\` can call itself (${cycle.join(' → ')}), so the rule could loop forever`, 'use `for`, `repeat` or `loop max N` for repetition');
+    });
   }
 
   /**
@@ -404,22 +394,12 @@ class Checker {
       for (const t of list) walk(t.decl.body, out, new Set());
       emitsOf.set(event, out);
     }
-    const state = new Map<string, 1 | 2>();
-    const visit = (e: string, path: string[]): void => {
-      if (state.get(e) === 2) return;
-      if (state.get(e) === 1) {
-        const t = this.c.triggers.get(e)![0];
-        const cycle = [...path.slice(path.indexOf(e)), e].join(' → ');
-        // A warning: the condition that stops the ring (a `when`, an `if`) is beyond this check, and
-        // the runtime stops a ring that really runs away.
-        this.report({ code: 'RB0531', severity: 'warning', message: `the event \`${e}\` can set itself off again (${cycle}), so its triggers might fire forever`, at: fragmentSpan(t.unit.fragment, t.decl.nameSpan), hint: 'make sure a condition stops it, or use a separate event for the follow-up' });
-        return;
-      }
-      state.set(e, 1);
-      for (const next of emitsOf.get(e) ?? []) visit(next, [...path, e]);
-      state.set(e, 2);
-    };
-    for (const e of emitsOf.keys()) visit(e, []);
+    findCycles(emitsOf, (e, cycle) => {
+      const t = this.c.triggers.get(e)![0];
+      // A warning: the condition that stops the ring (a `when`, an `if`) is beyond this check, and
+      // the runtime stops a ring that really runs away.
+      this.report({ code: 'RB0531', severity: 'warning', message: `the event \`${e}\` can set itself off again (${cycle.join(' → ')}), so its triggers might fire forever`, at: fragmentSpan(t.unit.fragment, t.decl.nameSpan), hint: 'make sure a condition stops it, or use a separate event for the follow-up' });
+    });
   }
 
   /**
@@ -447,21 +427,11 @@ class Checker {
       for (const m of this.c.modifiers.get(name) ?? []) collect([m.decl.when, m.decl.value], callees);
       graph.set(`pipeline ${name}`, { callees, unit: p.unit, span: p.decl.nameSpan, what: `the pipeline \`${name}\` (with its modifiers)` });
     }
-    const state = new Map<string, 1 | 2>();
-    const visit = (n: string, path: string[]): void => {
-      if (state.get(n) === 2) return;
-      const node = graph.get(n);
-      if (!node) return;
-      if (state.get(n) === 1) {
-        const cycle = [...path.slice(path.indexOf(n)), n].map((x) => x.split(' ')[1]).join(' → ');
-        this.error(node.unit, node.span, 'RB0509', `${node.what} can call itself (${cycle}), so its value could never be computed`, 'a value cannot repeat itself: go over a list with `sum`, `count`, `any` or `highest`, or repeat in a `proc` with `for`, `repeat` or `loop max N`');
-        return;
-      }
-      state.set(n, 1);
-      for (const m of node.callees) visit(m, [...path, n]);
-      state.set(n, 2);
-    };
-    for (const n of graph.keys()) visit(n, []);
+    const edges = new Map([...graph].map(([k, v]) => [k, v.callees]));
+    findCycles(edges, (n, cycle) => {
+      const node = graph.get(n)!;
+      this.error(node.unit, node.span, 'RB0509', `${node.what} can call itself (${cycle.map((x) => x.split(' ')[1]).join(' → ')}), so its value could never be computed`, 'a value cannot repeat itself: go over a list with `sum`, `count`, `any` or `highest`, or repeat in a `proc` with `for`, `repeat` or `loop max N`');
+    });
   }
 
   // ─── helpers ─────────────────────────────────────────────────────────────
@@ -1043,4 +1013,20 @@ function notNone(e: A.Expr, holds: boolean): string[] {
   }
   if (e.kind === 'unary' && e.op === 'not') return notNone(e.operand, !holds);
   return [];
+}
+
+/** Depth-first search of a call or emit graph: reports each cycle once, at the node that closes it. */
+function findCycles(graph: Map<string, Set<string>>, onCycle: (node: string, cycle: string[]) => void): void {
+  const state = new Map<string, 1 | 2>();
+  const visit = (n: string, path: string[]): void => {
+    if (state.get(n) === 2 || !graph.has(n)) return;
+    if (state.get(n) === 1) {
+      onCycle(n, [...path.slice(path.indexOf(n)), n]);
+      return;
+    }
+    state.set(n, 1);
+    for (const m of graph.get(n) ?? []) visit(m, [...path, n]);
+    state.set(n, 2);
+  };
+  for (const n of graph.keys()) visit(n, []);
 }
