@@ -32,7 +32,7 @@ interface PageHandle {
       editor: { setPosition(p: { lineNumber: number; column: number }): void; setSelection(r: unknown): void; focus(): void; revealLineInCenter(l: number): void };
     };
     monaco: { editor: { getModelMarkers(f: { resource?: unknown }): Array<{ message: string; code?: unknown; startLineNumber: number; startColumn: number; severity: number }> }; Range: new (a: number, b: number, c: number, d: number) => unknown };
-    state(): { players: string[]; e: Record<string, Record<string, unknown>>; choices: string[]; log: Array<{ text: string; player?: string }> } | undefined;
+    state(): { players: string[]; e: Record<string, Record<string, unknown>>; choices: string[]; log: Array<{ text: string; player?: string; rule?: string }> } | undefined;
   };
 }
 
@@ -184,6 +184,17 @@ describe('playground', () => {
     expect(await page.textContent(`[data-testid=field-${p1}-hand]`)).toBe(String(handAfterMove));
     const logTexts = await page.$$eval('[data-testid=log-entry]', (els) => els.map((e) => e.textContent ?? ''));
     expect(logTexts.length).toBeGreaterThan(0);
+    // The log names the rule behind each entry; clicking it opens that rule.
+    const ruleOf = st.log.filter((e) => e.rule).pop()!.rule!;
+    const [ruleFile, ruleLine] = /^(.+?):(\d+)/.exec(ruleOf)!.slice(1);
+    await page.locator('[data-testid=log-rule]').last().click();
+    await page.waitForFunction(
+      ({ file, line }) => {
+        const ed = (window as unknown as { playground: { editor: { currentFile: string; editor: { getPosition(): { lineNumber: number } } } } }).playground.editor;
+        return ed.currentFile === file && ed.editor.getPosition().lineNumber === line;
+      },
+      { file: ruleFile, line: Number(ruleLine) },
+    );
     const steps = st.choices.length;
 
     // ── Change P1's race mid-game: the choices replay under the new rules. ──
