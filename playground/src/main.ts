@@ -5,6 +5,7 @@
  */
 import './style.css';
 import { h, clear } from './dom.ts';
+import { ask, confirmAction } from './dialog.ts';
 import { PackEditor, monaco } from './editor.ts';
 import { EngineClient } from './engine-client.ts';
 import type { Choice, Diagnostic, GameState, PackSummary } from './engine-types.ts';
@@ -117,7 +118,7 @@ class App {
 
   private layout(): HTMLElement {
     this.el.packSelect.addEventListener('change', () => this.openPack(this.el.packSelect.value));
-    this.el.revert.addEventListener('click', () => this.revertPack());
+    this.el.revert.addEventListener('click', () => void this.revertPack());
     const splitter = h('div', { class: 'splitter', title: 'Drag to resize' });
     const root = h(
       'div',
@@ -131,7 +132,7 @@ class App {
         h('div', { class: 'spacer' }),
         this.el.status,
         h('div', { class: 'actions' },
-          h('button', { onclick: () => this.newPack(), 'data-testid': 'new-pack', title: 'Start a new pack' }, 'New'),
+          h('button', { onclick: () => void this.newPack(), 'data-testid': 'new-pack', title: 'Start a new pack' }, 'New'),
           h('button', { onclick: () => this.el.importInput.click(), 'data-testid': 'import-pack', title: 'Import a pack from a zip file' }, 'Import'),
           h('button', { onclick: () => this.exportPack(), 'data-testid': 'export-pack', title: 'Download this pack as a zip file' }, 'Export'),
           h('button', { class: 'primary', onclick: () => void this.share(), 'data-testid': 'share', title: 'Copy a link with your edits, the seed and the moves' }, 'Share link'),
@@ -214,23 +215,23 @@ class App {
     this.compileNow();
   }
 
-  private revertPack() {
+  private async revertPack() {
     const entry = this.ws.get(this.packKey);
     if (!entry) return;
     if (entry.origin === 'local') {
-      if (!confirm(`Delete the pack “${manifestId(entry.files) ?? this.packKey}” from this browser? Export it first to keep a copy.`)) return;
+      if (!(await confirmAction(`Delete “${manifestId(entry.files) ?? this.packKey}”?`, 'The pack is removed from this browser. Export it first to keep a copy.', 'Delete pack'))) return;
       this.ws.remove(this.packKey);
       this.openPack(this.ws.current);
       return;
     }
-    if (!confirm('Discard all your edits to this pack and go back to the shipped files?')) return;
+    if (!(await confirmAction('Revert to the shipped pack?', 'All your edits to this pack are discarded, and its files are as shipped again.', 'Discard edits'))) return;
     this.ws.revert(this.packKey);
     this.openPack(this.packKey);
     this.toast('Edits discarded.');
   }
 
-  private newPack() {
-    const id = prompt('Id of the new pack (letters, digits and dashes):', 'my-game');
+  private async newPack() {
+    const id = await ask('New pack', 'Its id: letters, digits and dashes. The pack starts as a small playable game to change into yours.', 'my-game', 'Create');
     if (!id) return;
     const clean = id.trim().toLowerCase().replace(/[^a-z0-9-]+/g, '-');
     const key = this.ws.addLocal(clean, newPackFiles(clean));
@@ -324,7 +325,7 @@ class App {
     }
     clear(
       this.el.files,
-      h('div', { class: 'files-head' }, h('span', null, 'Files'), h('button', { class: 'icon', title: 'New file', 'data-testid': 'add-file', onclick: () => this.addFile() }, '+')),
+      h('div', { class: 'files-head' }, h('span', null, 'Files'), h('button', { class: 'icon', title: 'New file', 'data-testid': 'add-file', onclick: () => void this.addFile() }, '+')),
       h('div', { class: 'files-scroll' }, items),
     );
     const dirty = current && this.ws.get(this.packKey)?.origin === 'builtin' && builtinPacks[this.packKey]?.[current] !== this.files[current];
@@ -332,12 +333,12 @@ class App {
       this.el.fileTitle,
       h('span', { class: 'path' }, current || 'no file'),
       dirty ? h('span', { class: 'edited', title: 'Edited: differs from the shipped file; saved in this browser' }, '● edited') : null,
-      current && current !== 'pack.yaml' ? h('button', { class: 'ghost small', onclick: () => this.deleteFile(current), title: 'Delete this file' }, 'Delete file') : null,
+      current && current !== 'pack.yaml' ? h('button', { class: 'ghost small', onclick: () => void this.deleteFile(current), title: 'Delete this file' }, 'Delete file') : null,
     );
   }
 
-  private addFile() {
-    const path = prompt('Path of the new file in the pack (for example races/dwarves.yaml):', 'rules.yaml');
+  private async addFile() {
+    const path = await ask('New file', 'Its path in the pack, for example races/dwarves.yaml.', 'rules.yaml', 'Add file');
     if (!path) return;
     let p = path.trim().replace(/^\/+/, '');
     if (!/\.ya?ml$/.test(p)) p += '.yaml';
@@ -351,8 +352,8 @@ class App {
     this.scheduleCompile();
   }
 
-  private deleteFile(p: string) {
-    if (!confirm(`Delete ${p} from this pack?`)) return;
+  private async deleteFile(p: string) {
+    if (!(await confirmAction(`Delete ${p}?`, 'The file is removed from this pack. Undo is not possible, but Revert brings back a shipped file.', 'Delete file'))) return;
     delete this.files[p];
     this.ws.setFile(this.packKey, p, undefined);
     this.editor.removeFile(p);

@@ -376,6 +376,16 @@ describe('playground', () => {
     expect((await gameState(page2))!.choices).toEqual(shared.choices);
     expect((await gameState(page2))!.e).toEqual(shared.e);
 
+    // ── A new pack starts as a small game that compiles and plays. ──
+    await page.click('[data-testid=new-pack]');
+    await page.fill('[data-testid=dialog-input]', 'my-game');
+    await page.click('[data-testid=dialog-ok]');
+    await page.waitForFunction(() => (document.querySelector('[data-testid=pack-select]') as HTMLSelectElement).value === 'local/my-game');
+    expect(await status(page)).toBe('ok');
+    await page.click('[data-testid=start-game]');
+    await page.waitForSelector('[data-testid=board] .node.pickable');
+    expect(await page.$$eval('[data-testid=board] .node', (els) => els.length)).toBeGreaterThan(1);
+
     expect(errors).toEqual([]);
     expect(errors2).toEqual([]);
     await other.close();
