@@ -3,6 +3,7 @@ import { check } from './check.ts';
 import { processIo, UsageError, type Io } from './io.ts';
 import { play } from './play.ts';
 import { test } from './test.ts';
+import { text } from './text.ts';
 
 /**
  * The `rulebook` command. Returns the exit code: 0 ok, 1 failures or errors in the packs or
@@ -51,6 +52,19 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .addHelpText('after', '\nEnds with a line `N passed, N failed`.\nExit code: 0 when every scenario passed, 1 otherwise, 2 for a wrong command line.\nExample: rulebook test content/smallworld-wow')
     .action((paths: string[], opts: { grep?: string; json?: boolean }) => {
       code = test(paths, opts, io);
+    });
+
+  program
+    .command('text')
+    .description("check every card's text, in every language the pack declares, against the card's rules; or draft a translation from the rules")
+    .argument('<pack...>', 'pack folders (with a pack.yaml), or folders of packs such as content/')
+    .option('--lang <lang...>', 'only these languages (default: every language the pack declares)')
+    .option('--draft <lang>', "print every card rendered from its rules in this language, for a translator to polish")
+    .option('--out <file>', 'with --draft: write the draft to this file')
+    .option('--json', 'print the report as JSON')
+    .addHelpText('after', '\nExit code: 0 when every text agrees with its rules, 1 otherwise, 2 for a wrong command line.\nExamples: rulebook text content/smallworld-wow --lang pl\n          rulebook text --draft de content/smallworld-wow --out draft.de.yaml')
+    .action((packs: string[], opts: { lang?: string[]; draft?: string; out?: string; json?: boolean }) => {
+      code = text(packs, opts, io);
     });
 
   try {

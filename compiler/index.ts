@@ -1,7 +1,7 @@
-import { check } from './check.ts';
-import { declare } from './declare.ts';
+import { check, type Checked } from './check.ts';
+import { declare, type Declared } from './declare.ts';
 import type { Diagnostic, DiagnosticInput } from './diagnostic.ts';
-import { loadPack } from './load.ts';
+import { loadPack, type LoadedPack } from './load.ts';
 import { lower } from './lower.ts';
 import { checkSchemas } from './schema.ts';
 import { LineIndex, type SourceFile } from './source.ts';
@@ -28,16 +28,37 @@ export interface CompileOptions {
  * as far as it can and reports everything it finds; bad content never throws out of here.
  */
 export function compile(files: SourceFile[], options: CompileOptions = {}): CompileResult {
+  const { diagnostics, pack } = analyze(files, { ...options, lower: true });
+  return { diagnostics, pack };
+}
+
+/** A pack at every stage, for tools that read its rules (the card text checker, editors). */
+export interface Analysis extends CompileResult {
+  /** Every YAML file, parsed with positions (the pack's own and, prefixed `base-id:`, its base's). */
+  loaded?: LoadedPack;
+  declared?: Declared;
+  /** Present when the pack got through the checker (it may still have errors). */
+  checked?: Checked;
+}
+
+/**
+ * The same stages as `compile`, keeping what each produced. `lower: false` skips the lowering
+ * (no runnable pack) for tools that only read the checked rules.
+ */
+export function analyze(files: SourceFile[], options: CompileOptions & { lower?: boolean } = {}): Analysis {
   const texts = new Map(files.map((f) => [f.path, f.text]));
   const found: DiagnosticInput[] = [];
   const report = (d: DiagnosticInput) => found.push(d);
   let pack: CompiledPack | undefined;
+  let loaded: LoadedPack | undefined;
+  let declared: Declared | undefined;
+  let checked: Checked | undefined;
   try {
-    const loaded = loadPack(withBase(files, options, report), report);
+    loaded = loadPack(withBase(files, options, report), report);
     checkSchemas(loaded, report);
-    const declared = declare(loaded, report);
-    const checked = check(declared, report);
-    if (!found.some((d) => (d.severity ?? 'error') === 'error')) pack = lower(checked);
+    declared = declare(loaded, report);
+    checked = check(declared, report);
+    if (options.lower !== false && !found.some((d) => (d.severity ?? 'error') === 'error')) pack = lower(checked);
   } catch (err) {
     report({
       code: 'RB9000',
@@ -49,7 +70,7 @@ export function compile(files: SourceFile[], options: CompileOptions = {}): Comp
   }
   const diagnostics = found.map((d) => locate(d, texts, options));
   diagnostics.sort((a, b) => a.file.localeCompare(b.file) || a.offset - b.offset);
-  return { diagnostics, pack: diagnostics.some((d) => d.severity === 'error') ? undefined : pack };
+  return { diagnostics, pack: diagnostics.some((d) => d.severity === 'error') ? undefined : pack, loaded, declared, checked };
 }
 
 /** A pack that extends another is compiled over its base's files; the base's paths get a `base:` prefix. */
@@ -71,7 +92,8 @@ function withBase(files: SourceFile[], options: CompileOptions, report: (d: Diag
   return out;
 }
 
-function locate(d: DiagnosticInput, texts: Map<string, string>, options: CompileOptions): Diagnostic {
+/** A diagnostic with line and column, from the pack's files or its dependencies'. */
+export function locate(d: DiagnosticInput, texts: Map<string, string>, options: CompileOptions): Diagnostic {
   let text = texts.get(d.at.file);
   if (text === undefined) {
     const [dep, ...rest] = d.at.file.split(':');

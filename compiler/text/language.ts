@@ -39,6 +39,8 @@ export interface Glossary {
   timing: Map<string, string>;
   timingIds: Set<string>;
   conditions: Map<string, Condition>;
+  /** Field, pipeline or function → terms it stands for without naming them. */
+  implies: Map<string, string[]>;
   file?: LoadedFile;
 }
 
@@ -62,6 +64,16 @@ export interface Language {
   times: Array<{ phrase: Phrase; value: number }>;
   /** The word after a number that makes it a count of times: times, razy. */
   timesWords: Phrase[];
+  /** "as many … as", "tyle": one of something for each of something else. */
+  each: Array<{ phrase: Phrase; value: number }>;
+  /** Words that make a unit with no number before it one of them: a, an, another. */
+  one: Phrase[];
+  /** Words that make the unit after them none: "do not … a race token", "nie". */
+  zero: Phrase[];
+  /** Words for nothing to pay: "for free". */
+  free: Phrase[];
+  /** Words before the normal value a card replaces: "instead of". */
+  instead: Phrase[];
   per: Array<{ phrase: Phrase; value: 'turn' | 'game' }>;
   units: Map<string, WordEntry>;
   terms: Map<string, WordEntry>;
@@ -84,7 +96,7 @@ const listOf = (x: unknown): unknown[] => (Array.isArray(x) ? x : x === undefine
 const strings = (x: unknown): string[] => listOf(x).filter((s): s is string => typeof s === 'string');
 
 export function emptyGlossary(): Glossary {
-  return { units: new Map(), unitIds: new Set(), enums: new Set(), kinds: new Set(), fields: new Set(), dice: new Set(), timing: new Map(), timingIds: new Set(), conditions: new Map() };
+  return { units: new Map(), unitIds: new Set(), enums: new Set(), kinds: new Set(), fields: new Set(), dice: new Set(), timing: new Map(), timingIds: new Set(), conditions: new Map(), implies: new Map() };
 }
 
 export function emptyLanguage(lang: string): Language {
@@ -94,6 +106,11 @@ export function emptyLanguage(lang: string): Language {
     numbers: [],
     times: [],
     timesWords: [],
+    each: [],
+    one: [],
+    zero: [],
+    free: [],
+    instead: [],
     per: [],
     units: new Map(),
     terms: new Map(),
@@ -173,6 +190,15 @@ export function readVocabulary(pack: LoadedPack, d: Declared, report: (x: Diagno
       glossary.timingIds.add(id);
       strings(evs).forEach((e, i) => (events.has(e) ? glossary.timing.set(e, id) : unknown(file, ['glossary', 'timing', id, i], 'an event', e, events, false)));
     }
+    for (const [name, raw] of Object.entries(mapOf(g.implies))) {
+      const known = fieldNames.has(name) || pipelineNames.has(name) || fnNames.has(name);
+      if (!known) unknown(file, ['glossary', 'implies', name], 'a field, pipeline or function', name, [...fieldNames, ...pipelineNames, ...fnNames]);
+      const ts = strings(raw);
+      ts.forEach((t, i) => {
+        if (!d.members.has(t) && !d.entities.has(t) && !fieldNames.has(t)) unknown(file, ['glossary', 'implies', name, i], 'an enum member, entity or field', t, [...d.members.keys(), ...fieldNames], false);
+      });
+      glossary.implies.set(name, ts);
+    }
     for (const [id, raw] of Object.entries(mapOf(g.conditions))) {
       const c = mapOf(raw);
       const role = typeof c.role === 'string' ? c.role : undefined;
@@ -215,6 +241,11 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
   out.numbers = valued(l.numbers, ['language', 'numbers']);
   out.times = valued(l.times, ['language', 'times']);
   out.timesWords = phrases(l.timesWords);
+  out.each = phrases(l.each).map((phrase) => ({ phrase, value: 1 }));
+  out.one = phrases(l.one);
+  out.zero = phrases(l.zero);
+  out.free = phrases(l.free);
+  out.instead = phrases(l.instead);
   for (const [per, ps] of Object.entries(mapOf(l.per))) {
     if (per !== 'turn' && per !== 'game') continue;
     for (const p of phrases(ps)) out.per.push({ phrase: p, value: per });
@@ -222,7 +253,7 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
   const entry = (raw: unknown): WordEntry => {
     if (typeof raw === 'string' || Array.isArray(raw)) return { read: phrases(raw) };
     const m = mapOf(raw);
-    return { read: phrases(m.read), say: m.say === undefined ? undefined : typeof m.say === 'string' ? { nom: m.say } : (mapOf(m.say) as Forms) };
+    return { read: phrases(m.read), say: m.say === undefined ? undefined : typeof m.say === 'string' ? { nom: m.say } : byCase(mapOf(m.say) as Forms) };
   };
   const section = (name: 'units' | 'terms' | 'timing' | 'conditions', known: (id: string) => boolean, what: string, candidates: () => Iterable<string>) => {
     for (const [id, raw] of Object.entries(mapOf(l[name]))) {
@@ -254,6 +285,14 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
   out.words = phrases(l.words);
   out.templates = mapOf(l.templates);
   return out;
+}
+
+const CATEGORIES = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
+
+/** `say: { one: coin, other: coins }` has no cases: it is the nominative. */
+function byCase(f: Forms): Forms {
+  const keys = Object.keys(f);
+  return keys.length && keys.every((k) => CATEGORIES.has(k)) && Object.values(f).every((v) => typeof v === 'string') ? { nom: f as Record<string, string> } : f;
 }
 
 export type TermClass = { k: 'enum'; name: string } | { k: 'entity'; kind: string } | { k: 'field' } | { k: 'die' };

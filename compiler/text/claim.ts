@@ -1,0 +1,124 @@
+/**
+ * Claims: what a card says, in a form both its rules and its texts can be read into. A number and
+ * what it counts, a game term, a moment of the turn, a limit, a condition, who pays whom.
+ */
+import type * as A from '../../dsl/ast.ts';
+import type { Direction, Party } from './language.ts';
+
+export type Transfer = 'in' | 'out';
+
+export type ClaimBody =
+  | {
+      k: 'number';
+      value: number;
+      /** What it counts (a unit id of the glossary), when known. */
+      unit?: string;
+      dir?: Direction;
+      /** A payment between players: `in` an opponent pays you, `out` you pay an opponent. */
+      transfer?: Transfer;
+      /** The normal value a card replaces ("instead of 1"): the pipeline's own value. */
+      normal?: boolean;
+    }
+  | { k: 'term'; term: string }
+  | { k: 'timing'; timing: string }
+  | { k: 'limit'; times: number; per: 'turn' | 'game' }
+  | { k: 'condition'; cond: string };
+
+/** How a rule produces a number: its role in the rule, for messages and rendering. */
+export type How =
+  | 'amount' // what an effect adds, takes or sets
+  | 'per' // one per element counted
+  | 'condition' // compared in a condition
+  | 'floor' // max(N, …)
+  | 'cap' // min(N, …)
+  | 'base' // the normal value of a pipeline a card replaces
+  | 'min' // a pipeline's `min`
+  | 'count' // how many things a rule places or picks
+  | 'limit';
+
+export interface RuleClaim {
+  body: ClaimBody;
+  /** Must the text say it? Otherwise it only supports what the text says. */
+  required: boolean;
+  how?: How;
+  /** The declaration it comes from, and the span of the words in the rules text. */
+  decl: A.Decl;
+  span: A.Span;
+  /** Syntax nodes this claim is read from: a number literal, a name, an action's limit. */
+  sites: object[];
+  /** For rendering: who gains or loses (`you`, `opponent`), what is counted per element, where. */
+  party?: Party;
+  per?: string[];
+  perKind?: string;
+  /** The procedure parameter an amount is passed to (`conquerWith.used`), for its template. */
+  via?: string;
+  /** A term the rule's condition compares its parameter with: what the rule is about. */
+  subject?: boolean;
+}
+
+export interface TextClaim {
+  body: ClaimBody;
+  /** Offsets in the text. */
+  start: number;
+  end: number;
+  words: string;
+  /** Read from a weak cue (`an extra race token`): it may satisfy the rules but is never reported. */
+  implicit?: boolean;
+  /** May satisfy the rules but is never reported as unsupported: a condition the core rules give every card. */
+  unchecked?: boolean;
+  /** Named as left alone ("except Mountain markers"): neither checked nor satisfying anything. */
+  negated?: boolean;
+}
+
+const SIGN: Record<Direction, string> = { gain: '+', more: '+', lose: '-', fewer: '-', atLeast: '>=', atMost: '<=' };
+
+/** Can the text's claim and the rule's claim be the same claim? */
+export function compatible(t: ClaimBody, r: ClaimBody): boolean {
+  if (t.k !== r.k) return false;
+  switch (t.k) {
+    case 'number': {
+      const b = r as Extract<ClaimBody, { k: 'number' }>;
+      if (t.value !== b.value) return false;
+      if (t.unit !== undefined && t.unit !== b.unit) return false;
+      if (t.normal && !b.normal) return false;
+      if (t.transfer && b.transfer) return t.transfer === b.transfer;
+      if (t.transfer || b.transfer) return true;
+      if (t.dir && b.dir) return SIGN[t.dir] === SIGN[b.dir];
+      return true;
+    }
+    case 'term':
+      return t.term === (r as typeof t).term;
+    case 'timing':
+      return t.timing === (r as typeof t).timing;
+    case 'limit':
+      return t.times === (r as typeof t).times && t.per === (r as typeof t).per;
+    case 'condition':
+      return t.cond === (r as typeof t).cond;
+  }
+}
+
+/** Two claims about the same thing that disagree: the same unit or term class, another value. */
+export function sameSubject(t: ClaimBody, r: ClaimBody): boolean {
+  if (t.k !== r.k) return false;
+  if (t.k === 'number') {
+    const b = r as Extract<ClaimBody, { k: 'number' }>;
+    return t.unit !== undefined && t.unit === b.unit;
+  }
+  if (t.k === 'limit') return t.per === (r as typeof t).per;
+  return t.k === 'timing';
+}
+
+export function describeClaim(c: ClaimBody): string {
+  switch (c.k) {
+    case 'number':
+      return `${c.value}${c.unit ? ` ${c.unit}` : ''}${c.dir ? ` (${c.dir})` : ''}${c.transfer ? ` (paid ${c.transfer === 'in' ? 'to you' : 'by you'})` : ''}`;
+    case 'term':
+      return `\`${c.term}\``;
+    case 'timing':
+      return `timing \`${c.timing}\``;
+    case 'limit':
+      return `${c.times} per ${c.per}`;
+    case 'condition':
+      return `condition \`${c.cond}\``;
+  }
+}

@@ -1,0 +1,800 @@
+/**
+ * What a card's rules claim, read from the checked syntax tree: the numbers its effects give, take
+ * or set and what they count, the game terms its conditions name, the moment of the turn its
+ * triggers run, its limits, the roles it works in, and who pays whom. Game-agnostic: every word
+ * (which field counts coins, which event is the end of a turn) comes from the pack's glossary.
+ */
+import type * as A from '../../dsl/ast.ts';
+import type { Checked } from '../check.ts';
+import type { Declared, RulesUnit } from '../declare.ts';
+import { printExpr } from '../../dsl/printer.ts';
+import type { ClaimBody, How, RuleClaim, Transfer } from './claim.ts';
+import { termClass, type Direction, type Glossary, type Party, type UnitRef } from './language.ts';
+
+type Local = { k: 'let'; value: A.Expr } | { k: 'choose'; source: A.Expr } | { k: 'each'; source: A.Expr };
+
+interface Opts {
+  required: boolean;
+}
+
+/** What the rules of one card claim. `unit` is one of the card's rules texts. */
+export function ruleClaims(c: Checked, g: Glossary, unit: RulesUnit): RuleClaim[] {
+  // A first reading learns what the card's own scratch fields count (`holder.foes = r.tokens`),
+  // so that the second can tell what `holder.foes >= 2` compares.
+  const first = new RuleReader(c, g, unit, new Map());
+  for (const decl of unit.program.decls) first.decl(decl);
+  const r = new RuleReader(c, g, unit, first.inferred);
+  for (const decl of unit.program.decls) r.decl(decl);
+  return r.out;
+}
+
+class RuleReader {
+  readonly out: RuleClaim[] = [];
+  private readonly d: Declared;
+  private current!: A.Decl;
+  private locals = new Map<string, Local>();
+  /** Payments and conversions found before the walk: how each `+=`/`-=` is to be read. */
+  private pairing = new Map<A.AssignStmt, { transfer?: Transfer; skip?: boolean }>();
+  private setCounts = new Map<string, { n: number; sites: A.AssignStmt[] }>();
+  /** Inside a `for`, `repeat` or `loop`: placements there are "one in each", not a total. */
+  private loops = 0;
+
+  constructor(
+    private readonly c: Checked,
+    private readonly g: Glossary,
+    private readonly unit: RulesUnit,
+    /** Fields the glossary does not know, by what the card assigns to them. */
+    readonly inferred: Map<string, UnitRef>,
+  ) {
+    this.d = c.declared;
+  }
+
+  private push(body: ClaimBody, required: boolean, span: A.Span, sites: object[], extra: Partial<RuleClaim> = {}): void {
+    this.out.push({ body, required, decl: this.current, span, sites, ...extra });
+  }
+
+  decl(decl: A.Decl): void {
+    this.current = decl;
+    this.locals = new Map();
+    this.pairing = new Map();
+    this.setCounts = new Map();
+    switch (decl.kind) {
+      case 'on': {
+        const timing = this.g.timing.get(decl.name);
+        if (timing) this.push({ k: 'timing', timing }, false, decl.nameSpan, [decl]);
+        this.roles(decl.roles);
+        if (decl.when) this.scan(decl.when, { required: true });
+        this.pairUp(decl.body);
+        this.block(decl.body);
+        break;
+      }
+      case 'modify':
+        this.roles(decl.roles);
+        if (decl.when) {
+          this.scan(decl.when, { required: true });
+          this.subjects(decl.when, new Set(decl.binds.map((b) => b.name)));
+        }
+        this.modify(decl);
+        break;
+      case 'action': {
+        this.roles(decl.roles);
+        if (decl.limit) this.push({ k: 'limit', times: decl.limit.times, per: decl.limit.per }, true, decl.limit.span, [decl.limit], { how: 'limit' });
+        else if (this.oncePerTurn(decl)) this.push({ k: 'limit', times: 1, per: 'turn' }, true, decl.nameSpan, [], { how: 'limit' });
+        const kinds = new Map<string, A.Param[]>();
+        for (const p of decl.params) {
+          if (p.domain) this.scan(p.domain, { required: true });
+          if (this.d.kinds.has(p.type.name)) kinds.set(p.type.name, [...(kinds.get(p.type.name) ?? []), p]);
+        }
+        for (const [kind, ps] of kinds) {
+          const ref = this.g.units.get(kind);
+          if (ref) this.push({ k: 'number', value: ps.length, unit: ref.unit }, false, ps[0].span, [], { how: 'count' });
+        }
+        this.pairUp(decl.body);
+        this.block(decl.body);
+        break;
+      }
+      default:
+        break;
+    }
+    this.setTotals();
+  }
+
+  /** Terms the condition compares a bound parameter with (`r.terrain == mountains`): what the rule is about. */
+  private subjects(when: A.Expr, binds: Set<string>): void {
+    const mentions = (e: A.Expr) => {
+      let found = false;
+      walkExpr(e, (x) => {
+        if (x.kind === 'name' && binds.has(x.name)) found = true;
+      });
+      return found;
+    };
+    walkExpr(when, (x) => {
+      if (x.kind !== 'binary' || (x.op !== '==' && x.op !== '!=')) return;
+      for (const [side, other] of [[x.left, x.right], [x.right, x.left]] as const) {
+        if (side.kind !== 'name' || !mentions(other)) continue;
+        for (const c of this.out) if (c.decl === this.current && c.body.k === 'term' && c.sites.includes(side)) c.subject = true;
+      }
+    });
+  }
+
+  private roles(roles: A.RoleList): void {
+    for (const n of roles.names) {
+      for (const [id, cond] of this.g.conditions) if (cond.role === n.name) this.push({ k: 'condition', cond: id }, true, n.span, []);
+    }
+  }
+
+  // ─── modify ──────────────────────────────────────────────────────────────
+
+  private modify(m: A.ModifyDecl): void {
+    const pipe = this.c.pipelines.get(m.name);
+    const ref = this.g.units.get(m.name);
+    const transfer = transferOf(ref);
+    const v = m.value;
+    const isValue = (e: A.Expr) => e.kind === 'name' && this.c.names.get(e)?.k === 'value';
+    if (v.kind === 'binary' && (v.op === '+' || v.op === '-') && isValue(v.left)) {
+      this.amount(v.right, ref, { required: true }, { dir: v.op === '-' ? 'fewer' : 'more', transfer });
+    } else if (v.kind === 'binary' && v.op === '+' && isValue(v.right)) {
+      this.amount(v.left, ref, { required: true }, { dir: 'more', transfer });
+    } else if (v.kind === 'call' && (v.callee === 'max' || v.callee === 'min') && v.args.length === 2 && v.args.some(isValue)) {
+      const other = v.args.find((a) => !isValue(a))!;
+      this.amount(other, ref, { required: true }, { dir: v.callee === 'max' ? 'atLeast' : 'atMost', transfer });
+    } else if (!this.mentionsValue(v)) {
+      // `= 0` cancels the pipeline ("you do not pay …"): it supports the text without being required.
+      if (v.kind !== 'bool') this.amount(v, ref, { required: !(v.kind === 'number' && v.value === 0) }, { transfer });
+      // The card replaces the pipeline's value: the normal value is what its text may say "instead of".
+      if (pipe) this.base(pipe.decl.body, ref);
+    } else this.scan(v, { required: true });
+    if (pipe?.decl.min?.kind === 'number' && ref) this.push({ k: 'number', value: pipe.decl.min.value, unit: ref.unit, dir: 'atLeast' }, false, m.nameSpan, [], { how: 'min' });
+    if (pipe?.decl.max?.kind === 'number' && ref) this.push({ k: 'number', value: pipe.decl.max.value, unit: ref.unit, dir: 'atMost' }, false, m.nameSpan, [], { how: 'min' });
+  }
+
+  private mentionsValue(e: A.Expr): boolean {
+    let found = false;
+    walkExpr(e, (x) => {
+      if (x.kind === 'name' && this.c.names.get(x)?.k === 'value') found = true;
+    });
+    return found;
+  }
+
+  /** Numbers and terms of a pipeline's own value, as support for "instead of 1". */
+  private base(body: A.Expr, ref: UnitRef | undefined): void {
+    walkExpr(body, (x) => {
+      if (x.kind === 'number') this.push({ k: 'number', value: x.value, unit: ref?.unit, normal: true }, false, this.current.nameSpan, [], { how: 'base' });
+      else if (x.kind === 'name' || x.kind === 'field') this.term(x, false, this.current.nameSpan);
+    });
+  }
+
+  // ─── actions limited by a flag ───────────────────────────────────────────
+
+  /**
+   * `require not self.used … self.used = true`, with another rule of the card setting
+   * `self.used = false`: the card's way of saying "once per turn" (or between two resets).
+   */
+  private oncePerTurn(a: A.ActionDecl): boolean {
+    const flags: string[] = [];
+    for (const s of a.body.stmts) {
+      if (s.kind !== 'require') continue;
+      walkExpr(s.cond, (x) => {
+        if (x.kind === 'unary' && x.op === 'not' && x.operand.kind === 'field' && this.isSelf(x.operand.target)) flags.push(x.operand.field);
+      });
+    }
+    if (!flags.length) return false;
+    const setsTo = (stmts: A.Stmt[], field: string, value: boolean): boolean => {
+      let found = false;
+      walkStmts(stmts, (s) => {
+        if (s.kind === 'assign' && s.op === '=' && s.target.field === field && this.isSelf(s.target.target) && s.value.kind === 'bool' && s.value.value === value) found = true;
+      });
+      return found;
+    };
+    return flags.some((f) => setsTo(a.body.stmts, f, true) && this.unit.program.decls.some((d) => d.kind === 'on' && setsTo(d.body.stmts, f, false)));
+  }
+
+  private isSelf(e: A.Expr): boolean {
+    return e.kind === 'name' && this.c.names.get(e)?.k === 'self';
+  }
+
+  // ─── statements ──────────────────────────────────────────────────────────
+
+  private block(b: A.Block): void {
+    for (const s of b.stmts) this.stmt(s);
+  }
+
+  private stmt(s: A.Stmt): void {
+    switch (s.kind) {
+      case 'let':
+        this.locals.set(s.name, { k: 'let', value: s.value });
+        this.scan(s.value, { required: false });
+        break;
+      case 'assign':
+        this.assign(s);
+        break;
+      case 'if':
+        this.scan(s.cond, { required: true });
+        this.block(s.then);
+        if (s.else) this.block(s.else);
+        break;
+      case 'for':
+        this.locals.set(s.name, { k: 'each', source: s.source });
+        this.scan(s.source, { required: true });
+        this.loops++;
+        this.block(s.body);
+        this.loops--;
+        break;
+      case 'choose':
+        this.locals.set(s.name, { k: 'choose', source: s.source });
+        this.scan(s.source, { required: true });
+        this.picked(s.source, s.span);
+        this.block(s.body);
+        break;
+      case 'repeat':
+        this.scan(s.times, { required: false });
+        this.loops++;
+        this.block(s.body);
+        this.loops--;
+        break;
+      case 'loop':
+        this.loops++;
+        this.block(s.body);
+        this.loops--;
+        break;
+      case 'require':
+        this.scan(s.cond, { required: true });
+        break;
+      case 'emit':
+        for (const a of s.args) this.scan(a, { required: false });
+        break;
+      case 'turn':
+        this.block(s.body);
+        break;
+      case 'put':
+      case 'remove':
+        this.scan(s.value, { required: false });
+        break;
+      case 'call':
+        this.procCall(s.call);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** `choose r in regions …`: one region is picked. */
+  private picked(source: A.Expr, span: A.Span): void {
+    const kind = listKind(this.c, source);
+    const ref = kind ? this.g.units.get(kind) : undefined;
+    if (ref) this.push({ k: 'number', value: 1, unit: ref.unit }, false, span, [], { how: 'count' });
+  }
+
+  private procCall(call: A.CallExpr): void {
+    const proc = this.c.procs.get(call.callee);
+    call.args.forEach((arg, i) => {
+      const param = proc?.decl.params[i];
+      const ref = param ? this.g.units.get(`${call.callee}.${param.name}`) : undefined;
+      if (ref) this.amount(arg, ref, { required: true }, { via: `${call.callee}.${param!.name}` });
+      else this.scan(arg, { required: false });
+    });
+  }
+
+  private assign(s: A.AssignStmt): void {
+    const field = s.target.field;
+    const ref = this.g.units.get(field);
+    if (!ref && !this.inferred.has(field)) {
+      const u = this.unitOf(s.value);
+      if (u) this.inferred.set(field, { unit: u.unit });
+    }
+    this.scan(s.target.target, { required: false });
+    if (s.op === '=' && isReset(s.value)) return;
+    const party = this.partyOf(s.target.target);
+    if (s.op === '=') {
+      if (s.value.kind === 'bool' && s.value.value) {
+        if (this.g.fields.has(field)) this.push({ k: 'term', term: field }, false, s.target.fieldSpan, []);
+        if (ref) {
+          this.push({ k: 'number', value: 1, unit: ref.unit }, false, s.span, [], { how: 'count' });
+          if (this.loops) return;
+          const count = this.setCounts.get(field) ?? { n: 0, sites: [] };
+          count.n++;
+          count.sites.push(s);
+          this.setCounts.set(field, count);
+        }
+        return;
+      }
+      if (ref) this.amount(s.value, ref, { required: true }, {}, party);
+      else this.scan(s.value, { required: false });
+      return;
+    }
+    const pair = this.pairing.get(s);
+    if (pair?.skip) {
+      this.scan(s.value, { required: false });
+      return;
+    }
+    if (ref) this.amount(s.value, ref, { required: true }, { dir: pair?.transfer ? undefined : s.op === '+=' ? 'gain' : 'lose', transfer: pair?.transfer }, party);
+    else this.scan(s.value, { required: false });
+  }
+
+  /** Two `x.coins = true`-style placements in one rule: "place 2 …". */
+  private setTotals(): void {
+    for (const [field, { n, sites }] of this.setCounts) {
+      const ref = this.g.units.get(field)!;
+      if (n > 1) this.push({ k: 'number', value: n, unit: ref.unit }, false, sites[0].span, [], { how: 'count' });
+    }
+  }
+
+  private partyOf(e: A.Expr): Party | undefined {
+    const t = this.c.types.get(e);
+    if (!t || t.k !== 'entity' || t.kind !== 'player') return undefined;
+    if (e.kind === 'name') {
+      const r = this.c.names.get(e);
+      if (r?.k === 'holder' || r?.k === 'me') return 'you';
+      const local = this.locals.get(e.name);
+      if (local?.k === 'let') return this.partyOf(local.value);
+    }
+    return 'opponent';
+  }
+
+  /**
+   * Before walking a rule: a `-=` on one player and a `+=` of the same amount on another is a
+   * payment between them; a `-=` and a `+=` of the same amount on two fields of one thing turns
+   * one into the other (a token becomes a beast), and only the second is claimed.
+   */
+  private pairUp(body: A.Block): void {
+    const moves: A.AssignStmt[] = [];
+    walkStmts(body.stmts, (s) => {
+      if (s.kind === 'assign' && s.op !== '=' && this.g.units.has(s.target.field)) moves.push(s);
+    });
+    const key = (e: A.Expr) => printExpr(e);
+    for (const minus of moves.filter((s) => s.op === '-=')) {
+      for (const plus of moves.filter((s) => s.op === '+=')) {
+        if (this.pairing.has(plus) || key(minus.value) !== key(plus.value)) continue;
+        const sameField = minus.target.field === plus.target.field;
+        const sameTarget = key(minus.target.target) === key(plus.target.target);
+        if (sameField && !sameTarget) {
+          const from = this.partyOf(minus.target.target);
+          const to = this.partyOf(plus.target.target);
+          const transfer: Transfer | undefined = to === 'you' && from === 'opponent' ? 'in' : from === 'you' && to === 'opponent' ? 'out' : undefined;
+          if (!transfer) continue;
+          this.pairing.set(minus, { skip: true });
+          this.pairing.set(plus, { transfer });
+          break;
+        }
+        if (!sameField && sameTarget && !this.partyOf(minus.target.target) && this.g.units.get(minus.target.field)?.unit !== this.g.units.get(plus.target.field)?.unit) {
+          this.pairing.set(minus, { skip: true });
+          this.pairing.set(plus, {});
+          break;
+        }
+      }
+    }
+  }
+
+  // ─── amounts: what an effect adds, takes or sets ─────────────────────────
+
+  private amount(e: A.Expr, ref: UnitRef | undefined, o: Opts, extra: { dir?: Direction; transfer?: Transfer; via?: string }, party?: Party): void {
+    const unit = ref?.unit;
+    const claim = (value: number, span: A.Span, sites: object[], how: How, more: Partial<RuleClaim> = {}) =>
+      this.push({ k: 'number', value, unit, dir: extra.dir, transfer: extra.transfer }, o.required, span, sites, { how, party, via: extra.via, ...more });
+    switch (e.kind) {
+      case 'number':
+        claim(e.value, e.span, [e], 'amount');
+        return;
+      case 'unary':
+        if (e.op === '-' && e.operand.kind === 'number') {
+          claim(e.operand.value, e.span, [e.operand], 'amount');
+          return;
+        }
+        break;
+      case 'name': {
+        const local = this.locals.get(e.name);
+        if (local?.k === 'let') return this.amount(local.value, ref, o, extra, party);
+        if (local?.k === 'choose' && local.source.kind === 'range') {
+          claim(1, e.span, [], 'per');
+          return;
+        }
+        break;
+      }
+      case 'call': {
+        if (e.callee === 'count' && e.args.length === 1) {
+          const per = this.termsIn(e.args[0]);
+          claim(1, e.span, [], 'per', { per, perKind: listKind(this.c, e.args[0]) });
+          this.scan(e.args[0], { required: o.required });
+          return;
+        }
+        if ((e.callee === 'min' || e.callee === 'max') && e.args.length === 2) {
+          const n = e.args.find((a) => a.kind === 'number') as A.NumberExpr | undefined;
+          const other = e.args.find((a) => a !== n);
+          if (n && other) {
+            if (isPlain(other)) {
+              claim(n.value, n.span, [n], 'amount');
+              this.scan(other, { required: false });
+            } else {
+              const u = this.unitOf(other) ?? ref;
+              this.push({ k: 'number', value: n.value, unit: u?.unit, dir: e.callee === 'max' ? 'atLeast' : 'atMost' }, false, n.span, [n], { how: e.callee === 'max' ? 'floor' : 'cap' });
+              this.amount(other, ref, o, extra, party);
+            }
+            return;
+          }
+        }
+        break;
+      }
+      case 'binary':
+        if (e.op === '*') {
+          const n = [e.left, e.right].find((a) => a.kind === 'number') as A.NumberExpr | undefined;
+          const other = n === e.left ? e.right : e.left;
+          if (n && other.kind === 'call' && other.callee === 'count') {
+            claim(n.value, n.span, [n], 'per', { per: this.termsIn(other.args[0]), perKind: listKind(this.c, other.args[0]) });
+            this.scan(other.args[0], { required: o.required });
+            return;
+          }
+        }
+        if (e.op === '+' || e.op === '-') {
+          this.amount(e.left, ref, o, extra, party);
+          // `conquestCost(r) - 2`-like: that much less than the pipeline's value.
+          const fromPipeline = e.left.kind === 'call' && this.c.calls.get(e.left)?.k === 'pipeline';
+          this.amount(e.right, ref, o, e.op === '-' ? { ...extra, dir: fromPipeline ? 'fewer' : undefined } : extra, party);
+          return;
+        }
+        break;
+      case 'if':
+        this.scan(e.cond, { required: false });
+        // `if … then toll(a) else 0`: the 0 is "nothing otherwise", no claim a text makes.
+        for (const branch of [e.then, e.else]) this.amount(branch, ref, branch.kind === 'number' && branch.value === 0 ? { required: false } : o, extra, party);
+        return;
+      default:
+        break;
+    }
+    this.scan(e, { required: false }, ref);
+  }
+
+  // ─── expressions in conditions and elsewhere ─────────────────────────────
+
+  /** Terms, turn conditions and the numbers compared in an expression. `ref` is what a lone number counts. */
+  private scan(e: A.Expr, o: Opts, ref?: UnitRef): void {
+    switch (e.kind) {
+      case 'number':
+        this.push({ k: 'number', value: e.value, unit: ref?.unit }, false, e.span, [e], { how: 'condition' });
+        return;
+      case 'string':
+      case 'bool':
+      case 'none':
+        return;
+      case 'name':
+      case 'field':
+        if (e.kind === 'field') this.scan(e.target, o);
+        this.term(e, o.required, e.kind === 'field' ? e.fieldSpan : e.span);
+        return;
+      case 'unary':
+        this.scan(e.operand, o, ref);
+        return;
+      case 'if':
+        this.scan(e.cond, o);
+        this.scan(e.then, o, ref);
+        this.scan(e.else, o, ref);
+        return;
+      case 'where':
+        this.scan(e.source, o);
+        this.scan(e.cond, o);
+        return;
+      case 'list':
+        for (const x of e.items) this.scan(x, o);
+        return;
+      case 'range':
+        this.scan(e.from, o);
+        this.scan(e.to, o);
+        return;
+      case 'call':
+        return this.call(e, o);
+      case 'binary':
+        return this.binary(e, o, ref);
+    }
+  }
+
+  private call(e: A.CallExpr, o: Opts): void {
+    const target = this.c.calls.get(e);
+    if (target?.k === 'fn') this.fnTerms(target.name, new Set());
+    if (target?.k === 'fn' || target?.k === 'pipeline') this.implied(target.name, e.calleeSpan);
+    if ((e.callee === 'min' || e.callee === 'max') && e.args.length === 2) {
+      const n = e.args.find((a) => a.kind === 'number') as A.NumberExpr | undefined;
+      const other = e.args.find((a) => a !== n);
+      if (n && other) {
+        this.push({ k: 'number', value: n.value, unit: this.unitOf(other)?.unit, dir: e.callee === 'max' ? 'atLeast' : 'atMost' }, false, n.span, [n], { how: e.callee === 'max' ? 'floor' : 'cap' });
+        this.scan(other, o);
+        return;
+      }
+    }
+    if (e.callee === 'any' && e.args.length >= 1) {
+      const kind = listKind(this.c, e.args[0]);
+      const ref = kind ? this.g.units.get(kind) : undefined;
+      if (ref) this.push({ k: 'number', value: 1, unit: ref.unit, dir: 'atLeast' }, false, e.span, [], { how: 'count' });
+    }
+    for (const a of e.args) this.scan(a, o);
+  }
+
+  private binary(e: A.BinaryExpr, o: Opts, ref?: UnitRef): void {
+    const turn = this.turnCondition(e);
+    if (turn) {
+      // Whose turn it is supports a text that says so; texts often leave it to the situation.
+      this.push({ k: 'condition', cond: turn }, false, e.span, []);
+      return;
+    }
+    const cmp = ['==', '!=', '<', '<=', '>', '>='].includes(e.op);
+    const arith = ['+', '-', '*', '/', '%'].includes(e.op);
+    if (cmp || arith) {
+      const numberRight = e.right.kind === 'number';
+      const n = (numberRight ? e.right : e.left.kind === 'number' ? e.left : undefined) as A.NumberExpr | undefined;
+      if (n) {
+        const other = n === e.right ? e.left : e.right;
+        const unit = (this.unitOf(other) ?? ref)?.unit;
+        let value = n.value;
+        let dir: Direction | undefined;
+        // Normalise to `other OP n`.
+        const op = numberRight ? e.op : flip(e.op);
+        if (op === '>') (value = n.value + 1), (dir = 'atLeast');
+        else if (op === '>=') dir = 'atLeast';
+        else if (op === '<') (value = n.value - 1), (dir = 'atMost');
+        else if (op === '<=') dir = 'atMost';
+        else if (op === '-' && numberRight) dir = 'fewer';
+        else if (op === '+') dir = 'more';
+        this.push({ k: 'number', value, unit, dir }, false, n.span, [n], { how: 'condition' });
+        if (op === '<' || op === '>') this.push({ k: 'number', value: n.value, unit }, false, n.span, [n], { how: 'condition' });
+        this.scan(other, o, ref);
+        return;
+      }
+    }
+    this.scan(e.left, o, arith ? ref : undefined);
+    this.scan(e.right, o, arith ? ref : undefined);
+  }
+
+  /** `current != holder`: during an opponent's turn; `current == holder`: during your own. */
+  private turnCondition(e: A.BinaryExpr): string | undefined {
+    if (e.op !== '==' && e.op !== '!=') return undefined;
+    const r = (x: A.Expr) => (x.kind === 'name' ? this.c.names.get(x)?.k : undefined);
+    const sides = [r(e.left), r(e.right)];
+    if (!sides.includes('current') || !(sides.includes('holder') || sides.includes('me'))) return undefined;
+    const turn = e.op === '!=' ? 'opponent' : 'own';
+    for (const [id, c] of this.g.conditions) if (c.turn === turn) return id;
+    return undefined;
+  }
+
+  /** Terms a name stands for without naming them (`treasure`: artifacts and places), from the glossary's `implies`. */
+  private implied(name: string, span: A.Span): void {
+    for (const t of this.g.implies.get(name) ?? []) this.push({ k: 'term', term: t }, false, span, []);
+  }
+
+  /** A name or field that is a game term of the glossary. */
+  private term(e: A.NameExpr | A.FieldExpr, required: boolean, span: A.Span): void {
+    let id: string | undefined;
+    if (e.kind === 'name') {
+      const r = this.c.names.get(e);
+      if (r?.k === 'const' && typeof r.value === 'string') id = r.value;
+      else if (r?.k === 'itField') id = r.field;
+    } else id = e.field;
+    if (!id) return;
+    this.implied(id, span);
+    const cls = termClass(this.g, this.d, id);
+    if (!cls) return;
+    if (e.kind === 'field' || (e.kind === 'name' && this.c.names.get(e)?.k === 'itField')) {
+      if (cls.k !== 'field') return;
+    } else if (cls.k === 'field') return;
+    this.push({ k: 'term', term: id }, required && cls.k !== 'field', span, e.kind === 'name' && cls.k !== 'field' ? [e] : []);
+  }
+
+  private termsIn(e: A.Expr): string[] {
+    const out: string[] = [];
+    walkExpr(e, (x) => {
+      if (x.kind === 'name') {
+        const r = this.c.names.get(x);
+        const id = r?.k === 'const' && typeof r.value === 'string' ? r.value : r?.k === 'itField' ? r.field : undefined;
+        if (id && termClass(this.g, this.d, id) && !out.includes(id)) out.push(id);
+      } else if (x.kind === 'field' && this.g.fields.has(x.field) && !out.includes(x.field)) out.push(x.field);
+    });
+    return out;
+  }
+
+  /** Terms named inside the functions a card calls: they support what the text says, never required. */
+  private fnTerms(name: string, seen: Set<string>): void {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const fn = this.c.fns.get(name);
+    if (!fn) return;
+    walkExpr(fn.decl.body, (x) => {
+      if (x.kind === 'name') {
+        const r = this.c.names.get(x);
+        if (r?.k === 'const' && typeof r.value === 'string') {
+          const cls = termClass(this.g, this.d, r.value);
+          if (cls && cls.k !== 'field') this.push({ k: 'term', term: r.value }, false, this.current.nameSpan, []);
+        }
+      } else if (x.kind === 'call') {
+        const t = this.c.calls.get(x);
+        if (t?.k === 'fn') this.fnTerms(t.name, seen);
+      }
+    });
+  }
+
+  // ─── what a value counts ─────────────────────────────────────────────────
+
+  unitOf(e: A.Expr): UnitRef | undefined {
+    switch (e.kind) {
+      case 'field':
+        return this.g.units.get(e.field) ?? this.inferred.get(e.field);
+      case 'name': {
+        const r = this.c.names.get(e);
+        if (r?.k === 'itField') return this.g.units.get(r.field) ?? this.inferred.get(r.field);
+        const local = this.locals.get(e.name);
+        if (local?.k === 'let') return this.unitOf(local.value);
+        return undefined;
+      }
+      case 'call': {
+        const t = this.c.calls.get(e);
+        if (t?.k === 'pipeline' || t?.k === 'fn') return this.g.units.get(t.name);
+        if (e.callee === 'count' && e.args[0]) return this.unitOfList(e.args[0]);
+        if (e.callee === 'sum' && e.args[1]) return this.unitOf(e.args[1]);
+        if (['min', 'max', 'abs'].includes(e.callee)) {
+          for (const a of e.args) {
+            const u = this.unitOf(a);
+            if (u) return u;
+          }
+        }
+        return undefined;
+      }
+      case 'binary':
+        if (['+', '-', '*', '/', '%'].includes(e.op)) return this.unitOf(e.left) ?? this.unitOf(e.right);
+        return undefined;
+      case 'if':
+        return this.unitOf(e.then) ?? this.unitOf(e.else);
+      case 'unary':
+        return this.unitOf(e.operand);
+      default:
+        return undefined;
+    }
+  }
+
+  /** `count(regions where fortress)` counts fortresses; `count(activeRegions(p))` counts regions. */
+  private unitOfList(e: A.Expr): UnitRef | undefined {
+    if (e.kind === 'where') {
+      const flag = boolField(this.c, e.cond);
+      if (flag && this.g.units.has(flag)) return this.g.units.get(flag);
+    }
+    const kind = listKind(this.c, e);
+    return kind ? this.g.units.get(kind) : undefined;
+  }
+}
+
+/**
+ * Units the glossary leaves out, learnt from the game's own rules: a pipeline whose value is added
+ * to or taken from a field (`let fee = conquestToll(r) … p.coins -= fee`) counts what that field counts.
+ */
+export function inferUnits(c: Checked, g: Glossary): Map<string, UnitRef> {
+  const units = new Map(g.units);
+  const visit = (stmts: A.Stmt[]) => {
+    const lets = new Map<string, A.Expr>();
+    walkStmts(stmts, (s) => {
+      if (s.kind === 'let') lets.set(s.name, s.value);
+      if (s.kind !== 'assign' || s.op === '=') return;
+      const ref = units.get(s.target.field);
+      if (!ref) return;
+      let v: A.Expr | undefined = s.value;
+      if (v.kind === 'name') v = lets.get(v.name);
+      if (v?.kind !== 'call') return;
+      const t = c.calls.get(v);
+      if ((t?.k === 'pipeline' || t?.k === 'fn') && !units.has(t.name)) units.set(t.name, { unit: ref.unit });
+    });
+  };
+  for (const u of c.declared.units) {
+    if (u.owner) continue;
+    for (const d of u.program.decls) if (d.kind === 'proc' || d.kind === 'action' || d.kind === 'on') visit(d.body.stmts);
+  }
+  return units;
+}
+
+function transferOf(ref: UnitRef | undefined): Transfer | undefined {
+  if (!ref) return undefined;
+  if (ref.to === 'you' && ref.from !== 'you') return 'in';
+  if (ref.from === 'you' && ref.to !== 'you') return 'out';
+  return undefined;
+}
+
+function flip(op: string): string {
+  return ({ '<': '>', '>': '<', '<=': '>=', '>=': '<=' } as Record<string, string>)[op] ?? op;
+}
+
+/** `false`, `0`, `none`, `[]`: a rule tidying up, not an effect a text speaks of. */
+function isReset(e: A.Expr): boolean {
+  return (e.kind === 'bool' && !e.value) || (e.kind === 'number' && e.value === 0) || e.kind === 'none' || (e.kind === 'list' && e.items.length === 0);
+}
+
+/** A value read as it is: "2, or all of them when there are fewer" (`min(2, r.tokens)`). */
+function isPlain(e: A.Expr): boolean {
+  return e.kind === 'field' || e.kind === 'name';
+}
+
+function boolField(c: Checked, e: A.Expr): string | undefined {
+  if (e.kind === 'name') {
+    const r = c.names.get(e);
+    return r?.k === 'itField' ? r.field : undefined;
+  }
+  if (e.kind === 'binary' && e.op === 'and') return boolField(c, e.left) ?? boolField(c, e.right);
+  return undefined;
+}
+
+/** The kind of the entities in a list-valued expression. */
+export function listKind(c: Checked, e: A.Expr): string | undefined {
+  const t = c.types.get(e);
+  if (t?.k === 'list' && t.of.k === 'entity') return t.of.kind;
+  return undefined;
+}
+
+/** Every sub-expression, strings' holes excluded (labels and logs say nothing about the rule). */
+export function walkExpr(e: A.Expr, f: (e: A.Expr) => void): void {
+  f(e);
+  switch (e.kind) {
+    case 'field':
+      return walkExpr(e.target, f);
+    case 'call':
+      return e.args.forEach((a) => walkExpr(a, f));
+    case 'unary':
+      return walkExpr(e.operand, f);
+    case 'binary':
+      walkExpr(e.left, f);
+      return walkExpr(e.right, f);
+    case 'if':
+      walkExpr(e.cond, f);
+      walkExpr(e.then, f);
+      return walkExpr(e.else, f);
+    case 'where':
+      walkExpr(e.source, f);
+      return walkExpr(e.cond, f);
+    case 'list':
+      return e.items.forEach((x) => walkExpr(x, f));
+    case 'range':
+      walkExpr(e.from, f);
+      return walkExpr(e.to, f);
+    default:
+      return;
+  }
+}
+
+export function walkStmts(stmts: A.Stmt[], f: (s: A.Stmt) => void): void {
+  for (const s of stmts) {
+    f(s);
+    const sub = s as unknown as { body?: A.Block; then?: A.Block; else?: A.Block };
+    if (sub.body?.stmts) walkStmts(sub.body.stmts, f);
+    if (sub.then?.stmts) walkStmts(sub.then.stmts, f);
+    if (sub.else?.stmts) walkStmts(sub.else.stmts, f);
+  }
+}
+
+/** Every expression of a declaration's rules, for the mutation sites. */
+export function declExprs(d: A.Decl): A.Expr[] {
+  const out: A.Expr[] = [];
+  const stmts = (ss: A.Stmt[]) => {
+    for (const s of ss) {
+      const x = s as unknown as Record<string, unknown>;
+      if (s.kind === 'log') continue;
+      for (const key of ['value', 'cond', 'source', 'times', 'max', 'player', 'by', 'target', 'from', 'into']) {
+        const v = x[key] as A.Expr | undefined;
+        if (v && typeof v === 'object' && 'kind' in v && key !== 'reason' && key !== 'prompt') out.push(v);
+      }
+      if (s.kind === 'emit') out.push(...s.args);
+      if (s.kind === 'call') out.push(s.call);
+      const sub = x as { body?: A.Block; then?: A.Block; else?: A.Block };
+      if (sub.body?.stmts) stmts(sub.body.stmts);
+      if (sub.then?.stmts) stmts(sub.then.stmts);
+      if (sub.else?.stmts) stmts(sub.else.stmts);
+    }
+  };
+  switch (d.kind) {
+    case 'on':
+      if (d.when) out.push(d.when);
+      stmts(d.body.stmts);
+      break;
+    case 'modify':
+      if (d.when) out.push(d.when);
+      out.push(d.value);
+      break;
+    case 'action':
+      for (const p of d.params) if (p.domain) out.push(p.domain);
+      stmts(d.body.stmts);
+      break;
+    default:
+      break;
+  }
+  return out;
+}

@@ -1,0 +1,375 @@
+/**
+ * Card text checked against behaviour, in every language a pack declares (issue #5).
+ *
+ *   checkPackTexts(files, options)  the whole check, from a pack's files: a report per card and language
+ *   prepareTexts(analysis)          the reusable part (vocabulary, rules' claims, readers), once per pack
+ *   checkCards(context, options)    the report for a prepared pack
+ *   draftTexts(context, lang)       canonical texts of every card in one language, for a translator
+ *
+ * Pure functions over source files: no Node imports, so the playground's worker can run them.
+ */
+import type * as A from '../../dsl/ast.ts';
+import { analyze, locate, type Analysis, type CompileOptions } from '../index.ts';
+import type { Diagnostic, DiagnosticInput, FileSpan } from '../diagnostic.ts';
+import type { EntitySym, RulesUnit } from '../declare.ts';
+import { fragmentOf, fragmentSpan, spanAt } from '../load.ts';
+import type { SourceFile } from '../source.ts';
+import { closest } from '../suggest.ts';
+import { describeClaim, type RuleClaim, type TextClaim } from './claim.ts';
+import { inferUnits, ruleClaims } from './claims.ts';
+import { compareClaims, type Mismatch } from './compare.ts';
+import { emptyLanguage, readVocabulary, sameClass, termClass, termIds, type Language, type Vocabulary } from './language.ts';
+import { makeReader, readText, type Reader, type TextReading } from './read.ts';
+import { Renderer, formatAmount } from './render.ts';
+
+export { formatAmount } from './render.ts';
+export type { RuleClaim, TextClaim } from './claim.ts';
+
+/** A finding about a card's text: a diagnostic at the text's words (or the rule's), with the rule and its canonical text beside it. */
+export interface TextFinding extends Diagnostic {
+  /** The card's id, or `''` for problems of the language files themselves. */
+  card: string;
+  lang: string;
+  /** The words of the text the finding is about. */
+  words?: string;
+  /** The rule the finding is about: where it is and what it says. */
+  rule?: { file: string; line: number; column: number; endLine: number; endColumn: number; source: string };
+  /** The rules' own words for it, rendered in this language from the pack's templates. */
+  canonical?: string;
+}
+
+export interface CardLanguage {
+  /** The card's text as written, if any. */
+  text?: string;
+  /** The card rendered from its rules in this language. */
+  canonical: string;
+  ok: boolean;
+  findings: TextFinding[];
+}
+
+export interface CardTexts {
+  id: string;
+  kind: string;
+  file: string;
+  line: number;
+  langs: Record<string, CardLanguage>;
+}
+
+export interface TextReport {
+  /** No error in any card, language file or declared language. */
+  ok: boolean;
+  languages: string[];
+  cards: CardTexts[];
+  /** Every finding: the cards' and the language files'. */
+  diagnostics: TextFinding[];
+}
+
+export interface Card {
+  entity: EntitySym;
+  units: RulesUnit[];
+  claims: RuleClaim[];
+}
+
+/** A pack prepared once for any number of text checks (the mutation benchmark checks thousands). */
+export interface TextContext {
+  analysis: Analysis;
+  vocabulary: Vocabulary;
+  cards: Card[];
+  readers: Map<string, Reader>;
+  /** Problems of the glossary and language files (TX05xx). */
+  setup: TextFinding[];
+  options: CompileOptions;
+}
+
+/** The whole check from a pack's files. Compile errors come back as findings too (the check needs a pack that checks). */
+export function checkPackTexts(files: SourceFile[], options: CompileOptions & { langs?: string[] } = {}): TextReport {
+  const analysis = analyze(files, { ...options, lower: false });
+  const ctx = prepareTexts(analysis, options);
+  if (!ctx) {
+    const diagnostics = analysis.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ ...d, card: '', lang: '' }));
+    return { ok: false, languages: [], cards: [], diagnostics };
+  }
+  return checkCards(ctx, options);
+}
+
+/** The pack's vocabulary and every card's rule claims; undefined when the pack has errors that stop the checker. */
+export function prepareTexts(analysis: Analysis, options: CompileOptions = {}): TextContext | undefined {
+  const { loaded, declared, checked } = analysis;
+  if (!loaded || !declared || !checked || analysis.diagnostics.some((d) => d.severity === 'error')) return undefined;
+  const setupInputs: DiagnosticInput[] = [];
+  const vocabulary = readVocabulary(loaded, declared, (x) => setupInputs.push(x));
+  vocabulary.glossary.units = inferUnits(checked, vocabulary.glossary);
+  const units = new Map<EntitySym, RulesUnit[]>();
+  for (const u of declared.units) if (u.owner) units.set(u.owner, [...(units.get(u.owner) ?? []), u]);
+  const cards: Card[] = [];
+  for (const e of declared.entities.values()) {
+    const us = units.get(e) ?? [];
+    if (!us.length && !Object.keys(e.text).length) continue;
+    cards.push({ entity: e, units: us, claims: us.flatMap((u) => ruleClaims(checked, vocabulary.glossary, u)) });
+  }
+  const readers = new Map<string, Reader>();
+  for (const [lang, l] of vocabulary.languages) readers.set(lang, makeReader(l, vocabulary.glossary, declared));
+  const manifest = loaded.manifest;
+  if (cards.some((c) => Object.keys(c.entity.text).length)) {
+    for (const lang of declared.manifest.languages) {
+      if (vocabulary.languages.has(lang)) continue;
+      setupInputs.push({
+        code: 'TX0503',
+        message: `the pack declares the language \`${lang}\` but has no language file for it`,
+        at: manifest ? spanAt(manifest, ['languages'], true) : { file: 'pack.yaml', start: 0, end: 0 },
+        hint: `add a file such as \`language/${lang}.yaml\` with \`language: { lang: ${lang}, … }\`: its units, terms, timing and templates`,
+      });
+    }
+  }
+  const ctx: TextContext = { analysis, vocabulary, cards, readers, setup: [], options };
+  ctx.setup = setupInputs.map((x) => finding(ctx, x, '', ''));
+  return ctx;
+}
+
+/** A diagnostic input located in the pack's files, as a text finding. */
+function finding(ctx: TextContext, x: DiagnosticInput, card: string, lang: string, extra: Partial<TextFinding> = {}): TextFinding {
+  const texts = ctx.analysis.declared!.texts;
+  return { ...locate(x, texts, ctx.options), card, lang, ...extra };
+}
+
+/** How a rule claim is placed in the YAML and what it reads. */
+function ruleSpan(unit: RulesUnit, c: RuleClaim): FileSpan {
+  return fragmentSpan(unit.fragment, c.span);
+}
+
+function unitOf(card: Card, c: RuleClaim): RulesUnit {
+  return card.units.find((u) => u.program.decls.includes(c.decl)) ?? card.units[0];
+}
+
+export function rendererFor(ctx: TextContext, lang: string): Renderer {
+  const l = ctx.vocabulary.languages.get(lang) ?? emptyLanguage(lang);
+  const checked = ctx.analysis.checked!;
+  const subject = (decl: A.Decl): string | undefined => {
+    const params = decl.kind === 'modify' ? checked.pipelines.get(decl.name)?.decl.params : decl.kind === 'action' ? decl.params : undefined;
+    const name = params?.[0]?.type.name;
+    return name && ctx.analysis.declared!.kinds.has(name) ? name : undefined;
+  };
+  return new Renderer(l, ctx.vocabulary.glossary, ctx.analysis.declared!, subject);
+}
+
+export interface CheckOptions {
+  /** Only these languages (default: every language the pack declares). */
+  langs?: string[];
+  /** Only these cards, by id. */
+  cards?: string[];
+}
+
+export function checkCards(ctx: TextContext, options: CheckOptions = {}): TextReport {
+  const declared = ctx.analysis.declared!;
+  const languages = (options.langs?.length ? options.langs : declared.manifest.languages).filter((l) => declared.manifest.languages.includes(l) || ctx.vocabulary.languages.has(l));
+  const diagnostics: TextFinding[] = [...ctx.setup];
+  const cards: CardTexts[] = [];
+  const templateReported = new Set<string>();
+  for (const card of ctx.cards) {
+    if (options.cards && !options.cards.includes(card.entity.id)) continue;
+    const at = locate({ code: '', message: '', at: card.entity.at }, declared.texts, ctx.options);
+    const entry: CardTexts = { id: card.entity.id, kind: card.entity.kind, file: card.entity.file.path, line: at.line, langs: {} };
+    for (const lang of languages) {
+      const renderer = rendererFor(ctx, lang);
+      const rendering = renderer.card(card.claims);
+      const findings: TextFinding[] = [];
+      for (const m of rendering.missing) {
+        const key = `${lang}:${m.key}`;
+        if (templateReported.has(key)) continue;
+        templateReported.add(key);
+        const unit = card.units.find((u) => u.program.decls.includes(m.decl)) ?? card.units[0];
+        const file = ctx.vocabulary.languages.get(lang)?.file?.path ?? `language/${lang}.yaml`;
+        findings.push(
+          finding(ctx, { code: 'TX0401', severity: 'warning', message: `no ${lang} template \`${m.key}\` to render this rule`, at: unit ? fragmentSpan(unit.fragment, m.span) : card.entity.at, hint: `add \`${m.key}\` to ${file}; meanwhile the rule is rendered plainly` }, card.entity.id, lang),
+        );
+      }
+      findings.push(...checkCardText(ctx, card, lang, rendering.text, renderer));
+      const text = card.entity.text[lang];
+      const ok = !findings.some((f) => f.severity === 'error');
+      entry.langs[lang] = { text, canonical: rendering.text, ok, findings };
+      diagnostics.push(...findings);
+    }
+    cards.push(entry);
+  }
+  diagnostics.sort((a, b) => a.file.localeCompare(b.file) || a.offset - b.offset || a.lang.localeCompare(b.lang));
+  return { ok: !diagnostics.some((d) => d.severity === 'error'), languages, cards, diagnostics };
+}
+
+/** One card in one language: its text read and compared with its rules. */
+export function checkCardText(ctx: TextContext, card: Card, lang: string, canonicalCard: string, renderer = rendererFor(ctx, lang), textOverride?: string): TextFinding[] {
+  const e = card.entity;
+  const id = e.id;
+  const text = textOverride ?? e.text[lang];
+  const reader = ctx.readers.get(lang);
+  if (text === undefined || text.trim() === '') {
+    const at = e.text && Object.keys(e.text).length ? spanAt(e.file, [...e.path, 'text'], true) : e.at;
+    return [finding(ctx, { code: 'TX0301', message: `the ${e.kind} \`${id}\` has no ${lang} text`, at, hint: `add \`${lang}:\` under \`text:\`; from its rules: “${canonicalCard}”` }, id, lang, { canonical: canonicalCard })];
+  }
+  if (!reader) return [];
+  const reading = readText(text, reader, id);
+  return findingsOf(ctx, card, lang, reading, renderer, textOverride !== undefined);
+}
+
+/** Just whether a text has error findings, for the benchmark's inner loop. */
+export function flags(ctx: TextContext, card: Card, lang: string, text: string | undefined, claims = card.claims): boolean {
+  const reader = ctx.readers.get(lang);
+  if (text === undefined || !reader) return text === undefined;
+  const reading = readText(text, reader, card.entity.id);
+  return mismatches(ctx, claims, reading.claims).length > 0;
+}
+
+export function mismatches(ctx: TextContext, claims: RuleClaim[], text: TextClaim[]): Mismatch[] {
+  const g = ctx.vocabulary.glossary;
+  const d = ctx.analysis.declared!;
+  const same = (a: string, b: string) => {
+    const x = termClass(g, d, a);
+    const y = termClass(g, d, b);
+    return !!x && !!y && JSON.stringify(x) === JSON.stringify(y);
+  };
+  return compareClaims(claims, text, same);
+}
+
+function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextReading, renderer: Renderer, overridden: boolean): TextFinding[] {
+  const e = card.entity;
+  const d = ctx.analysis.declared!;
+  const frag = overridden ? undefined : fragmentOf(e.file, [...e.path, 'text', lang]);
+  const textAt = (t: { start: number; end: number }): FileSpan => (frag ? fragmentSpan(frag, t) : spanAt(e.file, [...e.path, 'text', lang]));
+  const out: TextFinding[] = [];
+  const texts = d.texts;
+  const ruleInfo = (r: RuleClaim) => {
+    const unit = unitOf(card, r);
+    const at = locate({ code: '', message: '', at: ruleSpan(unit, r) }, texts, ctx.options);
+    return { file: at.file, line: at.line, column: at.column, endLine: at.endLine, endColumn: at.endColumn, source: unit.fragment.text.slice(r.span.start, r.span.end) };
+  };
+  const canonical = (r: RuleClaim) => renderer.claim(r);
+  const unitName = (u?: string) => (u ? ` ${u}` : '');
+  for (const m of mismatches(ctx, card.claims, reading.claims)) {
+    const t = m.text;
+    const r = m.rule;
+    const rule = r ? ruleInfo(r) : undefined;
+    const extra: Partial<TextFinding> = { words: t?.words, rule, canonical: r ? canonical(r) : undefined };
+    switch (m.code) {
+      case 'TX0101':
+      case 'TX0102':
+      case 'TX0103':
+        out.push(
+          finding(
+            ctx,
+            {
+              code: m.code,
+              message: `the ${lang} text says “${t!.words}” (${describeClaim(t!.body)}), but the rules say ${describeClaim(r!.body)}: \`${rule!.source}\``,
+              at: textAt(t!),
+              hint: `the rules read, in ${lang}: “${extra.canonical}”; correct the text, or the rule at ${rule!.file}:${rule!.line}:${rule!.column} if the text is right`,
+            },
+            e.id,
+            lang,
+            extra,
+          ),
+        );
+        break;
+      case 'TX0201': {
+        const others = m.others ?? [];
+        const what = t!.body.k === 'number' ? `what the rules give${unitName(t!.body.unit)}: ${[...new Set(others.map((o) => describeClaim(o.body)))].join(', ') || 'nothing'}` : t!.body.k === 'term' ? `the terms the rules name: ${[...new Set(card.claims.filter((c) => c.body.k === 'term').map((c) => describeClaim(c.body)))].join(', ') || 'none'}` : `the rules: ${[...new Set(others.map((o) => describeClaim(o.body)))].join(', ') || 'nothing of the kind'}`;
+        const guess = t!.body.k === 'term' ? undefined : undefined;
+        void guess;
+        out.push(
+          finding(
+            ctx,
+            {
+              code: 'TX0201',
+              message: `the ${lang} text says “${t!.words}” (${describeClaim(t!.body)}), which the card's rules do not do`,
+              at: textAt(t!),
+              hint: `${what}; the rules read, in ${lang}: “${renderer.card(card.claims).text}”`,
+            },
+            e.id,
+            lang,
+            { words: t!.words, canonical: renderer.card(card.claims).text, rule: others[0] ? ruleInfo(others[0]) : undefined },
+          ),
+        );
+        break;
+      }
+      case 'TX0202':
+        out.push(
+          finding(
+            ctx,
+            {
+              code: 'TX0202',
+              message: `the rules say ${describeClaim(r!.body)} (\`${rule!.source}\`), which the ${lang} text does not say`,
+              at: ruleSpan(unitOf(card, r!), r!),
+              hint: `say it in the ${lang} text, e.g. “${extra.canonical}”`,
+            },
+            e.id,
+            lang,
+            { ...extra, words: undefined },
+          ),
+        );
+        break;
+    }
+  }
+  const lg = ctx.vocabulary.languages.get(lang);
+  const vocabularyWords = lg ? [...termIds(ctx.vocabulary.glossary, d).flatMap((id) => (lg.terms.get(id)?.read ?? []).map((p) => p.source)), ...[...d.entities.values()].map((x) => x.name[lang]).filter((x): x is string => !!x)] : [];
+  for (const u of reading.unknown) {
+    const guess = closest(u.word, vocabularyWords.map((w) => w.replace(/\*$/, '')));
+    out.push(
+      finding(
+        ctx,
+        {
+          code: 'TX0302',
+          severity: 'warning',
+          message: `“${u.word}” looks like a game term, but it is no word of the pack's ${lang} glossary`,
+          at: textAt(u),
+          hint: guess ? `did you mean “${guess}”? Otherwise add it to \`terms\` (a game term) or \`words\` (another word) in ${lg?.file?.path ?? `the ${lang} language file`}` : `add it to \`terms\` (a game term) or \`words\` (another word) in ${lg?.file?.path ?? `the ${lang} language file`}`,
+          fix: guess ? { replacement: guess, safe: false } : undefined,
+        },
+        e.id,
+        lang,
+        { words: u.word },
+      ),
+    );
+  }
+  return out;
+}
+
+/** Every card rendered in one language, as YAML a translator can polish and copy into the cards. */
+export function draftTexts(ctx: TextContext, lang: string): { yaml: string; warnings: TextFinding[] } {
+  const renderer = rendererFor(ctx, lang);
+  const byFile = new Map<string, Array<{ id: string; text: string; other?: string }>>();
+  const warnings: TextFinding[] = [];
+  const d = ctx.analysis.declared!;
+  const source = d.manifest.languages.find((l) => l !== lang);
+  for (const card of ctx.cards) {
+    const r = renderer.card(card.claims);
+    for (const m of r.missing) {
+      if (warnings.some((w) => w.message.includes(`\`${m.key}\``))) continue;
+      const unit = card.units.find((u) => u.program.decls.includes(m.decl)) ?? card.units[0];
+      warnings.push(finding(ctx, { code: 'TX0401', severity: 'warning', message: `no ${lang} template \`${m.key}\` to render this rule`, at: unit ? fragmentSpan(unit.fragment, m.span) : card.entity.at, hint: `add \`${m.key}\` to the ${lang} language file` }, card.entity.id, lang));
+    }
+    const list = byFile.get(card.entity.file.path) ?? [];
+    list.push({ id: card.entity.id, text: r.text, other: source ? card.entity.text[source] : undefined });
+    byFile.set(card.entity.file.path, list);
+  }
+  const q = (s: string) => JSON.stringify(s);
+  const lines = [`# Draft ${lang} card texts of ${d.manifest.id}, rendered from the rules. Polish each one and copy it`, `# into the card's \`text: { ${lang}: … }\`; the ${source ?? 'other'} text is shown above each for reference.`];
+  for (const [file, list] of byFile) {
+    lines.push(`${q(file)}:`);
+    for (const c of list) {
+      if (c.other) lines.push(`  # ${source}: ${c.other.replace(/\n/g, ' ')}`);
+      lines.push(`  ${c.id}: ${q(c.text)}`);
+    }
+  }
+  return { yaml: lines.join('\n') + '\n', warnings };
+}
+
+/** Re-exports for tools: the reading of one text, the claims of one card. */
+export { readText, makeReader } from './read.ts';
+export { ruleClaims } from './claims.ts';
+export { sameClass, termClass, termIds } from './language.ts';
+export type { Language, Vocabulary } from './language.ts';
+export type { TextReading } from './read.ts';
+
+/** Used by `formatAmount` callers that hold only a language file. */
+export function languageOf(ctx: TextContext, lang: string): Language {
+  return ctx.vocabulary.languages.get(lang) ?? emptyLanguage(lang);
+}
+
+void formatAmount;

@@ -1,0 +1,282 @@
+/**
+ * What a card's text claims, read with the words of its language file: numbers and what they
+ * count (the nearest unit after them), game terms, moments of the turn, limits ("twice per turn"),
+ * conditions, who pays whom, and the direction of a number (receive, pay, fewer, at least).
+ * Translators phrase freely: whatever the reader does not recognise is simply not a claim — except
+ * capitalised words that look like game terms and are nowhere in the glossary, which are reported.
+ */
+import type { Declared } from '../declare.ts';
+import type { TextClaim } from './claim.ts';
+import { type Direction, type Glossary, type Language, termIds, termReads } from './language.ts';
+import { findAll, matchAt, tokenize, GAP, type Phrase, type Token } from './phrase.ts';
+
+export interface TextReading {
+  tokens: Token[];
+  claims: TextClaim[];
+  /** Capitalised words that are no word of the pack's glossary. */
+  unknown: Array<{ start: number; end: number; word: string }>;
+  /** Numbers and game terms as written, for the mutation benchmark: every place a translator could slip. */
+  sites: Array<{ start: number; end: number; k: 'number' | 'term'; value: number | string }>;
+}
+
+interface NumberAt {
+  value: number;
+  to: number;
+}
+
+/** Compiled phrase tables of a language, built once per language and reused for every card. */
+export interface Reader {
+  lang: Language;
+  terms: Array<{ phrase: Phrase; value: string }>;
+  units: Array<{ phrase: Phrase; value: string }>;
+  numbers: Array<{ phrase: Phrase; value: number }>;
+  times: Array<{ phrase: Phrase; value: number }>;
+  each: Array<{ phrase: Phrase; value: number }>;
+  free: Array<{ phrase: Phrase; value: true }>;
+  instead: Array<{ phrase: Phrase; value: true }>;
+  one: Array<{ phrase: Phrase; value: true }>;
+  timing: Array<{ phrase: Phrase; value: string }>;
+  conditions: Array<{ phrase: Phrase; value: string }>;
+  transfers: Array<{ phrase: Phrase; value: 'in' | 'out' }>;
+  before: Array<{ phrase: Phrase; value: Direction }>;
+  after: Array<{ phrase: Phrase; value: Direction }>;
+  words: Array<{ phrase: Phrase; value: true }>;
+  zero: Array<{ phrase: Phrase; value: true }>;
+  /** Unit → its singular forms in every case, lower-cased: "żeton Rasy" is one token. */
+  singular: Map<string, Set<string>>;
+  /** Conditions texts may mention whatever the card's rules say. */
+  freeConditions: Set<string>;
+}
+
+/** How far after "do not" a unit may come and still be "none". */
+const ZERO_REACH = 6;
+
+export function makeReader(lang: Language, g: Glossary, d: Declared): Reader {
+  const terms = termIds(g, d).flatMap((id) => termReads(lang, d, id).map((phrase) => ({ phrase, value: id })));
+  // Every card's own name is a word of the pack, even of kinds that are no game terms.
+  const named = new Set(terms.map((t) => t.value));
+  for (const e of d.entities.values()) {
+    if (Object.keys(e.text).length && !named.has(e.id)) terms.push(...termReads(lang, d, e.id).map((phrase) => ({ phrase, value: e.id })));
+  }
+  const units = [...lang.units].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id })));
+  const dir = (side: 'before' | 'after') => [...lang.directions].flatMap(([d, w]) => w[side].map((phrase) => ({ phrase, value: d })));
+  const freeConditions = new Set([...g.conditions].filter(([, c]) => c.free).map(([id]) => id));
+  return {
+    lang,
+    terms,
+    units,
+    numbers: lang.numbers,
+    times: lang.times,
+    each: lang.each,
+    free: lang.free.map((phrase) => ({ phrase, value: true as const })),
+    instead: lang.instead.map((phrase) => ({ phrase, value: true as const })),
+    one: lang.one.map((phrase) => ({ phrase, value: true as const })),
+    timing: [...lang.timing].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
+    conditions: [...lang.conditions].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
+    transfers: [...lang.transfers.in.map((phrase) => ({ phrase, value: 'in' as const })), ...lang.transfers.out.map((phrase) => ({ phrase, value: 'out' as const }))],
+    before: dir('before'),
+    after: dir('after'),
+    words: lang.words.map((phrase) => ({ phrase, value: true as const })),
+    zero: lang.zero.map((phrase) => ({ phrase, value: true as const })),
+    singular: new Map(
+      [...lang.units].map(([id, w]) => [
+        id,
+        new Set(
+          Object.values(w.say ?? {})
+            .map((f) => (typeof f === 'string' ? undefined : f.one))
+            .filter((x): x is string => !!x)
+            .map((x) => tokenize(x, lang.lang).map((t) => t.lower).join(' ')),
+        ),
+      ]),
+    ),
+    freeConditions,
+  };
+}
+
+export function readText(text: string, r: Reader, self: string): TextReading {
+  const lang = r.lang.lang;
+  const tokens = tokenize(text, lang);
+  const known = new Array<boolean>(tokens.length).fill(false);
+  const cover = (from: number, to: number) => {
+    for (let i = from; i < to; i++) known[i] = true;
+  };
+  const claims: TextClaim[] = [];
+  const sites: TextReading['sites'] = [];
+  const span = (from: number, to: number) => ({ start: tokens[from].start, end: tokens[to - 1].end, words: text.slice(tokens[from].start, tokens[to - 1].end) });
+
+  // Numbers: digits and number words, longest first.
+  const numbers = new Map<number, NumberAt>();
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.punct) continue;
+    if (/^\d+$/.test(t.text)) {
+      numbers.set(i, { value: Number(t.text), to: i + 1 });
+      continue;
+    }
+    let best: NumberAt | undefined;
+    for (const n of r.numbers) {
+      const m = matchAt(n.phrase, tokens, i);
+      if (m && (!best || m.to > best.to)) best = { value: n.value, to: m.to };
+    }
+    if (best) numbers.set(i, best);
+  }
+  const numberLen = (i: number) => {
+    const n = numbers.get(i);
+    return n ? n.to - i : 0;
+  };
+
+  // "except …" up to the closing parenthesis or the end of the sentence: not claims about the card.
+  const excepted = new Array<boolean>(tokens.length).fill(false);
+  for (let i = 0; i < tokens.length; i++) {
+    for (const p of r.lang.except) {
+      const m = matchAt(p, tokens, i);
+      if (!m) continue;
+      cover(m.from, m.to);
+      for (let j = m.to; j < tokens.length && !(tokens[j].punct && ').;'.includes(tokens[j].text)); j++) excepted[j] = true;
+    }
+  }
+
+  // Limits and counts of times: "twice per turn", "3 razy na turę", "once".
+  const consumed = new Set<number>();
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i].punct || consumed.has(i)) continue;
+    let times: { value: number; to: number; numberAt?: number } | undefined;
+    for (const t of r.times) {
+      const m = matchAt(t.phrase, tokens, i);
+      if (m && (!times || m.to > times.to)) times = { value: t.value, to: m.to };
+    }
+    const n = numbers.get(i);
+    if (!times && n && n.to < tokens.length && r.lang.timesWords.some((w) => matchAt(w, tokens, n.to))) {
+      const w = r.lang.timesWords.map((p) => matchAt(p, tokens, n.to)).find(Boolean)!;
+      times = { value: n.value, to: w.to, numberAt: i };
+    }
+    if (!times) continue;
+    let per: { value: 'turn' | 'game'; to: number } | undefined;
+    for (const p of r.lang.per) {
+      const m = times.to < tokens.length ? matchAt(p.phrase, tokens, times.to) : undefined;
+      if (m && (!per || m.to > per.to)) per = { value: p.value, to: m.to };
+    }
+    // "Once it is revealed": a word for times opening a sentence, with no "per turn", is no count.
+    if (!per && times.numberAt === undefined && tokens[i].sentenceStart) {
+      cover(i, times.to);
+      continue;
+    }
+    for (let j = i; j < times.to; j++) consumed.add(j);
+    cover(i, times.to);
+    sites.push({ ...span(i, times.to), k: 'number', value: times.value });
+    if (per) {
+      cover(times.to, per.to);
+      claims.push({ body: { k: 'limit', times: times.value, per: per.value }, ...span(i, per.to) });
+    } else claims.push({ body: { k: 'number', value: times.value }, ...span(i, times.to) });
+  }
+
+  // Game terms, the card's own name among them.
+  for (const m of findAll(tokens, r.terms)) {
+    cover(m.from, m.to);
+    if (m.value === self) continue;
+    sites.push({ ...span(m.from, m.to), k: 'term', value: m.value });
+    claims.push({ body: { k: 'term', term: m.value }, ...span(m.from, m.to), negated: excepted[m.from] || undefined });
+  }
+
+  // Units, each to the number just before it; a unit with no number may be a weak "a …" or "an extra …".
+  const unitMatches = findAll(tokens, r.units);
+  const unitAt = new Map(unitMatches.map((u) => [u.from, u]));
+  for (const u of unitMatches) cover(u.from, u.to);
+  const usedUnits = new Set<number>();
+  const transfers = findAll(tokens, r.transfers);
+  for (const t of transfers) cover(t.from, t.to);
+  const befores = findAll(tokens, r.before);
+  const afters = findAll(tokens, r.after);
+  for (const m of [...befores, ...afters]) cover(m.from, m.to);
+  const clauseBetween = (a: number, b: number) => {
+    for (let k = a; k < b; k++) if (tokens[k].punct && tokens[k].text !== '-' && tokens[k].text !== '+') return false;
+    return true;
+  };
+  const insteads = findAll(tokens, r.instead);
+  for (const m of insteads) cover(m.from, m.to);
+  let lastUnit: string | undefined;
+  for (const [i, n] of [...numbers].sort((a, b) => a[0] - b[0])) {
+    if (tokens[i].sentenceStart) lastUnit = undefined;
+    if (consumed.has(i)) continue;
+    cover(i, n.to);
+    sites.push({ ...span(i, n.to), k: 'number', value: n.value });
+    let unit: (typeof unitMatches)[number] | undefined;
+    for (let j = n.to, words = 0; j < tokens.length && words <= GAP - 1; j++) {
+      if (tokens[j].punct || numbers.has(j)) break;
+      const u = unitAt.get(j);
+      if (u) {
+        unit = u;
+        break;
+      }
+      words++;
+    }
+    if (unit) usedUnits.add(unit.from);
+    const end = unit ? unit.to : n.to;
+    // The nearest direction word before the number, in the same clause; or one just after the unit.
+    let dir: Direction | undefined;
+    let dirDistance = Infinity;
+    for (const b of befores) {
+      if (b.to <= i && i - b.to <= GAP && clauseBetween(b.to, i) && i - b.to < dirDistance) (dir = b.value), (dirDistance = i - b.to);
+    }
+    for (const a of afters) if (a.from >= end && a.from - end <= 1 && clauseBetween(end, a.from)) dir = a.value;
+    let transfer: 'in' | 'out' | undefined;
+    for (const t of transfers) {
+      if ((t.to <= i && i - t.to <= GAP && clauseBetween(t.to, i)) || (t.from >= end && t.from - end <= GAP && clauseBetween(end, t.from))) transfer = t.value;
+    }
+    // "instead of 1": the normal value the rule replaces.
+    const normal = insteads.some((m) => m.to === i) || undefined;
+    claims.push({ body: { k: 'number', value: n.value, unit: unit?.value ?? (normal ? lastUnit : undefined), dir: transfer || normal ? undefined : dir, transfer, normal }, ...span(i, end) });
+    if (unit) lastUnit = unit.value;
+  }
+  // A unit with no number: none after "do not"/"nie" in its clause; one after "a"/"an", or in a singular form of the unit.
+  const zeros = findAll(tokens, r.zero);
+  for (const z of zeros) cover(z.from, z.to);
+  const noNumberBetween = (a: number, b: number) => ![...numbers.keys()].some((k) => k >= a && k < b);
+  for (const u of unitMatches) {
+    if (usedUnits.has(u.from)) continue;
+    const zero = zeros.some((z) => z.to <= u.from && u.from - z.to <= ZERO_REACH && clauseBetween(z.to, u.from) && noNumberBetween(z.to, u.from));
+    if (zero) {
+      claims.push({ body: { k: 'number', value: 0, unit: u.value }, ...span(u.from, u.to) });
+      continue;
+    }
+    const marked = r.one.some((o) => {
+      for (let j = Math.max(0, u.from - 3); j < u.from; j++) {
+        const m = matchAt(o.phrase, tokens, j);
+        if (m && m.to <= u.from && clauseBetween(m.to, u.from) && noNumberBetween(m.to, u.from)) return true;
+      }
+      return false;
+    });
+    const words = tokens.slice(u.from, u.to).map((t) => t.lower).join(' ');
+    if (marked || r.singular.get(u.value)?.has(words)) claims.push({ body: { k: 'number', value: 1, unit: u.value }, ...span(u.from, u.to), implicit: true });
+  }
+  // "for free": nothing to pay, whatever comes after it.
+  for (const m of findAll(tokens, r.free)) {
+    cover(m.from, m.to);
+    sites.push({ ...span(m.from, m.to), k: 'number', value: 0 });
+    claims.push({ body: { k: 'number', value: 0 }, ...span(m.from, m.to) });
+  }
+  // "as many … as", "tyle, ile": one for each.
+  for (const m of findAll(tokens, r.each)) {
+    cover(m.from, m.to);
+    claims.push({ body: { k: 'number', value: m.value }, ...span(m.from, m.to), implicit: true });
+  }
+
+  for (const m of findAll(tokens, r.timing)) {
+    cover(m.from, m.to);
+    claims.push({ body: { k: 'timing', timing: m.value }, ...span(m.from, m.to) });
+  }
+  for (const m of findAll(tokens, r.conditions)) {
+    cover(m.from, m.to);
+    claims.push({ body: { k: 'condition', cond: m.value }, ...span(m.from, m.to), unchecked: r.freeConditions.has(m.value) || undefined });
+  }
+  for (const m of findAll(tokens, [...r.words, ...r.one, ...r.lang.per.map((p) => ({ phrase: p.phrase, value: true as const })), ...r.lang.timesWords.map((phrase) => ({ phrase, value: true as const }))])) cover(m.from, m.to);
+
+  const unknown: TextReading['unknown'] = [];
+  tokens.forEach((t, i) => {
+    if (known[i] || t.punct || t.sentenceStart || /^\d/.test(t.text)) return;
+    const first = t.text[0];
+    if (first !== first.toLocaleUpperCase(lang) || first === first.toLocaleLowerCase(lang)) return;
+    unknown.push({ start: t.start, end: t.end, word: t.text });
+  });
+  return { tokens, claims, unknown, sites };
+}

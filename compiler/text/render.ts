@@ -1,0 +1,217 @@
+/**
+ * Canonical card text from a card's rules, in one language: each rule becomes a sentence built
+ * from its claims with the templates of the pack's language file (`templates:`), the unit and term
+ * forms of that file, and the language's plural categories (`Intl.PluralRules`: Polish 1 moneta,
+ * 2 monety, 5 monet, 22 monety). A template that is missing is reported once and replaced by a
+ * plain rendering, so a draft is always produced.
+ */
+import type * as A from '../../dsl/ast.ts';
+import type { Declared } from '../declare.ts';
+import type { RuleClaim } from './claim.ts';
+import type { Forms, Glossary, Language } from './language.ts';
+
+export interface Rendering {
+  /** The whole card. */
+  text: string;
+  /** One sentence per rule that says something. */
+  sentences: Map<A.Decl, string>;
+  /** Templates the language file lacks: key (`templates.modify.conquestCost.fewer`) and the rule that needed it. */
+  missing: Array<{ key: string; decl: A.Decl; span: A.Span }>;
+}
+
+/** The form of a word for a number: by case, then by plural category (`one`, `few`, `many`, `other`). */
+export function formOf(forms: Forms | undefined, n: number | undefined, grammaticalCase: string, lang: Language): string | undefined {
+  if (!forms) return undefined;
+  const byCase = forms[grammaticalCase] ?? forms.nom ?? Object.values(forms)[0];
+  if (byCase === undefined) return undefined;
+  if (typeof byCase === 'string') return byCase;
+  const cat = n === undefined ? 'one' : lang.plural.select(n);
+  return byCase[cat] ?? byCase.other ?? byCase.many ?? byCase.one ?? Object.values(byCase)[0];
+}
+
+/** "2 monety zwycięstwa", "1 race token": a number with its unit, in a grammatical case. */
+export function formatAmount(n: number, unit: string | undefined, lang: Language, grammaticalCase = 'nom'): string {
+  const word = unit ? (formOf(lang.units.get(unit)?.say, n, grammaticalCase, lang) ?? unit) : undefined;
+  return word ? `${n} ${word}` : String(n);
+}
+
+export class Renderer {
+  private readonly missing: Rendering['missing'] = [];
+
+  constructor(
+    private readonly lang: Language,
+    private readonly g: Glossary,
+    private readonly d: Declared,
+    /** The kind of entity a rule is about (its pipeline's or action's first parameter), for "a region". */
+    private readonly subjectOf: (decl: A.Decl) => string | undefined = () => undefined,
+  ) {}
+
+  /** A template by its path under `templates:`, e.g. `modify.conquestCost.fewer`. */
+  private template(path: string, decl: A.Decl, span: A.Span, report = true): string | undefined {
+    let node: unknown = this.lang.templates;
+    for (const part of path.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+    if (typeof node === 'string') return node;
+    if (report && !this.missing.some((m) => m.key === `templates.${path}`)) this.missing.push({ key: `templates.${path}`, decl, span });
+    return undefined;
+  }
+
+  private fill(t: string, slots: Record<string, (grammaticalCase: string) => string>): string {
+    return t.replace(/\{(\w+)(?::(\w+))?\}/g, (all, name: string, c?: string) => (slots[name] ? slots[name](c ?? 'nom') : all));
+  }
+
+  term(id: string, grammaticalCase: string): string {
+    const say = formOf(this.lang.terms.get(id)?.say, 1, grammaticalCase, this.lang);
+    if (say) return say;
+    const ent = this.d.entities.get(id);
+    return ent?.name[this.lang.lang] ?? this.lang.terms.get(id)?.read[0]?.source ?? id;
+  }
+
+  private terms(ids: string[], grammaticalCase: string, decl: A.Decl, span: A.Span): string {
+    const and = this.template('and', decl, span) ?? ' & ';
+    return ids.map((t) => this.term(t, grammaticalCase)).join(and);
+  }
+
+  private kindWord(kind: string | undefined, grammaticalCase: string): string {
+    const unit = kind ? this.g.units.get(kind)?.unit : undefined;
+    return (unit && formOf(this.lang.units.get(unit)?.say, 1, grammaticalCase, this.lang)) ?? kind ?? '';
+  }
+
+  times(n: number, decl: A.Decl, span: A.Span): string {
+    const t = this.template(`times.${n}`, decl, span, false) ?? this.template('times.other', decl, span);
+    return t ? t.replace('{n}', String(n)) : `${n}×`;
+  }
+
+  /** One claim on its own, for a finding: "otrzymujesz 2 monety zwycięstwa". */
+  claim(c: RuleClaim): string {
+    const b = c.body;
+    switch (b.k) {
+      case 'number':
+        return this.clause(c) ?? formatAmount(b.value, b.unit, this.lang);
+      case 'term':
+        return this.term(b.term, 'nom');
+      case 'timing':
+        return this.lang.timing.get(b.timing)?.text ?? b.timing;
+      case 'condition':
+        return this.lang.conditions.get(b.cond)?.text ?? b.cond;
+      case 'limit': {
+        const t = this.template(`limit.${b.per}`, c.decl, c.span);
+        return t ? t.replace('{times}', this.times(b.times, c.decl, c.span)) : `${b.times}× / ${b.per}`;
+      }
+    }
+  }
+
+  /** The clause of a number the rules give, by the template of its pipeline, its direction or its kind. */
+  private clause(c: RuleClaim, where?: string[]): string | undefined {
+    const b = c.body;
+    if (b.k !== 'number') return undefined;
+    const decl = c.decl;
+    const pipeline = decl.kind === 'modify' ? decl.name : undefined;
+    const perEach = c.how === 'per' && (c.per?.length || c.perKind);
+    const kind = b.transfer === 'in' ? 'transferIn' : b.transfer === 'out' ? 'transferOut' : perEach && b.dir ? `${b.dir}Per` : (b.dir ?? 'set');
+    const whereTerms = where ?? [];
+    const slots = {
+      amount: (k: string) => formatAmount(b.value, b.unit, this.lang, k),
+      per: (k: string) => (c.per?.length ? this.terms(c.per, k, decl, c.span) : this.kindWord(c.perKind, k)),
+      where: (k: string) => (whereTerms.length ? this.terms(whereTerms, k, decl, c.span) : this.kindWord(this.bindKind(decl), k)),
+    };
+    const specific = pipeline ? `modify.${pipeline}` : c.via;
+    const t =
+      (specific && b.value === 0 && this.template(`${specific}.none`, decl, c.span, false)) ||
+      (specific && this.template(`${specific}.${kind}`, decl, c.span, false)) ||
+      (c.party === 'opponent' && this.template(`${kind}Other`, decl, c.span, false)) ||
+      this.template(kind, decl, c.span);
+    if (!t) return `${b.dir === 'lose' || b.dir === 'fewer' ? '−' : b.dir === 'gain' || b.dir === 'more' ? '+' : ''}${formatAmount(b.value, b.unit, this.lang)}${pipeline ? ` (${pipeline})` : ''}`;
+    return this.fill(t, slots);
+  }
+
+  /** What a rule is about when its condition names no term: the kind of its first parameter. */
+  private bindKind(decl: A.Decl): string | undefined {
+    return this.subjectOf(decl);
+  }
+
+  /** The card: a sentence per rule, from the rule's claims. */
+  card(claims: RuleClaim[]): Rendering {
+    const byDecl = new Map<A.Decl, RuleClaim[]>();
+    for (const c of claims) byDecl.set(c.decl, [...(byDecl.get(c.decl) ?? []), c]);
+    const sentences = new Map<A.Decl, string>();
+    for (const [decl, cs] of byDecl) {
+      const s = this.sentence(decl, cs);
+      if (s) sentences.set(decl, s);
+    }
+    return { text: [...sentences.values()].join(' '), sentences, missing: [...this.missing] };
+  }
+
+  private sentence(decl: A.Decl, cs: RuleClaim[]): string | undefined {
+    const whenTerms = [...new Set(cs.filter((c) => c.body.k === 'term' && c.subject).map((c) => (c.body as { term: string }).term))];
+    const timing = cs.find((c) => c.body.k === 'timing');
+    const limit = cs.find((c) => c.body.k === 'limit');
+    const used = new Set<string>();
+    const how: string[] = [];
+    const clauses: string[] = [];
+    // What the rule gives, takes or sets; a modifier's `= 0` ("you do not pay …") too, though no text must say it.
+    const numbers = cs.filter((c) => c.body.k === 'number' && (c.required || (c.how === 'amount' && decl.kind === 'modify')));
+    const seen = new Set<string>();
+    for (const c of numbers) {
+      const key = JSON.stringify(c.body) + (c.per ?? []).join() + (c.via ?? '') + (c.party ?? '');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      for (const t of c.per ?? []) used.add(t);
+      const where = decl.kind === 'modify' ? whenTerms : [];
+      for (const t of where) used.add(t);
+      let clause = this.clause(c, where)!;
+      // "(you must pay at least 1 token)": a cost the card lowers keeps its pipeline's minimum.
+      const b = c.body as Extract<RuleClaim['body'], { k: 'number' }>;
+      if (decl.kind === 'modify' && b.dir === 'fewer') {
+        const min = cs.find((m) => m.how === 'min');
+        const t = min && this.template('min', decl, min.span);
+        if (min && t) clause += ` ${this.fill(t, { amount: (k) => formatAmount((min.body as { value: number }).value, b.unit, this.lang, k) })}`;
+      }
+      // An action's own cost ("for 2 race tokens fewer") goes with the action, not after "and".
+      (decl.kind === 'action' && c.via ? how : clauses).push(clause);
+    }
+    if (decl.kind === 'modify' && !numbers.length && decl.value.kind === 'bool') {
+      const key = decl.value.value ? 'allow' : 'deny';
+      const t = this.template(`modify.${decl.name}.${key}`, decl, decl.nameSpan);
+      for (const t2 of whenTerms) used.add(t2);
+      clauses.push(t ? this.fill(t, { where: (k) => (whenTerms.length ? this.terms(whenTerms, k, decl, decl.nameSpan) : this.kindWord(this.bindKind(decl), k)) }) : `${decl.name} = ${decl.value.value}${whenTerms.length ? ` (${whenTerms.join(', ')})` : ''}`);
+    }
+    if (decl.kind === 'action') {
+      const w = decl.with?.name ?? decl.name;
+      clauses.unshift([this.template(`action.${w}`, decl, decl.nameSpan) ?? w, ...how].join(' '));
+    }
+    const about = [...new Set(cs.filter((c) => c.body.k === 'term' && c.required && !used.has((c.body as { term: string }).term)).map((c) => (c.body as { term: string }).term))];
+    if (about.length) {
+      const t = this.template('about', decl, cs[0].span);
+      const said = t ? this.fill(t, { terms: (k) => this.terms(about, k, decl, cs[0].span) }) : `(${about.join(', ')})`;
+      if (clauses.length) clauses[clauses.length - 1] += ` ${said}`;
+      else clauses.push(said);
+    }
+    if (!clauses.length) return undefined;
+    const and = this.template('and', decl, decl.nameSpan) ?? ', ';
+    let body = clauses.join(and);
+    // Conditions close the sentence: "(this works in decline too)".
+    for (const c of cs) {
+      if (c.body.k !== 'condition' || !c.required) continue;
+      const say = this.lang.conditions.get(c.body.cond)?.text;
+      if (say) body += ` ${say}`;
+      else if (!this.missing.some((m) => m.key === `conditions.${(c.body as { cond: string }).cond}`)) this.missing.push({ key: `conditions.${c.body.cond}`, decl, span: c.span });
+    }
+    if (limit) body = `${this.claim(limit)} ${body}`;
+    let text: string;
+    if (timing) {
+      const id = (timing.body as { timing: string }).timing;
+      const say = this.lang.timing.get(id)?.text;
+      if (!say && !this.missing.some((m) => m.key === `timing.${id}`)) this.missing.push({ key: `timing.${id}`, decl, span: timing.span });
+      const t = this.template('sentence.timed', decl, decl.nameSpan) ?? '{timing} {clauses}.';
+      text = t.replace('{timing}', say ?? id).replace('{clauses}', body);
+    } else {
+      const t = this.template('sentence.plain', decl, decl.nameSpan) ?? '{clauses}.';
+      text = t.replace('{clauses}', body);
+    }
+    return capitalize(text.replace(/\s+/g, ' ').replace(/ ([,.;:)])/g, '$1').trim(), this.lang.lang);
+  }
+}
+
+function capitalize(s: string, lang: string): string {
+  return s ? s[0].toLocaleUpperCase(lang) + s.slice(1) : s;
+}

@@ -1,0 +1,227 @@
+/**
+ * How we know the card text checker works: a mutation benchmark over every card of every shipped
+ * pack (content/). Each mutation changes one number or one game term, either in a card's rules or
+ * in one language's text, and we count how often the checker then flags the card. The unmutated
+ * packs must raise no finding at all (no false alarm).
+ *
+ * Rule mutations: every number literal, action limit and game-term name of a card's rules, one at a
+ * time (a number n becomes n + 1; a term becomes another term of its class that the card does not
+ * use yet). A mutation can only be caught where the text speaks of what changed: a site counts when
+ * the text must say what it claims (it is required) or when a claim of the text rests on that site
+ * alone; other sites are "silent" (the text says nothing about a box's 9 wisp walls) and are
+ * reported apart. Text mutations: every number and every game term the text has, in each language.
+ *
+ * Everything is computed from one analysis per pack: mutations change the syntax tree or the text in
+ * place and re-read only the card's claims, so the whole benchmark takes a second or two.
+ */
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import type * as A from '../dsl/ast.ts';
+import { analyze } from '../compiler/index.ts';
+import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+import { compatible, type RuleClaim } from '../compiler/text/claim.ts';
+import { declExprs, ruleClaims, walkExpr } from '../compiler/text/claims.ts';
+import { checkCards, mismatches, prepareTexts, type Card, type TextContext } from '../compiler/text/index.ts';
+import { sameClass, termClass } from '../compiler/text/language.ts';
+import { readText, type TextReading } from '../compiler/text/read.ts';
+import { findPacks } from '../cli/packs.ts';
+
+const root = join(import.meta.dirname, '..');
+
+type Site =
+  | { k: 'number'; node: A.NumberExpr }
+  | { k: 'limit'; node: { times: number } }
+  | { k: 'term'; node: A.NameExpr; term: string };
+
+interface Outcome {
+  card: string;
+  where: 'rule' | 'text';
+  lang?: string;
+  kind: 'number' | 'term';
+  what: string;
+  counted: boolean;
+  /** A term swapped for another the card already uses: reported apart, see below. */
+  swap?: boolean;
+  flagged: boolean;
+}
+
+function siteNodes(card: Card, ctx: TextContext): Site[] {
+  const c = ctx.analysis.checked!;
+  const g = ctx.vocabulary.glossary;
+  const d = ctx.analysis.declared!;
+  const sites: Site[] = [];
+  for (const u of card.units) {
+    for (const decl of u.program.decls) {
+      if (decl.kind === 'action' && decl.limit) sites.push({ k: 'limit', node: decl.limit });
+      for (const e of declExprs(decl)) {
+        walkExpr(e, (x) => {
+          if (x.kind === 'number') sites.push({ k: 'number', node: x });
+          if (x.kind === 'name') {
+            const r = c.names.get(x);
+            if (r?.k === 'const' && typeof r.value === 'string' && termClass(g, d, r.value) && termClass(g, d, r.value)!.k !== 'field') sites.push({ k: 'term', node: x, term: r.value });
+          }
+        });
+      }
+    }
+  }
+  return sites;
+}
+
+function claimsOf(ctx: TextContext, card: Card): RuleClaim[] {
+  return card.units.flatMap((u) => ruleClaims(ctx.analysis.checked!, ctx.vocabulary.glossary, u));
+}
+
+function flagged(ctx: TextContext, claims: RuleClaim[], readings: Map<string, TextReading>): boolean {
+  return [...readings.values()].some((r) => mismatches(ctx, claims, r.claims).length > 0);
+}
+
+/** Does the text speak of this site: must say it, or a claim of the text rests on this site alone? */
+function spoken(site: object, claims: RuleClaim[], readings: Map<string, TextReading>): boolean {
+  const from = claims.filter((c) => c.sites.includes(site));
+  if (from.some((c) => c.required)) return true;
+  for (const r of readings.values()) {
+    for (const t of r.claims) {
+      if (t.negated || t.implicit) continue;
+      const support = claims.filter((c) => compatible(t.body, c.body));
+      if (support.length && support.every((c) => c.sites.includes(site))) return true;
+    }
+  }
+  return false;
+}
+
+function benchmark(ctx: TextContext, cards: Card[]): Outcome[] {
+  const out: Outcome[] = [];
+  const d = ctx.analysis.declared!;
+  const c = ctx.analysis.checked!;
+  const g = ctx.vocabulary.glossary;
+  const langs = [...ctx.readers.keys()].filter((l) => d.manifest.languages.includes(l));
+  for (const card of cards) {
+    const readings = new Map<string, TextReading>();
+    for (const lang of langs) {
+      const text = card.entity.text[lang];
+      if (text !== undefined) readings.set(lang, readText(text, ctx.readers.get(lang)!, card.entity.id));
+    }
+    const base = claimsOf(ctx, card);
+    const usedTerms = new Set<string>([
+      ...base.flatMap((x) => (x.body.k === 'term' ? [x.body.term] : [])),
+      ...[...readings.values()].flatMap((r) => r.claims.flatMap((x) => (x.body.k === 'term' ? [x.body.term] : []))),
+    ]);
+
+    // ── the rules ──
+    for (const site of siteNodes(card, ctx)) {
+      const counted = spoken(site.node, base, readings);
+      if (site.k === 'number' || site.k === 'limit') {
+        const node = site.node as { value?: number; times?: number };
+        const key = site.k === 'number' ? 'value' : 'times';
+        const was = node[key]!;
+        node[key] = was + 1;
+        out.push({ card: card.entity.id, where: 'rule', kind: 'number', what: `${site.k === 'limit' ? 'limit ' : ''}${was} → ${was + 1}`, counted, flagged: flagged(ctx, claimsOf(ctx, card), readings) });
+        node[key] = was;
+        continue;
+      }
+      const klass = sameClass(g, d, site.term);
+      const fresh = klass.find((t) => t !== site.term && !usedTerms.has(t));
+      const swapWith = fresh ?? klass[(klass.indexOf(site.term) + 1) % klass.length];
+      if (!swapWith || swapWith === site.term) continue;
+      const was = c.names.get(site.node)!;
+      c.names.set(site.node, { k: 'const', value: swapWith });
+      out.push({ card: card.entity.id, where: 'rule', kind: 'term', what: `${site.term} → ${swapWith}`, counted, swap: !fresh, flagged: flagged(ctx, claimsOf(ctx, card), readings) });
+      c.names.set(site.node, was);
+    }
+
+    // ── the texts, one language at a time ──
+    for (const [lang, reading] of readings) {
+      const text = card.entity.text[lang]!;
+      const reader = ctx.readers.get(lang)!;
+      const lg = ctx.vocabulary.languages.get(lang)!;
+      for (const s of reading.sites) {
+        let replacement: string | undefined;
+        let swap = false;
+        if (s.k === 'number') {
+          const n = (s.value as number) + 1;
+          const timesWord = lg.times.find((t) => t.value === n)?.phrase.source;
+          const isTimes = lg.times.some((t) => t.value === s.value && text.slice(s.start, s.end).toLowerCase().startsWith(t.phrase.source.toLowerCase())) || lg.timesWords.some((w) => text.slice(s.start, s.end).toLowerCase().endsWith(w.source.toLowerCase()));
+          replacement = isTimes ? (timesWord ?? `${n} ${lg.timesWords[0]?.source ?? ''}`.trim()) : String(n);
+        } else {
+          const klass = sameClass(g, d, s.value as string);
+          const fresh = klass.find((t) => t !== s.value && !usedTerms.has(t));
+          swap = !fresh;
+          const other = fresh ?? klass[(klass.indexOf(s.value as string) + 1) % klass.length];
+          if (!other || other === s.value) continue;
+          const reads = [...(lg.terms.get(other)?.read ?? []).map((p) => p.source), d.entities.get(other)?.name[lang]].filter((x): x is string => !!x);
+          const plain = reads.find((r) => !/[*|?…]/.test(r)) ?? reads[0]?.replace(/[*?]/g, '').split('|')[0];
+          if (!plain) continue;
+          replacement = plain;
+        }
+        const mutated = text.slice(0, s.start) + replacement + text.slice(s.end);
+        const r = readText(mutated, reader, card.entity.id);
+        const others = new Map(readings);
+        others.set(lang, r);
+        out.push({ card: card.entity.id, where: 'text', lang, kind: s.k, what: `“${text.slice(s.start, s.end)}” → “${replacement}”`, counted: true, swap, flagged: mismatches(ctx, base, r.claims).length > 0 });
+      }
+    }
+  }
+  return out;
+}
+
+const rate = (xs: Outcome[]) => (xs.length ? xs.filter((x) => x.flagged).length / xs.length : 1);
+const pct = (xs: Outcome[]) => `${(rate(xs) * 100).toFixed(1)}% (${xs.filter((x) => x.flagged).length}/${xs.length})`;
+
+describe('card text checker: mutation benchmark over the shipped packs', () => {
+  const packs = findPacks(join(root, 'content'));
+  const all: Outcome[] = [];
+  let texts = 0;
+  let falseAlarms = 0;
+  const alarms: string[] = [];
+
+  for (const dir of packs) {
+    it(`${dir.split(/[\\/]/).pop()}: no false alarm, then mutations`, () => {
+      const started = performance.now();
+      const files = readPackFolder(dir);
+      const analysis = analyze(files, { dependencies: dependenciesOf(dir, files), lower: false });
+      const ctx = prepareTexts(analysis, { dependencies: dependenciesOf(dir, files) });
+      expect(ctx, analysis.diagnostics.map((x) => `${x.file}:${x.line}: ${x.message}`).join('\n')).toBeDefined();
+      const report = checkCards(ctx!);
+      for (const card of report.cards) {
+        for (const [lang, l] of Object.entries(card.langs)) {
+          texts++;
+          if (!l.ok) {
+            falseAlarms++;
+            alarms.push(...l.findings.map((f) => `${card.id}/${lang}: ${f.code} ${f.message}`));
+          }
+        }
+      }
+      const own = ctx!.cards.filter((c) => !c.entity.file.path.includes(':'));
+      const outcomes = benchmark(ctx!, own);
+      all.push(...outcomes);
+      const ms = performance.now() - started;
+      const counted = outcomes.filter((o) => o.counted && !o.swap);
+      console.log(
+        [
+          `${ctx!.analysis.declared!.manifest.id}: ${own.length} cards of its own, ${report.cards.length} checked in ${report.languages.join(', ')}; ${outcomes.length} mutations in ${ms.toFixed(0)} ms`,
+          `  rule numbers   ${pct(counted.filter((o) => o.where === 'rule' && o.kind === 'number'))}`,
+          `  rule terms     ${pct(counted.filter((o) => o.where === 'rule' && o.kind === 'term'))}`,
+          ...report.languages.map((l) => `  text (${l})      numbers ${pct(counted.filter((o) => o.lang === l && o.kind === 'number'))}, terms ${pct(counted.filter((o) => o.lang === l && o.kind === 'term'))}`),
+          `  silent rule sites (the text does not speak of them): ${outcomes.filter((o) => !o.counted).length}, of which flagged ${outcomes.filter((o) => !o.counted && o.flagged).length}`,
+          `  swaps with a term the card already uses: ${pct(outcomes.filter((o) => o.counted && o.swap))}`,
+        ].join('\n'),
+      );
+    });
+  }
+
+  it('detects at least 95% of single mutations and raises no false alarm', () => {
+    const counted = all.filter((o) => o.counted && !o.swap);
+    const missed = counted.filter((o) => !o.flagged);
+    console.log(
+      [
+        `text checker benchmark: detection ${pct(counted)} of single mutations (rules: ${pct(counted.filter((o) => o.where === 'rule'))}; texts: ${pct(counted.filter((o) => o.where === 'text'))})`,
+        `false alarms on the unmutated packs: ${falseAlarms} of ${texts} card texts`,
+        ...(missed.length ? ['missed:', ...missed.map((m) => `  ${m.card} ${m.where}${m.lang ? ` (${m.lang})` : ''}: ${m.what}`)] : []),
+        ...alarms.map((a) => `false alarm: ${a}`),
+      ].join('\n'),
+    );
+    expect(falseAlarms, alarms.join('\n')).toBe(0);
+    expect(counted.length).toBeGreaterThan(100);
+    expect(rate(counted)).toBeGreaterThanOrEqual(0.95);
+  });
+});
