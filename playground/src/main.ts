@@ -53,7 +53,28 @@ class App {
   private cursor: number | undefined;
   private viewAs: string | null = null;
   private lang = 'en';
-  private botSpeed = 'fast';
+  /** Layout and play preferences, kept apart from the packs. */
+  private prefs: { botSpeed: string; gameWidth?: number } = (() => {
+    try {
+      return { botSpeed: 'fast', ...JSON.parse(localStorage.getItem('rulebook.playground.prefs') ?? '{}') };
+    } catch {
+      return { botSpeed: 'fast' };
+    }
+  })();
+  private savePrefs() {
+    try {
+      localStorage.setItem('rulebook.playground.prefs', JSON.stringify(this.prefs));
+    } catch {
+      /* preferences are a convenience */
+    }
+  }
+  private get botSpeed(): string {
+    return this.prefs.botSpeed in BOT_DELAYS ? this.prefs.botSpeed : 'fast';
+  }
+  private set botSpeed(v: string) {
+    this.prefs.botSpeed = v;
+    this.savePrefs();
+  }
   private botsPaused = false;
   private played: PlayResponse | undefined;
   private playSeq = 0;
@@ -147,15 +168,20 @@ class App {
         this.el.game,
       ),
     );
+    if (this.prefs.gameWidth) root.style.setProperty('--game-width', `${this.prefs.gameWidth}vw`);
     // Drag the splitter to share the width between editor and game.
     splitter.addEventListener('pointerdown', (ev) => {
       splitter.setPointerCapture(ev.pointerId);
       const move = (e: PointerEvent) => {
         const frac = Math.min(0.75, Math.max(0.25, e.clientX / window.innerWidth));
-        root.style.setProperty('--game-width', `${Math.round((1 - frac) * 100)}vw`);
+        this.prefs.gameWidth = Math.round((1 - frac) * 100);
+        root.style.setProperty('--game-width', `${this.prefs.gameWidth}vw`);
       };
       splitter.addEventListener('pointermove', move);
-      splitter.addEventListener('pointerup', () => splitter.removeEventListener('pointermove', move), { once: true });
+      splitter.addEventListener('pointerup', () => {
+        splitter.removeEventListener('pointermove', move);
+        this.savePrefs();
+      }, { once: true });
     });
     return root;
   }
