@@ -29,6 +29,9 @@ export default defineConfig({
       'monaco-editor/editor/contrib/gotoSymbol/browser/goToCommands',
       'fflate',
       'yaml',
+      // Imported by the engine worker, which the start-up scan does not follow.
+      'chevrotain',
+      'ajv',
     ],
   },
   build: {
