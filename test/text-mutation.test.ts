@@ -204,6 +204,7 @@ describe('card text checker: mutation benchmark over the shipped packs', () => {
           ...report.languages.map((l) => `  text (${l})      numbers ${pct(counted.filter((o) => o.lang === l && o.kind === 'number'))}, terms ${pct(counted.filter((o) => o.lang === l && o.kind === 'term'))}`),
           `  silent rule sites (the text does not speak of them): ${outcomes.filter((o) => !o.counted).length}, of which flagged ${outcomes.filter((o) => !o.counted && o.flagged).length}`,
           `  swaps with a term the card already uses: ${pct(outcomes.filter((o) => o.counted && o.swap))}`,
+          ...(process.env.TEXT_BENCH_VERBOSE ? outcomes.filter((o) => !o.counted || o.swap).map((o) => `    ${o.counted ? 'swap' : 'silent'} ${o.flagged ? 'flagged' : 'missed'}: ${o.card} ${o.where}${o.lang ? ` (${o.lang})` : ''}: ${o.what}`) : []),
         ].join('\n'),
       );
     });

@@ -34,7 +34,7 @@ class RuleReader {
   private current!: A.Decl;
   private locals = new Map<string, Local>();
   /** Payments and conversions found before the walk: how each `+=`/`-=` is to be read. */
-  private pairing = new Map<A.AssignStmt, { transfer?: Transfer; skip?: boolean }>();
+  private pairing = new Map<A.AssignStmt, { transfer?: Transfer; skip?: boolean; also?: A.AssignStmt }>();
   private setCounts = new Map<string, { n: number; sites: A.AssignStmt[] }>();
   /** Inside a `for`, `repeat` or `loop`: placements there are "one in each", not a total. */
   private loops = 0;
@@ -307,8 +307,15 @@ class RuleReader {
       this.scan(s.value, { required: false });
       return;
     }
+    const before = this.out.length;
     if (ref) this.amount(s.value, ref, { required: true }, { dir: pair?.transfer ? undefined : s.op === '+=' ? 'gain' : 'lose', transfer: pair?.transfer }, party);
     else this.scan(s.value, { required: false });
+    // A payment is one claim read from both of its sides: `holder.coins -= 2` and `other.coins += 2`.
+    if (pair?.also) {
+      const numbers: A.Expr[] = [];
+      walkExpr(pair.also.value, (x) => void (x.kind === 'number' && numbers.push(x)));
+      for (const c of this.out.slice(before)) c.sites.push(...numbers);
+    }
   }
 
   /** Two `x.coins = true`-style placements in one rule: "place 2 …". */
@@ -353,7 +360,7 @@ class RuleReader {
           const transfer: Transfer | undefined = to === 'you' && from === 'opponent' ? 'in' : from === 'you' && to === 'opponent' ? 'out' : undefined;
           if (!transfer) continue;
           this.pairing.set(minus, { skip: true });
-          this.pairing.set(plus, { transfer });
+          this.pairing.set(plus, { transfer, also: minus });
           break;
         }
         if (!sameField && sameTarget && !this.partyOf(minus.target.target) && this.g.units.get(minus.target.field)?.unit !== this.g.units.get(plus.target.field)?.unit) {

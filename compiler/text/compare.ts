@@ -46,9 +46,10 @@ export function compareClaims(rule: RuleClaim[], text: TextClaim[], sameClass: (
       out.push({ code: t.body.k === 'term' ? 'TX0102' : t.body.k === 'timing' ? 'TX0103' : 'TX0101', text: t, rule: r });
       continue;
     }
-    // A moment of the turn the rules do not use: name the moments they do use.
+    // A moment of the turn the rules do not use: the finding names a moment they do use.
     const others = rule.filter((r) => related(t.body, r.body));
-    out.push({ code: t.body.k === 'timing' && others.length ? 'TX0103' : 'TX0201', text: t, others });
+    if (t.body.k === 'timing' && others.length) out.push({ code: 'TX0103', text: t, rule: others[0], others });
+    else out.push({ code: 'TX0201', text: t, others });
   }
   for (const r of missing) out.push({ code: 'TX0202', rule: r });
   return out;
