@@ -418,6 +418,42 @@ function registerProviders(ed: PackEditor) {
     },
   });
 
+  // Shift+F12: every whole-word use of a name across the pack's files.
+  monaco.languages.registerReferenceProvider(LANGUAGE_ID, {
+    provideReferences(model, position) {
+      const w = model.getWordAtPosition(position);
+      if (!w) return [];
+      const out: monaco.languages.Location[] = [];
+      for (const path of ed.packFiles) {
+        const m = ed.model(path)!;
+        for (const match of m.findMatches(w.word, false, false, true, '@ \t\n\r.,:;()[]{}"\'', false)) out.push({ uri: m.uri, range: match.range });
+      }
+      return out;
+    },
+  });
+
+  // Ctrl+Shift+O and the outline: the file's kinds, enums, entities and declarations.
+  monaco.languages.registerDocumentSymbolProvider(LANGUAGE_ID, {
+    provideDocumentSymbols(model) {
+      const path = ed.pathOf(model.uri);
+      const idx = ed.index;
+      const S = monaco.languages.SymbolKind;
+      const items: Array<{ name: string; detail: string; kind: monaco.languages.SymbolKind; p: Place }> = [
+        ...Object.values(idx.kinds).map((k) => ({ name: k.name, detail: 'kind', kind: S.Class, p: k as Place })),
+        ...Object.values(idx.enums).map((e) => ({ name: e.name, detail: 'enum', kind: S.Enum, p: e as Place })),
+        ...Object.values(idx.entities).map((e) => ({ name: e.id, detail: `${e.kind ?? 'entity'} · ${e.name.en ?? Object.values(e.name)[0] ?? ''}`, kind: S.Object, p: e as Place })),
+        ...Object.values(idx.decls).flat().map((d) => ({ name: d.name, detail: d.signature, kind: d.kind === 'action' ? S.Method : d.kind === 'event' ? S.Event : S.Function, p: d as Place })),
+      ];
+      return items
+        .filter((i) => i.p.file === path && i.p.end <= model.getValueLength())
+        .sort((a, b) => a.p.offset - b.p.offset)
+        .map((i) => {
+          const loc = ed.place(i.p)!;
+          return { name: i.name, detail: i.detail, kind: i.kind, tags: [], range: loc.range, selectionRange: loc.range };
+        });
+    },
+  });
+
   monaco.languages.registerCodeActionProvider(LANGUAGE_ID, {
     provideCodeActions(model, range, context) {
       const actions: monaco.languages.CodeAction[] = ed.fixesAt(model, range).map(({ d, range: r }) => ({

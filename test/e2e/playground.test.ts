@@ -318,6 +318,11 @@ describe('playground', () => {
       { id: regionId, line: declaredLine },
     );
 
+    // ── Shift+F12 lists where the id is used, across the pack's files. ──
+    await page.keyboard.press('Shift+F12');
+    await page.waitForSelector('.reference-zone-widget');
+    await page.keyboard.press('Escape');
+
     // ── A misspelt enum value: the compiler's safe fix is offered and applied. ──
     const terrainAt = board.text.indexOf('terrain: forest') + 'terrain: '.length;
     await placeCursor(page, board.path, terrainAt + 'fores'.length);
