@@ -20,7 +20,7 @@ import { inferUnits, ruleClaims } from './claims.ts';
 import { compareClaims, type Mismatch } from './compare.ts';
 import { emptyLanguage, readVocabulary, sameClass, termClass, termIds, type Language, type Vocabulary } from './language.ts';
 import { makeReader, readText, type Reader, type TextReading } from './read.ts';
-import { Renderer, formatAmount } from './render.ts';
+import { Renderer } from './render.ts';
 
 export { formatAmount } from './render.ts';
 export type { RuleClaim, TextClaim } from './claim.ts';
@@ -241,7 +241,7 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
     const at = locate({ code: '', message: '', at: ruleSpan(unit, r) }, texts, ctx.options);
     return { file: at.file, line: at.line, column: at.column, endLine: at.endLine, endColumn: at.endColumn, source: unit.fragment.text.slice(r.span.start, r.span.end) };
   };
-  const canonical = (r: RuleClaim) => renderer.claim(r);
+  const canonical = (r: RuleClaim) => renderer.claim(r, card.claims);
   const unitName = (u?: string) => (u ? ` ${u}` : '');
   for (const m of mismatches(ctx, card.claims, reading.claims)) {
     const t = m.text;
@@ -270,8 +270,6 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
       case 'TX0201': {
         const others = m.others ?? [];
         const what = t!.body.k === 'number' ? `what the rules give${unitName(t!.body.unit)}: ${[...new Set(others.map((o) => describeClaim(o.body)))].join(', ') || 'nothing'}` : t!.body.k === 'term' ? `the terms the rules name: ${[...new Set(card.claims.filter((c) => c.body.k === 'term').map((c) => describeClaim(c.body)))].join(', ') || 'none'}` : `the rules: ${[...new Set(others.map((o) => describeClaim(o.body)))].join(', ') || 'nothing of the kind'}`;
-        const guess = t!.body.k === 'term' ? undefined : undefined;
-        void guess;
         out.push(
           finding(
             ctx,
@@ -337,9 +335,16 @@ export function draftTexts(ctx: TextContext, lang: string): { yaml: string; warn
   const warnings: TextFinding[] = [];
   const d = ctx.analysis.declared!;
   const source = d.manifest.languages.find((l) => l !== lang);
+  const file = ctx.vocabulary.languages.get(lang)?.file;
+  if (!file) {
+    const manifest = ctx.analysis.loaded?.manifest;
+    warnings.push(
+      finding(ctx, { code: 'TX0503', severity: 'warning', message: `the pack has no language file for \`${lang}\`: the draft says each rule plainly`, at: manifest ? spanAt(manifest, ['languages'], true) : { file: 'pack.yaml', start: 0, end: 0 }, hint: `add \`language/${lang}.yaml\` with \`language: { lang: ${lang}, … }\` (its units, terms, timing and templates), then draft again` }, '', lang),
+    );
+  }
   for (const card of ctx.cards) {
     const r = renderer.card(card.claims);
-    for (const m of r.missing) {
+    for (const m of file ? r.missing : []) {
       if (warnings.some((w) => w.message.includes(`\`${m.key}\``))) continue;
       const unit = card.units.find((u) => u.program.decls.includes(m.decl)) ?? card.units[0];
       warnings.push(finding(ctx, { code: 'TX0401', severity: 'warning', message: `no ${lang} template \`${m.key}\` to render this rule`, at: unit ? fragmentSpan(unit.fragment, m.span) : card.entity.at, hint: `add \`${m.key}\` to the ${lang} language file` }, card.entity.id, lang));
@@ -371,5 +376,3 @@ export type { TextReading } from './read.ts';
 export function languageOf(ctx: TextContext, lang: string): Language {
   return ctx.vocabulary.languages.get(lang) ?? emptyLanguage(lang);
 }
-
-void formatAmount;

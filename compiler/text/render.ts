@@ -67,7 +67,7 @@ export class Renderer {
   }
 
   private terms(ids: string[], grammaticalCase: string, decl: A.Decl, span: A.Span): string {
-    const and = this.template('and', decl, span) ?? ' & ';
+    const and = this.template('and', decl, span, false) ?? ' & ';
     return ids.map((t) => this.term(t, grammaticalCase)).join(and);
   }
 
@@ -81,12 +81,14 @@ export class Renderer {
     return t ? t.replace('{n}', String(n)) : `${n}×`;
   }
 
-  /** One claim on its own, for a finding: "otrzymujesz 2 monety zwycięstwa". */
-  claim(c: RuleClaim): string {
+  /** One claim on its own, for a finding: "otrzymujesz 2 monety zwycięstwa". `siblings`: the card's claims, for what the rule is about. */
+  claim(c: RuleClaim, siblings: RuleClaim[] = []): string {
     const b = c.body;
     switch (b.k) {
-      case 'number':
-        return this.clause(c) ?? formatAmount(b.value, b.unit, this.lang);
+      case 'number': {
+        const where = c.decl.kind === 'modify' ? [...new Set(siblings.filter((s) => s.decl === c.decl && s.subject && s.body.k === 'term').map((s) => (s.body as { term: string }).term))] : undefined;
+        return this.clause(c, where) ?? formatAmount(b.value, b.unit, this.lang);
+      }
       case 'term':
         return this.term(b.term, 'nom');
       case 'timing':
@@ -120,7 +122,12 @@ export class Renderer {
       (specific && this.template(`${specific}.${kind}`, decl, c.span, false)) ||
       (c.party === 'opponent' && this.template(`${kind}Other`, decl, c.span, false)) ||
       this.template(kind, decl, c.span);
-    if (!t) return `${b.dir === 'lose' || b.dir === 'fewer' ? '−' : b.dir === 'gain' || b.dir === 'more' ? '+' : ''}${formatAmount(b.value, b.unit, this.lang)}${pipeline ? ` (${pipeline})` : ''}`;
+    if (!t) {
+      // A plain, language-neutral rendering: sign, amount, unit, per what, and the pipeline it changes.
+      const sign = b.transfer === 'in' || b.dir === 'gain' || b.dir === 'more' ? '+' : b.transfer === 'out' || b.dir === 'lose' || b.dir === 'fewer' ? '−' : b.dir === 'atLeast' ? '≥ ' : b.dir === 'atMost' ? '≤ ' : '';
+      const per = perEach ? ` / ${c.per?.length ? c.per.join(', ') : c.perKind}` : '';
+      return `${sign}${formatAmount(b.value, b.unit, this.lang)}${per}${pipeline ? ` (${pipeline})` : ''}`;
+    }
     return this.fill(t, slots);
   }
 
@@ -187,7 +194,7 @@ export class Renderer {
       else clauses.push(said);
     }
     if (!clauses.length) return undefined;
-    const and = this.template('and', decl, decl.nameSpan) ?? ', ';
+    const and = this.template('and', decl, decl.nameSpan, false) ?? ', ';
     let body = clauses.join(and);
     // Conditions close the sentence: "(this works in decline too)".
     for (const c of cs) {
@@ -202,10 +209,10 @@ export class Renderer {
       const id = (timing.body as { timing: string }).timing;
       const say = this.lang.timing.get(id)?.text;
       if (!say && !this.missing.some((m) => m.key === `timing.${id}`)) this.missing.push({ key: `timing.${id}`, decl, span: timing.span });
-      const t = this.template('sentence.timed', decl, decl.nameSpan) ?? '{timing} {clauses}.';
-      text = t.replace('{timing}', say ?? id).replace('{clauses}', body);
+      const t = this.template('sentence.timed', decl, decl.nameSpan, false) ?? '{timing} {clauses}.';
+      text = t.replace('{timing}', say ?? `[${id}]`).replace('{clauses}', body);
     } else {
-      const t = this.template('sentence.plain', decl, decl.nameSpan) ?? '{clauses}.';
+      const t = this.template('sentence.plain', decl, decl.nameSpan, false) ?? '{clauses}.';
       text = t.replace('{clauses}', body);
     }
     return capitalize(text.replace(/\s+/g, ' ').replace(/ ([,.;:)])/g, '$1').trim(), this.lang.lang);
