@@ -50,7 +50,7 @@ export interface RuleClaim {
   party?: Party;
   per?: string[];
   perKind?: string;
-  /** The procedure parameter an amount is passed to (`conquerWith.used`), for its template. */
+  /** The procedure parameter an amount is passed to (`proc.param`), for its template. */
   via?: string;
   /** A term the rule's condition compares its parameter with: what the rule is about. */
   subject?: boolean;
@@ -62,11 +62,11 @@ export interface TextClaim {
   start: number;
   end: number;
   words: string;
-  /** Read from a weak cue (`an extra race token`): it may satisfy the rules but is never reported. */
+  /** Read from a weak cue ("an extra …", a unit in its singular form): it may satisfy the rules but is never reported. */
   implicit?: boolean;
   /** May satisfy the rules but is never reported as unsupported: a condition the core rules give every card. */
   unchecked?: boolean;
-  /** Named as left alone ("except Mountain markers"): neither checked nor satisfying anything. */
+  /** Named as left alone ("except …"): neither checked nor satisfying anything. */
   negated?: boolean;
 }
 

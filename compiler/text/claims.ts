@@ -2,7 +2,7 @@
  * What a card's rules claim, read from the checked syntax tree: the numbers its effects give, take
  * or set and what they count, the game terms its conditions name, the moment of the turn its
  * triggers run, its limits, the roles it works in, and who pays whom. Game-agnostic: every word
- * (which field counts coins, which event is the end of a turn) comes from the pack's glossary.
+ * (what each field counts, which event is the end of a turn) comes from the pack's glossary.
  */
 import type * as A from '../../dsl/ast.ts';
 import type { Checked } from '../check.ts';
@@ -19,8 +19,8 @@ interface Opts {
 
 /** What the rules of one card claim. `unit` is one of the card's rules texts. */
 export function ruleClaims(c: Checked, g: Glossary, unit: RulesUnit): RuleClaim[] {
-  // A first reading learns what the card's own scratch fields count (`holder.foes = r.tokens`),
-  // so that the second can tell what `holder.foes >= 2` compares.
+  // A first reading learns what the card's own scratch fields count (`holder.tally = x.count`),
+  // so that the second can tell what `holder.tally >= 2` compares.
   const first = new RuleReader(c, g, unit, new Map());
   for (const decl of unit.program.decls) first.decl(decl);
   const r = new RuleReader(c, g, unit, first.inferred);
@@ -99,7 +99,7 @@ class RuleReader {
     this.setTotals();
   }
 
-  /** Terms the condition compares a bound parameter with (`r.terrain == mountains`): what the rule is about. */
+  /** Terms the condition compares a bound parameter with (`x.kind == someMember`): what the rule is about. */
   private subjects(when: A.Expr, binds: Set<string>): void {
     const mentions = (e: A.Expr) => {
       let found = false;
@@ -258,7 +258,7 @@ class RuleReader {
     }
   }
 
-  /** `choose r in regions …`: one region is picked. */
+  /** `choose x in things …`: one of them is picked. */
   private picked(source: A.Expr, span: A.Span): void {
     const kind = listKind(this.c, source);
     const ref = kind ? this.g.units.get(kind) : undefined;
@@ -310,7 +310,7 @@ class RuleReader {
     const before = this.out.length;
     if (ref) this.amount(s.value, ref, { required: true }, { dir: pair?.transfer ? undefined : s.op === '+=' ? 'gain' : 'lose', transfer: pair?.transfer }, party);
     else this.scan(s.value, { required: false });
-    // A payment is one claim read from both of its sides: `holder.coins -= 2` and `other.coins += 2`.
+    // A payment is one claim read from both of its sides: `holder.points -= 2` and `other.points += 2`.
     if (pair?.also) {
       const numbers: A.Expr[] = [];
       walkExpr(pair.also.value, (x) => void (x.kind === 'number' && numbers.push(x)));
@@ -318,7 +318,7 @@ class RuleReader {
     }
   }
 
-  /** Two `x.coins = true`-style placements in one rule: "place 2 …". */
+  /** Two `x.flag = true` placements in one rule: "place 2 …". */
   private setTotals(): void {
     for (const [field, { n, sites }] of this.setCounts) {
       const ref = this.g.units.get(field)!;
@@ -341,7 +341,7 @@ class RuleReader {
   /**
    * Before walking a rule: a `-=` on one player and a `+=` of the same amount on another is a
    * payment between them; a `-=` and a `+=` of the same amount on two fields of one thing turns
-   * one into the other (a token becomes a beast), and only the second is claimed.
+   * one into the other, and only the second is claimed.
    */
   private pairUp(body: A.Block): void {
     const moves: A.AssignStmt[] = [];
@@ -441,7 +441,7 @@ class RuleReader {
         break;
       case 'if':
         this.scan(e.cond, { required: false });
-        // `if … then toll(a) else 0`: the 0 is "nothing otherwise", no claim a text makes.
+        // `if … then fee(a) else 0`: the 0 is "nothing otherwise", no claim a text makes.
         for (const branch of [e.then, e.else]) this.amount(branch, ref, branch.kind === 'number' && branch.value === 0 ? { required: false } : o, extra, party);
         return;
       default:
@@ -560,7 +560,7 @@ class RuleReader {
     return undefined;
   }
 
-  /** Terms a name stands for without naming them (`treasure`: artifacts and places), from the glossary's `implies`. */
+  /** Terms a name stands for without naming them (a field holding any of several kinds of thing), from the glossary's `implies`. */
   private implied(name: string, span: A.Span): void {
     for (const t of this.g.implies.get(name) ?? []) this.push({ k: 'term', term: t }, false, span, []);
   }
@@ -653,7 +653,7 @@ class RuleReader {
     }
   }
 
-  /** `count(regions where fortress)` counts fortresses; `count(activeRegions(p))` counts regions. */
+  /** `count(things where flag)` counts what `flag` counts, else what the kind of things counts. */
   private unitOfList(e: A.Expr): UnitRef | undefined {
     if (e.kind === 'where') {
       const flag = boolField(this.c, e.cond);
@@ -666,7 +666,7 @@ class RuleReader {
 
 /**
  * Units the glossary leaves out, learnt from the game's own rules: a pipeline whose value is added
- * to or taken from a field (`let fee = conquestToll(r) … p.coins -= fee`) counts what that field counts.
+ * to or taken from a field (`let fee = fee(x) … p.points -= fee`) counts what that field counts.
  */
 export function inferUnits(c: Checked, g: Glossary): Map<string, UnitRef> {
   const units = new Map(g.units);
@@ -707,7 +707,7 @@ function isReset(e: A.Expr): boolean {
   return (e.kind === 'bool' && !e.value) || (e.kind === 'number' && e.value === 0) || e.kind === 'none' || (e.kind === 'list' && e.items.length === 0);
 }
 
-/** A value read as it is: "2, or all of them when there are fewer" (`min(2, r.tokens)`). */
+/** A value read as it is: "2, or all of them when there are fewer" (`min(2, x.count)`). */
 function isPlain(e: A.Expr): boolean {
   return e.kind === 'field' || e.kind === 'name';
 }

@@ -22,8 +22,8 @@ export interface Mismatch {
 }
 
 /**
- * `sameClass(a, b)`: two terms of one kind (two terrains), so that "Hills" where the rules say
- * mountains is one finding.
+ * `sameClass(a, b)`: two terms of one kind (two members of one enum), so that one named where the
+ * rules name the other is one finding.
  */
 export function compareClaims(rule: RuleClaim[], text: TextClaim[], sameClass: (a: string, b: string) => boolean): Mismatch[] {
   const checked = text.filter((t) => !t.negated);

@@ -19,7 +19,7 @@ export interface UnitRef {
 export type Party = 'you' | 'opponent';
 
 export interface Condition {
-  /** A rule working in this role (`while decline`). */
+  /** A rule working in this role (`while someRole`). */
   role?: string;
   /** `current != holder` (opponent) or `current == holder` (own). */
   turn?: 'own' | 'opponent';
@@ -68,7 +68,7 @@ export interface Language {
   each: Array<{ phrase: Phrase; value: number }>;
   /** Words that make a unit with no number before it one of them: a, an, another. */
   one: Phrase[];
-  /** Words that make the unit after them none: "do not … a race token", "nie". */
+  /** Words that make the unit after them none: "do not …". */
   zero: Phrase[];
   /** Words for nothing to pay: "for free". */
   free: Phrase[];
@@ -174,7 +174,7 @@ export function readVocabulary(pack: LoadedPack, d: Declared, report: (x: Diagno
       if (!known) unknown(file, path, 'a field, pipeline, function, `proc.parameter` or kind', name, [...fieldNames, ...pipelineNames, ...fnNames, ...procParams, ...d.kinds.keys()]);
       const r = typeof raw === 'string' ? { unit: raw } : (mapOf(raw) as { unit?: unknown; from?: unknown; to?: unknown });
       if (typeof r.unit !== 'string') {
-        report({ code: 'TX0501', message: `\`${name}\` needs a unit: write \`${name}: coin\` or \`${name}: { unit: coin }\``, at: spanAt(file, path) });
+        report({ code: 'TX0501', message: `\`${name}\` needs a unit: write \`${name}: <unit>\` or \`${name}: { unit: <unit> }\``, at: spanAt(file, path) });
         continue;
       }
       const party = (p: unknown): Party | undefined => (p === 'you' || p === 'opponent' ? p : undefined);
@@ -289,7 +289,7 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
 
 const CATEGORIES = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
 
-/** `say: { one: coin, other: coins }` has no cases: it is the nominative. */
+/** `say: { one: …, other: … }` has no cases: it is the nominative. */
 function byCase(f: Forms): Forms {
   const keys = Object.keys(f);
   return keys.length && keys.every((k) => CATEGORIES.has(k)) && Object.values(f).every((v) => typeof v === 'string') ? { nom: f as Record<string, string> } : f;

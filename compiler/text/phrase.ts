@@ -3,10 +3,10 @@
  * the text checker runs in the playground's web worker too.
  *
  * A phrase is written as words separated by spaces, matched case-insensitively against whole words:
- *   `coin`        exactly that word          `coin*`     any word starting with `coin`
+ *   `word`        exactly that word          `word*`     any word starting with `word`
  *   `pay|pays`    one of these               `you?`      an optional word
  *   `…` or `...`  up to four other words (never across punctuation)
- * Diacritics are kept: `Gór` and `Gor` are different words.
+ * Diacritics are kept: `ó` and `o` are different letters.
  */
 
 export interface Token {

@@ -42,7 +42,7 @@ export interface Reader {
   after: Array<{ phrase: Phrase; value: Direction }>;
   words: Array<{ phrase: Phrase; value: true }>;
   zero: Array<{ phrase: Phrase; value: true }>;
-  /** Unit → its singular forms in every case, lower-cased: "żeton Rasy" is one token. */
+  /** Unit → its singular forms in every case, lower-cased: such a form with no number is one. */
   singular: Map<string, Set<string>>;
   /** Conditions texts may mention whatever the card's rules say. */
   freeConditions: Set<string>;

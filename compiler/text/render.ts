@@ -1,8 +1,8 @@
 /**
  * Canonical card text from a card's rules, in one language: each rule becomes a sentence built
  * from its claims with the templates of the pack's language file (`templates:`), the unit and term
- * forms of that file, and the language's plural categories (`Intl.PluralRules`: Polish 1 moneta,
- * 2 monety, 5 monet, 22 monety). A template that is missing is reported once and replaced by a
+ * forms of that file, and the language's plural categories (`Intl.PluralRules`: Polish has
+ * one, few and many forms). A template that is missing is reported once and replaced by a
  * plain rendering, so a draft is always produced.
  */
 import type * as A from '../../dsl/ast.ts';
@@ -29,7 +29,7 @@ export function formOf(forms: Forms | undefined, n: number | undefined, grammati
   return byCase[cat] ?? byCase.other ?? byCase.many ?? byCase.one ?? Object.values(byCase)[0];
 }
 
-/** "2 monety zwycięstwa", "1 race token": a number with its unit, in a grammatical case. */
+/** A number with its unit, in a grammatical case and the plural form the number takes. */
 export function formatAmount(n: number, unit: string | undefined, lang: Language, grammaticalCase = 'nom'): string {
   const word = unit ? (formOf(lang.units.get(unit)?.say, n, grammaticalCase, lang) ?? unit) : undefined;
   return word ? `${n} ${word}` : String(n);
@@ -42,7 +42,7 @@ export class Renderer {
     private readonly lang: Language,
     private readonly g: Glossary,
     private readonly d: Declared,
-    /** The kind of entity a rule is about (its pipeline's or action's first parameter), for "a region". */
+    /** The kind of entity a rule is about (its pipeline's or action's first parameter), for "a …" when the rule names no term. */
     private readonly subjectOf: (decl: A.Decl) => string | undefined = () => undefined,
   ) {}
 
@@ -81,7 +81,7 @@ export class Renderer {
     return t ? t.replace('{n}', String(n)) : `${n}×`;
   }
 
-  /** One claim on its own, for a finding: "otrzymujesz 2 monety zwycięstwa". `siblings`: the card's claims, for what the rule is about. */
+  /** One claim on its own, for a finding. `siblings`: the card's claims, for what the rule is about. */
   claim(c: RuleClaim, siblings: RuleClaim[] = []): string {
     const b = c.body;
     switch (b.k) {
@@ -109,7 +109,9 @@ export class Renderer {
     const decl = c.decl;
     const pipeline = decl.kind === 'modify' ? decl.name : undefined;
     const perEach = c.how === 'per' && (c.per?.length || c.perKind);
-    const kind = b.transfer === 'in' ? 'transferIn' : b.transfer === 'out' ? 'transferOut' : perEach && b.dir ? `${b.dir}Per` : (b.dir ?? 'set');
+    // Added to or taken from a thing rather than a player: placed, removed.
+    const thing = !c.party && !perEach && (b.dir === 'gain' || b.dir === 'lose') ? (b.dir === 'gain' ? 'placed' : 'removed') : undefined;
+    const kind = b.transfer === 'in' ? 'transferIn' : b.transfer === 'out' ? 'transferOut' : thing ?? (perEach && b.dir ? `${b.dir}Per` : (b.dir ?? 'set'));
     const whereTerms = where ?? [];
     const slots = {
       amount: (k: string) => formatAmount(b.value, b.unit, this.lang, k),
@@ -173,7 +175,7 @@ export class Renderer {
         const t = min && this.template('min', decl, min.span);
         if (min && t) clause += ` ${this.fill(t, { amount: (k) => formatAmount((min.body as { value: number }).value, b.unit, this.lang, k) })}`;
       }
-      // An action's own cost ("for 2 race tokens fewer") goes with the action, not after "and".
+      // An action's own cost ("for 2 … fewer") goes with the action, not after "and".
       (decl.kind === 'action' && c.via ? how : clauses).push(clause);
     }
     if (decl.kind === 'modify' && !numbers.length && decl.value.kind === 'bool') {
