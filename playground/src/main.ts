@@ -16,7 +16,7 @@ import { exportZip, importZip } from './zip.ts';
 import { builtinPacks, dependencyIds, manifestId, newPackFiles, scenariosOf, sourcesOf, Workspace, type Seat, type Session } from './workspace.ts';
 
 /** How long typing must pause before a compile. Short: the compile runs off the page's thread. */
-const COMPILE_DEBOUNCE_MS = 90;
+const COMPILE_DEBOUNCE_MS = 60;
 const BOT_DELAYS: Record<string, number> = { instant: 0, fast: 150, slow: 700 };
 const LOG_LIMIT = 250;
 
