@@ -20,12 +20,13 @@ export interface Rendering {
 }
 
 /** The form of a word for a number: by case, then by plural category (`one`, `few`, `many`, `other`). */
-export function formOf(forms: Forms | undefined, n: number | undefined, grammaticalCase: string, lang: Language): string | undefined {
+export function formOf(forms: Forms | undefined, n: number | string | undefined, grammaticalCase: string, lang: Language): string | undefined {
   if (!forms) return undefined;
   const byCase = forms[grammaticalCase] ?? forms.nom ?? Object.values(forms)[0];
   if (byCase === undefined) return undefined;
   if (typeof byCase === 'string') return byCase;
-  const cat = n === undefined ? 'one' : lang.plural.select(n);
+  // A number picks its plural category; a template may name one (`{where:acc:few}`: "regiony Gór").
+  const cat = n === undefined ? 'one' : typeof n === 'string' ? n : lang.plural.select(n);
   return byCase[cat] ?? byCase.other ?? byCase.many ?? byCase.one ?? Object.values(byCase)[0];
 }
 
@@ -55,25 +56,26 @@ export class Renderer {
     return undefined;
   }
 
-  private fill(t: string, slots: Record<string, (grammaticalCase: string) => string>): string {
-    return t.replace(/\{(\w+)(?::(\w+))?\}/g, (all, name: string, c?: string) => (slots[name] ? slots[name](c ?? 'nom') : all));
+  /** `{name}`, `{name:case}` or `{name:case:category}` filled from the slots. */
+  private fill(t: string, slots: Record<string, (grammaticalCase: string, category?: string) => string>): string {
+    return t.replace(/\{(\w+)(?::(\w+))?(?::(\w+))?\}/g, (all, name: string, c?: string, cat?: string) => (slots[name] ? slots[name](c ?? 'nom', cat) : all));
   }
 
-  term(id: string, grammaticalCase: string): string {
-    const say = formOf(this.lang.terms.get(id)?.say, 1, grammaticalCase, this.lang);
+  term(id: string, grammaticalCase: string, category?: string): string {
+    const say = formOf(this.lang.terms.get(id)?.say, category ?? 1, grammaticalCase, this.lang);
     if (say) return say;
     const ent = this.d.entities.get(id);
     return ent?.name[this.lang.lang] ?? this.lang.terms.get(id)?.read[0]?.source ?? id;
   }
 
-  private terms(ids: string[], grammaticalCase: string, decl: A.Decl, span: A.Span): string {
-    const and = this.template('and', decl, span, false) ?? ' & ';
-    return ids.map((t) => this.term(t, grammaticalCase)).join(and);
+  private terms(ids: string[], grammaticalCase: string, decl: A.Decl, span: A.Span, category?: string): string {
+    const and = this.template('list', decl, span, false) ?? this.template('and', decl, span, false) ?? ' & ';
+    return ids.map((t) => this.term(t, grammaticalCase, category)).join(and);
   }
 
-  private kindWord(kind: string | undefined, grammaticalCase: string): string {
+  private kindWord(kind: string | undefined, grammaticalCase: string, category?: string): string {
     const unit = kind ? this.g.units.get(kind)?.unit : undefined;
-    return (unit && formOf(this.lang.units.get(unit)?.say, 1, grammaticalCase, this.lang)) ?? kind ?? '';
+    return (unit && formOf(this.lang.units.get(unit)?.say, category ?? 1, grammaticalCase, this.lang)) ?? kind ?? '';
   }
 
   times(n: number, decl: A.Decl, span: A.Span): string {
@@ -115,8 +117,8 @@ export class Renderer {
     const whereTerms = where ?? [];
     const slots = {
       amount: (k: string) => formatAmount(b.value, b.unit, this.lang, k),
-      per: (k: string) => (c.per?.length ? this.terms(c.per, k, decl, c.span) : this.kindWord(c.perKind, k)),
-      where: (k: string) => (whereTerms.length ? this.terms(whereTerms, k, decl, c.span) : this.kindWord(this.bindKind(decl), k)),
+      per: (k: string, cat?: string) => (c.per?.length ? this.terms(c.per, k, decl, c.span, cat) : this.kindWord(c.perKind, k, cat)),
+      where: (k: string, cat?: string) => (whereTerms.length ? this.terms(whereTerms, k, decl, c.span, cat) : this.kindWord(this.bindKind(decl), k, cat)),
     };
     const specific = pipeline ? `modify.${pipeline}` : c.via;
     const t =
@@ -182,7 +184,7 @@ export class Renderer {
       const key = decl.value.value ? 'allow' : 'deny';
       const t = this.template(`modify.${decl.name}.${key}`, decl, decl.nameSpan);
       for (const t2 of whenTerms) used.add(t2);
-      clauses.push(t ? this.fill(t, { where: (k) => (whenTerms.length ? this.terms(whenTerms, k, decl, decl.nameSpan) : this.kindWord(this.bindKind(decl), k)) }) : `${decl.name} = ${decl.value.value}${whenTerms.length ? ` (${whenTerms.join(', ')})` : ''}`);
+      clauses.push(t ? this.fill(t, { where: (k, cat) => (whenTerms.length ? this.terms(whenTerms, k, decl, decl.nameSpan, cat) : this.kindWord(this.bindKind(decl), k, cat)) }) : `${decl.name} = ${decl.value.value}${whenTerms.length ? ` (${whenTerms.join(', ')})` : ''}`);
     }
     if (decl.kind === 'action') {
       const w = decl.with?.name ?? decl.name;
