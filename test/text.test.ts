@@ -53,6 +53,7 @@ rules: |
   event turnStarted(p: player)
   event turnEnded(p: player)
   pipeline cost(r: region): number min 1 = 2
+  pipeline bonus(p: player): number = 0
 
   action claim(r: region) "Claim {r}" {
     require r.owner == none else "{r} is taken"
@@ -366,6 +367,17 @@ describe('bad input: a diagnostic with its position, never a crash', () => {
     expect(f.message).toContain('templates.lose');
     expect(r.cards[0].langs.pl.canonical).toBe('Na początku swojej tury −2 monety.');
     expect(r.ok).toBe(true);
+  });
+
+  it('TX0402: a pipeline the glossary does not count: its numbers match any unit, with a warning at the rule', () => {
+    const files = pack([card('bonus', { en: 'You gain 2 coins.', pl: 'Otrzymujesz 2 monety.' }, 'modify bonus(p) = value + 2')]);
+    const r = checkPackTexts(files);
+    expect(r.ok).toBe(true);
+    const [f] = only(r.diagnostics, 'TX0402');
+    expect(f).toMatchObject({ severity: 'warning', ...at(files, 'cards.yaml', '2\n') });
+    expect(f.hint).toContain('`bonus: <unit>`');
+    const wrong = checkPackTexts(pack([card('bonus', { en: 'You gain 3 coins.', pl: 'Otrzymujesz 2 monety.' }, 'modify bonus(p) = value + 2')]));
+    expect(only(wrong.diagnostics, 'TX0101').map((x) => x.lang)).toEqual(['en']);
   });
 
   it('TX0501, TX0502, TX0503: language files naming what the pack does not have', () => {

@@ -18,6 +18,8 @@ export type ClaimBody =
       transfer?: Transfer;
       /** The normal value a card replaces ("instead of 1"): the pipeline's own value. */
       normal?: boolean;
+      /** What an effect's number counts is unknown (the glossary does not say): any unit of the text will do. */
+      anyUnit?: boolean;
     }
   | { k: 'term'; term: string }
   | { k: 'timing'; timing: string }
@@ -54,6 +56,8 @@ export interface RuleClaim {
   via?: string;
   /** A term the rule's condition compares its parameter with: what the rule is about. */
   subject?: boolean;
+  /** The pipeline or field whose numbers count no unit of the glossary, for a warning. */
+  uncounted?: string;
 }
 
 export interface TextClaim {
@@ -79,7 +83,7 @@ export function compatible(t: ClaimBody, r: ClaimBody): boolean {
     case 'number': {
       const b = r as Extract<ClaimBody, { k: 'number' }>;
       if (t.value !== b.value) return false;
-      if (t.unit !== undefined && t.unit !== b.unit) return false;
+      if (t.unit !== undefined && t.unit !== b.unit && !b.anyUnit) return false;
       if (t.normal && !b.normal) return false;
       if (t.transfer && b.transfer) return t.transfer === b.transfer;
       if (t.transfer || b.transfer) return true;
@@ -102,7 +106,7 @@ export function sameSubject(t: ClaimBody, r: ClaimBody): boolean {
   if (t.k !== r.k) return false;
   if (t.k === 'number') {
     const b = r as Extract<ClaimBody, { k: 'number' }>;
-    return t.unit !== undefined && t.unit === b.unit;
+    return t.unit !== undefined && (t.unit === b.unit || !!b.anyUnit);
   }
   if (t.k === 'limit') return t.per === (r as typeof t).per;
   return t.k === 'timing';

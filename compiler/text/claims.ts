@@ -128,6 +128,20 @@ class RuleReader {
   private modify(m: A.ModifyDecl): void {
     const pipe = this.c.pipelines.get(m.name);
     const ref = this.g.units.get(m.name);
+    const before = this.out.length;
+    this.modifyValue(m, pipe, ref);
+    // A number pipeline the glossary does not count: its numbers match any unit, and a warning says so.
+    if (!ref && pipe?.decl.returns.name === 'number') {
+      for (const c of this.out.slice(before)) {
+        if (c.body.k === 'number' && c.required && c.body.unit === undefined) {
+          c.body.anyUnit = true;
+          c.uncounted = m.name;
+        }
+      }
+    }
+  }
+
+  private modifyValue(m: A.ModifyDecl, pipe: ReturnType<Checked['pipelines']['get']>, ref: UnitRef | undefined): void {
     const transfer = transferOf(ref);
     const v = m.value;
     const isValue = (e: A.Expr) => e.kind === 'name' && this.c.names.get(e)?.k === 'value';

@@ -184,6 +184,13 @@ export function checkCards(ctx: TextContext, options: CheckOptions = {}): TextRe
         );
       }
       findings.push(...checkCardText(ctx, card, lang, rendering.text, renderer));
+      for (const c of card.claims) {
+        if (!c.uncounted || templateReported.has(`unit:${c.uncounted}`)) continue;
+        templateReported.add(`unit:${c.uncounted}`);
+        const unit = unitOf(card, c);
+        const file = ctx.vocabulary.glossary.file?.path ?? 'the glossary';
+        findings.push(finding(ctx, { code: 'TX0402', severity: 'warning', message: `the glossary does not say what \`${c.uncounted}\` counts, so its numbers are matched with any unit of the texts`, at: ruleSpan(unit, c), hint: `add \`${c.uncounted}: <unit>\` under \`glossary.units\` in ${file}` }, card.entity.id, lang));
+      }
       const text = card.entity.text[lang];
       const ok = !findings.some((f) => f.severity === 'error');
       entry.langs[lang] = { text, canonical: rendering.text, ok, findings };
