@@ -2,11 +2,25 @@
  * Card text checked against behaviour, in every language a pack declares (issue #5).
  *
  *   checkPackTexts(files, options)  the whole check, from a pack's files: a report per card and language
- *   prepareTexts(analysis)          the reusable part (vocabulary, rules' claims, readers), once per pack
- *   checkCards(context, options)    the report for a prepared pack
+ *   prepareTexts(analysis)          the reusable part (vocabulary, rules' claims, readers), once per pack;
+ *                                   `analysis` is `analyze(files, { dependencies })` of compiler/index.ts,
+ *                                   which also gives the runnable pack
+ *   checkCards(context, options)    the report for a prepared pack: per card and language, `ok`, the
+ *                                   findings and the card rendered from its rules
+ *   checkCardText(context, card, lang, canonical, renderer, text)
+ *                                   one card's text as being typed, without compiling again
  *   draftTexts(context, lang)       canonical texts of every card in one language, for a translator
  *
  * Pure functions over source files: no Node imports, so the playground's worker can run them.
+ *
+ * Findings (errors unless marked):
+ *   TX0101 a number or limit differs      TX0102 a term differs        TX0103 a moment of the turn differs
+ *   TX0201 the text claims what the rules do not do                     TX0202 the rules do what the text does not say
+ *   TX0301 a card has no text in a declared language                    TX0302 (warning) a capitalised word no glossary knows
+ *   TX0401 (warning) a template missing for a construct                 TX0402 (warning) a pipeline the glossary does not count
+ *   TX0501 the glossary names what the pack lacks                       TX0502 a language file names what the glossary lacks
+ *   TX0503 a declared language has no language file                     TX0504 (warning) a language file for an undeclared language
+ *   TX0505 two language files for one language
  */
 import type * as A from '../../dsl/ast.ts';
 import { analyze, locate, type Analysis, type CompileOptions } from '../index.ts';
@@ -217,14 +231,7 @@ export function checkCardText(ctx: TextContext, card: Card, lang: string, canoni
   return findingsOf(ctx, card, lang, reading, renderer, textOverride !== undefined);
 }
 
-/** Just whether a text has error findings, for the benchmark's inner loop. */
-export function flags(ctx: TextContext, card: Card, lang: string, text: string | undefined, claims = card.claims): boolean {
-  const reader = ctx.readers.get(lang);
-  if (text === undefined || !reader) return text === undefined;
-  const reading = readText(text, reader, card.entity.id);
-  return mismatches(ctx, claims, reading.claims).length > 0;
-}
-
+/** The claims of a text and of rules that disagree (the benchmark's inner loop: no positions, no messages). */
 export function mismatches(ctx: TextContext, claims: RuleClaim[], text: TextClaim[]): Mismatch[] {
   const g = ctx.vocabulary.glossary;
   const d = ctx.analysis.declared!;
