@@ -1,5 +1,5 @@
-import { findPacks, isDir, packAt, packLabel, diagnosticFile, renderDiagnostic } from './packs.ts';
-import { UsageError, type Io } from './io.ts';
+import { packAt, packFoldersOf, packLabel, diagnosticFile, renderDiagnostic } from './packs.ts';
+import type { Io } from './io.ts';
 
 export interface CheckOptions {
   json?: boolean;
@@ -7,13 +7,7 @@ export interface CheckOptions {
 
 /** `rulebook check PACK…`: compiles each pack and prints its diagnostics like a compiler. Exit 1 on any error. */
 export function check(paths: string[], options: CheckOptions, io: Io): number {
-  const dirs: string[] = [];
-  for (const p of paths) {
-    if (!isDir(p)) throw new UsageError(`\`${p}\` is not a folder; give a pack folder (with a pack.yaml) or a folder of packs`);
-    const found = findPacks(p);
-    if (!found.length) throw new UsageError(`no pack folder (with a pack.yaml) in \`${p}\``);
-    dirs.push(...found);
-  }
+  const dirs = packFoldersOf(paths);
   const packs = dirs.map(packAt);
   let errors = 0;
   let warnings = 0;

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { compile, formatDiagnostic, type CompileResult, type Diagnostic, type SourceFile } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+import { UsageError } from './io.ts';
 
 /** Node only: pack folders on disk, compiled with their dependencies, and the scenario files around them. */
 
@@ -19,6 +20,18 @@ export function isPackDir(dir: string): boolean {
 
 export function isDir(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory();
+}
+
+/** The pack folders named on the command line: each path is a pack or a folder of packs. */
+export function packFoldersOf(paths: string[]): string[] {
+  const dirs: string[] = [];
+  for (const p of paths) {
+    if (!isDir(p)) throw new UsageError(`\`${p}\` is not a folder; give a pack folder (with a pack.yaml) or a folder of packs`);
+    const found = findPacks(p);
+    if (!found.length) throw new UsageError(`no pack folder (with a pack.yaml) in \`${p}\``);
+    dirs.push(...found);
+  }
+  return dirs;
 }
 
 /** Compiles a pack folder, with the packs it extends or depends on taken from sibling folders. */

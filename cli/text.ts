@@ -3,7 +3,7 @@ import { analyze } from '../compiler/index.ts';
 import { checkCards, draftTexts, prepareTexts, type TextFinding, type TextReport } from '../compiler/text/index.ts';
 import { UsageError, type Io } from './io.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
-import { diagnosticFile, findPacks, isDir, packLabel, renderDiagnostic, type PackOnDisk } from './packs.ts';
+import { diagnosticFile, packFoldersOf, packLabel, renderDiagnostic, type PackOnDisk } from './packs.ts';
 import { plural } from './check.ts';
 
 export interface TextOptions {
@@ -19,13 +19,7 @@ export interface TextOptions {
  * rendered from its rules in that language instead.
  */
 export function text(paths: string[], options: TextOptions, io: Io): number {
-  const dirs: string[] = [];
-  for (const p of paths) {
-    if (!isDir(p)) throw new UsageError(`\`${p}\` is not a folder; give a pack folder (with a pack.yaml) or a folder of packs`);
-    const found = findPacks(p);
-    if (!found.length) throw new UsageError(`no pack folder (with a pack.yaml) in \`${p}\``);
-    dirs.push(...found);
-  }
+  const dirs = packFoldersOf(paths);
   if (options.draft && dirs.length !== 1) throw new UsageError('--draft renders one pack: give one pack folder');
   const results = dirs.map((dir) => {
     const files = readPackFolder(dir);
