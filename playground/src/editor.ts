@@ -245,6 +245,14 @@ export class PackEditor {
     }
   }
 
+  /** The card text checker's findings, underlined as warnings on the text's words (or the rule's). */
+  setTextMarkers(findings: Diagnostic[]) {
+    for (const [path, model] of this.models) {
+      const markers = findings.filter((d) => d.file === path).map((d) => ({ ...this.markerOf(model, d), severity: monaco.MarkerSeverity.Warning, source: 'card text' }));
+      monaco.editor.setModelMarkers(model, 'rulebook-texts', markers);
+    }
+  }
+
   /** Safe fixes among the diagnostics at a range of a file. */
   fixesAt(model: monaco.editor.ITextModel, range: monaco.IRange): Array<{ d: Diagnostic; range: monaco.Range }> {
     const path = this.pathOf(model.uri);

@@ -4,7 +4,7 @@
  * A worker that fails to load, throws, or does not answer in time is replaced by a fresh one, and
  * the requests it held are answered with the problem, so the page never waits forever.
  */
-import type { CompileRequest, CompileResponse, PlayRequest, PlayResponse, ScenariosResponse, WorkerResponse } from './protocol.ts';
+import type { CompileRequest, CompileResponse, PlayRequest, PlayResponse, ScenariosResponse, TextsResponse, WorkerResponse } from './protocol.ts';
 import { emptyIndex } from './symbols.ts';
 import EngineWorker from './engine.worker.ts?worker';
 
@@ -23,6 +23,8 @@ export class EngineClient {
   private pending = new Map<number, Pending>();
   /** Scenario verdicts arrive after their compile's answer. */
   onScenarios: (r: ScenariosResponse) => void = () => {};
+  /** Card text verdicts arrive after their compile's answer too. */
+  onTexts: (r: TextsResponse) => void = () => {};
   /** A new worker was started; `compileLost` says whether a compile was among the requests lost. */
   onRestart: (compileLost: boolean) => void = () => {};
 
@@ -34,6 +36,7 @@ export class EngineClient {
     this.worker = new EngineWorker();
     this.worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
       if (ev.data.type === 'scenarios') return this.onScenarios(ev.data);
+      if (ev.data.type === 'texts') return this.onTexts(ev.data);
       const p = this.pending.get(ev.data.id);
       if (!p) return;
       clearTimeout(p.timer);

@@ -5,10 +5,11 @@
  *
  * Compiles are coalesced: when several arrive while one runs, only the newest is compiled.
  */
-import { compile as compilePack, type CompiledPack } from '../../compiler/index.ts';
+import { analyze, type Analysis, type CompiledPack } from '../../compiler/index.ts';
+import { checkCards, prepareTexts } from '../../compiler/text/index.ts';
 import { apply, legalChoices, newGame, replay, standings, viewFor } from '../../runtime/index.ts';
 import type { GameState, PackSummary } from './engine-types.ts';
-import type { CompileRequest, PlayRequest, PlayResponse, WorkerRequest, WorkerResponse } from './protocol.ts';
+import type { CardVerdict, CompileRequest, PlayRequest, PlayResponse, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { indexPack } from './symbols.ts';
 
 let version = 0;
@@ -24,13 +25,22 @@ const queue: WorkerRequest[] = [];
  */
 const SCENARIO_IDLE_MS = 900;
 let scenarioTimer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * The card text check (a few hundred milliseconds on a large pack) also waits for a short pause,
+ * before the scenarios; a newer compile cancels it.
+ */
+const TEXTS_IDLE_MS = 350;
+let textsTimer: ReturnType<typeof setTimeout> | undefined;
 let scheduled = false;
 
 // Requests wait for one turn of the event loop, so that those that arrived during a long compile
 // are seen together and only the newest compile runs.
 self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
   queue.push(ev.data);
-  if (ev.data.type === 'compile') clearTimeout(scenarioTimer);
+  if (ev.data.type === 'compile') {
+    clearTimeout(scenarioTimer);
+    clearTimeout(textsTimer);
+  }
   if (!scheduled) {
     scheduled = true;
     setTimeout(drain, 0);
@@ -57,9 +67,9 @@ function post(msg: WorkerResponse) {
 function compile(req: CompileRequest) {
   const t0 = performance.now();
   const symbols = indexPack(req.files);
-  let result: ReturnType<typeof compilePack>;
+  let result: Analysis;
   try {
-    result = compilePack(req.files, { dependencies: req.dependencies });
+    result = analyze(req.files, { dependencies: req.dependencies, lower: true });
   } catch (e) {
     post({ type: 'compiled', id: req.id, diagnostics: [], symbols, engineProblem: `the compiler crashed: ${(e as Error).message}`, ms: performance.now() - t0 });
     return;
@@ -76,10 +86,31 @@ function compile(req: CompileRequest) {
   good = { version: ++version, pack, summary };
   cache = undefined;
   post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, symbols, version: good.version, summary, ms: performance.now() - t0 });
+  clearTimeout(textsTimer);
+  const analysis = result;
+  const v = good.version;
+  textsTimer = setTimeout(() => texts(req.id, v, analysis, req.dependencies), TEXTS_IDLE_MS);
   if (req.scenarios.length) {
     // After the answer, and only if no newer compile arrives meanwhile (a compile cancels the timer).
     clearTimeout(scenarioTimer);
     scenarioTimer = setTimeout(() => void scenarios(req.id, req.scenarios), SCENARIO_IDLE_MS);
+  }
+}
+
+/** The card text checker on the compile that just succeeded: each card's verdict per language. */
+function texts(id: number, v: number, analysis: Analysis, dependencies: CompileRequest['dependencies']) {
+  if (good?.version !== v) return;
+  const t0 = performance.now();
+  try {
+    const ctx = prepareTexts(analysis, { dependencies });
+    if (!ctx) return post({ type: 'texts', id, version: v, languages: [], cards: [], setup: [], ms: performance.now() - t0, error: 'the card text checker needs a pack without errors' });
+    const report = checkCards(ctx);
+    // Plain data only (structured clone), and only what the page shows.
+    const cards: CardVerdict[] = JSON.parse(JSON.stringify(report.cards));
+    const setup: TextFindingInfo[] = JSON.parse(JSON.stringify(report.diagnostics.filter((d) => d.card === '')));
+    post({ type: 'texts', id, version: v, languages: report.languages, cards, setup, ms: performance.now() - t0 });
+  } catch (e) {
+    post({ type: 'texts', id, version: v, languages: [], cards: [], setup: [], ms: performance.now() - t0, error: `the card text checker failed: ${(e as Error).message}` });
   }
 }
 

@@ -9,7 +9,7 @@ import { ask, confirmAction } from './dialog.ts';
 import { PackEditor, monaco } from './editor.ts';
 import { EngineClient } from './engine-client.ts';
 import type { Choice, Diagnostic, GameState, PackSummary } from './engine-types.ts';
-import type { CompileResponse, PlayResponse, ScenariosResponse } from './protocol.ts';
+import type { CompileResponse, PlayResponse, ScenariosResponse, TextFindingInfo, TextsResponse } from './protocol.ts';
 import { idsIn, renderBoard, playerColours } from './board.ts';
 import { decodeShare, encodeShare, type SharePayload } from './share.ts';
 import { exportZip, importZip } from './zip.ts';
@@ -45,8 +45,10 @@ class App {
   private summary: PackSummary | undefined;
   private version = 0;
 
-  private bottomTab: 'problems' | 'scenarios' = 'problems';
+  private bottomTab: 'problems' | 'scenarios' | 'texts' = 'problems';
   private scenarioRun: ScenariosResponse | undefined;
+  /** The card text checker's verdicts on the last good compile. */
+  private textRun: TextsResponse | undefined;
 
   private session: Session | undefined;
   /** Number of choices shown when stepping through history; undefined when live. */
@@ -121,6 +123,7 @@ class App {
     });
     this.el.importInput.addEventListener('change', () => void this.importFile());
     this.engine.onScenarios = (r) => this.onScenarios(r);
+    this.engine.onTexts = (r) => this.onTexts(r);
     // A new worker knows no pack: compile again, unless compiling is what failed.
     this.engine.onRestart = (compileLost) => {
       if (!compileLost) this.compileNow();
@@ -230,6 +233,8 @@ class App {
     this.lastCompile = undefined;
     this.diagnostics = [];
     this.scenarioRun = undefined;
+    this.textRun = undefined;
+    this.editor.setTextMarkers([]);
     this.session = this.ws.session(key);
     this.cursor = undefined;
     this.viewAs = null;
@@ -490,14 +495,29 @@ class App {
     this.renderProblems();
   }
 
+  private onTexts(r: TextsResponse) {
+    if (r.version !== this.version) return;
+    this.textRun = r;
+    this.editor.setTextMarkers(this.textFindings(r));
+    this.renderProblems();
+  }
+
+  /** Every finding of the card text checker: the cards' and the language files'. */
+  private textFindings(r: TextsResponse): TextFindingInfo[] {
+    return [...r.setup, ...r.cards.flatMap((c) => Object.values(c.langs).flatMap((l) => l.findings))];
+  }
+
   private renderProblems() {
     const ds = [...this.diagnostics].sort((a, b) => (a.severity === b.severity ? a.file.localeCompare(b.file) || a.offset - b.offset : a.severity === 'error' ? -1 : 1));
     const errors = ds.filter((d) => d.severity === 'error').length;
     const hasScenarios = Object.keys(this.files).some((p) => p.startsWith('scenarios/'));
-    if (!hasScenarios) this.bottomTab = 'problems';
+    if (!hasScenarios && this.bottomTab === 'scenarios') this.bottomTab = 'problems';
     const run = this.scenarioRun;
     const failed = run?.results.filter((r) => !r.passed).length ?? 0;
-    const tab = (id: 'problems' | 'scenarios', ...label: Array<HTMLElement | string>) =>
+    const texts = this.textRun;
+    const textCount = texts ? this.textFindings(texts).length : 0;
+    const textErrors = texts ? this.textFindings(texts).some((f) => f.severity === 'error') : false;
+    const tab = (id: 'problems' | 'scenarios' | 'texts', ...label: Array<HTMLElement | string>) =>
       h('button', { class: `tab${this.bottomTab === id ? ' active' : ''}`, 'data-testid': `tab-${id}`, onclick: () => { this.bottomTab = id; this.renderProblems(); } }, ...label);
     clear(
       this.el.problemsTitle,
@@ -507,9 +527,14 @@ class App {
             ? h('span', { class: `count${failed || run.error ? ' error' : ' good'}`, 'data-testid': 'scenario-count', title: `${run.results.length - failed} passed, ${failed} failed` }, failed ? `${failed} failed` : `${run.results.length} passed`)
             : h('span', { class: 'count', 'data-testid': 'scenario-count', title: 'The scenarios run once the pack compiles without errors' }, this.summary ? '…' : 'not run'))
         : null,
+      tab('texts', 'Card texts ', texts
+        ? h('span', { class: `count${texts.error || textErrors ? ' error' : textCount ? ' warning' : ' good'}`, 'data-testid': 'text-count', 'data-findings': textCount }, texts.error ? 'failed' : `${texts.cards.length} cards · ${textCount} finding${textCount === 1 ? '' : 's'}`)
+        : h('span', { class: 'count', 'data-testid': 'text-count', title: 'Card texts are checked once the pack compiles without errors' }, this.summary ? '…' : 'not run')),
+      this.bottomTab === 'texts' && texts ? h('span', { class: 'ran' }, `checked on the last good compile in ${Math.round(texts.ms)} ms`) : null,
       this.bottomTab === 'scenarios' && run ? h('span', { class: 'ran' }, `ran on the last good compile in ${Math.round(run.ms)} ms`) : null,
     );
     if (this.bottomTab === 'scenarios') return this.renderScenarios();
+    if (this.bottomTab === 'texts') return this.renderTexts();
     if (!ds.length) {
       clear(this.el.problems, h('div', { class: 'empty' }, this.lastCompile ? 'No problems: the pack compiles.' : 'Compiling…'));
       return;
@@ -538,6 +563,44 @@ class App {
                 },
               }, d.fix.replacement ? `Fix: ${d.fix.replacement}` : 'Fix')
             : null,
+        ),
+      ),
+    );
+  }
+
+  /** Each card with a ✓ or ✗ per language; its findings below it, a click away from the text's words. */
+  private renderTexts() {
+    const run = this.textRun;
+    if (!run) {
+      clear(this.el.problems, h('div', { class: 'empty' }, this.summary ? 'Checking the card texts…' : 'Card texts are checked once the pack compiles without errors.'));
+      return;
+    }
+    const bad = (c: TextsResponse['cards'][number]) => Object.values(c.langs).some((l) => l.findings.length);
+    const cards = [...run.cards].sort((a, b) => Number(bad(b)) - Number(bad(a)));
+    const finding = (f: TextFindingInfo) =>
+      h('div', { class: `failure ${f.severity}`, 'data-testid': 'text-finding', 'data-card': f.card, 'data-lang': f.lang, 'data-code': f.code, tabindex: 0, title: f.hint ?? '', onclick: () => this.editor.reveal(f.file, f.offset, f.endOffset), onkeydown: (e: Event) => (e as KeyboardEvent).key === 'Enter' && this.editor.reveal(f.file, f.offset, f.endOffset) },
+        h('div', null, f.lang ? h('span', { class: 'lang' }, f.lang) : null, ' ', f.message, ' ', h('span', { class: 'where' }, `${f.file}:${f.line}:${f.column}`), ' ', h('span', { class: 'code' }, f.code)),
+        f.canonical ? h('div', { class: 'hint' }, `the rules read: “${f.canonical}”`) : null,
+        f.rule ? h('div', { class: 'hint rule', onclick: (e: Event) => { e.stopPropagation(); this.editor.revealLine(f.rule!.file, f.rule!.line); } }, `rule at ${f.rule.file}:${f.rule.line}:${f.rule.column}: ${f.rule.source}`) : null,
+      );
+    clear(
+      this.el.problems,
+      run.error ? h('div', { class: 'problem error' }, h('span', { class: 'sev' }, '✕'), h('div', { class: 'body' }, run.error)) : null,
+      run.setup.map(finding),
+      cards.map((c) =>
+        h('div', { class: `scenario card-text ${bad(c) ? 'failed' : 'passed'}`, 'data-testid': 'card-text', 'data-card': c.id, 'data-ok': String(!bad(c)) },
+          h('div', { class: 'problem-row', tabindex: 0, onclick: () => this.editor.revealLine(c.file, c.line) },
+            h('span', { class: 'message' }, c.id),
+            run.languages.map((lang) => {
+              const l = c.langs[lang];
+              if (!l) return null;
+              const mark = l.findings.some((f) => f.severity === 'error') ? '✗' : l.findings.length ? '!' : '✓';
+              return h('span', { class: `verdict ${mark === '✓' ? 'ok' : mark === '✗' ? 'bad' : 'warn'}`, 'data-testid': 'card-verdict', 'data-lang': lang, 'data-ok': String(l.ok), title: `${lang}: ${l.text ?? '(no text)'}\nfrom the rules: ${l.canonical}` }, `${mark} ${lang}`);
+            }),
+            ' ',
+            h('span', { class: 'where' }, `${c.file}:${c.line}`),
+          ),
+          Object.values(c.langs).flatMap((l) => l.findings).map(finding),
         ),
       ),
     );

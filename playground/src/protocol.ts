@@ -63,5 +63,36 @@ export interface ScenariosResponse {
   error?: string;
 }
 
+/** One finding of the card text checker: where the text's words are, what the rules say instead. */
+export interface TextFindingInfo extends Diagnostic {
+  card: string;
+  lang: string;
+  words?: string;
+  rule?: { file: string; line: number; column: number; endLine: number; endColumn: number; source: string };
+  canonical?: string;
+}
+
+/** A card's verdict: per language, ok or the findings, and the card rendered from its rules. */
+export interface CardVerdict {
+  id: string;
+  kind: string;
+  file: string;
+  line: number;
+  langs: Record<string, { ok: boolean; text?: string; canonical: string; findings: TextFindingInfo[] }>;
+}
+
+/** The card text checker's verdicts, sent after the compile they ran on (same id). */
+export interface TextsResponse {
+  type: 'texts';
+  id: number;
+  version: number;
+  languages: string[];
+  cards: CardVerdict[];
+  /** Problems of the glossary and language files, not of one card. */
+  setup: TextFindingInfo[];
+  ms: number;
+  error?: string;
+}
+
 export type WorkerRequest = CompileRequest | PlayRequest;
-export type WorkerResponse = CompileResponse | PlayResponse | ScenariosResponse;
+export type WorkerResponse = CompileResponse | PlayResponse | ScenariosResponse | TextsResponse;
