@@ -756,7 +756,10 @@ class Checker {
           return Ty.ERROR;
         }
         ctx.where.push(src.of);
+        ctx.vars.push(new Map());
+        if (e.name) this.declareVar(ctx, ctx.unit, e.name, e.nameSpan!, src.of, e);
         this.expect(ctx, e.cond, Ty.BOOL, 'a `where` condition');
+        ctx.vars.pop();
         ctx.where.pop();
         return src;
       }

@@ -505,12 +505,14 @@ class Lowering {
       case 'where': {
         const src = this.expr(e.source);
         const cond = this.expr(e.cond);
+        const slot = e.name ? this.slot(e) : -1;
         return (c) => {
           const xs = (src(c) as Value[]) ?? [];
           const saved = c.it;
           const out: Value[] = [];
           for (const x of xs) {
             c.it = x;
+            if (slot >= 0) c.env[slot] = x;
             if (cond(c) === true) out.push(x);
           }
           c.it = saved;

@@ -88,10 +88,16 @@ export interface IfExpr extends Node {
   then: Expr;
   else: Expr;
 }
-/** `regions where terrain == hills`: inside the condition `it` is the element and its fields are bare names. */
+/**
+ * `regions where terrain == hills`: inside the condition `it` is the element and its fields are bare
+ * names. `players where p: count(regions where owner == p) > 1` also names the element, so a `where`
+ * inside the condition can still reach it.
+ */
 export interface WhereExpr extends Node {
   kind: 'where';
   source: Expr;
+  name?: string;
+  nameSpan?: Span;
   cond: Expr;
 }
 export interface ListExpr extends Node {

@@ -543,8 +543,16 @@ class RulesParser extends EmbeddedActionsParser {
     let e = this.SUBRULE(this.orExpr);
     this.MANY(() => {
       this.CONSUME(K.where);
+      let name: IToken | undefined;
+      this.OPTION({
+        GATE: () => this.LA(2).tokenType === T.Colon,
+        DEF: () => {
+          name = this.CONSUME(T.Ident);
+          this.CONSUME(T.Colon);
+        },
+      });
       const cond = this.SUBRULE2(this.orExpr);
-      e = this.ACTION(() => ({ kind: 'where', source: e, cond, span: span(e, cond) }) as A.WhereExpr);
+      e = this.ACTION(() => ({ kind: 'where', source: e, name: name?.image, nameSpan: name && tokSpan(name), cond, span: span(e, cond) }) as A.WhereExpr);
     });
     return e;
   });

@@ -90,7 +90,7 @@ function bare(e: A.Expr): string {
     case 'if':
       return `if ${expr(e.cond, P.Expr)} then ${expr(e.then, P.Expr)} else ${expr(e.else, P.Expr)}`;
     case 'where':
-      return `${expr(e.source, P.Where)} where ${expr(e.cond, P.Or)}`;
+      return `${expr(e.source, P.Where)} where ${e.name ? `${e.name}: ` : ''}${expr(e.cond, P.Or)}`;
     case 'list':
       return `[${e.items.map((i) => expr(i, P.Expr)).join(', ')}]`;
     case 'range':

@@ -184,3 +184,11 @@ describe('rules that could run forever', () => {
     expect(only('event ping(p: player)\nevent pong(p: player)\non ping(p) { emit pong(p) }\non pong(p) { p.coins += 1 }')).toEqual([]);
   });
 });
+
+describe('named elements in `where`', () => {
+  it('types the name as the element and keeps it out of the rest of the rule', () => {
+    expect(only('fn crowded(): list<player> = players where p: count(regions where owner == p) > 1')).toEqual([]);
+    const [d] = only('fn crowded(): list<player> = players where p: count(regions where owner == p) > 1\nfn later(): bool = p == none');
+    expect(d.code).toBe('RB0521');
+  });
+});

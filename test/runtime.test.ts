@@ -271,3 +271,36 @@ describe('cards: roles, modifiers, triggers, card actions', () => {
     expect(r.ok && r.state.e.p1.score).toBe(100);
   });
 });
+
+describe('a named element in `where`', () => {
+  const pack = compileOk(`
+kinds:
+  space:
+    state:
+      owner: player?
+  player:
+    state:
+      big: bool
+entities:
+  - space: a
+  - space: b
+  - space: c
+rules: |
+  action mark "Mark the players holding two spaces or more" {
+    for p in players where q: count(spaces where owner == q) >= 2 {
+      p.big = true
+    }
+  }
+  flow { for p in take(players, 1) { turn p { offer p: mark } } }
+`);
+
+  it('lets an inner `where` reach the outer element by its name', () => {
+    let st = newGame(pack, { players: 2, seed: 1 });
+    st.e.a.owner = 'p2';
+    st.e.b.owner = 'p2';
+    st.e.c.owner = 'p1';
+    st = play(st, 'mark');
+    expect(st.e.p2.big).toBe(true);
+    expect(st.e.p1.big).toBe(false);
+  });
+});
