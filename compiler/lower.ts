@@ -183,7 +183,6 @@ class Lowering {
     const d = p.decl;
     const origin = this.origin(p.unit, d, `action ${d.name}`);
     const body = this.block(d.body);
-    const leading: StmtFn[] = [];
     // The leading requires (and the lets they read) decide legality without changing the game,
     // so they stop before anything random. They run without exceptions: listing legal choices
     // tries every candidate, and most fail.

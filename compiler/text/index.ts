@@ -32,7 +32,7 @@ import { closest } from '../suggest.ts';
 import { describeClaim, type RuleClaim, type TextClaim } from './claim.ts';
 import { inferUnits, ruleClaims } from './claims.ts';
 import { compareClaims, type Mismatch } from './compare.ts';
-import { emptyLanguage, readVocabulary, sameClass, termClass, termIds, type Language, type Vocabulary } from './language.ts';
+import { emptyLanguage, readVocabulary, termClass, termIds, type Language, type Vocabulary } from './language.ts';
 import { makeReader, readText, type Reader, type TextReading } from './read.ts';
 import { Renderer } from './render.ts';
 

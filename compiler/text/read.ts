@@ -120,11 +120,6 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     }
     if (best) numbers.set(i, best);
   }
-  const numberLen = (i: number) => {
-    const n = numbers.get(i);
-    return n ? n.to - i : 0;
-  };
-
   // "except …" up to the closing parenthesis or the end of the sentence: not claims about the card.
   const excepted = new Array<boolean>(tokens.length).fill(false);
   for (let i = 0; i < tokens.length; i++) {
