@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { readPackFolder } from '../compiler/packFolder.ts';
 import type * as A from '../dsl/ast.ts';
 import { keywordSet } from '../dsl/lexer.ts';
 import { parseExpression, parseRules, parseType } from '../dsl/parser.ts';
@@ -25,19 +25,6 @@ function stripSpans<T>(node: T): T {
   return node;
 }
 
-function yamlFiles(dir: string): Array<{ path: string; text: string }> {
-  const out: Array<{ path: string; text: string }> = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const full = join(d, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else if (/\.ya?ml$/.test(name)) out.push({ path: relative(repo, full).split(sep).join('/'), text: readFileSync(full, 'utf8') });
-    }
-  };
-  walk(dir);
-  return out;
-}
-
 /**
  * Every rules text of every pack under `content/` and `test/packs/`: each file's `rules:`, each
  * entity's `rules:`, and the expressions kept in YAML (kind roles, scoring).
@@ -45,7 +32,7 @@ function yamlFiles(dir: string): Array<{ path: string; text: string }> {
 function packRulesTexts(): Array<{ where: string; kind: 'rules' | 'expression'; text: string }> {
   const out: Array<{ where: string; kind: 'rules' | 'expression'; text: string }> = [];
   for (const root of ['content', 'test/packs']) {
-    for (const f of yamlFiles(join(repo, root))) {
+    for (const f of readPackFolder(join(repo, root)).map((x) => ({ ...x, path: `${root}/${x.path}` }))) {
       let data: Record<string, unknown>;
       try {
         data = parseYaml(f.text) as Record<string, unknown>;
