@@ -3,10 +3,9 @@
  * language, recomputed after each compile, so changing a card's text (or its rules) shows or clears
  * a finding, listed in the tab and underlined in the editor.
  */
-import type { Browser, Page } from 'playwright-core';
-import type { ViteDevServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, startPlayground, watchErrors } from './harness.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { usePlayground, watchErrors } from './harness.ts';
 
 interface PageHandle {
   playground: {
@@ -66,25 +65,13 @@ async function textMarkers(page: Page) {
 }
 
 describe('playground card texts', () => {
-  let server: ViteDevServer;
-  let url: string;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ({ server, url } = await startPlayground());
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const pg = usePlayground();
 
   it('shows a finding when a card text disagrees with its rules, and clears it when fixed', async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const context = await pg.browser.newContext({ viewport: { width: 1366, height: 768 } });
     const page = await context.newPage();
     const errors = watchErrors(page);
-    await page.goto(url);
+    await page.goto(pg.url);
     await page.waitForSelector('[data-testid="file-pack.yaml"]');
 
     // ── The default pack's texts all agree with its rules. ──

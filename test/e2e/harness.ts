@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll } from 'vitest';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -27,6 +28,26 @@ export async function launchBrowser(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
+}
+
+/**
+ * For a `describe` block: the playground served and a browser launched once before its tests,
+ * both closed after them.
+ */
+export function usePlayground(): { readonly url: string; readonly browser: Browser } {
+  let server: ViteDevServer | undefined;
+  const handle = { url: '', browser: undefined as unknown as Browser };
+  beforeAll(async () => {
+    const started = await startPlayground();
+    server = started.server;
+    handle.url = started.url;
+    handle.browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await handle.browser?.close();
+    await server?.close();
+  });
+  return handle;
 }
 
 /** Collects the page's uncaught errors and console errors, so a test can fail on them. */

@@ -7,12 +7,11 @@
  * read what the page shows (markers, model text). The expected messages come from running the
  * real compiler on the same text.
  */
-import type { Browser, Page } from 'playwright-core';
-import type { ViteDevServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { strToU8, zipSync } from 'fflate';
 import { compile } from '../../compiler/index.ts';
-import { launchBrowser, startPlayground, watchErrors } from './harness.ts';
+import { usePlayground, watchErrors } from './harness.ts';
 
 /** The pack's files as the page has them (not the disk, which may change while the test runs). */
 async function packFiles(page: Page): Promise<Array<{ path: string; text: string }>> {
@@ -77,25 +76,13 @@ async function humanTurn(page: Page) {
 }
 
 describe('playground', () => {
-  let server: ViteDevServer;
-  let url: string;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ({ server, url } = await startPlayground());
-    browser = await launchBrowser();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const pg = usePlayground();
 
   it('edits, plays, replays under new rules and keeps the work across a reload', async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const context = await pg.browser.newContext({ viewport: { width: 1366, height: 768 } });
     const page = await context.newPage();
     const errors = watchErrors(page);
-    await page.goto(url);
+    await page.goto(pg.url);
 
     // ── The default pack opens and compiles. ──
     await page.waitForSelector('[data-testid="file-pack.yaml"]');
@@ -249,10 +236,10 @@ describe('playground', () => {
   }, 180_000);
 
   it('offers completion, hover, quick fixes, zip export and import, and share links', async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, acceptDownloads: true });
+    const context = await pg.browser.newContext({ viewport: { width: 1366, height: 768 }, acceptDownloads: true });
     const page = await context.newPage();
     const errors = watchErrors(page);
-    await page.goto(url);
+    await page.goto(pg.url);
     expect(await status(page)).toBe('ok');
     const files = await packFiles(page);
 
@@ -370,7 +357,7 @@ describe('playground', () => {
     const link = await page.inputValue('[data-testid=share-link]');
     expect(link).toMatch(/#share=/);
 
-    const other = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const other = await pg.browser.newContext({ viewport: { width: 1366, height: 768 } });
     const page2 = await other.newPage();
     const errors2 = watchErrors(page2);
     await page2.goto(link);
