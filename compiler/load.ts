@@ -1,4 +1,4 @@
-import { parseDocument, isMap, isScalar, isSeq, isPair, type Document, type Node as YamlNode, Scalar, YAMLMap, visit, type YAMLError } from 'yaml';
+import { parseDocument, isDocument, isMap, isScalar, isSeq, isPair, type Document, type Node as YamlNode, Scalar, YAMLMap, visit, type YAMLError } from 'yaml';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import type { Fragment, SourceFile } from './source.ts';
 
@@ -102,32 +102,32 @@ function unclosed(doc: Document.Parsed, at: number, map: boolean): number | unde
   return found;
 }
 
-/** The YAML node at a path of keys and indexes, or the nearest existing parent. */
-export function nodeAt(doc: Document.Parsed, path: Array<string | number>): YamlNode | undefined {
-  let node: unknown = doc.contents;
-  for (const key of path) {
+/** The key node of `key` in a mapping, and its value node. */
+export function entryOf(map: unknown, key: string): { key: YamlNode; value: YamlNode | null } | undefined {
+  if (!isMap(map)) return undefined;
+  const pair = map.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
+  return pair ? { key: pair.key as YamlNode, value: (pair.value as YamlNode | null) ?? null } : undefined;
+}
+
+/**
+ * The node at a path of keys and indexes below a document or a node; with `key`, the key node of
+ * the last step, to point at `terain:` rather than its value. Stops at the nearest existing parent.
+ */
+export function nodeAt(root: unknown, path: Array<string | number>, key = false): YamlNode | undefined {
+  let node: unknown = isDocument(root) ? root.contents : root;
+  for (let i = 0; i < path.length; i++) {
+    const step = path[i];
     if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(key));
-      if (!pair) return node as YamlNode;
-      node = pair.value ?? pair.key;
+      const e = entryOf(node, String(step));
+      if (!e) return node as YamlNode;
+      node = i === path.length - 1 && key ? e.key : (e.value ?? e.key);
     } else if (isSeq(node)) {
-      const item = node.items[Number(key)];
+      const item = node.items[Number(step)];
       if (item === undefined) return node as YamlNode;
       node = item;
     } else return node as YamlNode;
   }
   return node as YamlNode;
-}
-
-/** The key node of a mapping entry, to point at `terain:` rather than its value. */
-export function keyAt(doc: Document.Parsed, path: Array<string | number>): YamlNode | undefined {
-  const parent = nodeAt(doc, path.slice(0, -1));
-  const last = path[path.length - 1];
-  if (isMap(parent)) {
-    const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === String(last));
-    if (pair && isScalar(pair.key)) return pair.key;
-  }
-  return nodeAt(doc, path);
 }
 
 export function spanOf(file: LoadedFile, node: YamlNode | undefined): FileSpan {
@@ -137,7 +137,7 @@ export function spanOf(file: LoadedFile, node: YamlNode | undefined): FileSpan {
 }
 
 export function spanAt(file: LoadedFile, path: Array<string | number>, key = false): FileSpan {
-  return spanOf(file, key ? keyAt(file.doc, path) : nodeAt(file.doc, path));
+  return spanOf(file, nodeAt(file.doc, path, key));
 }
 
 /**

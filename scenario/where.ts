@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, type Node as YamlNode } from 'yaml';
+import type { Node as YamlNode } from 'yaml';
 import { LineIndex } from '../compiler/source.ts';
 import type { Where } from './format.ts';
 
@@ -33,31 +33,4 @@ export class Locator {
   }
 }
 
-/** The key node of `key` in a mapping, and its value node. */
-export function entryOf(map: unknown, key: string): { key: YamlNode; value: YamlNode | null } | undefined {
-  if (!isMap(map)) return undefined;
-  const pair = map.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
-  return pair ? { key: pair.key as YamlNode, value: (pair.value as YamlNode | null) ?? null } : undefined;
-}
-
-/**
- * The node at a JSON-pointer-like path of keys and indexes; with `key`, the key node of the last
- * step, to point at `promt:` rather than its value. Stops at the nearest existing parent.
- */
-export function nodeAt(root: unknown, path: Array<string | number>, key = false): YamlNode | undefined {
-  let node = root;
-  for (let i = 0; i < path.length; i++) {
-    const step = path[i];
-    const last = i === path.length - 1;
-    if (isMap(node)) {
-      const e = entryOf(node, String(step));
-      if (!e) return node as YamlNode;
-      node = last && key ? e.key : e.value ?? e.key;
-    } else if (isSeq(node)) {
-      const item = node.items[Number(step)];
-      if (item === undefined) return node as YamlNode;
-      node = item;
-    } else return node as YamlNode;
-  }
-  return node as YamlNode;
-}
+export { entryOf, nodeAt } from '../compiler/load.ts';
