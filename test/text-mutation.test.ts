@@ -6,10 +6,15 @@
  *
  * Rule mutations: every number literal, action limit and game-term name of a card's rules, one at a
  * time (a number n becomes n + 1; a term becomes another term of its class that the card does not
- * use yet). A mutation can only be caught where the text speaks of what changed: a site counts when
- * the text must say what it claims (it is required) or when a claim of the text rests on that site
- * alone; other sites are "silent" (the text says nothing about a box's 9 wisp walls) and are
- * reported apart. Text mutations: every number and every game term the text has, in each language.
+ * use yet, or, when it uses them all, the next one: human ↔ wolf). Text mutations: every number and
+ * every game term the text has, in each language. Every mutation counts toward the target. Two
+ * kinds are also reported apart, because they are the hard ones: "silent" rule sites, where the
+ * text says nothing about what changed (the checker can only catch them when the mutated rule
+ * claims something a text must say, e.g. `tokens > 0` becoming `tokens > 1`), and swaps of two terms
+ * the card already uses, caught only by pairing each term with its effect.
+ *
+ * Numbers that no printed card states (how many wisp walls are in the box) are data (`pieces: 9`),
+ * not rule literals, so they are not rule mutations.
  *
  * Everything is computed from one analysis per pack: mutations change the syntax tree or the text in
  * place and re-read only the card's claims, so the whole benchmark takes a second or two.
@@ -29,9 +34,9 @@ import { findPacks } from '../cli/packs.ts';
 const root = join(import.meta.dirname, '..');
 
 type Site =
-  | { k: 'number'; node: A.NumberExpr }
-  | { k: 'limit'; node: { times: number } }
-  | { k: 'term'; node: A.NameExpr; term: string };
+  | { k: 'number'; node: A.NumberExpr; line: string }
+  | { k: 'limit'; node: { times: number; span: A.Span }; line: string }
+  | { k: 'term'; node: A.NameExpr; term: string; line: string };
 
 interface Outcome {
   card: string;
@@ -43,6 +48,8 @@ interface Outcome {
   /** A term swapped for another the card already uses: reported apart, see below. */
   swap?: boolean;
   flagged: boolean;
+  /** The rule's line, for a rule mutation. */
+  line?: string;
 }
 
 function siteNodes(card: Card, ctx: TextContext): Site[] {
@@ -51,14 +58,16 @@ function siteNodes(card: Card, ctx: TextContext): Site[] {
   const d = ctx.analysis.declared!;
   const sites: Site[] = [];
   for (const u of card.units) {
+    const source = u.fragment.text;
+    const line = (span: A.Span) => source.slice(source.lastIndexOf('\n', span.start - 1) + 1, source.indexOf('\n', span.start) < 0 ? undefined : source.indexOf('\n', span.start)).trim();
     for (const decl of u.program.decls) {
-      if (decl.kind === 'action' && decl.limit) sites.push({ k: 'limit', node: decl.limit });
+      if (decl.kind === 'action' && decl.limit) sites.push({ k: 'limit', node: decl.limit, line: line(decl.limit.span) });
       for (const e of declExprs(decl)) {
         walkExpr(e, (x) => {
-          if (x.kind === 'number') sites.push({ k: 'number', node: x });
+          if (x.kind === 'number') sites.push({ k: 'number', node: x, line: line(x.span) });
           if (x.kind === 'name') {
             const r = c.names.get(x);
-            if (r?.k === 'const' && typeof r.value === 'string' && termClass(g, d, r.value) && termClass(g, d, r.value)!.k !== 'field') sites.push({ k: 'term', node: x, term: r.value });
+            if (r?.k === 'const' && typeof r.value === 'string' && termClass(g, d, r.value) && termClass(g, d, r.value)!.k !== 'field') sites.push({ k: 'term', node: x, term: r.value, line: line(x.span) });
           }
         });
       }
@@ -115,7 +124,7 @@ function benchmark(ctx: TextContext, cards: Card[]): Outcome[] {
         const key = site.k === 'number' ? 'value' : 'times';
         const was = node[key]!;
         node[key] = was + 1;
-        out.push({ card: card.entity.id, where: 'rule', kind: 'number', what: `${site.k === 'limit' ? 'limit ' : ''}${was} → ${was + 1}`, counted, flagged: flagged(ctx, claimsOf(ctx, card), readings) });
+        out.push({ card: card.entity.id, where: 'rule', kind: 'number', what: `${site.k === 'limit' ? 'limit ' : ''}${was} → ${was + 1}`, counted, line: site.line, flagged: flagged(ctx, claimsOf(ctx, card), readings) });
         node[key] = was;
         continue;
       }
@@ -125,7 +134,7 @@ function benchmark(ctx: TextContext, cards: Card[]): Outcome[] {
       if (!swapWith || swapWith === site.term) continue;
       const was = c.names.get(site.node)!;
       c.names.set(site.node, { k: 'const', value: swapWith });
-      out.push({ card: card.entity.id, where: 'rule', kind: 'term', what: `${site.term} → ${swapWith}`, counted, swap: !fresh, flagged: flagged(ctx, claimsOf(ctx, card), readings) });
+      out.push({ card: card.entity.id, where: 'rule', kind: 'term', what: `${site.term} → ${swapWith}`, counted, swap: !fresh, line: site.line, flagged: flagged(ctx, claimsOf(ctx, card), readings) });
       c.names.set(site.node, was);
     }
 
@@ -195,34 +204,38 @@ describe('card text checker: mutation benchmark over the shipped packs', () => {
       const outcomes = benchmark(ctx!, own);
       all.push(...outcomes);
       const ms = performance.now() - started;
-      const counted = outcomes.filter((o) => o.counted && !o.swap);
+      const rule = outcomes.filter((o) => o.where === 'rule');
+      const show = (o: Outcome) => `${o.card} ${o.where}${o.lang ? ` (${o.lang})` : ''}: ${o.what}${o.line ? `   in \`${o.line}\`` : ''}`;
       console.log(
         [
-          `${ctx!.analysis.declared!.manifest.id}: ${own.length} cards of its own, ${report.cards.length} checked in ${report.languages.join(', ')}; ${outcomes.length} mutations in ${ms.toFixed(0)} ms`,
-          `  rule numbers   ${pct(counted.filter((o) => o.where === 'rule' && o.kind === 'number'))}`,
-          `  rule terms     ${pct(counted.filter((o) => o.where === 'rule' && o.kind === 'term'))}`,
-          ...report.languages.map((l) => `  text (${l})      numbers ${pct(counted.filter((o) => o.lang === l && o.kind === 'number'))}, terms ${pct(counted.filter((o) => o.lang === l && o.kind === 'term'))}`),
-          `  silent rule sites (the text does not speak of them): ${outcomes.filter((o) => !o.counted).length}, of which flagged ${outcomes.filter((o) => !o.counted && o.flagged).length}`,
-          `  swaps with a term the card already uses: ${pct(outcomes.filter((o) => o.counted && o.swap))}`,
-          ...(process.env.TEXT_BENCH_VERBOSE ? outcomes.filter((o) => !o.counted || o.swap).map((o) => `    ${o.counted ? 'swap' : 'silent'} ${o.flagged ? 'flagged' : 'missed'}: ${o.card} ${o.where}${o.lang ? ` (${o.lang})` : ''}: ${o.what}`) : []),
+          `${ctx!.analysis.declared!.manifest.id}: ${own.length} cards of its own, ${report.cards.length} checked in ${report.languages.join(', ')}; ${outcomes.length} mutations in ${ms.toFixed(0)} ms; detection ${pct(outcomes)}`,
+          `  rule numbers   ${pct(rule.filter((o) => o.kind === 'number'))}`,
+          `  rule terms     ${pct(rule.filter((o) => o.kind === 'term'))}`,
+          ...report.languages.map((l) => `  text (${l})      numbers ${pct(outcomes.filter((o) => o.lang === l && o.kind === 'number'))}, terms ${pct(outcomes.filter((o) => o.lang === l && o.kind === 'term'))}`),
+          `  of which silent rule sites (the text does not speak of them): ${pct(outcomes.filter((o) => !o.counted))}`,
+          `  of which swaps with a term the card already uses: ${pct(outcomes.filter((o) => o.swap))}`,
+          ...(process.env.TEXT_BENCH_VERBOSE ? outcomes.filter((o) => !o.flagged).map((o) => `    missed: ${show(o)}`) : []),
         ].join('\n'),
       );
     });
   }
 
-  it('detects at least 95% of single mutations and raises no false alarm', () => {
-    const counted = all.filter((o) => o.counted && !o.swap);
-    const missed = counted.filter((o) => !o.flagged);
+  it('detects at least 95% of the mutations of what texts say, and raises no false alarm', () => {
+    const missed = all.filter((o) => !o.flagged);
+    const spokenOf = all.filter((o) => o.counted && !o.swap);
     console.log(
       [
-        `text checker benchmark: detection ${pct(counted)} of single mutations (rules: ${pct(counted.filter((o) => o.where === 'rule'))}; texts: ${pct(counted.filter((o) => o.where === 'text'))})`,
+        `text checker benchmark: detection ${pct(all)} of all single mutations (rules: ${pct(all.filter((o) => o.where === 'rule'))}; texts: ${pct(all.filter((o) => o.where === 'text'))})`,
+        `  of mutations of what the texts speak about (neither silent nor a swap): ${pct(spokenOf)}`,
         `false alarms on the unmutated packs: ${falseAlarms} of ${texts} card texts`,
-        ...(missed.length ? ['missed:', ...missed.map((m) => `  ${m.card} ${m.where}${m.lang ? ` (${m.lang})` : ''}: ${m.what}`)] : []),
+        ...(missed.length ? ['missed:', ...missed.map((m) => `  ${m.card} ${m.where}${m.lang ? ` (${m.lang})` : ''}: ${m.what}${m.line ? `   in \`${m.line}\`` : ''}`)] : []),
         ...alarms.map((a) => `false alarm: ${a}`),
       ].join('\n'),
     );
     expect(falseAlarms, alarms.join('\n')).toBe(0);
-    expect(counted.length).toBeGreaterThan(100);
-    expect(rate(counted)).toBeGreaterThanOrEqual(0.95);
+    expect(all.length).toBeGreaterThan(100);
+    expect(rate(spokenOf)).toBeGreaterThanOrEqual(0.95);
+    // Silent sites and swaps included, the figure the issue's target is about; not yet 95% (see NOTES of #5).
+    expect(rate(all)).toBeGreaterThanOrEqual(0.85);
   });
 });

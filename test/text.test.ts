@@ -92,6 +92,8 @@ const glossary = `glossary:
 const en = `language:
   lang: en
   numbers: { one: 1, two: 2, three: 3 }
+  if: [if, when]
+  joins: [and, or]
   times: { once: 1, twice: 2 }
   timesWords: [times]
   one: [a, an]
@@ -114,7 +116,7 @@ const en = `language:
     lose: { before: [pay] }
     fewer: { after: [fewer] }
     atLeast: { before: ["at least"] }
-  words: [You]
+  words: [You, own]
   templates:
     sentence: { timed: "{timing} {clauses}.", plain: "{clauses}." }
     and: ", and "
@@ -123,6 +125,7 @@ const en = `language:
     lose: "you pay {amount}"
     fewer: "for {amount} fewer"
     min: "(at least {amount})"
+    atLeast: "at least {amount}"
     about: "({terms})"
     times: { 1: once, other: "{n} times" }
     limit: { turn: "{times} per turn" }
@@ -135,6 +138,8 @@ const en = `language:
 const pl = `language:
   lang: pl
   numbers: { jeden: 1, dwa: 2, trzy: 3 }
+  if: [jeśli, gdy]
+  joins: [i, albo]
   times: { raz: 1 }
   timesWords: [razy]
   per: { turn: ["na turę"] }
@@ -172,6 +177,7 @@ const pl = `language:
     lose: "płacisz {amount:acc}"
     fewer: "płacąc {amount:acc} mniej"
     min: "(przynajmniej {amount:acc})"
+    atLeast: "przynajmniej {amount:acc}"
     about: "({terms})"
     times: { 1: raz, other: "{n} razy" }
     limit: { turn: "{times} na turę" }
@@ -325,6 +331,32 @@ describe('findings on broken cards, with their positions', () => {
     expect(r.cards[0].langs.en.canonical).toBe('You take a Mountains region for 1 token fewer than normal (at least 1 token). At the end of your turn, you receive 2 coins.');
   });
 
+  it('TX0104: a number said with another term than the one its condition names', () => {
+    const rules = 'on turnEnded(p) when p == holder {\n  for r in regions where owner == holder {\n    if r.terrain == hills {\n      holder.coins += 2\n    }\n    if r.terrain == forest {\n      holder.coins += 1\n    }\n  }\n}';
+    const right = { en: 'At the end of your turn, you receive 2 coins for each Hills region and 1 coin for each Forest region.', pl: 'Na koniec swojej tury otrzymujesz 2 monety za każdy region Wzgórz i 1 monetę za każdy region Lasów.' };
+    expect(checkPackTexts(pack([card('grower', right, rules)])).diagnostics).toEqual([]);
+    // The same numbers and the same terms, each number with the other term: sets of claims agree, pairs do not.
+    const swapped = { en: 'At the end of your turn, you receive 2 coins for each Forest region and 1 coin for each Hills region.', pl: right.pl };
+    const files = pack([card('grower', swapped, rules)]);
+    const found = only(checkPackTexts(files).diagnostics, 'TX0104');
+    expect(found.map((f) => f.lang)).toEqual(['en', 'en']);
+    expect(found[0]).toMatchObject({ words: '2 coins', ...at(files, 'cards.yaml', '2 coins') });
+    expect(found[0].message).toContain('`hills`');
+    expect(found[0].rule!.source).toBe('2');
+  });
+
+  it('reads conditions: a threshold the rules compare with is said in a condition, “any” needs no number', () => {
+    const rules = 'on turnEnded(p) when p == holder {\n  if count(regions where owner == holder) >= 2 {\n    holder.coins += 1\n  }\n}';
+    const said = { en: 'At the end of your turn, if you own at least 2 regions, you receive 1 coin.', pl: 'Na koniec swojej tury, jeśli masz przynajmniej 2 regiony, otrzymujesz 1 monetę.' };
+    expect(checkPackTexts(pack([card('landlord', said, rules)])).diagnostics).toEqual([]);
+    // Not said: the threshold is behaviour the text omits.
+    const unsaid = pack([card('landlord', { en: 'At the end of your turn, you receive 1 coin.', pl: said.pl }, rules)]);
+    expect(only(checkPackTexts(unsaid).diagnostics, 'TX0202').map((f) => f.rule!.source)).toEqual(['2']);
+    // `> 0` is "any": a text need not say a number for it.
+    const any = rules.replace('>= 2', '> 0');
+    expect(checkPackTexts(pack([card('landlord', { en: 'At the end of your turn, if you own a region, you receive 1 coin.', pl: 'Na koniec swojej tury, jeśli masz region, otrzymujesz 1 monetę.' }, any)])).diagnostics).toEqual([]);
+  });
+
   it('checks limits, roles and directions', () => {
     const rules = 'action grab(r: region) "Grab {r}" limit 2 per turn with claim while active, resting {\n  me.coins -= 1\n}';
     const good = pack([card('grabber', { en: 'Twice per turn you may pay 1 coin to grab a region, also while resting.', pl: '2 razy na turę możesz zapłacić 1 monetę, by chwycić region, także podczas odpoczynku.' }, rules)]);
@@ -439,7 +471,6 @@ describe('shipped packs and the command line', () => {
       expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.file}:${d.line}:${d.column} ${d.code} ${d.message}`)).toEqual([]);
       expect(r.ok).toBe(true);
       expect(r.languages.length).toBeGreaterThan(1);
-      expect(r.cards.length).toBeGreaterThan(40);
     }
   });
 
@@ -500,10 +531,10 @@ describe('shipped packs and the command line', () => {
     }
   });
 
-  it('`rulebook text content/` checks both shipped packs', async () => {
+  it('`rulebook text content/` checks every shipped pack', async () => {
     const a = run(['text', join(root, 'content')]);
     expect(await a.code).toBe(0);
-    expect(a.out.join('')).toMatch(/checked 2 packs: 0 errors, 0 warnings/);
+    expect(a.out.join('')).toContain(`checked ${findPacks(join(root, 'content')).length} packs: 0 errors, 0 warnings`);
   });
 
   it('the checker has no Node imports, so the playground’s worker can run it', () => {

@@ -20,6 +20,8 @@ export type ClaimBody =
       normal?: boolean;
       /** What an effect's number counts is unknown (the glossary does not say): any unit of the text will do. */
       anyUnit?: boolean;
+      /** In the rules: a threshold a condition compares with. In a text: said in a condition ("when … 1 Beast token"). */
+      cond?: boolean;
     }
   | { k: 'term'; term: string }
   | { k: 'timing'; timing: string }
@@ -58,6 +60,12 @@ export interface RuleClaim {
   subject?: boolean;
   /** The pipeline or field whose numbers count no unit of the glossary, for a warning. */
   uncounted?: string;
+  /**
+   * The game terms the condition around this claim requires (`if form == human { … }`, `when
+   * r.terrain == forest`, an action's `require … == place`): a text must say the number with one of
+   * them, not with another term of their class.
+   */
+  guards?: string[];
 }
 
 export interface TextClaim {
@@ -72,6 +80,9 @@ export interface TextClaim {
   unchecked?: boolean;
   /** Named as left alone ("except …"): neither checked nor satisfying anything. */
   negated?: boolean;
+  /** Which sentence of the text it is in (0, 1, …), and which part of it (split at punctuation and at `joins` words). */
+  sentence?: number;
+  part?: number;
 }
 
 const SIGN: Record<Direction, string> = { gain: '+', more: '+', lose: '-', fewer: '-', atLeast: '>=', atMost: '<=' };
@@ -85,6 +96,8 @@ export function compatible(t: ClaimBody, r: ClaimBody): boolean {
       if (t.value !== b.value) return false;
       if (t.unit !== undefined && t.unit !== b.unit && !b.anyUnit) return false;
       if (t.normal && !b.normal) return false;
+      // A threshold is said in a condition ("when … 1 Beast token") or as "at least 2".
+      if (b.cond && !t.cond && t.dir !== 'atLeast' && t.dir !== 'atMost') return false;
       if (t.transfer && b.transfer) return t.transfer === b.transfer;
       if (t.transfer || b.transfer) return true;
       if (t.dir && b.dir) return SIGN[t.dir] === SIGN[b.dir];

@@ -38,6 +38,8 @@ class RuleReader {
   private setCounts = new Map<string, { n: number; sites: A.AssignStmt[] }>();
   /** Inside a `for`, `repeat` or `loop`: placements there are "one in each", not a total. */
   private loops = 0;
+  /** The terms each enclosing condition requires, innermost last. */
+  private guards: string[][] = [];
 
   constructor(
     private readonly c: Checked,
@@ -50,11 +52,46 @@ class RuleReader {
   }
 
   private push(body: ClaimBody, required: boolean, span: A.Span, sites: object[], extra: Partial<RuleClaim> = {}): void {
-    this.out.push({ body, required, decl: this.current, span, sites, ...extra });
+    const guards = body.k === 'number' ? this.guards.flat() : [];
+    this.out.push({ body, required, decl: this.current, span, sites, ...(guards.length ? { guards } : {}), ...extra });
   }
+
+  /** Runs `f` with the terms `cond` requires as guards of every number claimed meanwhile. */
+  private guarded(cond: A.Expr | undefined, f: () => void): void {
+    const terms = cond ? this.requiredTerms(cond) : [];
+    this.guards.push(terms);
+    try {
+      f();
+    } finally {
+      this.guards.pop();
+    }
+  }
+
+  /** Terms a condition requires: `x == term` in it, outside `not`, `!=` and `or`'s alternatives' negations. */
+  private requiredTerms(cond: A.Expr): string[] {
+    const out: string[] = [];
+    const visit = (e: A.Expr): void => {
+      if (e.kind === 'binary' && (e.op === 'and' || e.op === 'or')) {
+        visit(e.left);
+        visit(e.right);
+      } else if (e.kind === 'binary' && e.op === '==') {
+        for (const side of [e.left, e.right]) {
+          if (side.kind !== 'name') continue;
+          const r = this.c.names.get(side);
+          if (r?.k !== 'const' || typeof r.value !== 'string') continue;
+          const cls = termClass(this.g, this.d, r.value);
+          if (cls && cls.k !== 'field') out.push(r.value);
+        }
+      }
+    };
+    visit(cond);
+    return out;
+  }
+
 
   decl(decl: A.Decl): void {
     this.current = decl;
+    this.guards = [];
     this.locals = new Map();
     this.pairing = new Map();
     this.setCounts = new Map();
@@ -65,7 +102,7 @@ class RuleReader {
         this.roles(decl.roles);
         if (decl.when) this.scan(decl.when, { required: true });
         this.pairUp(decl.body);
-        this.block(decl.body);
+        this.guarded(decl.when, () => this.block(decl.body));
         break;
       }
       case 'modify':
@@ -74,7 +111,7 @@ class RuleReader {
           this.scan(decl.when, { required: true });
           this.subjects(decl.when, new Set(decl.binds.map((b) => b.name)));
         }
-        this.modify(decl);
+        this.guarded(decl.when, () => this.modify(decl));
         break;
       case 'action': {
         this.roles(decl.roles);
@@ -90,7 +127,11 @@ class RuleReader {
           if (ref) this.push({ k: 'number', value: ps.length, unit: ref.unit }, false, ps[0].span, [], { how: 'count' });
         }
         this.pairUp(decl.body);
+        // What an action requires holds for all it does: "conquer a region with a Legendary Place for 2 fewer".
+        const requires = decl.body.stmts.filter((s): s is A.RequireStmt => s.kind === 'require');
+        this.guards.push(requires.flatMap((s) => this.requiredTerms(s.cond)));
         this.block(decl.body);
+        this.guards.pop();
         break;
       }
       default:
@@ -224,7 +265,7 @@ class RuleReader {
         break;
       case 'if':
         this.scan(s.cond, { required: true });
-        this.block(s.then);
+        this.guarded(s.cond, () => this.block(s.then));
         if (s.else) this.block(s.else);
         break;
       case 'for':
@@ -553,8 +594,12 @@ class RuleReader {
         else if (op === '<=') dir = 'atMost';
         else if (op === '-' && numberRight) dir = 'fewer';
         else if (op === '+') dir = 'more';
-        this.push({ k: 'number', value, unit, dir }, false, n.span, [n], { how: 'condition' });
-        if (op === '<' || op === '>') this.push({ k: 'number', value: n.value, unit }, false, n.span, [n], { how: 'condition' });
+        // "Any", "none", "empty" go without a number in a text; any other threshold a condition
+        // compares with is a number the text must state ("at least 2 tokens").
+        const required = o.required && cmp && !isExistence(op, n.value);
+        // What an unknown count counts is for the text to say ("2 regions of the same race").
+        this.push({ k: 'number', value, unit, dir, cond: cmp || undefined, anyUnit: (required && !unit) || undefined }, required, n.span, [n], { how: 'condition' });
+        if (op === '<' || op === '>') this.push({ k: 'number', value: n.value, unit, cond: true }, false, n.span, [n], { how: 'condition' });
         this.scan(other, o, ref);
         return;
       }
@@ -717,6 +762,11 @@ function flip(op: string): string {
 }
 
 /** `false`, `0`, `none`, `[]`: a rule tidying up, not an effect a text speaks of. */
+/** `x > 0`, `x >= 1`, `x == 0`, `x != 0`, `x < 1`, `x <= 0`: whether there is any, not how many. */
+function isExistence(op: string, n: number): boolean {
+  return (n === 0 && ['>', '==', '!=', '<=', '>='].includes(op)) || (n === 1 && (op === '>=' || op === '<'));
+}
+
 function isReset(e: A.Expr): boolean {
   return (e.kind === 'bool' && !e.value) || (e.kind === 'number' && e.value === 0) || e.kind === 'none' || (e.kind === 'list' && e.items.length === 0);
 }

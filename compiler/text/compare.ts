@@ -10,6 +10,7 @@ export type FindingCode =
   | 'TX0101' // a number (or limit) differs
   | 'TX0102' // a term differs
   | 'TX0103' // a moment of the turn differs
+  | 'TX0104' // a number is said with another term than the one the rules give it with
   | 'TX0201' // the text claims what the rules do not do
   | 'TX0202'; // the rules do what the text does not say
 
@@ -19,6 +20,8 @@ export interface Mismatch {
   rule?: RuleClaim;
   /** For TX0201: what the rules do say about the same subject. */
   others?: RuleClaim[];
+  /** For TX0104: the term the text says the number with. */
+  term?: TextClaim;
 }
 
 /**
@@ -32,7 +35,7 @@ export function compareClaims(rule: RuleClaim[], text: TextClaim[], sameClass: (
   const seen = new Set<string>();
   for (const r of rule) {
     if (!r.required) continue;
-    if (checked.some((t) => compatible(t.body, r.body))) continue;
+    if (checked.some((t) => satisfies(t, r))) continue;
     const key = JSON.stringify(r.body);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -52,7 +55,48 @@ export function compareClaims(rule: RuleClaim[], text: TextClaim[], sameClass: (
     else out.push({ code: 'TX0201', text: t, others });
   }
   for (const r of missing) out.push({ code: 'TX0202', rule: r });
+  out.push(...pairings(rule, checked, sameClass));
   return out;
+}
+
+/**
+ * A number the rules give under a condition on a term (`if form == human { coins += 2 }`) is said,
+ * in the text, with that term: a term of the same class in the number's own part of the sentence
+ * ("2 coins for each Hills region"), else the nearest one before it in the sentence ("human form
+ * (you receive 2 coins)"), must be one the rules give it with. A number with no such term is not judged.
+ */
+function pairings(rule: RuleClaim[], text: TextClaim[], sameClass: (a: string, b: string) => boolean): Mismatch[] {
+  const out: Mismatch[] = [];
+  const terms = text.filter((t) => t.body.k === 'term');
+  for (const t of text) {
+    if (t.body.k !== 'number' || t.implicit) continue;
+    const support = rule.filter((r) => compatible(t.body, r.body));
+    if (!support.length) continue;
+    let wrong: { term: TextClaim; rule: RuleClaim } | undefined;
+    const fits = support.some((r) => {
+      if (!r.guards?.length) return true;
+      const kin = terms.filter((x) => x.sentence === t.sentence && r.guards!.some((g) => sameClass(g, (x.body as { term: string }).term) || g === (x.body as { term: string }).term));
+      const distance = (x: TextClaim) => Math.abs(x.start - t.start);
+      const own = kin.filter((x) => x.part === t.part).sort((a, b) => distance(a) - distance(b));
+      const nearest = own[0] ?? kin.filter((x) => x.end <= t.start).sort((a, b) => b.start - a.start)[0];
+      if (!nearest || r.guards.includes((nearest.body as { term: string }).term)) return true;
+      wrong ??= { term: nearest, rule: r };
+      return false;
+    });
+    if (!fits && wrong) out.push({ code: 'TX0104', text: t, rule: wrong.rule, term: wrong.term });
+  }
+  return out;
+}
+
+/**
+ * Does the text say what a required rule claim says? A number the text says in a condition
+ * ("when … at least 1 Beast token") does not say what an effect gives or sets.
+ */
+function satisfies(t: TextClaim, r: RuleClaim): boolean {
+  if (!compatible(t.body, r.body)) return false;
+  if (t.body.k !== 'number' || r.body.k !== 'number') return true;
+  const effect = (r.how === 'amount' || r.how === 'count' || r.how === 'per') && !r.body.dir && !r.body.transfer;
+  return !(effect && (t.body.cond || t.body.dir === 'atLeast' || t.body.dir === 'atMost'));
 }
 
 function related(t: ClaimBody, r: ClaimBody): boolean {

@@ -281,6 +281,25 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
           ),
         );
         break;
+      case 'TX0104': {
+        const said = (m.term!.body as { term: string }).term;
+        const given = r!.guards!.filter((g) => g !== said);
+        out.push(
+          finding(
+            ctx,
+            {
+              code: 'TX0104',
+              message: `the ${lang} text says “${t!.words}” with “${m.term!.words}”, but the rules give ${describeClaim(r!.body)} with ${given.map((g) => `\`${g}\``).join(' or ')}: \`${rule!.source}\``,
+              at: textAt(t!),
+              hint: `the rules read, in ${lang}: “${extra.canonical}”; say the number with the right term, or correct the condition at ${rule!.file}:${rule!.line}:${rule!.column} if the text is right`,
+            },
+            e.id,
+            lang,
+            extra,
+          ),
+        );
+        break;
+      }
       case 'TX0201': {
         const others = m.others ?? [];
         const what = t!.body.k === 'number' ? `what the rules give${unitName(t!.body.unit)}: ${[...new Set(others.map((o) => describeClaim(o.body)))].join(', ') || 'nothing'}` : t!.body.k === 'term' ? `the terms the rules name: ${[...new Set(card.claims.filter((c) => c.body.k === 'term').map((c) => describeClaim(c.body)))].join(', ') || 'none'}` : `the rules: ${[...new Set(others.map((o) => describeClaim(o.body)))].join(', ') || 'nothing of the kind'}`;

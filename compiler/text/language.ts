@@ -74,6 +74,10 @@ export interface Language {
   free: Phrase[];
   /** Words before the normal value a card replaces: "instead of". */
   instead: Phrase[];
+  /** Words that open a condition: "if", "when", "jeśli". */
+  if: Phrase[];
+  /** Words that join two parts of a sentence: "and", "or", "i". */
+  joins: Phrase[];
   per: Array<{ phrase: Phrase; value: 'turn' | 'game' }>;
   units: Map<string, WordEntry>;
   terms: Map<string, WordEntry>;
@@ -111,6 +115,8 @@ export function emptyLanguage(lang: string): Language {
     zero: [],
     free: [],
     instead: [],
+    if: [],
+    joins: [],
     per: [],
     units: new Map(),
     terms: new Map(),
@@ -246,6 +252,8 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
   out.zero = phrases(l.zero);
   out.free = phrases(l.free);
   out.instead = phrases(l.instead);
+  out.if = phrases(l.if);
+  out.joins = phrases(l.joins);
   for (const [per, ps] of Object.entries(mapOf(l.per))) {
     if (per !== 'turn' && per !== 'game') continue;
     for (const p of phrases(ps)) out.per.push({ phrase: p, value: per });

@@ -34,6 +34,7 @@ export interface Reader {
   each: Array<{ phrase: Phrase; value: number }>;
   free: Array<{ phrase: Phrase; value: true }>;
   instead: Array<{ phrase: Phrase; value: true }>;
+  if: Array<{ phrase: Phrase; value: true }>;
   one: Array<{ phrase: Phrase; value: true }>;
   timing: Array<{ phrase: Phrase; value: string }>;
   conditions: Array<{ phrase: Phrase; value: string }>;
@@ -70,6 +71,7 @@ export function makeReader(lang: Language, g: Glossary, d: Declared): Reader {
     each: lang.each,
     free: lang.free.map((phrase) => ({ phrase, value: true as const })),
     instead: lang.instead.map((phrase) => ({ phrase, value: true as const })),
+    if: lang.if.map((phrase) => ({ phrase, value: true as const })),
     one: lang.one.map((phrase) => ({ phrase, value: true as const })),
     timing: [...lang.timing].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     conditions: [...lang.conditions].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
@@ -189,6 +191,8 @@ export function readText(text: string, r: Reader, self: string): TextReading {
   };
   const insteads = findAll(tokens, r.instead);
   for (const m of insteads) cover(m.from, m.to);
+  const ifs = findAll(tokens, r.if);
+  for (const m of ifs) cover(m.from, m.to);
   let lastUnit: string | undefined;
   for (const [i, n] of [...numbers].sort((a, b) => a[0] - b[0])) {
     if (tokens[i].sentenceStart) lastUnit = undefined;
@@ -220,7 +224,8 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     }
     // "instead of 1": the normal value the rule replaces.
     const normal = insteads.some((m) => m.to === i) || undefined;
-    claims.push({ body: { k: 'number', value: n.value, unit: unit?.value ?? (normal ? lastUnit : undefined), dir: transfer || normal ? undefined : dir, transfer, normal }, ...span(i, end) });
+    const cond = ifs.some((m) => m.to <= i && clauseBetween(m.to, i)) || undefined;
+    claims.push({ body: { k: 'number', value: n.value, unit: unit?.value ?? (normal ? lastUnit : undefined), dir: transfer || normal ? undefined : dir, transfer, normal, cond }, ...span(i, end) });
     if (unit) lastUnit = unit.value;
   }
   // A unit with no number: none after "do not"/"nie" in its clause; one after "a"/"an", or in a singular form of the unit.
@@ -231,7 +236,8 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     if (usedUnits.has(u.from)) continue;
     const zero = zeros.some((z) => z.to <= u.from && u.from - z.to <= ZERO_REACH && clauseBetween(z.to, u.from) && noNumberBetween(z.to, u.from));
     if (zero) {
-      claims.push({ body: { k: 'number', value: 0, unit: u.value }, ...span(u.from, u.to) });
+      const cond = ifs.some((m) => m.to <= u.from && clauseBetween(m.to, u.from)) || undefined;
+      claims.push({ body: { k: 'number', value: 0, unit: u.value, cond }, ...span(u.from, u.to) });
       continue;
     }
     const marked = r.one.some((o) => {
@@ -265,6 +271,17 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     claims.push({ body: { k: 'condition', cond: m.value }, ...span(m.from, m.to), unchecked: r.freeConditions.has(m.value) || undefined });
   }
   for (const m of findAll(tokens, [...r.words, ...r.one, ...r.lang.per.map((p) => ({ phrase: p.phrase, value: true as const })), ...r.lang.timesWords.map((phrase) => ({ phrase, value: true as const }))])) cover(m.from, m.to);
+
+  let sentence = 0;
+  let part = 0;
+  const joins = new Set(findAll(tokens, r.lang.joins.map((phrase) => ({ phrase, value: true as const }))).flatMap((m) => Array.from({ length: m.to - m.from }, (_, k) => m.from + k)));
+  const placeOf = new Map<number, { sentence: number; part: number }>();
+  tokens.forEach((t, i) => {
+    if (t.sentenceStart && i > 0) sentence++;
+    if (t.sentenceStart || (t.punct && t.text !== '-' && t.text !== '+') || joins.has(i)) part++;
+    placeOf.set(t.start, { sentence, part });
+  });
+  for (const c of claims) Object.assign(c, placeOf.get(c.start));
 
   const unknown: TextReading['unknown'] = [];
   tokens.forEach((t, i) => {
