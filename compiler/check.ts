@@ -240,7 +240,7 @@ class Checker {
         if (w && !c.actions.get(w.name)?.some((x) => !x.unit.owner)) {
           this.error(p.unit, w.span, 'RB0504', `\`with ${w.name}\` names no action of the game`, this.suggest(w.name, [...c.actions.keys()]));
         }
-        if (p.unit.owner && !w) this.error(p.unit, p.decl.nameSpan, 'RB0504', `the card action \`${name}\` is never offered`, 'add `with <action>` naming the game action it is offered beside, e.g. `with conquer`');
+        if (p.unit.owner && !w && !p.decl.anytime) this.error(p.unit, p.decl.nameSpan, 'RB0504', `the card action \`${name}\` is never offered`, 'add `with <action>` naming the game action it is offered beside, e.g. `with conquer`, or `anytime` to offer it at every offer');
         this.block(ctx, p.decl.body);
         p.slots = ctx.slots;
       }

@@ -71,6 +71,7 @@ class Lowering {
       blocks: [],
       actions: {},
       companions: {},
+      anytime: [],
       triggers: {},
       pipelines: {},
       procs: {},
@@ -115,6 +116,7 @@ class Lowering {
     for (const [name, list] of c.actions) {
       pack.actions[name] = list.map((p) => this.action(p));
       for (const a of pack.actions[name]) if (a.with) (pack.companions[a.with] ??= []).push(a);
+      for (const a of pack.actions[name]) if (a.anytime) pack.anytime.push(a);
     }
     for (const [name, list] of c.triggers) {
       const code = list.filter(() => c.events.has(name)).map((p) => ({
@@ -196,6 +198,7 @@ class Lowering {
       name: d.name,
       card: this.card(p.unit, d.roles),
       with: d.with?.name,
+      anytime: d.anytime !== undefined,
       params: d.params.map((param) => {
         const t = this.c.declared.kinds.has(param.type.name) ? Ty.entity(param.type.name) : undefined;
         return { name: param.name, type: param.type.name, domain: param.domain ? this.expr(param.domain) : this.domainOf(param.type.name, t) };

@@ -302,6 +302,8 @@ export interface ActionDecl extends DeclBase {
   limit?: { times: number; per: 'turn' | 'game'; span: Span };
   /** `with conquer`: offered whenever `conquer` is offered (how a card adds a move to the game's turn). */
   with?: { name: string; span: Span };
+  /** `anytime`: offered to its holders at every offer, whoever is asked (a card playable "at any time"). */
+  anytime?: Span;
   roles: RoleList;
   body: Block;
 }

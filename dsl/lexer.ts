@@ -12,7 +12,7 @@ const keywordNames = [
   'let', 'if', 'then', 'else', 'for', 'in', 'repeat', 'loop', 'max', 'min', 'break',
   'require', 'choose', 'optional', 'by', 'offer', 'emit', 'log', 'turn', 'shuffle',
   'draw', 'put', 'top', 'bottom', 'of', 'remove', 'finish', 'where', 'and', 'or',
-  'not', 'true', 'false', 'none', 'when', 'while', 'limit', 'per', 'with', 'override', 'invariant',
+  'not', 'true', 'false', 'none', 'when', 'while', 'limit', 'per', 'with', 'anytime', 'override', 'invariant',
 ] as const;
 export type Keyword = (typeof keywordNames)[number];
 

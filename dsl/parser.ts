@@ -224,14 +224,27 @@ class RulesParser extends EmbeddedActionsParser {
       });
     });
     let withAction: A.ActionDecl['with'];
+    let anytime: A.ActionDecl['anytime'];
     this.OPTION4(() => {
-      this.CONSUME(K.with);
-      const w = this.CONSUME3(T.Ident);
-      withAction = { name: w.image, span: tokSpan(w) };
+      this.OR2([
+        {
+          ALT: () => {
+            this.CONSUME(K.with);
+            const w = this.CONSUME3(T.Ident);
+            withAction = { name: w.image, span: tokSpan(w) };
+          },
+        },
+        {
+          ALT: () => {
+            const t = this.CONSUME(K.anytime);
+            anytime = tokSpan(t);
+          },
+        },
+      ]);
     });
     const roles = this.SUBRULE(this.roles);
     const body = this.SUBRULE(this.block);
-    return { kind: 'action', name: n.image, nameSpan: tokSpan(n), params, label, limit, with: withAction, roles, body, span: this.ACTION(() => span(kw, body)) };
+    return { kind: 'action', name: n.image, nameSpan: tokSpan(n), params, label, limit, with: withAction, anytime, roles, body, span: this.ACTION(() => span(kw, body)) };
   });
 
   onDecl = this.RULE('onDecl', (): A.OnDecl => {

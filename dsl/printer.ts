@@ -232,6 +232,7 @@ function decl(d: A.Decl): string {
       if (d.label) head += ` ${printString(d.label)}`;
       if (d.limit) head += ` limit ${d.limit.times} per ${d.limit.per}`;
       if (d.with) head += ` with ${d.with.name}`;
+      if (d.anytime) head += ' anytime';
       return `${head}${roles(d.roles)} ${block(d.body, 0)}`;
     }
     case 'on': {

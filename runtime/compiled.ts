@@ -48,6 +48,8 @@ export interface ActionCode {
   card?: CardBinding;
   /** Offered together with this game action. */
   with?: string;
+  /** Offered to its holders (every player, for a game action) at every offer, whoever is asked. */
+  anytime: boolean;
   params: Array<{ name: string; domain: ExprFn; type: string }>;
   slots: number;
   label?: ExprFn;
@@ -114,6 +116,8 @@ export interface CompiledPack {
   actions: Record<string, ActionCode[]>;
   /** Game action → card actions offered with it. */
   companions: Record<string, ActionCode[]>;
+  /** Actions offered at every offer to their holders, whoever is asked (`anytime`). */
+  anytime: ActionCode[];
   triggers: Record<string, TriggerCode[]>;
   pipelines: Record<string, PipelineCode>;
   procs: Record<string, ProcCode>;

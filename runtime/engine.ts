@@ -157,6 +157,10 @@ export function resume(frames: Frame[], pack: CompiledPack, st: GameState, step:
   for (let i = 0; i < frames.length; i++) {
     const f = frames[i];
     const c: RunCtx = { st, pack, env: f.env, me: f.me, self: f.self, holder: f.holder, it: null, value: null, step };
+    if (f.reprompt) {
+      st.prompt = { ...f.reprompt, frames: [...f.reprompt.frames, ...frames.slice(i + 1)] };
+      return;
+    }
     const block = pack.blocks[f.block];
     let sig: Signal;
     if (f.emit) sig = runEmit(f.emit.event, f.emit.args, c, f.emit.pending);

@@ -108,6 +108,14 @@ function listChoices(state: GameState, labels: boolean): Choice[] {
       out.push({ id, player: p.player, action: a.name, args, label: labels ? labelOf(a, c, args, pack) : id });
     }
   }
+  for (const [a, actor] of standing(pack, state)) {
+    for (const args of combinations(a, state, pack, actor)) {
+      const c = actionCtx(pack, state, a, actor, args);
+      if (limitReason(a, state, actor) || a.pre(c, false) !== null) continue;
+      const id = choiceId(a, args, actor === p.player ? undefined : actor);
+      out.push({ id, player: actor, action: a.name, args, label: labels ? labelOf(a, c, args, pack) : id });
+    }
+  }
   return out;
 }
 
@@ -117,12 +125,15 @@ export function apply(state: GameState, choice: string | Choice, options: { play
   const id = typeof choice === 'string' ? choice : choice.id;
   const p = state.prompt;
   if (!p || state.over) return { ok: false, reason: 'the game is over', state };
-  const actor = options.player ?? (typeof choice === 'string' ? undefined : choice.player);
-  if (actor !== undefined && actor !== p.player) return { ok: false, reason: `${display(pack, p.player)} must act now, not ${display(pack, actor)}`, state };
+  const [head, ...rawArgs] = splitId(id);
+  const [key, by] = head.split('@');
+  const actor = by ?? options.player ?? (typeof choice === 'string' ? p.player : choice.player);
+  const anytime = standing(pack, state).find(([x, q]) => q === actor && actionKey(x) === key)?.[0];
+  if (actor !== p.player && !anytime) return { ok: false, reason: `${display(pack, p.player)} must act now, not ${display(pack, actor)}`, state };
   const next = cloneState(state);
   attach(pack, next);
   const step = state.choices.length;
-  next.choices.push(id);
+  next.choices.push(anytime && actor !== p.player ? [`${key}@${actor}`, ...rawArgs].join(' ') : id);
   const prompt = next.prompt!;
   next.prompt = null;
   try {
@@ -141,37 +152,39 @@ export function apply(state: GameState, choice: string | Choice, options: { play
       resume(prompt.frames, pack, next, step);
       return { ok: true, state: next };
     }
-    const [head, ...rawArgs] = splitId(id);
-    const a = offered(pack, state).find((x) => actionKey(x) === head);
+    const a = anytime ?? offered(pack, state).find((x) => actionKey(x) === key);
     if (!a) {
-      const known = pack.actions[head.split('.').pop()!];
-      return { ok: false, reason: known ? `\`${head}\` is not open to ${display(pack, prompt.player)} now` : `there is no action \`${head}\``, state };
+      const known = pack.actions[key.split('.').pop()!];
+      return { ok: false, reason: known ? `\`${key}\` is not open to ${display(pack, prompt.player)} now` : `there is no action \`${key}\``, state };
     }
+    const player = anytime ? actor : prompt.player;
+    // An `anytime` action interrupts the offer, which is asked again once the action is over.
+    const after = anytime ? [{ block: -1, pc: 0, env: [], me: null, self: null, holder: null, reprompt: prompt }] : prompt.frames;
     const args = rawArgs.map(decodeArg);
     if (args.length !== a.params.length) return { ok: false, reason: `\`${a.name}\` takes ${a.params.length} choice(s): ${a.params.map((x) => x.name).join(', ')}`, state };
-    const c = actionCtx(pack, next, a, prompt.player, args, step);
+    const c = actionCtx(pack, next, a, player, args, step);
     for (let i = 0; i < args.length; i++) {
-      const domain = a.params[i].domain(actionCtx(pack, state, a, prompt.player, args)) as Value[];
+      const domain = a.params[i].domain(actionCtx(pack, state, a, player, args)) as Value[];
       if (!domain.some((v) => sameValue(v, args[i]))) return { ok: false, reason: `${display(pack, args[i])} is not a possible ${a.params[i].name} for ${a.name}`, state };
     }
-    const limit = limitReason(a, state, prompt.player);
+    const limit = limitReason(a, state, player);
     if (limit) return { ok: false, reason: limit, state };
-    const pre = a.pre(actionCtx(pack, state, a, prompt.player, args));
+    const pre = a.pre(actionCtx(pack, state, a, player, args));
     if (pre !== null) return { ok: false, reason: pre.reason, rule: pre.rule, state };
-    const key = usageKey(a, prompt.player);
-    if (a.limit?.per === 'turn') next.used[key] = (next.used[key] ?? 0) + 1;
-    if (a.limit?.per === 'game') next.usedGame[key] = (next.usedGame[key] ?? 0) + 1;
-    next.log.push({ step, text: `${display(pack, prompt.player)}: ${labelOf(a, c, args, pack)}`, rule: a.origin.where, player: prompt.player });
+    const usage = usageKey(a, player);
+    if (a.limit?.per === 'turn') next.used[usage] = (next.used[usage] ?? 0) + 1;
+    if (a.limit?.per === 'game') next.usedGame[usage] = (next.usedGame[usage] ?? 0) + 1;
+    next.log.push({ step, text: `${display(pack, player)}: ${labelOf(a, c, args, pack)}`, rule: a.origin.where, player });
     const sig = runBlock(a.body, 0, c);
     if (sig === SUSPEND) {
-      next.prompt!.frames.push(...prompt.frames);
+      next.prompt!.frames.push(...after);
       return { ok: true, state: next };
     }
     if (sig === FINISH) {
       next.over = true;
       return { ok: true, state: next };
     }
-    resume(prompt.frames, pack, next, step);
+    resume(after, pack, next, step);
     return { ok: true, state: next };
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, reason: e.message, rule: e.where, state };
@@ -241,6 +254,18 @@ function offered(pack: CompiledPack, state: GameState): ActionCode[] {
   return out;
 }
 
+/**
+ * The `anytime` actions open now, with the player who may take each: at an offer (not a `choose`),
+ * and not while another `anytime` action is being resolved.
+ */
+function standing(pack: CompiledPack, state: GameState): Array<[ActionCode, string]> {
+  const p = state.prompt;
+  if (!p || p.kind !== 'offer' || !pack.anytime.length || p.frames.some((f) => f.reprompt)) return [];
+  const out: Array<[ActionCode, string]> = [];
+  for (const a of pack.anytime) for (const q of a.card ? holdersOf(pack, state, a.card) : state.players) out.push([a, q]);
+  return out;
+}
+
 function actionCtx(pack: CompiledPack, st: GameState, a: ActionCode, player: string, args: Value[], step = st.choices.length): RunCtx {
   const c = ctxFor(st, pack, a.slots, player, a.card?.card ?? null, a.card ? player : null, step);
   for (let i = 0; i < args.length; i++) c.env[i] = args[i];
@@ -275,8 +300,9 @@ function limitReason(a: ActionCode, st: GameState, player: string): string | nul
   return used >= a.limit.times ? `${a.name} may be used ${a.limit.times === 1 ? 'once' : `${a.limit.times} times`} per ${a.limit.per}, and that is spent` : null;
 }
 
-function choiceId(a: ActionCode, args: Value[]): string {
-  return [actionKey(a), ...args.map(encodeArg)].join(' ');
+/** `by`: the player taking an `anytime` action at another player's offer (`newAllies.play@p2`). */
+function choiceId(a: ActionCode, args: Value[], by?: string): string {
+  return [by ? `${actionKey(a)}@${by}` : actionKey(a), ...args.map(encodeArg)].join(' ');
 }
 
 function splitId(id: string): string[] {

@@ -60,6 +60,8 @@ export interface Frame {
   loop?: { items: Value[]; index: number; slot: number } | { count: number; max: number };
   /** An `emit` resumes with the triggers still to run: [trigger index, holder]. */
   emit?: { event: string; args: Value[]; pending: Array<[number, string | null]> };
+  /** After an `anytime` action: the offer it interrupted, asked again. */
+  reprompt?: Prompt;
 }
 
 export interface Prompt {
