@@ -258,7 +258,7 @@ class RuleReader {
     switch (s.kind) {
       case 'let':
         this.locals.set(s.name, { k: 'let', value: s.value });
-        this.scan(s.value, { required: false });
+        this.scan(s.value, { required: true });
         break;
       case 'assign':
         this.assign(s);
@@ -338,6 +338,7 @@ class RuleReader {
       if (u) this.inferred.set(field, { unit: u.unit });
     }
     this.scan(s.target.target, { required: false });
+    if (s.op === '=' && s.value.kind === 'list' && this.composition(s.value, ref)) return;
     if (s.op === '=' && isReset(s.value)) return;
     const party = this.partyOf(s.target.target);
     if (s.op === '=') {
@@ -371,6 +372,29 @@ class RuleReader {
       walkExpr(pair.also.value, (x) => void (x.kind === 'number' && numbers.push(x)));
       for (const c of this.out.slice(before)) c.sites.push(...numbers);
     }
+  }
+
+  /**
+   * `stack = [explosive, explosive, dud]`: a stack made of game terms is described by how many it
+   * holds of each ("3 Bombs: 2 explosives, 1 dud"), and a text must say so.
+   */
+  private composition(list: A.ListExpr, ref: UnitRef | undefined): boolean {
+    const members: Array<{ term: string; node: A.NameExpr }> = [];
+    for (const x of list.items) {
+      const r = x.kind === 'name' ? this.c.names.get(x) : undefined;
+      const term = r?.k === 'const' && typeof r.value === 'string' ? r.value : undefined;
+      const cls = term ? termClass(this.g, this.d, term) : undefined;
+      if (!term || !cls || cls.k === 'field' || x.kind !== 'name') return false;
+      members.push({ term, node: x });
+    }
+    if (members.length < 2) return false;
+    for (const term of new Set(members.map((m) => m.term))) {
+      const own = members.filter((m) => m.term === term);
+      this.push({ k: 'number', value: own.length, unit: term }, true, list.span, own.map((m) => m.node), { how: 'count' });
+      this.push({ k: 'term', term }, false, own[0].node.span, own.map((m) => m.node));
+    }
+    if (ref) this.push({ k: 'number', value: members.length, unit: ref.unit }, true, list.span, [], { how: 'count' });
+    return true;
   }
 
   /** Two `x.flag = true` placements in one rule: "place 2 …". */
@@ -457,6 +481,8 @@ class RuleReader {
           const per = this.termsIn(e.args[0]);
           claim(1, e.span, [], 'per', { per, perKind: listKind(this.c, e.args[0]) });
           this.scan(e.args[0], { required: o.required });
+          // What is counted must be named: `where treasure != none` counts "each Artifact and Legendary Place".
+          if (o.required) this.countedImplied(e.args[0]);
           return;
         }
         if ((e.callee === 'min' || e.callee === 'max') && e.args.length === 2) {
@@ -468,7 +494,8 @@ class RuleReader {
               this.scan(other, { required: false });
             } else {
               const u = this.unitOf(other) ?? ref;
-              this.push({ k: 'number', value: n.value, unit: u?.unit, dir: e.callee === 'max' ? 'atLeast' : 'atMost' }, false, n.span, [n], { how: e.callee === 'max' ? 'floor' : 'cap' });
+              // A floor on what an effect costs is part of the price: "(you must pay at least 1 token)".
+              this.push({ k: 'number', value: n.value, unit: u?.unit, dir: e.callee === 'max' ? 'atLeast' : 'atMost' }, o.required && e.callee === 'max', n.span, [n], { how: e.callee === 'max' ? 'floor' : 'cap' });
               this.amount(other, ref, o, extra, party);
             }
             return;
@@ -620,6 +647,14 @@ class RuleReader {
   }
 
   /** Terms a name stands for without naming them (a field holding any of several kinds of thing), from the glossary's `implies`. */
+  private countedImplied(list: A.Expr): void {
+    walkExpr(list, (x) => {
+      const r = x.kind === 'name' ? this.c.names.get(x) : undefined;
+      const field = x.kind === 'field' ? x.field : r?.k === 'itField' ? r.field : undefined;
+      for (const t of (field && this.g.implies.get(field)) || []) this.push({ k: 'term', term: t }, true, x.span, []);
+    });
+  }
+
   private implied(name: string, span: A.Span): void {
     for (const t of this.g.implies.get(name) ?? []) this.push({ k: 'term', term: t }, false, span, []);
   }

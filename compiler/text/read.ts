@@ -168,7 +168,9 @@ export function readText(text: string, r: Reader, self: string): TextReading {
   }
 
   // Game terms, the card's own name among them.
+  const termAt = new Map<number, { from: number; to: number; value: string }>();
   for (const m of findAll(tokens, r.terms)) {
+    termAt.set(m.from, m);
     cover(m.from, m.to);
     if (m.value === self) continue;
     sites.push({ ...span(m.from, m.to), k: 'term', value: m.value });
@@ -199,7 +201,7 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     if (consumed.has(i)) continue;
     cover(i, n.to);
     sites.push({ ...span(i, n.to), k: 'number', value: n.value });
-    let unit: (typeof unitMatches)[number] | undefined;
+    let unit: { from: number; to: number; value: string } | undefined;
     for (let j = n.to, words = 0; j < tokens.length && words <= GAP - 1; j++) {
       if (tokens[j].punct || numbers.has(j)) break;
       const u = unitAt.get(j);
@@ -209,6 +211,9 @@ export function readText(text: string, r: Reader, self: string): TextReading {
       }
       words++;
     }
+    // "6 duds": a number right before a game term that is no unit counts that term.
+    const termAfter = unit ? undefined : termAt.get(n.to);
+    if (termAfter) unit = termAfter;
     if (unit) usedUnits.add(unit.from);
     const end = unit ? unit.to : n.to;
     // The nearest direction word before the number, in the same clause; or one just after the unit.
