@@ -554,8 +554,13 @@ class RuleReader {
         return;
       case 'if':
         this.scan(e.cond, o);
-        this.scan(e.then, o, ref);
-        this.scan(e.else, o, ref);
+        // `if … then toll(a) else 0`: "nothing otherwise" goes unsaid; any other fallback is a number to say.
+        for (const [branch, other] of [[e.then, e.else], [e.else, e.then]] as const) {
+          if (branch.kind === 'number' && other.kind !== 'number' && branch.value !== 0) {
+            const unit = (this.unitOf(other) ?? ref)?.unit;
+            this.push({ k: 'number', value: branch.value, unit, anyUnit: !unit || undefined }, o.required, branch.span, [branch], { how: 'amount' });
+          } else this.scan(branch, o, ref);
+        }
         return;
       case 'where':
         this.scan(e.source, o);

@@ -195,6 +195,8 @@ export function readText(text: string, r: Reader, self: string): TextReading {
   for (const m of insteads) cover(m.from, m.to);
   const ifs = findAll(tokens, r.if);
   for (const m of ifs) cover(m.from, m.to);
+  const zeros = findAll(tokens, r.zero);
+  for (const z of zeros) cover(z.from, z.to);
   let lastUnit: string | undefined;
   for (const [i, n] of [...numbers].sort((a, b) => a[0] - b[0])) {
     if (tokens[i].sentenceStart) lastUnit = undefined;
@@ -227,15 +229,13 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     for (const t of transfers) {
       if ((t.to <= i && i - t.to <= GAP && clauseBetween(t.to, i)) || (t.from >= end && t.from - end <= GAP && clauseBetween(end, t.from))) transfer = t.value;
     }
-    // "instead of 1": the normal value the rule replaces.
-    const normal = insteads.some((m) => m.to === i) || undefined;
     const cond = ifs.some((m) => m.to <= i && clauseBetween(m.to, i)) || undefined;
+    // "instead of 1", "you do not have to pay 1 token": the normal value the rule replaces (not "until … does not pay 2").
+    const normal = insteads.some((m) => m.to === i) || (!cond && zeros.some((z) => z.to <= i && i - z.to <= ZERO_REACH && clauseBetween(z.to, i))) || undefined;
     claims.push({ body: { k: 'number', value: n.value, unit: unit?.value ?? (normal ? lastUnit : undefined), dir: transfer || normal ? undefined : dir, transfer, normal, cond }, ...span(i, end) });
     if (unit) lastUnit = unit.value;
   }
   // A unit with no number: none after "do not"/"nie" in its clause; one after "a"/"an", or in a singular form of the unit.
-  const zeros = findAll(tokens, r.zero);
-  for (const z of zeros) cover(z.from, z.to);
   const noNumberBetween = (a: number, b: number) => ![...numbers.keys()].some((k) => k >= a && k < b);
   for (const u of unitMatches) {
     if (usedUnits.has(u.from)) continue;
