@@ -52,7 +52,9 @@ class RuleReader {
   }
 
   private push(body: ClaimBody, required: boolean, span: A.Span, sites: object[], extra: Partial<RuleClaim> = {}): void {
-    const guards = body.k === 'number' ? this.guards.flat() : [];
+    // Numbers, and terms the rule names itself (not those a field implies), go with their conditions' terms.
+    const paired = body.k === 'number' || (body.k === 'term' && sites.length > 0);
+    const guards = paired ? this.guards.flat().filter((g) => body.k !== 'term' || g !== body.term) : [];
     this.out.push({ body, required, decl: this.current, span, sites, ...(guards.length ? { guards } : {}), ...extra });
   }
 
@@ -190,6 +192,11 @@ class RuleReader {
       this.amount(v.right, ref, { required: true }, { dir: v.op === '-' ? 'fewer' : 'more', transfer });
     } else if (v.kind === 'binary' && v.op === '+' && isValue(v.right)) {
       this.amount(v.left, ref, { required: true }, { dir: 'more', transfer });
+    } else if (v.kind === 'binary' && v.op === '*' && (isValue(v.left) || isValue(v.right))) {
+      // `value * 2`: "twice" the normal value, a number of times.
+      const n = isValue(v.left) ? v.right : v.left;
+      if (n.kind === 'number') this.push({ k: 'number', value: n.value }, true, n.span, [n], { how: 'amount' });
+      else this.scan(n, { required: true });
     } else if (v.kind === 'call' && (v.callee === 'max' || v.callee === 'min') && v.args.length === 2 && v.args.some(isValue)) {
       const other = v.args.find((a) => !isValue(a))!;
       this.amount(other, ref, { required: true }, { dir: v.callee === 'max' ? 'atLeast' : 'atMost', transfer });
@@ -355,7 +362,7 @@ class RuleReader {
         return;
       }
       if (ref) this.amount(s.value, ref, { required: true }, {}, party);
-      else this.scan(s.value, { required: false });
+      else this.scan(s.value, { required: true });
       return;
     }
     const pair = this.pairing.get(s);

@@ -69,13 +69,16 @@ function pairings(rule: RuleClaim[], text: TextClaim[], sameClass: (a: string, b
   const out: Mismatch[] = [];
   const terms = text.filter((t) => t.body.k === 'term');
   for (const t of text) {
-    if (t.body.k !== 'number' || t.implicit) continue;
+    if ((t.body.k !== 'number' && t.body.k !== 'term') || t.implicit || t.negated) continue;
     const support = rule.filter((r) => compatible(t.body, r.body));
     if (!support.length) continue;
     let wrong: { term: TextClaim; rule: RuleClaim } | undefined;
     const fits = support.some((r) => {
       if (!r.guards?.length) return true;
-      const kin = terms.filter((x) => x.sentence === t.sentence && r.guards!.some((g) => sameClass(g, (x.body as { term: string }).term) || g === (x.body as { term: string }).term));
+      // Terms the rules give under the same condition are said side by side ("the Horde or the Alliance").
+      const siblings = new Set(rule.filter((o) => o.body.k === 'term' && o.guards?.join() === r.guards!.join()).map((o) => (o.body as { term: string }).term));
+      const termOf = (x: TextClaim) => (x.body as { term: string }).term;
+      const kin = terms.filter((x) => x !== t && x.sentence === t.sentence && (!siblings.has(termOf(x)) || r.guards!.includes(termOf(x))) && r.guards!.some((g) => sameClass(g, termOf(x)) || g === termOf(x)));
       const distance = (x: TextClaim) => Math.abs(x.start - t.start);
       const own = kin.filter((x) => x.part === t.part).sort((a, b) => distance(a) - distance(b));
       const nearest = own[0] ?? kin.filter((x) => x.end <= t.start).sort((a, b) => b.start - a.start)[0];
