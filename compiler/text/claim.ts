@@ -26,7 +26,9 @@ export type ClaimBody =
   | { k: 'term'; term: string }
   | { k: 'timing'; timing: string }
   | { k: 'limit'; times: number; per: 'turn' | 'game' }
-  | { k: 'condition'; cond: string };
+  | { k: 'condition'; cond: string }
+  /** What a rule does, named by the glossary (`rout` → "the region counts as empty"): only paired with terms, never required. */
+  | { k: 'effect'; effect: string };
 
 /** How a rule produces a number: its role in the rule, for messages and rendering. */
 export type How =
@@ -111,6 +113,8 @@ export function compatible(t: ClaimBody, r: ClaimBody): boolean {
       return t.times === (r as typeof t).times && t.per === (r as typeof t).per;
     case 'condition':
       return t.cond === (r as typeof t).cond;
+    case 'effect':
+      return t.effect === (r as typeof t).effect;
   }
 }
 
@@ -137,5 +141,7 @@ export function describeClaim(c: ClaimBody): string {
       return `${c.times} per ${c.per}`;
     case 'condition':
       return `condition \`${c.cond}\``;
+    case 'effect':
+      return `effect \`${c.effect}\``;
   }
 }

@@ -53,7 +53,7 @@ class RuleReader {
 
   private push(body: ClaimBody, required: boolean, span: A.Span, sites: object[], extra: Partial<RuleClaim> = {}): void {
     // Numbers, and terms the rule names itself (not those a field implies), go with their conditions' terms.
-    const paired = body.k === 'number' || (body.k === 'term' && sites.length > 0);
+    const paired = body.k === 'number' || body.k === 'effect' || (body.k === 'term' && sites.length > 0);
     const guards = paired ? this.guards.flat().filter((g) => body.k !== 'term' || g !== body.term) : [];
     this.out.push({ body, required, decl: this.current, span, sites, ...(guards.length ? { guards } : {}), ...extra });
   }
@@ -132,6 +132,8 @@ class RuleReader {
         // What an action requires holds for all it does: "conquer a region with a Legendary Place for 2 fewer".
         const requires = decl.body.stmts.filter((s): s is A.RequireStmt => s.kind === 'require');
         this.guards.push(requires.flatMap((s) => this.requiredTerms(s.cond)));
+        const effect = this.g.effects.get(decl.name);
+        if (effect) this.push({ k: 'effect', effect }, false, decl.nameSpan, [decl]);
         this.block(decl.body);
         this.guards.pop();
         break;
@@ -312,9 +314,12 @@ class RuleReader {
       case 'remove':
         this.scan(s.value, { required: false });
         break;
-      case 'call':
+      case 'call': {
+        const effect = this.g.effects.get(s.call.callee);
+        if (effect) this.push({ k: 'effect', effect }, false, s.call.calleeSpan, [s.call]);
         this.procCall(s.call);
         break;
+      }
       default:
         break;
     }
@@ -322,6 +327,10 @@ class RuleReader {
 
   /** `choose x in things …`: one of them is picked. */
   private picked(source: A.Expr, span: A.Span): void {
+    // `choose n in 1..most`: "at least 1" is for the text to say; `0..most` is the "may" texts say anyway.
+    if (source.kind === 'range' && source.from.kind === 'number' && source.from.value !== 0) {
+      this.push({ k: 'number', value: source.from.value, dir: 'atLeast', cond: true, anyUnit: true }, true, source.from.span, [source.from], { how: 'condition' });
+    }
     const kind = listKind(this.c, source);
     const ref = kind ? this.g.units.get(kind) : undefined;
     if (ref) this.push({ k: 'number', value: 1, unit: ref.unit }, false, span, [], { how: 'count' });

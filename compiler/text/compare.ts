@@ -69,7 +69,7 @@ function pairings(rule: RuleClaim[], text: TextClaim[], sameClass: (a: string, b
   const out: Mismatch[] = [];
   const terms = text.filter((t) => t.body.k === 'term');
   for (const t of text) {
-    if ((t.body.k !== 'number' && t.body.k !== 'term') || t.implicit || t.negated) continue;
+    if ((t.body.k !== 'number' && t.body.k !== 'term' && t.body.k !== 'effect') || t.implicit || t.negated) continue;
     const support = rule.filter((r) => compatible(t.body, r.body));
     if (!support.length) continue;
     let wrong: { term: TextClaim; rule: RuleClaim } | undefined;

@@ -41,6 +41,9 @@ export interface Glossary {
   conditions: Map<string, Condition>;
   /** Field, pipeline or function → terms it stands for without naming them. */
   implies: Map<string, string[]>;
+  /** Procedure or action → the effect it has ("the region counts as empty"), for pairing with terms. */
+  effects: Map<string, string>;
+  effectIds: Set<string>;
   file?: LoadedFile;
 }
 
@@ -83,6 +86,7 @@ export interface Language {
   terms: Map<string, WordEntry>;
   timing: Map<string, WordEntry & { text?: string }>;
   conditions: Map<string, WordEntry & { text?: string }>;
+  effects: Map<string, WordEntry>;
   transfers: { in: Phrase[]; out: Phrase[] };
   directions: Map<Direction, { before: Phrase[]; after: Phrase[] }>;
   except: Phrase[];
@@ -100,7 +104,7 @@ const listOf = (x: unknown): unknown[] => (Array.isArray(x) ? x : x === undefine
 const strings = (x: unknown): string[] => listOf(x).filter((s): s is string => typeof s === 'string');
 
 export function emptyGlossary(): Glossary {
-  return { units: new Map(), unitIds: new Set(), enums: new Set(), kinds: new Set(), fields: new Set(), dice: new Set(), timing: new Map(), timingIds: new Set(), conditions: new Map(), implies: new Map() };
+  return { units: new Map(), unitIds: new Set(), enums: new Set(), kinds: new Set(), fields: new Set(), dice: new Set(), timing: new Map(), timingIds: new Set(), conditions: new Map(), implies: new Map(), effects: new Map(), effectIds: new Set() };
 }
 
 export function emptyLanguage(lang: string): Language {
@@ -122,6 +126,7 @@ export function emptyLanguage(lang: string): Language {
     terms: new Map(),
     timing: new Map(),
     conditions: new Map(),
+    effects: new Map(),
     transfers: { in: [], out: [] },
     directions: new Map(),
     except: [],
@@ -146,6 +151,7 @@ export function readVocabulary(pack: LoadedPack, d: Declared, report: (x: Diagno
   for (const k of d.kinds.values()) for (const f of [...k.props.keys(), ...k.state.keys()]) fieldNames.add(f);
   const pipelineNames = new Set<string>();
   const fnNames = new Set<string>();
+  const doers = new Set<string>();
   const procParams = new Set<string>();
   const events = new Set<string>();
   for (const u of d.units) {
@@ -154,6 +160,7 @@ export function readVocabulary(pack: LoadedPack, d: Declared, report: (x: Diagno
       if (decl.kind === 'fn') fnNames.add(decl.name);
       if (decl.kind === 'event') events.add(decl.name);
       if (decl.kind === 'proc') for (const p of decl.params) procParams.add(`${decl.name}.${p.name}`);
+      if (decl.kind === 'proc' || decl.kind === 'action') doers.add(decl.name);
     }
   }
   const roles = new Set<string>();
@@ -204,6 +211,10 @@ export function readVocabulary(pack: LoadedPack, d: Declared, report: (x: Diagno
         if (!d.members.has(t) && !d.entities.has(t) && !fieldNames.has(t)) unknown(file, ['glossary', 'implies', name, i], 'an enum member, entity or field', t, [...d.members.keys(), ...fieldNames], false);
       });
       glossary.implies.set(name, ts);
+    }
+    for (const [id, names] of Object.entries(mapOf(g.effects))) {
+      glossary.effectIds.add(id);
+      strings(names).forEach((n, i) => (doers.has(n) ? glossary.effects.set(n, id) : unknown(file, ['glossary', 'effects', id, i], 'a procedure or action', n, doers, false)));
     }
     for (const [id, raw] of Object.entries(mapOf(g.conditions))) {
       const c = mapOf(raw);
@@ -263,7 +274,7 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
     const m = mapOf(raw);
     return { read: phrases(m.read), say: m.say === undefined ? undefined : typeof m.say === 'string' ? { nom: m.say } : byCase(mapOf(m.say) as Forms) };
   };
-  const section = (name: 'units' | 'terms' | 'timing' | 'conditions', known: (id: string) => boolean, what: string, candidates: () => Iterable<string>) => {
+  const section = (name: 'units' | 'terms' | 'timing' | 'conditions' | 'effects', known: (id: string) => boolean, what: string, candidates: () => Iterable<string>) => {
     for (const [id, raw] of Object.entries(mapOf(l[name]))) {
       if (!known(id)) {
         const guess = closest(id, [...candidates()]);
@@ -279,6 +290,7 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
   section('terms', (id) => isTerm(g, d, id), 'a game term', () => termIds(g, d));
   section('timing', (id) => g.timingIds.has(id), 'a timing', () => g.timingIds);
   section('conditions', (id) => g.conditions.has(id), 'a condition', () => g.conditions.keys());
+  section('effects', (id) => g.effectIds.has(id), 'an effect', () => g.effectIds);
   const tr = mapOf(l.transfers);
   out.transfers = { in: phrases(mapOf(tr.in).read ?? tr.in), out: phrases(mapOf(tr.out).read ?? tr.out) };
   for (const [dir, raw] of Object.entries(mapOf(l.directions))) {

@@ -38,6 +38,7 @@ export interface Reader {
   one: Array<{ phrase: Phrase; value: true }>;
   timing: Array<{ phrase: Phrase; value: string }>;
   conditions: Array<{ phrase: Phrase; value: string }>;
+  effects: Array<{ phrase: Phrase; value: string }>;
   transfers: Array<{ phrase: Phrase; value: 'in' | 'out' }>;
   before: Array<{ phrase: Phrase; value: Direction }>;
   after: Array<{ phrase: Phrase; value: Direction }>;
@@ -75,6 +76,7 @@ export function makeReader(lang: Language, g: Glossary, d: Declared): Reader {
     one: lang.one.map((phrase) => ({ phrase, value: true as const })),
     timing: [...lang.timing].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     conditions: [...lang.conditions].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
+    effects: [...lang.effects].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     transfers: [...lang.transfers.in.map((phrase) => ({ phrase, value: 'in' as const })), ...lang.transfers.out.map((phrase) => ({ phrase, value: 'out' as const }))],
     before: dir('before'),
     after: dir('after'),
@@ -270,6 +272,11 @@ export function readText(text: string, r: Reader, self: string): TextReading {
   for (const m of findAll(tokens, r.timing)) {
     cover(m.from, m.to);
     claims.push({ body: { k: 'timing', timing: m.value }, ...span(m.from, m.to) });
+  }
+  // What the text says happens ("counts as empty"): paired with the terms around it, never reported on its own.
+  for (const m of findAll(tokens, r.effects)) {
+    cover(m.from, m.to);
+    claims.push({ body: { k: 'effect', effect: m.value }, ...span(m.from, m.to), unchecked: true });
   }
   for (const m of findAll(tokens, r.conditions)) {
     cover(m.from, m.to);

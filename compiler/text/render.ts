@@ -97,6 +97,8 @@ export class Renderer {
         return this.lang.timing.get(b.timing)?.text ?? b.timing;
       case 'condition':
         return this.lang.conditions.get(b.cond)?.text ?? b.cond;
+      case 'effect':
+        return this.lang.effects.get(b.effect)?.read[0]?.source ?? b.effect;
       case 'limit': {
         const t = this.template(`limit.${b.per}`, c.decl, c.span);
         return t ? t.replace('{times}', this.times(b.times, c.decl, c.span)) : `${b.times}× / ${b.per}`;
