@@ -46,7 +46,9 @@ export function runFor(body: BlockCode, items: Value[], start: number, slot: num
     if (sig === BREAK) return NORMAL;
     if (sig === FINISH) return FINISH;
     if (sig === SUSPEND) {
-      if (i + 1 < items.length) pushFrame(c.st, { ...frameOf(body, 0, c), loop: { items, index: i + 1, slot } });
+      // Pushed after the last item too: a `break` after the suspension must find this loop's frame,
+      // not skip the frame of an enclosing loop.
+      pushFrame(c.st, { ...frameOf(body, 0, c), loop: { items, index: i + 1, slot } });
       return SUSPEND;
     }
   }
@@ -60,7 +62,7 @@ export function runRepeat(body: BlockCode, count: number, max: number, c: RunCtx
     if (sig === BREAK) return NORMAL;
     if (sig === FINISH) return FINISH;
     if (sig === SUSPEND) {
-      if (i + 1 < max) pushFrame(c.st, { ...frameOf(body, 0, c), loop: { count: i + 1, max } });
+      pushFrame(c.st, { ...frameOf(body, 0, c), loop: { count: i + 1, max } });
       return SUSPEND;
     }
   }

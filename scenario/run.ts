@@ -143,7 +143,6 @@ function tryStep(pack: CompiledPack, state: GameState, step: Step): ApplyResult 
   if (!who) return { ok: false, reason: 'nobody is to act now', state };
   const notYou = { ok: false as const, reason: `${display(pack, who)} (${who}) must act now, not ${display(pack, step.player)} (${step.player})`, state };
   // Another player may still step in with an `anytime` action (a reward card played in any turn).
-  if (who !== step.player && !legalChoices(state).some((c) => c.player === step.player)) return notYou;
   try {
     const r = apply(state, step.choice, { player: step.player });
     return !r.ok && who !== step.player && r.reason.includes('must act now') ? notYou : r;

@@ -304,3 +304,36 @@ rules: |
     expect(st.e.p1.big).toBe(false);
   });
 });
+
+describe('break after a choice in the last round of a loop', () => {
+  const nested = `
+kinds:
+  game:
+    state:
+      rounds: number
+      picks: list<number>
+rules: |
+  flow {
+    loop max 3 {
+      game.rounds += 1
+      for p in players {
+        choose n in [1, 2] by p "Pick" {
+          game.picks += [n]
+          if n == 2 {
+            break
+          }
+        }
+      }
+    }
+  }
+`;
+
+  it('leaves only the inner loop, also when the choice was in its last round', () => {
+    const pack = compileOk(nested);
+    // one player: every `for` round is its last; `break` must leave the `for`, not the outer loop
+    let st = newGame(pack, { players: 1, seed: 1 });
+    st = play(st, 'choose 2', 'choose 1', 'choose 2');
+    expect(st.over).toBe(true);
+    expect(st.e.game).toEqual({ rounds: 3, picks: [2, 1, 2] });
+  });
+});

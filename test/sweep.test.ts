@@ -53,3 +53,48 @@ for (const dir of ['content/smallworld-wow', 'content/smallworld-wow-teams']) {
     });
   });
 }
+
+/**
+ * Whole cooperative games of Wrath of the Lich King by seeded uniform bots, solo and 2–5 players:
+ * every game must end (won or lost) without a rule failing, and across the sweep bots must have
+ * played reward cards (the `anytime` actions) and fought. `WOTLK_SEEDS` sets the seeds per player
+ * count (default 3).
+ */
+const wotlkSeeds = Number(process.env.WOTLK_SEEDS ?? 3);
+
+describe('bots play content/wotlk to the end', () => {
+  const dir = 'content/wotlk';
+  const files = readPackFolder(dir);
+  const { pack, diagnostics } = compile(files, { dependencies: dependenciesOf(dir, files) });
+  const actions = new Set<string>();
+
+  for (const players of [1, 2, 3, 4, 5]) {
+    it(`${players} player(s), seeds 1–${wotlkSeeds}`, { timeout: 300_000 }, () => {
+      expect(diagnostics).toEqual([]);
+      for (let seed = 1; seed <= wotlkSeeds; seed++) {
+        let st = newGame(pack!, { players, seed });
+        let rng = seed * 7919 + players;
+        let steps = 0;
+        while (!st.over) {
+          const legal = legalChoices(st, { labels: false });
+          if (!legal.length) throw new Error(`seed ${seed}: ${st.prompt?.player} has no legal choice at step ${steps}`);
+          const r = nextRandom(rng);
+          rng = r.state;
+          const pick = legal[Math.floor(r.value * legal.length)];
+          const res = apply(st, pick);
+          if (!res.ok) throw new Error(`seed ${seed}, step ${steps}: a listed choice was refused: ${pick.id}: ${res.reason}`);
+          st = res.state;
+          actions.add(pick.id.split(/[ @]/)[0]);
+          if (++steps > 20000) throw new Error(`seed ${seed}: no end after 20000 choices`);
+        }
+        const game = st.e.game as { won: boolean; lost: boolean };
+        expect(game.won || game.lost, `seed ${seed}: the game ended neither won nor lost`).toBe(true);
+        expect(standings(st)).toHaveLength(players);
+      }
+    });
+  }
+
+  it('the bots fought, quested and used abilities', () => {
+    for (const a of ['move', 'fight', 'quest', 'rest', 'travel', 'heal']) expect(actions, a).toContain(a);
+  });
+});
