@@ -44,6 +44,9 @@ kinds:
       hand: number
       card: card?
       resting: card?
+  game:
+    state:
+      deck: list<terrain>
 entities:
   - region: r1
     terrain: hills
@@ -61,6 +64,9 @@ rules: |
     me.hand -= cost(r)
   }
   action pass "Pass" { }
+  proc flood(r: region) {
+    r.owner = none
+  }
 
   flow {
     for p in players {
@@ -82,6 +88,8 @@ const glossary = `glossary:
   terms:
     enums: [terrain]
     kinds: [card]
+  effects:
+    flooded: [flood]
   timing:
     endOfTurn: [turnEnded]
     startOfTurn: [turnStarted]
@@ -103,14 +111,16 @@ const en = `language:
     token: { read: ["token*"], say: { one: token, other: tokens } }
     region: { read: ["region*"], say: { one: region, other: regions } }
   terms:
-    hills: { read: [Hills], say: { nom: a Hills region, bare: Hills region } }
+    hills: { read: [Hills], say: { nom: a Hills region, bare: Hills region, count: { one: Hills, other: Hills } } }
     mountains: { read: [Mountains], say: { nom: a Mountains region, bare: Mountains region } }
-    forest: { read: [Forest], say: { nom: a Forest region, bare: Forest region } }
+    forest: { read: [Forest], say: { nom: a Forest region, bare: Forest region, count: { one: Forest, other: Forests } } }
   timing:
     endOfTurn: { read: ["at the end of … turn"], say: "At the end of your turn," }
     startOfTurn: { read: ["at the start of … turn"], say: "At the start of your turn," }
   conditions:
     resting: { read: [resting], say: "(also while resting)" }
+  effects:
+    flooded: { read: ["is flooded", "are flooded"] }
   directions:
     gain: { before: [receive, gain] }
     lose: { before: [pay] }
@@ -120,6 +130,7 @@ const en = `language:
   templates:
     sentence: { timed: "{timing} {clauses}.", plain: "{clauses}." }
     and: ", and "
+    set: "{amount}"
     gain: "you receive {amount}"
     gainPer: "you receive {amount} for each {per:bare}"
     lose: "you pay {amount}"
@@ -163,6 +174,8 @@ const pl = `language:
     startOfTurn: { read: ["na początku … tury"], say: "Na początku swojej tury" }
   conditions:
     resting: { read: ["odpoczyn*"], say: "(także podczas odpoczynku)" }
+  effects:
+    flooded: { read: ["zostaje zalany", "zostają zalane"] }
   directions:
     gain: { before: ["otrzym*"] }
     lose: { before: ["płac*", "zapłać"] }
@@ -172,6 +185,7 @@ const pl = `language:
   templates:
     sentence: { timed: "{timing} {clauses}.", plain: "{clauses}." }
     and: " i "
+    set: "{amount}"
     gain: "otrzymujesz {amount:acc}"
     gainPer: "otrzymujesz {amount:acc} za każdy {per:acc}"
     lose: "płacisz {amount:acc}"
@@ -355,6 +369,24 @@ describe('findings on broken cards, with their positions', () => {
     // `> 0` is "any": a text need not say a number for it.
     const any = rules.replace('>= 2', '> 0');
     expect(checkPackTexts(pack([card('landlord', { en: 'At the end of your turn, if you own a region, you receive 1 coin.', pl: 'Na koniec swojej tury, jeśli masz region, otrzymujesz 1 monetę.' }, any)])).diagnostics).toEqual([]);
+  });
+
+  it('TX0104: an effect said with another term than the one its condition names', () => {
+    const rules = 'on turnEnded(p) when p == holder {\n  for r in regions {\n    if r.terrain == hills {\n      flood(r)\n    }\n    if r.terrain == forest {\n      r.owner = holder\n    }\n  }\n}';
+    const right = { en: 'At the end of your turn, every Hills region is flooded and you take every Forest region.', pl: 'Na koniec swojej tury każdy region Wzgórz zostaje zalany i zajmujesz każdy region Lasów.' };
+    expect(checkPackTexts(pack([card('tide', right, rules)])).diagnostics).toEqual([]);
+    const swapped = pack([card('tide', { en: 'At the end of your turn, every Forest region is flooded and you take every Hills region.', pl: right.pl }, rules)]);
+    const [f] = only(checkPackTexts(swapped).diagnostics, 'TX0104');
+    expect(f).toMatchObject({ lang: 'en', words: 'is flooded', ...at(swapped, 'cards.yaml', 'is flooded') });
+    expect(f.message).toContain('`hills`');
+  });
+
+  it('a stack of game terms is described by what it holds of each', () => {
+    const rules = 'on turnStarted(p) when p == holder {\n  game.deck = [hills, hills, forest]\n  shuffle game.deck\n}';
+    const said = { en: 'At the start of your turn, shuffle the deck: 2 Hills and 1 Forest.', pl: 'Na początku swojej tury potasuj talię: 2 Wzgórza i 1 Las.' };
+    expect(checkPackTexts(pack([card('deck', said, rules)])).diagnostics).toEqual([]);
+    const wrong = pack([card('deck', { en: 'At the start of your turn, shuffle the deck: 1 Hills and 2 Forest.', pl: said.pl }, rules)]);
+    expect(only(checkPackTexts(wrong).diagnostics, 'TX0101').map((f) => f.words).sort()).toEqual(['1 Hills', '2 Forest']);
   });
 
   it('checks limits, roles and directions', () => {

@@ -32,7 +32,9 @@ export function formOf(forms: Forms | undefined, n: number | string | undefined,
 
 /** A number with its unit, in a grammatical case and the plural form the number takes. */
 export function formatAmount(n: number, unit: string | undefined, lang: Language, grammaticalCase = 'nom'): string {
-  const word = unit ? (formOf(lang.units.get(unit)?.say, n, grammaticalCase, lang) ?? unit) : undefined;
+  // A number of game terms ("6 duds") takes the term's `count` forms.
+  const term = unit && !lang.units.has(unit) ? lang.terms.get(unit)?.say : undefined;
+  const word = unit ? ((term && formOf(term, n, term.count ? 'count' : 'bare', lang)) ?? formOf(lang.units.get(unit)?.say, n, grammaticalCase, lang) ?? unit) : undefined;
   return word ? `${n} ${word}` : String(n);
 }
 
