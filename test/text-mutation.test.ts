@@ -220,7 +220,7 @@ describe('card text checker: mutation benchmark over the shipped packs', () => {
     });
   }
 
-  it('detects at least 95% of the mutations of what texts say, and raises no false alarm', () => {
+  it('detects at least 95% of single mutations and raises no false alarm', () => {
     const missed = all.filter((o) => !o.flagged);
     const spokenOf = all.filter((o) => o.counted && !o.swap);
     console.log(
@@ -234,8 +234,6 @@ describe('card text checker: mutation benchmark over the shipped packs', () => {
     );
     expect(falseAlarms, alarms.join('\n')).toBe(0);
     expect(all.length).toBeGreaterThan(100);
-    expect(rate(spokenOf)).toBeGreaterThanOrEqual(0.95);
-    // Silent sites and swaps included, the figure the target is about; not yet 95% (see NOTES of #5).
-    expect(rate(all)).toBeGreaterThanOrEqual(0.8);
+    expect(rate(all)).toBeGreaterThanOrEqual(0.95);
   });
 });
