@@ -81,7 +81,7 @@ function claimsOf(ctx: TextContext, card: Card): RuleClaim[] {
 }
 
 function flagged(ctx: TextContext, claims: RuleClaim[], readings: Map<string, TextReading>): boolean {
-  return [...readings.values()].some((r) => mismatches(ctx, claims, r.claims).length > 0);
+  return [...readings].some(([lang, r]) => mismatches(ctx, claims, r.claims, lang).length > 0);
 }
 
 /** Does the text speak of this site: must say it, or a claim of the text rests on this site alone? */
@@ -166,7 +166,7 @@ function benchmark(ctx: TextContext, cards: Card[]): Outcome[] {
         const r = readText(mutated, reader, card.entity.id);
         const others = new Map(readings);
         others.set(lang, r);
-        out.push({ card: card.entity.id, where: 'text', lang, kind: s.k, what: `“${text.slice(s.start, s.end)}” → “${replacement}”`, counted: true, swap, flagged: mismatches(ctx, base, r.claims).length > 0 });
+        out.push({ card: card.entity.id, where: 'text', lang, kind: s.k, what: `“${text.slice(s.start, s.end)}” → “${replacement}”`, counted: true, swap, flagged: mismatches(ctx, base, r.claims, lang).length > 0 });
       }
     }
   }

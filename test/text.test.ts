@@ -338,7 +338,7 @@ describe('findings on broken cards, with their positions', () => {
       ),
     ]);
     const r = checkPackTexts(files);
-    const omitted = only(r.diagnostics, 'TX0202');
+    const omitted = only(r.diagnostics, 'TX0202').filter((f) => !f.message.includes('timing'));
     expect(omitted.map((f) => f.lang).sort()).toEqual(['en', 'pl']);
     expect(omitted[0]).toMatchObject({ file: 'cards.yaml', ...at(files, 'cards.yaml', '2\n') });
     expect(omitted.find((f) => f.lang === 'pl')!.canonical).toBe('otrzymujesz 2 monety');
@@ -389,6 +389,14 @@ describe('findings on broken cards, with their positions', () => {
     expect(only(checkPackTexts(wrong).diagnostics, 'TX0101').map((f) => f.words).sort()).toEqual(['1 Hills', '2 Forest']);
   });
 
+  it('TX0202: a text that omits when a trigger gives what it gives', () => {
+    const files = pack([miner({ en: 'You receive 1 coin for each Mountains region you own.', pl: MINER_PL })]);
+    const [f] = only(checkPackTexts(files).diagnostics, 'TX0202');
+    expect(f).toMatchObject({ lang: 'en', ...at(files, 'cards.yaml', 'turnEnded') });
+    expect(f.message).toContain('timing `endOfTurn`');
+    expect(f.hint).toContain('At the end of your turn');
+  });
+
   it('checks limits, roles and directions', () => {
     const rules = 'action grab(r: region) "Grab {r}" limit 2 per turn with claim while active, resting {\n  me.coins -= 1\n}';
     const good = pack([card('grabber', { en: 'Twice per turn you may pay 1 coin to grab a region, also while resting.', pl: '2 razy na turę możesz zapłacić 1 monetę, by chwycić region, także podczas odpoczynku.' }, rules)]);
@@ -422,7 +430,7 @@ describe('bad input: a diagnostic with its position, never a crash', () => {
   });
 
   it('TX0401: a template missing for a construct, at the rule, and a plain rendering instead', () => {
-    const files = pack([card('taxman', { en: 'You pay 2 coins.', pl: 'Płacisz 2 monety.' }, 'on turnStarted(p) when p == holder {\n  holder.coins -= 2\n}')], {
+    const files = pack([card('taxman', { en: 'At the start of your turn, you pay 2 coins.', pl: 'Na początku swojej tury płacisz 2 monety.' }, 'on turnStarted(p) when p == holder {\n  holder.coins -= 2\n}')], {
       'language/pl.yaml': pl.replace('    lose: "płacisz {amount:acc}"\n', ''),
     });
     const r = checkPackTexts(files);

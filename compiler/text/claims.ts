@@ -100,11 +100,15 @@ class RuleReader {
     switch (decl.kind) {
       case 'on': {
         const timing = this.g.timing.get(decl.name);
+        const at = this.out.length;
         if (timing) this.push({ k: 'timing', timing }, false, decl.nameSpan, [decl]);
         this.roles(decl.roles);
         if (decl.when) this.scan(decl.when, { required: true });
         this.pairUp(decl.body);
         this.guarded(decl.when, () => this.block(decl.body));
+        // When a trigger gives or takes what a text must say, the text must say when, too; a trigger
+        // that only keeps the card's books (a reset at the start of a turn) goes unsaid.
+        if (timing && this.out.slice(at + 1).some((c) => c.required && c.body.k === 'number' && c.how !== 'condition')) this.out[at].required = true;
         break;
       }
       case 'modify':
