@@ -84,12 +84,37 @@ try {
     await page.waitForFunction((v) => ((window as unknown as Handle).playground.app.played?.version ?? 0) > v, before, { timeout: 60_000, polling: 'raf' });
     toReplay.push(performance.now() - t);
   }
+  // A card's text: the Orcs' "1 extra victory coin" becomes 2 (a finding), then 1 again (none).
+  await page.click('[data-testid=tab-texts]');
+  await page.waitForSelector('[data-testid=card-text][data-card=orcs][data-ok=true]', { timeout: 90_000 });
+  await page.evaluate(() => {
+    const ed = (window as unknown as Handle).playground.editor;
+    ed.open('races/orcs.yaml');
+    const m = ed.model('races/orcs.yaml');
+    const text = m.getValue();
+    const at = text.indexOf('1 extra victory coin', text.indexOf('en: "')) + 1;
+    const p = m.getPositionAt(at);
+    ed.editor.setPosition({ lineNumber: p.lineNumber, column: p.column });
+    ed.editor.focus();
+  });
+  const toVerdict: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const [digit, ok] of [['2', false], ['1', true]] as const) {
+      await page.keyboard.press('Backspace');
+      const t = performance.now();
+      await page.keyboard.type(digit);
+      await page.waitForSelector(`[data-testid=card-text][data-card=orcs][data-ok=${ok}]`, { timeout: 60_000 });
+      toVerdict.push(performance.now() - t);
+    }
+  }
+
   stats('edit → compile asked (debounce)', waitMs);
   stats('compile in the worker', compileMs);
   stats('worker queue and messages', transferMs);
   stats('markers, lists and status drawn', drawMs);
   stats('keystroke → diagnostics on screen', toDiagnostics);
   stats(`keystroke → game replayed (${moves} moves)`, toReplay);
+  stats('keystroke in a card text → its verdict on screen', toVerdict);
 } finally {
   await browser.close();
   await server.close();

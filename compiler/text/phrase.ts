@@ -141,14 +141,44 @@ export function matchAt(p: Phrase, tokens: Token[], i: number, isNumber?: (i: nu
   return best;
 }
 
-/** Every non-overlapping match of any of the phrases, longest first at each position. */
+/** Phrases by the words they can start with, so that each token tries only the phrases it can start. */
+interface FirstWords {
+  exact: Map<string, number[]>;
+  prefixes: Array<{ word: string; index: number }>;
+  always: number[];
+}
+
+const firstWordsOf = new WeakMap<object, FirstWords>();
+
+function firstWords(entries: Array<{ phrase: Phrase }>): FirstWords {
+  let f = firstWordsOf.get(entries);
+  if (f) return f;
+  f = { exact: new Map(), prefixes: [], always: [] };
+  entries.forEach((e, index) => {
+    const s = e.phrase.slots[0];
+    if (!s || s.k !== 'word' || s.optional) return void f!.always.push(index);
+    for (const a of s.alts) {
+      if (a.prefix) f!.prefixes.push({ word: a.word, index });
+      else f!.exact.set(a.word, [...(f!.exact.get(a.word) ?? []), index]);
+    }
+  });
+  firstWordsOf.set(entries, f);
+  return f;
+}
+
+/** Every non-overlapping match of any of the phrases, longest first at each position (the first listed on a tie). */
 export function findAll<T>(tokens: Token[], entries: Array<{ phrase: Phrase; value: T }>, isNumber?: (i: number) => number): Array<Match & { value: T; phrase: Phrase }> {
   const out: Array<Match & { value: T; phrase: Phrase }> = [];
+  const first = firstWords(entries);
   let i = 0;
   while (i < tokens.length) {
     let best: (Match & { value: T; phrase: Phrase }) | undefined;
     if (!tokens[i].punct) {
-      for (const e of entries) {
+      const word = tokens[i].lower;
+      const candidates = [...(first.exact.get(word) ?? []), ...first.prefixes.filter((p) => word.startsWith(p.word)).map((p) => p.index), ...first.always];
+      candidates.sort((x, y) => x - y);
+      for (const k of candidates) {
+        const e = entries[k];
         const m = matchAt(e.phrase, tokens, i, isNumber);
         if (m && (!best || m.to > best.to)) best = { ...m, value: e.value, phrase: e.phrase };
       }
