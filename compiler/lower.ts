@@ -5,7 +5,7 @@ import { LineIndex } from './source.ts';
 import * as Ty from './types.ts';
 import type { Type } from './types.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type BlockCode, type CardBinding, type CompiledPack, type ExprFn, type ModifierCode, type Origin, type RunCtx, type StmtFn } from '../runtime/compiled.ts';
-import { Refusal, runBlock, runEmit, runFor, runPipeline, runRepeat } from '../runtime/engine.ts';
+import { Refusal, rangeOf, runBlock, runEmit, runFor, runPipeline, runRepeat } from '../runtime/engine.ts';
 import { cloneJson, sameValue } from '../runtime/clone.ts';
 import { display, randomInt, shuffleInPlace } from '../runtime/values.ts';
 import type { EntityInfo, FieldInfo, KindInfo, Value } from '../runtime/types.ts';
@@ -528,13 +528,7 @@ class Lowering {
       case 'range': {
         const from = this.expr(e.from);
         const to = this.expr(e.to);
-        return (c) => {
-          const a = from(c) as number;
-          const b = to(c) as number;
-          const out: number[] = [];
-          for (let i = a; i <= b; i++) out.push(i);
-          return out;
-        };
+        return (c) => rangeOf(from(c) as number, to(c) as number);
       }
     }
   }

@@ -11,6 +11,38 @@ export class Refusal extends Error {
   }
 }
 
+/**
+ * How many statements and loop rounds one choice (or the setup of a game) may run. Every rule ends
+ * (no `while`, no recursion), but an untrusted pack's `repeat 1000000000` would still hang the
+ * playground: past the budget the choice is refused, and the state is left as it was.
+ */
+export const STEP_BUDGET = 2_000_000;
+let stepsLeft = Infinity;
+
+export function withStepBudget<T>(run: () => T): T {
+  const outer = stepsLeft;
+  stepsLeft = STEP_BUDGET;
+  try {
+    return run();
+  } finally {
+    stepsLeft = outer;
+  }
+}
+
+function spend(): void {
+  if (--stepsLeft < 0) throw new Refusal(`the rules ran more than ${STEP_BUDGET.toLocaleString('en')} steps for one choice: a loop in the pack runs too long`);
+}
+
+/** The longest list a range (`1..n`) may make: past it, a choice is refused rather than the memory filled. */
+export const MAX_RANGE = 100_000;
+
+export function rangeOf(from: number, to: number): number[] {
+  if (to - from + 1 > MAX_RANGE) throw new Refusal(`the range ${from}..${to} holds more than ${MAX_RANGE.toLocaleString('en')} numbers`);
+  const out: number[] = [];
+  for (let i = from; i <= to; i++) out.push(i);
+  return out;
+}
+
 export function ctxFor(st: GameState, pack: CompiledPack, slots: number, me: string | null, self: string | null = null, holder: string | null = null, step = st.choices.length): RunCtx {
   return { st, pack, env: new Array(slots).fill(null), me, self, holder, it: null, value: null, step };
 }
@@ -27,6 +59,7 @@ export function pushFrame(st: GameState, f: Frame): void {
 export function runBlock(block: BlockCode, pc: number, c: RunCtx): Signal {
   const stmts = block.stmts;
   for (let i = pc; i < stmts.length; i++) {
+    spend();
     const sig = stmts[i](c);
     if (sig === NORMAL) continue;
     if (sig === SUSPEND) {
@@ -41,6 +74,7 @@ export function runBlock(block: BlockCode, pc: number, c: RunCtx): Signal {
 /** `for x in items { body }`, from item `start`. */
 export function runFor(body: BlockCode, items: Value[], start: number, slot: number, c: RunCtx): Signal {
   for (let i = start; i < items.length; i++) {
+    spend();
     c.env[slot] = items[i];
     const sig = runBlock(body, 0, c);
     if (sig === BREAK) return NORMAL;
@@ -58,6 +92,7 @@ export function runFor(body: BlockCode, items: Value[], start: number, slot: num
 /** `repeat n` and `loop max n`, from round `count`. */
 export function runRepeat(body: BlockCode, count: number, max: number, c: RunCtx): Signal {
   for (let i = count; i < max; i++) {
+    spend();
     const sig = runBlock(body, 0, c);
     if (sig === BREAK) return NORMAL;
     if (sig === FINISH) return FINISH;

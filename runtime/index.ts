@@ -1,9 +1,9 @@
 import { cloneJson, cloneState, sameValue } from './clone.ts';
 import type { ActionCode, CompiledPack, RunCtx } from './compiled.ts';
 import { FINISH, SUSPEND } from './compiled.ts';
-import { Refusal, ctxFor, holdersOf, resume, runBlock, withFrozenState } from './engine.ts';
+import { Refusal, ctxFor, holdersOf, resume, runBlock, withFrozenState, withStepBudget } from './engine.ts';
 import { seedState } from './rng.ts';
-import type { ApplyResult, Choice, GameState, NewGameOptions, Value } from './types.ts';
+import type { ApplyResult, Choice, Frame, GameState, NewGameOptions, Value } from './types.ts';
 import { decodeArg, display, encodeArg } from './values.ts';
 
 export type { ApplyResult, Choice, GameState, NewGameOptions, Value, LogEntry } from './types.ts';
@@ -63,6 +63,11 @@ export function newGame(pack: CompiledPack, options: NewGameOptions): GameState 
   st.e.game = fresh('game');
   attach(pack, st);
   const frameOf = (s: { body: { id: number }; slots: number }) => ({ block: s.body.id, pc: 0, env: new Array(s.slots).fill(null), me: null, self: null, holder: null });
+  withStepBudget(() => setUp(pack, st, options, frameOf));
+  return st;
+}
+
+function setUp(pack: CompiledPack, st: GameState, options: NewGameOptions, frameOf: (s: { body: { id: number }; slots: number }) => Frame): void {
   try {
     // Setups that ask a player something suspend like any rule; the edits and the flow then wait
     // for that answer, so they run here only when the setups finish at once.
@@ -79,7 +84,6 @@ export function newGame(pack: CompiledPack, options: NewGameOptions): GameState 
     if (e instanceof Refusal) throw new Error(`the game could not be set up: ${e.message}`);
     throw e;
   }
-  return st;
 }
 
 /**
@@ -121,6 +125,10 @@ function listChoices(state: GameState, labels: boolean): Choice[] {
 
 /** Applies a choice by id. An illegal choice is refused with the rule's reason, and the state is left as it was. */
 export function apply(state: GameState, choice: string | Choice, options: { player?: string } = {}): ApplyResult {
+  return withStepBudget(() => applyChoice(state, choice, options));
+}
+
+function applyChoice(state: GameState, choice: string | Choice, options: { player?: string }): ApplyResult {
   const pack = packOf(state);
   const id = typeof choice === 'string' ? choice : choice.id;
   const p = state.prompt;
