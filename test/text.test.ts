@@ -102,6 +102,7 @@ const en = `language:
   numbers: { one: 1, two: 2, three: 3 }
   if: [if, when]
   joins: [and, or]
+  except: [except]
   times: { once: 1, twice: 2 }
   timesWords: [times]
   one: [a, an]
@@ -379,6 +380,13 @@ describe('findings on broken cards, with their positions', () => {
     const [f] = only(checkPackTexts(swapped).diagnostics, 'TX0104');
     expect(f).toMatchObject({ lang: 'en', words: 'is flooded', ...at(swapped, 'cards.yaml', 'is flooded') });
     expect(f.message).toContain('`hills`');
+  });
+
+  it('TX0102: a term a text both says and excepts', () => {
+    const files = pack([miner({ en: 'At the end of your turn, you receive 1 coin for each Mountains region you own (except Mountains regions).', pl: MINER_PL })]);
+    const [f] = only(checkPackTexts(files).diagnostics, 'TX0102');
+    expect(f).toMatchObject({ lang: 'en', words: 'Mountains', ...at(files, 'cards.yaml', 'Mountains', 1) });
+    expect(f.message).toContain('both ways');
   });
 
   it('a stack of game terms is described by what it holds of each', () => {

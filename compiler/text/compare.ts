@@ -20,7 +20,7 @@ export interface Mismatch {
   rule?: RuleClaim;
   /** For TX0201: what the rules do say about the same subject. */
   others?: RuleClaim[];
-  /** For TX0104: the term the text says the number with. */
+  /** For TX0104: the term the text says the number with; for TX0102 without a rule: where the text says the term it also excepts. */
   term?: TextClaim;
 }
 
@@ -55,6 +55,13 @@ export function compareClaims(rule: RuleClaim[], text: TextClaim[], sameClass: (
     else out.push({ code: 'TX0201', text: t, others });
   }
   for (const r of missing) out.push({ code: 'TX0202', rule: r });
+  // "all tokens, Artifacts included (except … Artifact markers)": a term both said and excepted.
+  for (const t of text) {
+    if (!t.negated || t.body.k !== 'term') continue;
+    const term = t.body.term;
+    const said = checked.find((x) => x.body.k === 'term' && x.body.term === term);
+    if (said) out.push({ code: 'TX0102', text: t, term: said });
+  }
   out.push(...pairings(rule, checked, sameClass));
   return out;
 }

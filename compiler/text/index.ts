@@ -265,6 +265,23 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
     const r = m.rule;
     const rule = r ? ruleInfo(r) : undefined;
     const extra: Partial<TextFinding> = { words: t?.words, rule, canonical: r ? canonical(r) : undefined };
+    if (m.code === 'TX0102' && !r) {
+      out.push(
+        finding(
+          ctx,
+          {
+            code: 'TX0102',
+            message: `the ${lang} text excepts “${t!.words}” but also says “${m.term!.words}”: the same term, both ways`,
+            at: textAt(t!),
+            hint: `one of the two is a slip: the rules read, in ${lang}: “${renderer.card(card.claims).text}”`,
+          },
+          e.id,
+          lang,
+          { words: t!.words },
+        ),
+      );
+      continue;
+    }
     switch (m.code) {
       case 'TX0101':
       case 'TX0102':
