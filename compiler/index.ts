@@ -3,6 +3,7 @@ import { declare, type Declared } from './declare.ts';
 import type { Diagnostic, DiagnosticInput } from './diagnostic.ts';
 import { loadPack, type LoadedPack } from './load.ts';
 import { lower } from './lower.ts';
+import { checkVersions, neededPacks, requirementsOf } from './requirements.ts';
 import { checkSchemas } from './schema.ts';
 import { LineIndex, type SourceFile } from './source.ts';
 import type { CompiledPack } from '../runtime/compiled.ts';
@@ -76,18 +77,17 @@ export function analyze(files: SourceFile[], options: CompileOptions & { lower?:
 /** A pack that extends another is compiled over its base's files; the base's paths get a `base:` prefix. */
 function withBase(files: SourceFile[], options: CompileOptions, report: (d: DiagnosticInput) => void): SourceFile[] {
   const manifest = files.find((f) => f.path === 'pack.yaml');
-  const base = manifest?.text.match(/^extends:\s*([\w-]+)/m)?.[1];
-  const deps = [...(manifest?.text.match(/^dependsOn:\s*\[([^\]]*)\]/m)?.[1].split(',').map((s) => s.trim()).filter(Boolean) ?? [])];
-  const wanted = [...(base ? [base] : []), ...deps];
+  const needs = requirementsOf(manifest?.text ?? '');
+  const versionOf = (id: string) => requirementsOf(options.dependencies?.[id]?.find((f) => f.path === 'pack.yaml')?.text ?? '').version;
+  checkVersions(needs, versionOf, report);
   const out = [...files];
-  for (const id of wanted) {
-    const dep = options.dependencies?.[id];
+  for (const need of neededPacks(needs)) {
+    const dep = options.dependencies?.[need.id];
     if (!dep) {
-      const at = manifest!.text.indexOf(id);
-      report({ code: 'RB0003', message: `this pack needs the pack \`${id}\`, which was not found`, at: { file: 'pack.yaml', start: at, end: at + id.length }, hint: `put the \`${id}\` pack folder beside this one` });
+      report({ code: 'RB0003', message: `this pack needs the pack \`${need.id}\`, which was not found`, at: { file: 'pack.yaml', start: need.start, end: need.end }, hint: `put the \`${need.id}\` pack folder beside this one` });
       continue;
     }
-    for (const f of dep) if (f.path !== 'pack.yaml' && !f.path.startsWith('scenarios/')) out.push({ path: `${id}:${f.path}`, text: f.text });
+    for (const f of dep) if (f.path !== 'pack.yaml' && !f.path.startsWith('scenarios/')) out.push({ path: `${need.id}:${f.path}`, text: f.text });
   }
   return out;
 }

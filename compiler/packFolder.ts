@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join, relative, dirname, sep } from 'node:path';
 import type { SourceFile } from './source.ts';
 import type { CompileOptions } from './index.ts';
+import { neededPacks, requirementsOf } from './requirements.ts';
 
 /** Node only: the YAML files of a pack folder, with paths relative to it. */
 export function readPackFolder(dir: string): SourceFile[] {
@@ -19,8 +20,7 @@ export function readPackFolder(dir: string): SourceFile[] {
 
 /** The packs a pack extends or depends on, looked up as folders beside it (`content/<id>`). */
 export function dependenciesOf(dir: string, files: SourceFile[]): CompileOptions['dependencies'] {
-  const manifest = files.find((f) => f.path === 'pack.yaml')?.text ?? '';
-  const ids = [manifest.match(/^extends:\s*([\w-]+)/m)?.[1], ...(manifest.match(/^dependsOn:\s*\[([^\]]*)\]/m)?.[1].split(',').map((s) => s.trim()) ?? [])].filter((x): x is string => !!x);
+  const ids = neededPacks(requirementsOf(files.find((f) => f.path === 'pack.yaml')?.text ?? '')).map((r) => r.id);
   const deps: Record<string, SourceFile[]> = {};
   for (const id of ids) {
     const folder = join(dirname(dir.replace(/[\\/]+$/, '')), id);

@@ -5,6 +5,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import type { SourceFile } from './engine-types.ts';
+import { neededPacks, requirementsOf } from '../../compiler/requirements.ts';
 
 export type Seat = 'human' | 'bot';
 
@@ -88,17 +89,9 @@ export function scenariosOf(files: Record<string, string>): SourceFile[] {
     .map(([path, text]) => ({ path, text }));
 }
 
-/** Packs a manifest builds on: its `extends` base and its `dependsOn` list, by id. */
+/** Packs a manifest builds on: its `extends` base and its `dependsOn` list, by id (a version range after `@` is the compiler's to check). */
 export function dependencyIds(files: Record<string, string>): string[] {
-  try {
-    const m = parseYaml(files['pack.yaml'] ?? '') as { extends?: unknown; dependsOn?: unknown } | null;
-    const out: string[] = [];
-    if (typeof m?.extends === 'string') out.push(m.extends);
-    if (Array.isArray(m?.dependsOn)) out.push(...m.dependsOn.filter((x): x is string => typeof x === 'string'));
-    return out;
-  } catch {
-    return []; // the compiler reports a manifest it cannot read
-  }
+  return neededPacks(requirementsOf(files['pack.yaml'] ?? '')).map((r) => r.id);
 }
 
 export class Workspace {
