@@ -98,3 +98,53 @@ describe('bots play content/wotlk to the end', () => {
     for (const a of ['move', 'fight', 'quest', 'rest', 'travel', 'heal']) expect(actions, a).toContain(a);
   });
 });
+
+/**
+ * Whole games of Wroth by seeded uniform bots: solo (always against the AI faction) and 2–4 players
+ * (the first bot picks the base game or the co-op one). Every game must end without a rule failing;
+ * across the sweep both variants must have been played and the bots must have used the exodus,
+ * the all-seeing die, elite troops and feat cards. `WROTH_SEEDS` sets the seeds per player count
+ * (default 3).
+ */
+const wrothSeeds = Number(process.env.WROTH_SEEDS ?? 3);
+
+describe('bots play content/wroth to the end', () => {
+  const dir = 'content/wroth';
+  const files = readPackFolder(dir);
+  const { pack, diagnostics } = compile(files, { dependencies: dependenciesOf(dir, files) });
+  const actions = new Set<string>();
+  const variants = new Set<string>();
+
+  for (const players of [1, 2, 3, 4]) {
+    it(`${players} player(s), seeds 1–${wrothSeeds}`, { timeout: 300_000 }, () => {
+      expect(diagnostics).toEqual([]);
+      for (let seed = 1; seed <= wrothSeeds; seed++) {
+        let st = newGame(pack!, { players, seed });
+        let rng = seed * 7919 + players;
+        let steps = 0;
+        while (!st.over) {
+          const legal = legalChoices(st, { labels: false });
+          if (!legal.length) throw new Error(`seed ${seed}: ${st.prompt?.player} has no legal choice at step ${steps}`);
+          const r = nextRandom(rng);
+          rng = r.state;
+          const pick = legal[Math.floor(r.value * legal.length)];
+          const res = apply(st, pick);
+          if (!res.ok) throw new Error(`seed ${seed}, step ${steps}: a listed choice was refused: ${pick.id}: ${res.reason}`);
+          st = res.state;
+          actions.add(pick.id.split(/[ @]/)[0]);
+          if (++steps > 20000) throw new Error(`seed ${seed}: no end after 20000 choices`);
+        }
+        const game = st.e.game as { variant: string; outcome: string };
+        variants.add(game.variant);
+        if (game.variant === 'coop') expect(['players', 'ai'], `seed ${seed}: a co-op game ends with a side winning`).toContain(game.outcome);
+        expect(standings(st)).toHaveLength(players);
+      }
+    });
+  }
+
+  it('both variants were played, and the bots used every kind of move', () => {
+    expect([...variants].sort()).toEqual(['coop', 'versus']);
+    for (const a of ['useMine', 'useExtend', 'useManeuver', 'useBattle', 'exodus', 'seeStrike', 'buyElite']) expect(actions, a).toContain(a);
+    expect([...actions].some((a) => a.includes('.')), 'a feat card was used').toBe(true);
+  });
+});
