@@ -6,6 +6,8 @@ export interface Io {
   err(text: string): void;
   /** The next line of input, or undefined at its end. */
   readLine(): Promise<string | undefined>;
+  /** A terminal to draw progress bars on, when standard error is one. */
+  terminal?: NodeJS.WriteStream;
 }
 
 /** Standard output, standard error and standard input. */
@@ -14,6 +16,7 @@ export function processIo(): Io {
   return {
     out: (t) => void process.stdout.write(t),
     err: (t) => void process.stderr.write(t),
+    terminal: process.stderr.isTTY ? process.stderr : undefined,
     async readLine() {
       lines ??= createInterface({ input: process.stdin, terminal: false })[Symbol.asyncIterator]();
       const next = await lines.next();

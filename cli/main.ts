@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { check } from './check.ts';
 import { processIo, UsageError, type Io } from './io.ts';
 import { play } from './play.ts';
+import { simulateCommand } from './simulate.ts';
 import { test } from './test.ts';
 import { text } from './text.ts';
 
@@ -41,6 +42,22 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     .addHelpText('after', '\nThe same seed plays the same game and prints the same log.\nExit code: 0 when the game ran, 1 when the pack does not compile or the game got stuck, 2 for a wrong command line.\nExample: rulebook play content/smallworld-wow --players 3 --seed 7 --bots')
     .action(async (pack: string, opts: { players?: number; seed: number; bots?: boolean; maxSteps: number; quiet?: boolean; json?: boolean }) => {
       code = await play(pack, opts, io);
+    });
+
+  program
+    .command('simulate')
+    .description('play many games by bots and print balance figures: wins by seat and by the cards held at the end')
+    .argument('<pack>', 'a pack folder')
+    .option('--games <n>', 'number of games', positiveInt, 100)
+    .option('--players <n>', "number of players (default: the pack's minimum)", positiveInt)
+    .option('--seed <s>', 'seed of the first game; the others follow (seed + 1, …)', integer, 1)
+    .option('--bots <kind...>', 'random (a uniform pick) or greedy (the best lead one choice ahead); one for every seat, or one per seat', ['random'])
+    .option('--max-steps <k>', 'give up on a game after this many choices', positiveInt, 10000)
+    .option('--workers <n>', 'worker threads (default: one per core)', positiveInt)
+    .option('--json', 'print the figures as JSON')
+    .addHelpText('after', '\nThe same options give the same figures, whatever the number of threads.\nExit code: 0 when every game ended, 1 when the pack does not compile or a game got stuck, 2 for a wrong command line.\nExample: rulebook simulate content/smallworld-wow --players 4 --games 400 --bots greedy random random random')
+    .action(async (pack: string, opts: { games: number; players?: number; seed: number; bots: string[]; maxSteps: number; workers?: number; json?: boolean }) => {
+      code = await simulateCommand(pack, opts, io);
     });
 
   program

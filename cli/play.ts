@@ -1,5 +1,5 @@
 import { apply, legalChoices, newGame, standings, type GameState, type LogEntry } from '../runtime/index.ts';
-import { nextRandom, seedState } from '../runtime/rng.ts';
+import { randomAgent } from '../runtime/agents.ts';
 import { display } from '../runtime/values.ts';
 import type { CompiledPack } from '../compiler/index.ts';
 import { isDir, isPackDir, packAt, packLabel, renderDiagnostic } from './packs.ts';
@@ -13,19 +13,6 @@ export interface PlayOptions {
   maxSteps: number;
   quiet?: boolean;
   json?: boolean;
-}
-
-/** A bot that picks uniformly among the legal choices, with its own generator derived from the game's seed. */
-export class Bot {
-  private rng: number;
-  constructor(seed: number, player: string) {
-    this.rng = seedState(`${seed}:bot:${player}`);
-  }
-  pick<T>(options: T[]): T {
-    const r = nextRandom(this.rng);
-    this.rng = r.state;
-    return options[Math.floor(r.value * options.length)];
-  }
 }
 
 /**
@@ -60,7 +47,7 @@ export async function play(dir: string, options: PlayOptions, io: Io): Promise<n
     shown = state.log.length;
   };
   showLog();
-  const bots = new Map(state.players.map((p) => [p, new Bot(options.seed, p)]));
+  const bots = new Map(state.players.map((p) => [p, randomAgent(options.seed, p)]));
   let steps = 0;
   let problem: string | undefined;
   let abandoned = false;
@@ -72,7 +59,7 @@ export async function play(dir: string, options: PlayOptions, io: Io): Promise<n
       break;
     }
     let choice;
-    if (options.bots) choice = bots.get(who)!.pick(choices);
+    if (options.bots) choice = bots.get(who)!.choose(state, choices, who);
     else {
       choice = await ask(pack, state, choices, io);
       if (!choice) {

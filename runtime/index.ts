@@ -234,6 +234,17 @@ export function violations(state: GameState): Array<{ message: string; rule: str
   return out;
 }
 
+/** For each card (an entity of a kind with roles), the players its rules work for now, by its kind's first role. */
+export function cardHolders(state: GameState): Record<string, string[]> {
+  const pack = packOf(state);
+  const out: Record<string, string[]> = {};
+  for (const [kind, ids] of Object.entries(pack.byKind)) {
+    if (!Object.keys(pack.roles[kind] ?? {}).length) continue;
+    for (const id of ids) out[id] = holdersOf(pack, state, { card: id, roles: [] });
+  }
+  return out;
+}
+
 /** Final standings by the pack's `scoring`: score, then tiebreak, both higher first. */
 export function standings(state: GameState): Array<{ player: string; score: number; tiebreak: number }> {
   const pack = packOf(state);

@@ -1,0 +1,116 @@
+/**
+ * Bots and balance simulation on the real packs: games played to their end by agents, summed up
+ * into win shares by seat and by the cards held at the end, the same whatever the number of threads.
+ */
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { compile } from '../compiler/index.ts';
+import { readPackFolder } from '../compiler/packFolder.ts';
+import { greedyAgent, randomAgent } from '../runtime/agents.ts';
+import { legalChoices, newGame } from '../runtime/index.ts';
+import { balance, wilson } from '../simulate/balance.ts';
+import { playGame, type GameSummary } from '../simulate/playout.ts';
+import { simulate } from '../simulate/run.ts';
+import { main } from '../cli/main.ts';
+
+const dir = join(import.meta.dirname, '..', 'content', 'smallworld-wow');
+const pack = compile(readPackFolder(dir)).pack!;
+
+describe('agents', () => {
+  it('a random agent picks among the legal choices, the same way for the same seed', () => {
+    const st = newGame(pack, { players: 3, seed: 5 });
+    const legal = legalChoices(st, { labels: false });
+    const a = randomAgent(5, 'p1');
+    const b = randomAgent(5, 'p1');
+    const picks = [0, 1, 2].map(() => a.choose(st, legal, 'p1').id);
+    expect([0, 1, 2].map(() => b.choose(st, legal, 'p1').id)).toEqual(picks);
+    for (const id of picks) expect(legal.map((c) => c.id)).toContain(id);
+  });
+
+  it('a greedy agent takes the free combo at the top of the column, not one it must pay for', () => {
+    const st = newGame(pack, { players: 2, seed: 3 });
+    const legal = legalChoices(st, { labels: false });
+    expect(legal.map((c) => c.id)).toContain('pick 1');
+    expect(greedyAgent(3, 'p1').choose(st, legal, 'p1').id).toBe('pick 1');
+  });
+});
+
+describe('a game by agents', () => {
+  it('plays Small World to its end and sums it up', () => {
+    const g = playGame(pack, { players: 3, seed: 2, agents: 'random', maxSteps: 10_000 });
+    expect(g.over).toBe(true);
+    expect(g.stuck).toBeUndefined();
+    expect(g.steps).toBeGreaterThan(30);
+    expect(g.standings.map((r) => r.player).sort()).toEqual(['p1', 'p2', 'p3']);
+    expect(g.winners).toContain(g.standings[0].player);
+    // Active races (the default role of a race card) are held by the players who play them; a
+    // player who went into decline on the last turn holds none.
+    const races = Object.entries(g.held).filter(([id, holders]) => pack.entities[id].kind === 'race' && holders.length);
+    expect(races.length).toBeGreaterThanOrEqual(2);
+    for (const [, holders] of races) expect(holders).toHaveLength(1);
+  });
+
+  it('says why a game did not end', () => {
+    const g = playGame(pack, { players: 2, seed: 2, agents: 'random', maxSteps: 10 });
+    expect(g.over).toBe(false);
+    expect(g.stuck).toBe('no end after 10 choices');
+  });
+});
+
+describe('balance figures', () => {
+  it('gives a 95% Wilson interval', () => {
+    const { low, high } = wilson(5, 10);
+    expect(low).toBeCloseTo(0.2366, 3);
+    expect(high).toBeCloseTo(0.7634, 3);
+    expect(wilson(0, 0)).toEqual({ low: 0, high: 1 });
+  });
+
+  it('splits a tied win between the tied, by seat and by card', () => {
+    const game = (seed: number, winners: string[]): GameSummary => ({
+      seed,
+      players: 2,
+      steps: 10,
+      over: true,
+      standings: [
+        { player: 'p1', score: 10, tiebreak: 0 },
+        { player: 'p2', score: winners.length === 2 ? 10 : 5, tiebreak: 0 },
+      ],
+      winners,
+      held: { orcs: ['p1'], dwarves: ['p2'] },
+    });
+    const r = balance([game(1, ['p1']), game(2, ['p1', 'p2'])]);
+    expect(r.seats.map((s) => s.wins)).toEqual([1.5, 0.5]);
+    expect(r.cards.map((c) => [c.card, c.share])).toEqual([
+      ['orcs', 0.75],
+      ['dwarves', 0.25],
+    ]);
+    expect(r.even).toBe(0.5);
+  });
+});
+
+describe('simulate', () => {
+  it('gives the same games on one thread and on two', async () => {
+    const options = { games: 4, players: 2, seed: 11, agents: ['random' as const], maxSteps: 10_000 };
+    const one = await simulate(dir, { ...options, workers: 1 });
+    const two = await simulate(dir, { ...options, workers: 2 });
+    expect(two).toEqual(one);
+    expect(one.map((g) => g.seed)).toEqual([11, 12, 13, 14]);
+  });
+
+  it('`rulebook simulate --json` prints the balance figures', async () => {
+    const out: string[] = [];
+    const code = await main(['simulate', dir, '--games', '3', '--players', '2', '--workers', '1', '--json'], { out: (s) => void out.push(s), err: () => {}, readLine: async () => undefined });
+    expect(code).toBe(0);
+    const r = JSON.parse(out.join(''));
+    expect(r).toMatchObject({ pack: 'smallworld-wow', players: 2, games: 3, finished: 3, even: 0.5 });
+    expect(r.seats).toHaveLength(2);
+    expect(r.cards.length).toBeGreaterThan(2);
+  });
+
+  it('refuses a bot it does not know, as a wrong command line', async () => {
+    const err: string[] = [];
+    const code = await main(['simulate', dir, '--bots', 'clever'], { out: () => {}, err: (s) => void err.push(s), readLine: async () => undefined });
+    expect(code).toBe(2);
+    expect(err.join('')).toContain('`clever` is not a bot: choose random or greedy');
+  });
+});
