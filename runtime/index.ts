@@ -74,11 +74,10 @@ function setUp(pack: CompiledPack, st: GameState, options: NewGameOptions, frame
     const flow = pack.flow ? [frameOf(pack.flow)] : [];
     if (options.prepare) {
       resume(pack.setups.map(frameOf), pack, st, -1, false);
-      if (st.prompt) st.prompt.frames.push(...flow);
-      else {
-        options.prepare(st);
-        resume(flow, pack, st, -1);
-      }
+      // The edits would have to wait for an answer that the game's seed and choices cannot hold.
+      if (st.prompt) throw new Error(`the pack's setup asks ${display(pack, st.prompt.player)} to choose${st.prompt.text ? ` (${st.prompt.text})` : ''} before the game starts, so the state cannot be edited after it; ask that in the flow instead`);
+      options.prepare(st);
+      resume(flow, pack, st, -1);
     } else resume([...pack.setups.map(frameOf), ...flow], pack, st, -1);
   } catch (e) {
     if (e instanceof Refusal) throw new Error(`the game could not be set up: ${e.message}`);

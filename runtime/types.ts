@@ -127,6 +127,7 @@ export interface NewGameOptions {
   /**
    * Edits the state after the pack's `setup` rules and before its `flow` starts: how a scenario
    * test sets up "the starting state". A game with edits is no longer its seed and choices alone.
+   * A pack whose `setup` asks a player something cannot be edited so (`newGame` says why).
    */
   prepare?: (state: GameState) => void;
 }

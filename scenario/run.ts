@@ -63,9 +63,7 @@ export function runScenario(pack: CompiledPack, s: Scenario, options: RunOptions
     state = newGame(pack, {
       players: s.players,
       seed: s.seed,
-      prepare: (st) => {
-        if (s.setup.length) setupOk = applySetup(pack, st, s.setup, fail, validate);
-      },
+      prepare: s.setup.length ? (st) => void (setupOk = applySetup(pack, st, s.setup, fail, validate)) : undefined,
     });
   } catch (e) {
     const err = e as Error;

@@ -206,6 +206,31 @@ describe('piles, randomness and choose', () => {
     expect(st.e.game.deck).not.toContain(1);
     expect(st.over).toBe(true);
   });
+
+  it('a setup may ask a player; then the state cannot be edited before the flow, and newGame says why', () => {
+    const asking = compileOk(`kinds:
+  game:
+    state:
+      side: number
+rules: |
+  setup {
+    for p in take(players, 1) {
+      choose n in [1, 2] by p "Pick a side" {
+        game.side = n
+      }
+    }
+  }
+  action pass "Pass" { }
+  flow {
+    for p in players {
+      turn p { offer p: pass }
+    }
+  }
+`);
+    const st = newGame(asking, { players: 1, seed: 1 });
+    expect(legalChoices(st).map((c) => c.id)).toEqual(['choose 1', 'choose 2']);
+    expect(() => newGame(asking, { players: 1, seed: 1, prepare: () => {} })).toThrow("the pack's setup asks Player 1 to choose (Pick a side) before the game starts");
+  });
 });
 
 const cards = `
