@@ -2,9 +2,9 @@ import { apply, legalChoices, newGame, standings, type GameState, type LogEntry 
 import { randomAgent } from '../runtime/agents.ts';
 import { display } from '../runtime/values.ts';
 import type { CompiledPack } from '../compiler/index.ts';
-import { isDir, isPackDir, packAt, packLabel, renderDiagnostic } from './packs.ts';
+import { runnablePack } from './runnable.ts';
 import { plural } from './check.ts';
-import { UsageError, type Io } from './io.ts';
+import type { Io } from './io.ts';
 
 export interface PlayOptions {
   players?: number;
@@ -20,18 +20,9 @@ export interface PlayOptions {
  * Prints each log entry with the rule that caused it, then the standings.
  */
 export async function play(dir: string, options: PlayOptions, io: Io): Promise<number> {
-  if (!isDir(dir) || !isPackDir(dir)) throw new UsageError(`\`${dir}\` is not a pack folder (a folder with a pack.yaml)`);
-  const onDisk = packAt(dir);
-  const pack = onDisk.result.pack;
-  if (!pack) {
-    for (const d of onDisk.result.diagnostics) io.err(renderDiagnostic(onDisk, d) + '\n\n');
-    io.err(`${packLabel(onDisk)} does not compile: ${plural(onDisk.result.diagnostics.filter((d) => d.severity === 'error').length, 'error')}; run \`rulebook check ${dir}\`\n`);
-    return 1;
-  }
-  const players = options.players ?? pack.players.min;
-  if (players < pack.players.min || players > pack.players.max) {
-    throw new UsageError(`${pack.name.en ?? pack.id} is played by ${pack.players.min} to ${pack.players.max} players, not ${players}`);
-  }
+  const runnable = runnablePack(dir, options.players, io);
+  if (!runnable) return 1;
+  const { pack, players } = runnable;
   const human = !options.json && !options.quiet;
   let state: GameState;
   try {

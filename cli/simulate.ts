@@ -3,9 +3,9 @@ import { SingleBar, Presets } from 'cli-progress';
 import { AGENT_KINDS, type AgentKind } from '../runtime/agents.ts';
 import { balance, type BalanceReport } from '../simulate/balance.ts';
 import { simulate } from '../simulate/run.ts';
-import { isDir, isPackDir, packAt, packLabel, renderDiagnostic } from './packs.ts';
 import { plural } from './check.ts';
 import { UsageError, type Io } from './io.ts';
+import { runnablePack } from './runnable.ts';
 
 export interface SimulateOptions {
   games: number;
@@ -22,18 +22,11 @@ export interface SimulateOptions {
  * and each card's win share against an even game, with 95% intervals.
  */
 export async function simulateCommand(dir: string, o: SimulateOptions, io: Io): Promise<number> {
-  if (!isDir(dir) || !isPackDir(dir)) throw new UsageError(`\`${dir}\` is not a pack folder (a folder with a pack.yaml)`);
   const bad = o.bots.find((b) => !(AGENT_KINDS as string[]).includes(b));
   if (bad) throw new UsageError(`\`${bad}\` is not a bot: choose ${AGENT_KINDS.join(' or ')}`);
-  const onDisk = packAt(dir);
-  const pack = onDisk.result.pack;
-  if (!pack) {
-    for (const d of onDisk.result.diagnostics) io.err(renderDiagnostic(onDisk, d) + '\n\n');
-    io.err(`${packLabel(onDisk)} does not compile: ${plural(onDisk.result.diagnostics.filter((d) => d.severity === 'error').length, 'error')}; run \`rulebook check ${dir}\`\n`);
-    return 1;
-  }
-  const players = o.players ?? pack.players.min;
-  if (players < pack.players.min || players > pack.players.max) throw new UsageError(`${pack.name.en ?? pack.id} is played by ${pack.players.min} to ${pack.players.max} players, not ${players}`);
+  const runnable = runnablePack(dir, o.players, io);
+  if (!runnable) return 1;
+  const { pack, players } = runnable;
   const workers = Math.max(1, Math.min(o.workers ?? availableParallelism(), o.games));
   const bar = io.terminal && !o.json ? new SingleBar({ stream: io.terminal, format: 'games {bar} {value}/{total} · {eta}s left', hideCursor: true }, Presets.shades_classic) : undefined;
   bar?.start(o.games, 0);

@@ -1,0 +1,23 @@
+import type { CompiledPack } from '../compiler/index.ts';
+import { plural } from './check.ts';
+import { UsageError, type Io } from './io.ts';
+import { isDir, isPackDir, packAt, packLabel, renderDiagnostic } from './packs.ts';
+
+/**
+ * The compiled pack of a folder, for commands that play it, with the number of players to seat
+ * (the pack's minimum unless asked). A pack that does not compile gets its diagnostics printed and
+ * `undefined`; a wrong folder or number of players is a wrong command line.
+ */
+export function runnablePack(dir: string, asked: number | undefined, io: Io): { pack: CompiledPack; players: number } | undefined {
+  if (!isDir(dir) || !isPackDir(dir)) throw new UsageError(`\`${dir}\` is not a pack folder (a folder with a pack.yaml)`);
+  const onDisk = packAt(dir);
+  const pack = onDisk.result.pack;
+  if (!pack) {
+    for (const d of onDisk.result.diagnostics) io.err(renderDiagnostic(onDisk, d) + '\n\n');
+    io.err(`${packLabel(onDisk)} does not compile: ${plural(onDisk.result.diagnostics.filter((d) => d.severity === 'error').length, 'error')}; run \`rulebook check ${dir}\`\n`);
+    return undefined;
+  }
+  const players = asked ?? pack.players.min;
+  if (players < pack.players.min || players > pack.players.max) throw new UsageError(`${pack.name.en ?? pack.id} is played by ${pack.players.min} to ${pack.players.max} players, not ${players}`);
+  return { pack, players };
+}
