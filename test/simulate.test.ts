@@ -95,7 +95,7 @@ describe('simulate', () => {
     const two = await simulate(dir, { ...options, workers: 2 });
     expect(two).toEqual(one);
     expect(one.map((g) => g.seed)).toEqual([11, 12, 13, 14]);
-  });
+  }, 120_000);
 
   it('`rulebook simulate --json` prints the balance figures', async () => {
     const out: string[] = [];
