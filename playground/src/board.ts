@@ -1,10 +1,12 @@
 /**
  * The board: every entity of a kind that has a graph is a node, at its `x`,`y` props when it has
- * them and on a circle otherwise; edges come from the graph prop; nodes are coloured by a `terrain`
+ * them and laid out by its links otherwise (a force layout, the same every time); edges come from
+ * the graph prop; nodes are coloured by a `terrain`
  * prop when there is one, and labelled with their state fields. Nodes named by a legal choice can
  * be clicked to make it.
  */
 import type { Choice, GameState, PackSummary, Value } from './engine-types.ts';
+import { forceCollide, forceLink, forceManyBody, forceSimulation, type SimulationNodeDatum } from 'd3-force';
 import { s } from './dom.ts';
 
 const terrainColours: Record<string, string> = {
@@ -62,13 +64,24 @@ interface Node {
   y: number;
 }
 
-function layout(ids: string[], props: (id: string) => Record<string, Value>): Node[] {
+function layout(ids: string[], props: (id: string) => Record<string, Value>, links: (id: string) => string[]): Node[] {
   const withXY = ids.every((id) => typeof props(id).x === 'number' && typeof props(id).y === 'number');
   if (withXY && ids.length) return ids.map((id) => ({ id, x: props(id).x as number, y: props(id).y as number }));
-  // Deterministic fallback: a circle in id order.
+  // No coordinates: linked nodes pulled together, all pushed apart, from a circle in id order.
+  // d3-force jiggles with its own seeded generator, so the board is the same at every visit.
   const sorted = [...ids].sort();
   const r = Math.max(120, sorted.length * 14);
-  return sorted.map((id, i) => ({ id, x: r + r * Math.cos((2 * Math.PI * i) / sorted.length - Math.PI / 2), y: r + r * Math.sin((2 * Math.PI * i) / sorted.length - Math.PI / 2) }));
+  const nodes: Array<Node & SimulationNodeDatum> = sorted.map((id, i) => ({ id, x: r + r * Math.cos((2 * Math.PI * i) / sorted.length - Math.PI / 2), y: r + r * Math.sin((2 * Math.PI * i) / sorted.length - Math.PI / 2) }));
+  const inGroup = new Set(sorted);
+  const edges = sorted.flatMap((a) => links(a).filter((b) => inGroup.has(b) && a < b).map((b) => ({ source: a, target: b })));
+  if (!edges.length) return nodes;
+  const sim = forceSimulation(nodes)
+    .force('link', forceLink<Node & SimulationNodeDatum, { source: string; target: string }>(edges).id((n) => n.id).distance(110))
+    .force('charge', forceManyBody().strength(-700))
+    .force('collide', forceCollide(62))
+    .stop();
+  sim.tick(400);
+  return nodes.map((n) => ({ id: n.id, x: n.x!, y: n.y! }));
 }
 
 function shortValue(v: Value, summary: PackSummary, lang: string, state: GameState): string {
@@ -117,7 +130,8 @@ export function renderBoard(input: BoardInput): SVGSVGElement | null {
   const allNodes: Array<Node & { kind: string }> = [];
   const edges: Array<[string, string]> = [];
   const laid = groups.map((g) => {
-    const nodes = layout(g.ids, (id) => summary.entities[id]?.props ?? {});
+    const graph = summary.kinds[g.kind]?.graph;
+    const nodes = layout(g.ids, (id) => summary.entities[id]?.props ?? {}, (id) => (graph ? idsIn(summary.entities[id]?.props[graph]) : []));
     const xs0 = nodes.map((n) => n.x);
     const ys0 = nodes.map((n) => n.y);
     return { g, nodes, minX: Math.min(...xs0), minY: Math.min(...ys0), w: Math.max(...xs0) - Math.min(...xs0), h: Math.max(...ys0) - Math.min(...ys0) };
