@@ -51,6 +51,16 @@ function formatReport(name: string, players: number, o: SimulateOptions, r: Bala
   lines.push(`${name}: ${r.games} games of ${players} players by ${o.bots.join('/')} bots, seeds ${o.seed}–${o.seed + r.games - 1}`);
   lines.push(`${r.finished} finished, ${r.games - r.finished} stuck; ${r.meanSteps.toFixed(0)} choices a game; ${seconds.toFixed(1)} s on ${plural(workers, 'thread')} (${(r.games / seconds).toFixed(1)} games/s)`);
   for (const s of r.stuck) lines.push(`  stuck: seed ${s.seed}: ${s.why}`);
+  if (r.cooperative) {
+    // One score for the table: no seat wins over another, cards are told apart by the table's score.
+    lines.push('', `Cooperative: every player scored the same in every game; mean score ${(r.seats[0]?.meanScore ?? 0).toFixed(2)}.`);
+    if (r.cards.length) {
+      lines.push('', 'Mean score of the games in which each card was held at the end (best first):');
+      const width = Math.max(...r.cards.map((c) => c.card.length));
+      for (const c of r.cards) lines.push(`  ${c.card.padEnd(width)}  ${c.meanScore.toFixed(2).padStart(6)}  in ${plural(c.n, 'game')}`);
+    }
+    return lines.join('\n') + '\n';
+  }
   lines.push('', `Wins by seat (an even game: ${pct(r.even)}):`);
   for (const s of r.seats) lines.push(`  ${s.player}  ${pct(s.share).padStart(6)}  [${pct(s.low)}–${pct(s.high)}]  mean score ${s.meanScore.toFixed(1)}`);
   if (r.cards.length) {

@@ -88,6 +88,36 @@ describe('balance figures', () => {
   });
 });
 
+describe('balance figures of a cooperative game', () => {
+  it('gives the table’s mean score by card when every player always scores the same', () => {
+    const game = (seed: number, won: boolean, held: Record<string, string[]>): GameSummary => ({
+      seed,
+      players: 2,
+      steps: 10,
+      over: true,
+      standings: [
+        { player: 'p1', score: won ? 1 : 0, tiebreak: 0 },
+        { player: 'p2', score: won ? 1 : 0, tiebreak: 0 },
+      ],
+      winners: ['p1', 'p2'],
+      held,
+    });
+    const r = balance([game(1, true, { jaina: ['p1'], thrall: ['p2'] }), game(2, false, { jaina: ['p2'], varian: ['p1'] })]);
+    expect(r.cooperative).toBe(true);
+    expect(r.cards.map((c) => [c.card, c.meanScore])).toEqual([
+      ['thrall', 1],
+      ['jaina', 0.5],
+      ['varian', 0],
+    ]);
+  });
+
+  it('knows Wrath of the Lich King for a cooperative game', async () => {
+    const out: string[] = [];
+    await main(['simulate', join(import.meta.dirname, '..', 'content', 'wotlk'), '--games', '2', '--players', '2', '--workers', '1'], { out: (x) => void out.push(x), err: () => {}, readLine: async () => undefined });
+    expect(out.join('')).toContain('Cooperative: every player scored the same in every game');
+  });
+});
+
 describe('simulate', () => {
   it('gives the same games on one thread and on two', async () => {
     const options = { games: 4, players: 2, seed: 11, agents: ['random' as const], maxSteps: 10_000 };
