@@ -4,7 +4,7 @@
  * A worker that fails to load, throws, or does not answer in time is replaced by a fresh one, and
  * the requests it held are answered with the problem, so the page never waits forever.
  */
-import type { CompileRequest, CompileResponse, PlayRequest, PlayResponse, ScenariosResponse, TextsResponse, WorkerResponse } from './protocol.ts';
+import type { CompileRequest, CompileResponse, PlayRequest, PlayResponse, ScenariosResponse, SimulateRequest, SimulateResponse, TextsResponse, WorkerResponse } from './protocol.ts';
 import { emptyIndex } from './symbols.ts';
 import EngineWorker from './engine.worker.ts?worker';
 
@@ -25,6 +25,8 @@ export class EngineClient {
   onScenarios: (r: ScenariosResponse) => void = () => {};
   /** Card text verdicts arrive after their compile's answer too. */
   onTexts: (r: TextsResponse) => void = () => {};
+  /** A simulation reports after each game, and with its figures after the last. */
+  onSimulated: (r: SimulateResponse) => void = () => {};
   /** A new worker was started; `compileLost` says whether a compile was among the requests lost. */
   onRestart: (compileLost: boolean) => void = () => {};
 
@@ -37,6 +39,7 @@ export class EngineClient {
     this.worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
       if (ev.data.type === 'scenarios') return this.onScenarios(ev.data);
       if (ev.data.type === 'texts') return this.onTexts(ev.data);
+      if (ev.data.type === 'simulated') return this.onSimulated(ev.data);
       const p = this.pending.get(ev.data.id);
       if (!p) return;
       clearTimeout(p.timer);
@@ -84,6 +87,13 @@ export class EngineClient {
       }
     }
     return this.send('compile', { ...req, type: 'compile', id });
+  }
+
+  /** Starts a simulation (stopping one that runs); its answers come to `onSimulated` with the id returned. */
+  simulate(req: Omit<SimulateRequest, 'type' | 'id'>): number {
+    const id = this.next++;
+    this.worker.postMessage({ ...req, type: 'simulate', id } satisfies SimulateRequest);
+    return id;
   }
 
   play(req: Omit<PlayRequest, 'type' | 'id'>): Promise<PlayResponse> {

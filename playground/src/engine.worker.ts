@@ -9,8 +9,10 @@ import { analyze, type Analysis, type CompiledPack } from '../../compiler/index.
 import { checkCards, prepareTexts } from '../../compiler/text/index.ts';
 import { apply, legalChoices, newGame, replay, standings, viewFor } from '../../runtime/index.ts';
 import type { GameState, PackSummary } from './engine-types.ts';
-import type { CardVerdict, CompileRequest, PlayRequest, PlayResponse, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
+import type { CardVerdict, CompileRequest, PlayRequest, PlayResponse, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { indexPack } from './symbols.ts';
+import { playGame, type GameSummary } from '../../simulate/playout.ts';
+import { balance } from '../../simulate/balance.ts';
 
 let version = 0;
 let good: { version: number; pack: CompiledPack; summary: PackSummary } | undefined;
@@ -41,6 +43,7 @@ self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
     clearTimeout(scenarioTimer);
     clearTimeout(textsTimer);
   }
+  if (ev.data.type === 'simulate') simulation = undefined;
   if (!scheduled) {
     scheduled = true;
     setTimeout(drain, 0);
@@ -53,6 +56,8 @@ function drain() {
     const req = queue.shift()!;
     if (req.type === 'compile') {
       if (!queue.some((q) => q.type === 'compile')) compile(req);
+    } else if (req.type === 'simulate') {
+      startSimulation(req);
     } else if (queue.some((q) => q.type === 'play')) {
       // A newer play request makes this one moot; answer it so that nothing waits forever.
       post({ type: 'played', id: req.id, version: good?.version ?? 0, legal: [], applied: 0, error: 'superseded' });
@@ -112,6 +117,40 @@ function texts(id: number, v: number, analysis: Analysis, dependencies: CompileR
   } catch (e) {
     post({ type: 'texts', id, version: v, languages: [], cards: [], setup: [], ms: performance.now() - t0, error: `the card text checker failed: ${(e as Error).message}` });
   }
+}
+
+/**
+ * The simulation running, one game at a time between other requests (a game of a real pack takes
+ * tens of milliseconds), so that typing and playing stay quick. New rules (a compile without errors)
+ * or a new simulation stop it.
+ */
+let simulation: { req: SimulateRequest; version: number; games: GameSummary[]; started: number } | undefined;
+
+function startSimulation(req: SimulateRequest) {
+  if (!good) return post({ type: 'simulated', id: req.id, version: 0, done: 0, games: req.games, ms: 0, error: 'the pack has not compiled without errors yet' });
+  simulation = { req, version: good.version, games: [], started: performance.now() };
+  setTimeout(simulateNext, 0);
+}
+
+function simulateNext() {
+  const sim = simulation;
+  if (!sim || !good) return;
+  const { req } = sim;
+  if (good.version !== sim.version) {
+    simulation = undefined;
+    return post({ type: 'simulated', id: req.id, version: sim.version, done: sim.games.length, games: req.games, ms: performance.now() - sim.started, error: 'the rules changed: run it again' });
+  }
+  try {
+    sim.games.push(playGame(good.pack, { players: req.players, seed: req.seed + sim.games.length, agents: req.bots, maxSteps: 10_000 }));
+  } catch (e) {
+    simulation = undefined;
+    return post({ type: 'simulated', id: req.id, version: sim.version, done: sim.games.length, games: req.games, ms: performance.now() - sim.started, error: `a game failed: ${(e as Error).message}` });
+  }
+  const done = sim.games.length;
+  const last = done >= req.games;
+  post({ type: 'simulated', id: req.id, version: sim.version, done, games: req.games, ms: performance.now() - sim.started, report: last ? balance(sim.games) : undefined });
+  if (last) simulation = undefined;
+  else setTimeout(simulateNext, 0);
 }
 
 /** Loaded on first use, so that a problem in the scenario runner never stops the compiler. */

@@ -9,7 +9,7 @@ import { ask, confirmAction } from './dialog.ts';
 import { PackEditor, monaco } from './editor.ts';
 import { EngineClient } from './engine-client.ts';
 import type { Choice, Diagnostic, GameState, PackSummary } from './engine-types.ts';
-import type { CompileResponse, PlayResponse, ScenariosResponse, TextFindingInfo, TextsResponse } from './protocol.ts';
+import type { CompileResponse, PlayResponse, ScenariosResponse, SimulateResponse, TextFindingInfo, TextsResponse } from './protocol.ts';
 import { idsIn, renderBoard, playerColours } from './board.ts';
 import { decodeShare, encodeShare, type SharePayload } from './share.ts';
 import { exportZip, importZip } from './zip.ts';
@@ -30,6 +30,8 @@ function botPick(seed: number, step: number, n: number): number {
   return (((t ^ (t >>> 14)) >>> 0) % n + n) % n;
 }
 
+type BottomTab = 'problems' | 'scenarios' | 'texts' | 'balance';
+
 class App {
   private ws = new Workspace();
   private engine = new EngineClient();
@@ -45,7 +47,9 @@ class App {
   private summary: PackSummary | undefined;
   private version = 0;
 
-  private bottomTab: 'problems' | 'scenarios' | 'texts' = 'problems';
+  private bottomTab: BottomTab = 'problems';
+  /** The balance simulation asked for last, its progress, then its figures. */
+  private balance: { id: number; games: number; players: number; bots: 'random' | 'greedy'; run?: SimulateResponse } | undefined;
   private scenarioRun: ScenariosResponse | undefined;
   /** The card text checker's verdicts on the last good compile. */
   private textRun: TextsResponse | undefined;
@@ -124,6 +128,11 @@ class App {
     this.el.importInput.addEventListener('change', () => void this.importFile());
     this.engine.onScenarios = (r) => this.onScenarios(r);
     this.engine.onTexts = (r) => this.onTexts(r);
+    this.engine.onSimulated = (r) => {
+      if (!this.balance || r.id !== this.balance.id) return;
+      this.balance.run = r;
+      if (this.bottomTab === 'balance' || r.report || r.error) this.renderProblems();
+    };
     // A new worker knows no pack: compile again, unless compiling is what failed.
     this.engine.onRestart = (compileLost) => {
       if (!compileLost) this.compileNow();
@@ -517,7 +526,7 @@ class App {
     const texts = this.textRun;
     const textCount = texts ? this.textFindings(texts).length : 0;
     const textErrors = texts ? this.textFindings(texts).some((f) => f.severity === 'error') : false;
-    const tab = (id: 'problems' | 'scenarios' | 'texts', ...label: Array<HTMLElement | string>) =>
+    const tab = (id: BottomTab, ...label: Array<HTMLElement | string>) =>
       h('button', { class: `tab${this.bottomTab === id ? ' active' : ''}`, 'data-testid': `tab-${id}`, onclick: () => { this.bottomTab = id; this.renderProblems(); } }, ...label);
     clear(
       this.el.problemsTitle,
@@ -530,11 +539,13 @@ class App {
       tab('texts', 'Card texts ', texts
         ? h('span', { class: `count${texts.error || textErrors ? ' error' : textCount ? ' warning' : ' good'}`, 'data-testid': 'text-count', 'data-findings': textCount }, texts.error ? 'failed' : `${texts.cards.length} cards · ${textCount} finding${textCount === 1 ? '' : 's'}`)
         : h('span', { class: 'count', 'data-testid': 'text-count', title: 'Card texts are checked once the pack compiles without errors' }, this.summary ? '…' : 'not run')),
+      tab('balance', 'Balance ', h('span', { class: 'count', 'data-testid': 'balance-count' }, this.balanceLabel())),
       this.bottomTab === 'texts' && texts ? h('span', { class: 'ran' }, `checked on the last good compile in ${Math.round(texts.ms)} ms`) : null,
       this.bottomTab === 'scenarios' && run ? h('span', { class: 'ran' }, `ran on the last good compile in ${Math.round(run.ms)} ms`) : null,
     );
     if (this.bottomTab === 'scenarios') return this.renderScenarios();
     if (this.bottomTab === 'texts') return this.renderTexts();
+    if (this.bottomTab === 'balance') return this.renderBalance();
     if (!ds.length) {
       clear(this.el.problems, h('div', { class: 'empty' }, this.lastCompile ? 'No problems: the pack compiles.' : 'Compiling…'));
       return;
@@ -604,6 +615,49 @@ class App {
         ),
       ),
     );
+  }
+
+  private balanceLabel(): string {
+    const run = this.balance?.run;
+    if (!this.balance) return 'not run';
+    if (!run) return '…';
+    if (run.error) return 'stopped';
+    return run.report ? `${run.games} games` : `${run.done}/${run.games}`;
+  }
+
+  /** Games by bots on the last good compile: wins by seat and by the cards held at the end. */
+  private renderBalance() {
+    const b = this.balance;
+    const players = this.summary ? Array.from({ length: this.summary.players.max - this.summary.players.min + 1 }, (_, i) => this.summary!.players.min + i) : [];
+    const games = h('select', { 'data-testid': 'balance-games', title: 'Games to play' }, [20, 50, 100, 200].map((n) => h('option', { value: n, selected: n === (b?.games ?? 20) }, `${n} games`)));
+    const seats = h('select', { 'data-testid': 'balance-players', title: 'Players' }, players.map((n) => h('option', { value: n, selected: n === (b?.players ?? players[0]) }, `${n} players`)));
+    const bots = h('select', { 'data-testid': 'balance-bots', title: 'random: a uniform pick; greedy: the best lead after playing the rest of its turn (slower)' }, ['random', 'greedy'].map((k) => h('option', { value: k, selected: k === (b?.bots ?? 'random') }, `${k} bots`)));
+    const start = () => {
+      const req = { games: Number(games.value), players: Number(seats.value), seed: 1, bots: bots.value as 'random' | 'greedy' };
+      this.balance = { id: this.engine.simulate(req), games: req.games, players: req.players, bots: req.bots };
+      this.renderProblems();
+    };
+    const controls = h('div', { class: 'balance-controls' }, games, seats, bots, h('button', { class: 'small', 'data-testid': 'balance-run', disabled: !this.summary, onclick: start }, 'Run'));
+    const run = b?.run;
+    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+    const body: Array<HTMLElement | null> = [];
+    if (!this.summary) body.push(h('div', { class: 'empty' }, 'Bots play once the pack compiles without errors.'));
+    else if (!b) body.push(h('div', { class: 'empty' }, 'Play many games by bots on these rules, to see how often each seat and each card wins.'));
+    else if (run?.error) body.push(h('div', { class: 'problem error' }, h('span', { class: 'sev' }, '✕'), h('div', { class: 'body' }, `${run.error} (after ${run.done} games)`)));
+    else if (!run?.report) body.push(h('div', { class: 'empty', 'data-testid': 'balance-progress' }, `Playing: ${run?.done ?? 0} of ${b.games} games…`));
+    else {
+      const r = run.report;
+      body.push(h('div', { class: 'balance-note', 'data-testid': 'balance-summary' }, `${r.finished} of ${r.games} games finished, ${r.meanSteps.toFixed(0)} choices a game, ${(run.ms / 1000).toFixed(1)} s`));
+      for (const s of r.stuck) body.push(h('div', { class: 'problem warning' }, `seed ${s.seed}: ${s.why}`));
+      if (r.cooperative) body.push(h('div', { class: 'empty' }, `Cooperative: every player scored the same; mean score ${(r.seats[0]?.meanScore ?? 0).toFixed(2)}.`));
+      else body.push(h('div', { class: 'balance-row head' }, `Wins by seat (even: ${pct(r.even)})`), ...r.seats.map((s) => h('div', { class: 'balance-row', 'data-testid': 'balance-seat' }, h('span', { class: 'name' }, s.player), h('span', null, pct(s.share)), h('span', { class: 'where' }, `[${pct(s.low)}–${pct(s.high)}] mean score ${s.meanScore.toFixed(1)}`))));
+      body.push(h('div', { class: 'balance-row head' }, r.cooperative ? 'Mean score by card held at the end' : 'Wins of the players holding each card at the end'));
+      for (const c of r.cards) {
+        const off = !r.cooperative && (c.low > r.even || c.high < r.even);
+        body.push(h('div', { class: `balance-row${off ? ' off' : ''}`, 'data-testid': 'balance-card', 'data-card': c.card, title: off ? 'outside an even game’s share, with 95% confidence' : '' }, h('span', { class: 'name' }, this.summary.entities[c.card]?.name[this.lang] ?? c.card), h('span', null, r.cooperative ? c.meanScore.toFixed(2) : pct(c.share)), h('span', { class: 'where' }, `${r.cooperative ? '' : `[${pct(c.low)}–${pct(c.high)}] `}in ${c.n} game${c.n === 1 ? '' : 's'}`)));
+      }
+    }
+    clear(this.el.problems, controls, ...body);
   }
 
   private renderScenarios() {

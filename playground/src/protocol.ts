@@ -2,6 +2,8 @@
 import type { Choice, Diagnostic, GameState, PackSummary, SourceFile } from './engine-types.ts';
 import type { SymbolIndex } from './symbols.ts';
 import type { ScenarioResult } from '../../scenario/index.ts';
+import type { BalanceReport } from '../../simulate/balance.ts';
+import type { AgentKind } from '../../runtime/agents.ts';
 
 export type { ScenarioResult };
 
@@ -94,5 +96,27 @@ export interface TextsResponse {
   error?: string;
 }
 
-export type WorkerRequest = CompileRequest | PlayRequest;
-export type WorkerResponse = CompileResponse | PlayResponse | ScenariosResponse | TextsResponse;
+/** Games by bots on the pack that compiled last, for balance figures; a new compile stops them. */
+export interface SimulateRequest {
+  type: 'simulate';
+  id: number;
+  games: number;
+  players: number;
+  seed: number;
+  bots: AgentKind;
+}
+
+/** Progress of a simulation, then its figures (`report` with the last message, `done == games`). */
+export interface SimulateResponse {
+  type: 'simulated';
+  id: number;
+  version: number;
+  done: number;
+  games: number;
+  report?: BalanceReport;
+  ms: number;
+  error?: string;
+}
+
+export type WorkerRequest = CompileRequest | PlayRequest | SimulateRequest;
+export type WorkerResponse = CompileResponse | PlayResponse | ScenariosResponse | TextsResponse | SimulateResponse;
