@@ -40,6 +40,8 @@ export interface CardBinding {
   card: string;
   /** Role names; empty means the kind's first role. */
   roles: string[];
+  /** `card/roles`, made once: the key of the holders cached while listing choices. */
+  key?: string;
 }
 
 export interface ActionCode {

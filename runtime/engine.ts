@@ -124,7 +124,7 @@ export function withFrozenState<T>(run: () => T): T {
 /** The players for whom a card's rule works now. */
 export function holdersOf(pack: CompiledPack, st: GameState, card: CardBinding): string[] {
   if (frozenHolders) {
-    const key = `${card.card}/${card.roles.join(',')}`;
+    const key = (card.key ??= `${card.card}/${card.roles.join(',')}`);
     let hit = frozenHolders.get(key);
     if (!hit) {
       hit = holdersNow(pack, st, card);
