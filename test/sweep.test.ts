@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
-import { apply, legalChoices, newGame, standings } from '../runtime/index.ts';
+import { apply, legalChoices, newGame, standings, type CompiledPack, type GameState } from '../runtime/index.ts';
 import { nextRandom } from '../runtime/rng.ts';
 
 /**
@@ -11,6 +11,29 @@ import { nextRandom } from '../runtime/rng.ts';
  * of the issue is `SWEEP_SEEDS=200`).
  */
 const seeds = Number(process.env.SWEEP_SEEDS ?? 25);
+
+/**
+ * One whole game by seeded uniform bots: every listed choice must be accepted, and the game must
+ * end within `maxSteps` choices. `seen` is told of each state the bots reach and of each choice.
+ */
+function botGame(pack: CompiledPack, players: number, seed: number, maxSteps: number, seen: (st: GameState, pick: string) => void = () => {}): GameState {
+  let st = newGame(pack, { players, seed });
+  let rng = seed * 7919 + players;
+  let steps = 0;
+  while (!st.over) {
+    const legal = legalChoices(st, { labels: false });
+    if (!legal.length) throw new Error(`seed ${seed}: ${st.prompt?.player} has no legal choice at step ${steps}`);
+    const r = nextRandom(rng);
+    rng = r.state;
+    const pick = legal[Math.floor(r.value * legal.length)];
+    const res = apply(st, pick);
+    if (!res.ok) throw new Error(`seed ${seed}, step ${steps}: a listed choice was refused: ${pick.id}: ${res.reason}`);
+    st = res.state;
+    seen(st, pick.id);
+    if (++steps > maxSteps) throw new Error(`seed ${seed}: no end after ${maxSteps} choices`);
+  }
+  return st;
+}
 
 for (const dir of ['content/smallworld-wow', 'content/smallworld-wow-teams']) {
   describe(`bots play ${dir} to the end`, () => {
@@ -23,25 +46,13 @@ for (const dir of ['content/smallworld-wow', 'content/smallworld-wow-teams']) {
       it(`${players} players, seeds 1–${seeds}`, { timeout: 300_000 }, () => {
         expect(diagnostics).toEqual([]);
         for (let seed = 1; seed <= seeds; seed++) {
-          let st = newGame(pack!, { players, seed });
-          let rng = seed * 7919 + players;
-          let steps = 0;
-          while (!st.over) {
-            const legal = legalChoices(st, { labels: false });
-            if (!legal.length) throw new Error(`seed ${seed}: ${st.prompt?.player} has no legal choice at step ${steps}`);
-            const r = nextRandom(rng);
-            rng = r.state;
-            const pick = legal[Math.floor(r.value * legal.length)];
-            const res = apply(st, pick);
-            if (!res.ok) throw new Error(`seed ${seed}, step ${steps}: a listed choice was refused: ${pick.id}: ${res.reason}`);
-            st = res.state;
-            for (const p of st.players) {
-              const { race, power } = st.e[p] as { race: string | null; power: string | null };
+          const st = botGame(pack!, players, seed, 5000, (at) => {
+            for (const p of at.players) {
+              const { race, power } = at.e[p] as { race: string | null; power: string | null };
               if (race) races.add(race);
               if (power) powers.add(power);
             }
-            if (++steps > 5000) throw new Error(`seed ${seed}: no end after 5000 choices`);
-          }
+          });
           expect(standings(st)).toHaveLength(players);
         }
       });
@@ -72,21 +83,7 @@ describe('bots play content/wotlk to the end', () => {
     it(`${players} player(s), seeds 1–${wotlkSeeds}`, { timeout: 300_000 }, () => {
       expect(diagnostics).toEqual([]);
       for (let seed = 1; seed <= wotlkSeeds; seed++) {
-        let st = newGame(pack!, { players, seed });
-        let rng = seed * 7919 + players;
-        let steps = 0;
-        while (!st.over) {
-          const legal = legalChoices(st, { labels: false });
-          if (!legal.length) throw new Error(`seed ${seed}: ${st.prompt?.player} has no legal choice at step ${steps}`);
-          const r = nextRandom(rng);
-          rng = r.state;
-          const pick = legal[Math.floor(r.value * legal.length)];
-          const res = apply(st, pick);
-          if (!res.ok) throw new Error(`seed ${seed}, step ${steps}: a listed choice was refused: ${pick.id}: ${res.reason}`);
-          st = res.state;
-          actions.add(pick.id.split(/[ @]/)[0]);
-          if (++steps > 20000) throw new Error(`seed ${seed}: no end after 20000 choices`);
-        }
+        const st = botGame(pack!, players, seed, 20000, (_, pick) => actions.add(pick.split(/[ @]/)[0]));
         const game = st.e.game as { won: boolean; lost: boolean };
         expect(game.won || game.lost, `seed ${seed}: the game ended neither won nor lost`).toBe(true);
         expect(standings(st)).toHaveLength(players);
@@ -119,21 +116,7 @@ describe('bots play content/wroth to the end', () => {
     it(`${players} player(s), seeds 1–${wrothSeeds}`, { timeout: 300_000 }, () => {
       expect(diagnostics).toEqual([]);
       for (let seed = 1; seed <= wrothSeeds; seed++) {
-        let st = newGame(pack!, { players, seed });
-        let rng = seed * 7919 + players;
-        let steps = 0;
-        while (!st.over) {
-          const legal = legalChoices(st, { labels: false });
-          if (!legal.length) throw new Error(`seed ${seed}: ${st.prompt?.player} has no legal choice at step ${steps}`);
-          const r = nextRandom(rng);
-          rng = r.state;
-          const pick = legal[Math.floor(r.value * legal.length)];
-          const res = apply(st, pick);
-          if (!res.ok) throw new Error(`seed ${seed}, step ${steps}: a listed choice was refused: ${pick.id}: ${res.reason}`);
-          st = res.state;
-          actions.add(pick.id.split(/[ @]/)[0]);
-          if (++steps > 20000) throw new Error(`seed ${seed}: no end after 20000 choices`);
-        }
+        const st = botGame(pack!, players, seed, 20000, (_, pick) => actions.add(pick.split(/[ @]/)[0]));
         const game = st.e.game as { variant: string; outcome: string };
         variants.add(game.variant);
         if (game.variant === 'coop') expect(['players', 'ai'], `seed ${seed}: a co-op game ends with a side winning`).toContain(game.outcome);
