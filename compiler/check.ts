@@ -641,6 +641,10 @@ class Checker {
         this.expect(ctx, s.player, Ty.entity('player'), 'whose turn it is');
         this.block(ctx, s.body);
         return;
+      case 'resolving':
+        this.needEffects(ctx, s, '`resolving`');
+        this.block(ctx, s.body);
+        return;
       case 'shuffle':
         this.needEffects(ctx, s, '`shuffle`');
         this.listField(ctx, s.target);

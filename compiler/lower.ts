@@ -320,7 +320,8 @@ class Lowering {
             text: prompt ? (prompt(c) as string) : undefined,
             rule,
             slot,
-            frames: [{ block: body.id, pc: 0, env: c.env.slice(), me: c.me, self: c.self, holder: c.holder }],
+            ...(c.resolving ? { resolving: true as const } : {}),
+            frames: [{ block: body.id, pc: 0, env: c.env.slice(), me: c.me, self: c.self, holder: c.holder, ...(c.resolving ? { resolving: true as const } : {}) }],
           };
           return SUSPEND;
         };
@@ -329,7 +330,7 @@ class Lowering {
         const player = this.expr(s.player);
         const actions = s.actions.map((a) => a.name);
         return (c) => {
-          c.st.prompt = { player: player(c) as string, kind: 'offer', actions, frames: [] };
+          c.st.prompt = { player: player(c) as string, kind: 'offer', actions, ...(c.resolving ? { resolving: true as const } : {}), frames: [] };
           return SUSPEND;
         };
       }
@@ -345,6 +346,10 @@ class Lowering {
           c.st.log.push({ step: c.step, text: text(c) as string, rule, player: c.me ?? undefined });
           return NORMAL;
         };
+      }
+      case 'resolving': {
+        const body = this.block(s.body);
+        return (c) => runBlock(body, 0, { ...c, resolving: true });
       }
       case 'turn': {
         const player = this.expr(s.player);

@@ -126,6 +126,7 @@ export type Stmt =
   | EmitStmt
   | LogStmt
   | TurnStmt
+  | ResolvingStmt
   | ShuffleStmt
   | DrawStmt
   | PutStmt
@@ -212,6 +213,11 @@ export interface LogStmt extends Node {
 export interface TurnStmt extends Node {
   kind: 'turn';
   player: Expr;
+  body: Block;
+}
+/** `resolving { … }`: a card (or any effect) being resolved; no `anytime` action may be taken inside. */
+export interface ResolvingStmt extends Node {
+  kind: 'resolving';
   body: Block;
 }
 export interface ShuffleStmt extends Node {

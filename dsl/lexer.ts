@@ -10,7 +10,7 @@ export const Ident = createToken({ name: 'Ident', pattern: /[A-Za-z_][A-Za-z0-9_
 const keywordNames = [
   'event', 'fn', 'proc', 'action', 'on', 'modify', 'pipeline', 'setup', 'flow',
   'let', 'if', 'then', 'else', 'for', 'in', 'repeat', 'loop', 'max', 'min', 'break',
-  'require', 'choose', 'optional', 'by', 'offer', 'emit', 'log', 'turn', 'shuffle',
+  'require', 'choose', 'optional', 'by', 'offer', 'emit', 'log', 'turn', 'resolving', 'shuffle',
   'draw', 'put', 'top', 'bottom', 'of', 'remove', 'finish', 'where', 'and', 'or',
   'not', 'true', 'false', 'none', 'when', 'while', 'limit', 'per', 'with', 'anytime', 'override', 'invariant',
 ] as const;

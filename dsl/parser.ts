@@ -330,6 +330,7 @@ class RulesParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.emitStmt) },
       { ALT: () => this.SUBRULE(this.logStmt) },
       { ALT: () => this.SUBRULE(this.turnStmt) },
+      { ALT: () => this.SUBRULE(this.resolvingStmt) },
       { ALT: () => this.SUBRULE(this.shuffleStmt) },
       { ALT: () => this.SUBRULE(this.drawStmt) },
       { ALT: () => this.SUBRULE(this.putStmt) },
@@ -445,6 +446,12 @@ class RulesParser extends EmbeddedActionsParser {
     const kw = this.CONSUME(K.log);
     const text = this.SUBRULE(this.stringLit);
     return { kind: 'log', text, span: this.ACTION(() => span(kw, text)) };
+  });
+
+  resolvingStmt = this.RULE('resolvingStmt', (): A.ResolvingStmt => {
+    const kw = this.CONSUME(K.resolving);
+    const body = this.SUBRULE(this.block);
+    return { kind: 'resolving', body, span: this.ACTION(() => span(kw, body)) };
   });
 
   turnStmt = this.RULE('turnStmt', (): A.TurnStmt => {

@@ -182,6 +182,8 @@ function stmt(s: A.Stmt, depth: number): string {
       return `log ${printString(s.text)}`;
     case 'turn':
       return `turn ${expr(s.player, P.Add)} ${block(s.body, depth)}`;
+    case 'resolving':
+      return `resolving ${block(s.body, depth)}`;
     case 'shuffle':
       return `shuffle ${field(s.target)}`;
     case 'draw':

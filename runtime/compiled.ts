@@ -19,6 +19,8 @@ export interface RunCtx {
   value: Value;
   /** Index of the choice being applied, for the log. */
   step: number;
+  /** Inside a `resolving` block: no `anytime` action may be taken at a prompt asked here. */
+  resolving?: boolean;
 }
 
 export type ExprFn = (c: RunCtx) => Value;

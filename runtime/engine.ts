@@ -48,7 +48,7 @@ export function ctxFor(st: GameState, pack: CompiledPack, slots: number, me: str
 }
 
 function frameOf(block: BlockCode, pc: number, c: RunCtx): Frame {
-  return { block: block.id, pc, env: c.env.slice(), me: c.me, self: c.self, holder: c.holder };
+  return { block: block.id, pc, env: c.env.slice(), me: c.me, self: c.self, holder: c.holder, ...(c.resolving ? { resolving: true as const } : {}) };
 }
 
 /** Suspension keeps the continuation of every enclosing block, innermost first. */
@@ -179,7 +179,7 @@ function emitNow(event: string, args: Value[], c: RunCtx, pending?: Array<[numbe
     const sig = runBlock(t.body, 0, tc);
     if (sig === FINISH) return FINISH;
     if (sig === SUSPEND) {
-      if (k + 1 < calls.length) pushFrame(st, { block: t.body.id, pc: t.body.stmts.length, env: [], me: c.me, self: c.self, holder: c.holder, emit: { event, args, pending: calls.slice(k + 1) } });
+      if (k + 1 < calls.length) pushFrame(st, { block: t.body.id, pc: t.body.stmts.length, env: [], me: c.me, self: c.self, holder: c.holder, emit: { event, args, pending: calls.slice(k + 1) }, ...(c.resolving ? { resolving: true as const } : {}) });
       return SUSPEND;
     }
   }
@@ -193,7 +193,7 @@ function emitNow(event: string, args: Value[], c: RunCtx, pending?: Array<[numbe
 export function resume(frames: Frame[], pack: CompiledPack, st: GameState, step: number, endsGame = true): void {
   for (let i = 0; i < frames.length; i++) {
     const f = frames[i];
-    const c: RunCtx = { st, pack, env: f.env, me: f.me, self: f.self, holder: f.holder, it: null, value: null, step };
+    const c: RunCtx = { st, pack, env: f.env, me: f.me, self: f.self, holder: f.holder, it: null, value: null, step, resolving: f.resolving };
     if (f.reprompt) {
       st.prompt = { ...f.reprompt, frames: [...f.reprompt.frames, ...frames.slice(i + 1)] };
       return;

@@ -100,6 +100,7 @@ function listChoices(state: GameState, labels: boolean): Choice[] {
   if (p.kind === 'choose') {
     const out: Choice[] = (p.options ?? []).map((o) => ({ id: `choose ${encodeArg(o)}`, player: p.player, action: 'choose', args: [o], label: `${p.text ? `${p.text}: ` : ''}${display(pack, o)}` }));
     if (p.optional) out.push({ id: 'skip', player: p.player, action: 'skip', args: [], label: p.text ? `${p.text}: none` : 'Skip' });
+    out.push(...standingChoices(pack, state, p.player, labels));
     return out;
   }
   const out: Choice[] = [];
@@ -111,11 +112,18 @@ function listChoices(state: GameState, labels: boolean): Choice[] {
       out.push({ id, player: p.player, action: a.name, args, label: labels ? labelOf(a, c, args, pack) : id });
     }
   }
+  out.push(...standingChoices(pack, state, p.player, labels));
+  return out;
+}
+
+/** The `anytime` actions open now, as choices (carrying their player when it is not the one asked). */
+function standingChoices(pack: CompiledPack, state: GameState, asked: string, labels: boolean): Choice[] {
+  const out: Choice[] = [];
   for (const [a, actor] of standing(pack, state)) {
     for (const args of combinations(a, state, pack, actor)) {
       const c = actionCtx(pack, state, a, actor, args);
       if (limitReason(a, state, actor) || a.pre(c, false) !== null) continue;
-      const id = choiceId(a, args, actor === p.player ? undefined : actor);
+      const id = choiceId(a, args, actor === asked ? undefined : actor);
       out.push({ id, player: actor, action: a.name, args, label: labels ? labelOf(a, c, args, pack) : id });
     }
   }
@@ -144,7 +152,7 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
   const prompt = next.prompt!;
   next.prompt = null;
   try {
-    if (prompt.kind === 'choose') {
+    if (prompt.kind === 'choose' && !anytime) {
       let value: Value;
       if (id === 'skip') {
         if (!prompt.optional) return { ok: false, reason: 'this choice cannot be skipped', state };
@@ -165,7 +173,7 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
       return { ok: false, reason: known ? `\`${key}\` is not open to ${display(pack, prompt.player)} now` : `there is no action \`${key}\``, state };
     }
     const player = anytime ? actor : prompt.player;
-    // An `anytime` action interrupts the offer, which is asked again once the action is over.
+    // An `anytime` action interrupts the offer or the choice, which is asked again once the action is over.
     const after = anytime ? [{ block: -1, pc: 0, env: [], me: null, self: null, holder: null, reprompt: prompt }] : prompt.frames;
     const args = rawArgs.map(decodeArg);
     if (args.length !== a.params.length) return { ok: false, reason: `\`${a.name}\` takes ${a.params.length} choice(s): ${a.params.map((x) => x.name).join(', ')}`, state };
@@ -273,12 +281,12 @@ function offered(pack: CompiledPack, state: GameState): ActionCode[] {
 }
 
 /**
- * The `anytime` actions open now, with the player who may take each: at an offer (not a `choose`),
- * and not while another `anytime` action is being resolved.
+ * The `anytime` actions open now, with the player who may take each: at an offer or a `choose`, but
+ * not inside a `resolving` block, nor while another `anytime` action is being resolved.
  */
 function standing(pack: CompiledPack, state: GameState): Array<[ActionCode, string]> {
   const p = state.prompt;
-  if (!p || p.kind !== 'offer' || !pack.anytime.length || p.frames.some((f) => f.reprompt)) return [];
+  if (!p || p.resolving || !pack.anytime.length || p.frames.some((f) => f.reprompt)) return [];
   const out: Array<[ActionCode, string]> = [];
   for (const a of pack.anytime) for (const q of a.card ? holdersOf(pack, state, a.card) : state.players) out.push([a, q]);
   return out;

@@ -62,6 +62,8 @@ export interface Frame {
   emit?: { event: string; args: Value[]; pending: Array<[number, string | null]> };
   /** After an `anytime` action: the offer it interrupted, asked again. */
   reprompt?: Prompt;
+  /** The rest of a `resolving` block: prompts it asks take no `anytime` action. */
+  resolving?: true;
 }
 
 export interface Prompt {
@@ -76,6 +78,8 @@ export interface Prompt {
   rule?: string;
   /** For `choose`: the env slot that receives the pick. */
   slot?: number;
+  /** Asked inside a `resolving` block: no `anytime` action is open. */
+  resolving?: true;
   frames: Frame[];
 }
 

@@ -1,9 +1,9 @@
 /**
  * `anytime` actions: a card's action offered to its holders at every offer, whoever is being asked
  * (a reward card "playable at any time, even during other players' turns"). The interrupted offer
- * is asked again afterwards; `choose` prompts and the resolution of another `anytime` action offer
- * none; choices by a player who is not being asked carry that player (`card.action@p2`) so that a
- * game is still its seed and its choices.
+ * or choice is asked again afterwards, as it was; a `resolving` block (a card being resolved) and
+ * the resolution of another `anytime` action offer none; choices by a player who is not being asked
+ * carry that player (`card.action@p2`) so that a game is still its seed and its choices.
  */
 import { describe, expect, it } from 'vitest';
 import { apply, legalChoices, newGame, replay, type GameState } from '../runtime/index.ts';
@@ -102,18 +102,47 @@ describe('anytime actions', () => {
     expect(st.e.p1.score).toBe(11);
   });
 
-  it('are not offered at a `choose`, nor while another anytime action is being resolved', () => {
+  it('are offered at a `choose` too, which is asked again with its options, but not while another anytime action is being resolved', () => {
     let st = newGame(pack(), { players: 2, seed: 1, prepare: (s) => void (s.e.p2.charms = ['luck', 'haste']) });
     st = play(st, 'pass');
     expect(st.prompt?.kind).toBe('choose');
-    expect(legalChoices(st).every((c) => c.player === 'p1')).toBe(true);
+    expect(legalChoices(st).map((c) => c.id)).toEqual(['choose 1', 'choose 2', 'luck.use@p2', 'haste.use@p2 1', 'haste.use@p2 2']);
+    st = play(st, 'luck.use@p2');
+    expect(st.e.game.bonus).toBe(10);
+    expect(legalChoices(st).map((c) => c.id)).toEqual(['choose 1', 'choose 2', 'haste.use@p2 1', 'haste.use@p2 2']);
     st = play(st, 'choose 1');
     st = play(st, 'haste.use@p2 2');
     // haste's own offer of `pick` to the current player: luck cannot be played inside it
     expect(legalChoices(st).map((c) => c.id)).toEqual(['pick 1', 'pick 2']);
     st = play(st, 'pick 2');
     expect(st.e.p1.score).toBe(1 + 2 + 200);
-    // back at the interrupted offer, luck is open again
+    // back at the interrupted offer; luck was used at the choice
+    expect(legalChoices(st).map((c) => c.id)).toEqual(['gain', 'pass']);
+  });
+
+  it('are not offered inside a `resolving` block, at its choices or offers, before or after a pick', () => {
+    const resolvingGame = game.replace(
+      `        choose n in [1, 2] by p "A number" {
+          p.score += n
+        }`,
+      `        resolving {
+          choose n in [1, 2] by p "A number" {
+            p.score += n
+          }
+          offer p: pick
+        }`,
+    );
+    expect(resolvingGame).not.toBe(game);
+    const resolvingPack = compileOk(resolvingGame.replace(/entities:\n  - charm: luck\n  - charm: haste\n/, `entities:${cards}`));
+    let st = newGame(resolvingPack, { players: 2, seed: 1, prepare: (s) => void (s.e.p2.charms = ['luck']) });
+    st = play(st, 'pass');
+    expect(legalChoices(st).map((c) => c.id)).toEqual(['choose 1', 'choose 2']);
+    expect(apply(st, 'luck.use@p2').ok).toBe(false);
+    st = play(st, 'choose 2');
+    // still resolving: the offer inside the block
+    expect(legalChoices(st).map((c) => c.id)).toEqual(['pick 1', 'pick 2']);
+    st = play(st, 'pick 1');
+    // out of the block: luck is open again
     expect(legalChoices(st).map((c) => c.id)).toEqual(['gain', 'pass', 'luck.use@p2']);
   });
 

@@ -312,6 +312,7 @@ class RuleReader {
         for (const a of s.args) this.scan(a, { required: false });
         break;
       case 'turn':
+      case 'resolving':
         this.block(s.body);
         break;
       case 'put':
