@@ -53,7 +53,7 @@ function formatReport(name: string, players: number, o: SimulateOptions, r: Bala
   for (const s of r.stuck) lines.push(`  stuck: seed ${s.seed}: ${s.why}`);
   if (r.cooperative) {
     // One score for the table: no seat wins over another, cards are told apart by the table's score.
-    lines.push('', `Cooperative: every player scored the same in every game; mean score ${(r.seats[0]?.meanScore ?? 0).toFixed(2)}.`);
+    lines.push('', `One score for the table (a solo or cooperative game): every player scored the same in every game; mean score ${(r.seats[0]?.meanScore ?? 0).toFixed(2)}.`);
     if (r.cards.length) {
       lines.push('', 'Mean score of the games in which each card was held at the end (best first):');
       const width = Math.max(...r.cards.map((c) => c.card.length));

@@ -114,7 +114,7 @@ describe('balance figures of a cooperative game', () => {
   it('knows Wrath of the Lich King for a cooperative game', async () => {
     const out: string[] = [];
     await main(['simulate', join(import.meta.dirname, '..', 'content', 'wotlk'), '--games', '2', '--players', '2', '--workers', '1'], { out: (x) => void out.push(x), err: () => {}, readLine: async () => undefined });
-    expect(out.join('')).toContain('Cooperative: every player scored the same in every game');
+    expect(out.join('')).toContain('One score for the table (a solo or cooperative game): every player scored the same in every game');
   });
 });
 

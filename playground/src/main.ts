@@ -649,7 +649,7 @@ class App {
       const r = run.report;
       body.push(h('div', { class: 'balance-note', 'data-testid': 'balance-summary' }, `${r.finished} of ${r.games} games finished, ${r.meanSteps.toFixed(0)} choices a game, ${(run.ms / 1000).toFixed(1)} s`));
       for (const s of r.stuck) body.push(h('div', { class: 'problem warning' }, `seed ${s.seed}: ${s.why}`));
-      if (r.cooperative) body.push(h('div', { class: 'empty' }, `Cooperative: every player scored the same; mean score ${(r.seats[0]?.meanScore ?? 0).toFixed(2)}.`));
+      if (r.cooperative) body.push(h('div', { class: 'empty' }, `One score for the table (a solo or cooperative game); mean score ${(r.seats[0]?.meanScore ?? 0).toFixed(2)}.`));
       else body.push(h('div', { class: 'balance-row head' }, `Wins by seat (even: ${pct(r.even)})`), ...r.seats.map((s) => h('div', { class: 'balance-row', 'data-testid': 'balance-seat' }, h('span', { class: 'name' }, s.player), h('span', null, pct(s.share)), h('span', { class: 'where' }, `[${pct(s.low)}–${pct(s.high)}] mean score ${s.meanScore.toFixed(1)}`))));
       body.push(h('div', { class: 'balance-row head' }, r.cooperative ? 'Mean score by card held at the end' : 'Wins of the players holding each card at the end'));
       for (const c of r.cards) {
