@@ -5,6 +5,7 @@ import type { Declared, RulesUnit } from './declare.ts';
 import { resolveTypeRef } from './declare.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentSpan } from './load.ts';
+import { reportUnused } from './unused.ts';
 import { LineIndex, type Fragment } from './source.ts';
 import { closest } from './suggest.ts';
 import * as Ty from './types.ts';
@@ -100,8 +101,15 @@ export function check(d: Declared, report: (x: DiagnosticInput) => void): Checke
     invariants: [],
     roles: new Map(),
   };
-  collect(c, report);
-  new Checker(c, report).run();
+  let errors = 0;
+  const counted = (x: DiagnosticInput) => {
+    if ((x.severity ?? 'error') === 'error') errors++;
+    report(x);
+  };
+  collect(c, counted);
+  new Checker(c, counted).run();
+  // Broken rules record no calls: what they would have used is not unused.
+  if (!errors) reportUnused(c, report);
   return c;
 }
 

@@ -7,7 +7,8 @@ function codes(rules: string): Array<{ code: string; message: string; line: numb
     { path: 'pack.yaml', text: 'id: rec\nversion: 0.1.0\nname: { en: Rec }\nlanguages: [en]\nplayers: { min: 1, max: 2 }\n' },
     { path: 'game.yaml', text: `kinds:\n  game:\n    state:\n      n: number\nrules: |\n${rules.replace(/^/gm, '  ')}\n  flow {\n    game.n = 1\n  }\n` },
   ];
-  return compile(files).diagnostics.map((d) => ({ code: d.code, message: d.message, line: d.line }));
+  // Snippets declare what they test without using it: RB0540 (unused) is not what these tests are about.
+  return compile(files).diagnostics.filter((d) => d.code !== 'RB0540').map((d) => ({ code: d.code, message: d.message, line: d.line }));
 }
 
 describe('recursion in values', () => {

@@ -80,7 +80,7 @@ describe('a failing scenario reports file, line, column, expected and found', ()
     const r = run('unexpected-refusal.yaml');
     expect(r.steps).toBe(0);
     expect(r.failures.map(summary)).toEqual([
-      { at: `${fixtures}/unexpected-refusal.yaml:9:5`, message: 'step 1 (`p1: claim a`) was refused', expected: undefined, found: undefined, reason: 'a is taken (game.yaml:36)', hint: 'legal now for p1: claim b, claim c, pass' },
+      { at: `${fixtures}/unexpected-refusal.yaml:9:5`, message: 'step 1 (`p1: claim a`) was refused', expected: undefined, found: undefined, reason: 'a is taken (game.yaml:35)', hint: 'legal now for p1: claim b, claim c, pass' },
     ]);
   });
 
