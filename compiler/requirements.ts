@@ -1,7 +1,7 @@
 /**
  * What a pack needs from the world: the pack it extends, the packs it depends on, and the version
  * of the rules language it is written for, each with an optional semantic version range
- * (`extends: smallworld-wow@^0.1`, `dependsOn: [smallworld-wow@>=0.1 <1]`, `rulebook: ^0.1`).
+ * (`extends: base-game@^0.1`, `dependsOn: [maps@>=0.1 <1]`, `rulebook: ^0.1`).
  * Read from `pack.yaml` before anything else, so that the right packs can be found and loaded.
  */
 import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
