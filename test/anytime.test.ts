@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { apply, legalChoices, newGame, replay, type GameState } from '../runtime/index.ts';
 import { runScenarios } from '../scenario/index.ts';
+import { play } from './helpers/play.ts';
 import { compileOk, diagnosticsOf } from './helpers/inlinePack.ts';
 
 const game = `
@@ -65,14 +66,6 @@ const cards = `
 
 const pack = () => compileOk(game.replace(/entities:\n  - charm: luck\n  - charm: haste\n/, `entities:${cards}`));
 
-function play(st: GameState, ...ids: string[]): GameState {
-  for (const id of ids) {
-    const r = apply(st, id);
-    if (!r.ok) throw new Error(`${id} refused: ${r.reason}`);
-    st = r.state;
-  }
-  return st;
-}
 
 describe('anytime actions', () => {
   it('are offered to their holder at another player’s offer, with the holder in the choice id', () => {

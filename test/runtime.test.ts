@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { apply, legalChoices, newGame, replay, viewFor, type GameState } from '../runtime/index.ts';
+import { apply, legalChoices, newGame, replay, viewFor } from '../runtime/index.ts';
+import { play } from './helpers/play.ts';
 import { compileOk } from './helpers/inlinePack.ts';
 
-/** Applies choice ids in order, failing the test on any refusal. */
-function play(st: GameState, ...ids: string[]): GameState {
-  for (const id of ids) {
-    const r = apply(st, id);
-    if (!r.ok) throw new Error(`${id} refused: ${r.reason}`);
-    st = r.state;
-  }
-  return st;
-}
 
 const counters = `
 kinds:
