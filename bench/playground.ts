@@ -3,8 +3,7 @@
  * how long from a keystroke in a rules block to the compiler's diagnostics on screen, and from a
  * keystroke that leaves the pack valid to the game in progress replayed under the new rules.
  */
-import type { Page } from 'playwright-core';
-import { launchBrowser, startPlayground } from '../test/e2e/harness.ts';
+import { compileState, launchBrowser, startPlayground } from '../test/e2e/harness.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 
@@ -22,16 +21,13 @@ function stats(label: string, xs: number[]) {
   console.log(`${label}: median ${q(0.5).toFixed(0)} ms, p90 ${q(0.9).toFixed(0)} ms, max ${s[s.length - 1].toFixed(0)} ms (${s.length} keystrokes)`);
 }
 
-async function waitState(page: Page, want: string) {
-  await page.waitForFunction((w) => document.querySelector('[data-testid=compile-status]')?.getAttribute('data-state') === w, want, { timeout: 60_000, polling: 'raf' });
-}
 
 const { server, url } = await startPlayground();
 const browser = await launchBrowser();
 try {
   const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
   await page.goto(url);
-  await waitState(page, 'ok');
+  await compileState(page, 'ok', 60_000);
 
   // A game in progress, so that every good compile also replays it.
   await page.fill('[data-testid=seed]', '3');
@@ -71,14 +67,14 @@ try {
     // `@` is not part of the rules language: one keystroke breaks the pack, Backspace mends it.
     let t = performance.now();
     await page.keyboard.type('@');
-    await waitState(page, 'errors');
+    await compileState(page, 'errors', 60_000);
     toDiagnostics.push(performance.now() - t);
     await ms();
 
     const before = await page.evaluate(() => (window as unknown as Handle).playground.app.played?.version ?? 0);
     t = performance.now();
     await page.keyboard.press('Backspace');
-    await waitState(page, 'ok');
+    await compileState(page, 'ok', 60_000);
     toDiagnostics.push(performance.now() - t);
     await ms();
     await page.waitForFunction((v) => ((window as unknown as Handle).playground.app.played?.version ?? 0) > v, before, { timeout: 60_000, polling: 'raf' });

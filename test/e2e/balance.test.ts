@@ -3,7 +3,7 @@
  * shows wins by seat and by the cards held at the end.
  */
 import { describe, expect, it } from 'vitest';
-import { usePlayground, watchErrors } from './harness.ts';
+import { compileState, usePlayground, watchErrors } from './harness.ts';
 
 describe('playground balance', () => {
   const pg = usePlayground();
@@ -12,7 +12,7 @@ describe('playground balance', () => {
     const page = await pg.browser.newPage({ viewport: { width: 1366, height: 900 } });
     const errors = watchErrors(page);
     await page.goto(pg.url);
-    await page.waitForFunction(() => document.querySelector('[data-testid=compile-status]')?.getAttribute('data-state') === 'ok', undefined, { timeout: 90_000 });
+    await compileState(page, 'ok');
     await page.click('[data-testid=tab-balance]');
     await page.selectOption('[data-testid=balance-players]', '2');
     await page.click('[data-testid=balance-run]');

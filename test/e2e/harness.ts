@@ -51,6 +51,11 @@ export function usePlayground(): { readonly url: string; readonly browser: Brows
 }
 
 /** Collects the page's uncaught errors and console errors, so a test can fail on them. */
+/** Waits until the compile status reads `state` (`ok` once the pack compiles without errors). */
+export async function compileState(page: Page, state: 'ok' | 'errors', timeout = 90_000): Promise<void> {
+  await page.waitForFunction((w) => document.querySelector('[data-testid=compile-status]')?.getAttribute('data-state') === w, state, { timeout, polling: 'raf' });
+}
+
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));

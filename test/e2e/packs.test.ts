@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findPacks } from '../../cli/packs.ts';
-import { usePlayground, watchErrors } from './harness.ts';
+import { compileState, usePlayground, watchErrors } from './harness.ts';
 
 const packs = findPacks(join(import.meta.dirname, '..', '..', 'content')).map((d) => `content/${d.split(/[\\/]/).pop()}`);
 
@@ -18,7 +18,7 @@ describe('every shipped pack in the playground', () => {
     await page.goto(pg.url);
     await page.waitForSelector('[data-testid=pack-select]');
     await page.selectOption('[data-testid=pack-select]', key);
-    await page.waitForFunction(() => document.querySelector('[data-testid=compile-status]')?.getAttribute('data-state') === 'ok', undefined, { timeout: 90_000 });
+    await compileState(page, 'ok');
     await page.click('[data-testid=start-game]');
     await page.waitForSelector('[data-testid=choice]:not([disabled])', { timeout: 60_000 });
     const before = await page.locator('[data-testid=choice]').count();
