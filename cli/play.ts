@@ -1,76 +1,52 @@
 import { apply, legalChoices, newGame, standings, type GameState, type LogEntry } from '../runtime/index.ts';
-import { randomAgent } from '../runtime/agents.ts';
+import { playByAgents } from '../runtime/agents.ts';
 import { display } from '../runtime/values.ts';
 import type { CompiledPack } from '../compiler/index.ts';
-import { runnablePack } from './runnable.ts';
+import { botKinds, runnablePack } from './runnable.ts';
 import { plural } from './check.ts';
 import type { Io } from './io.ts';
 
 export interface PlayOptions {
   players?: number;
   seed: number;
-  bots?: boolean;
+  /** Every seat a bot: `true` (bare `--bots`) for random bots, or the kinds, one for every seat or one per seat. */
+  bots?: boolean | string[];
   maxSteps: number;
   quiet?: boolean;
   json?: boolean;
 }
 
 /**
- * `rulebook play PACK`: a whole game, by seeded bots (`--bots`) or by a person on standard input.
+ * `rulebook play PACK`: a whole game, by seeded bots (`--bots`, through the agents' own loop, so
+ * the game is the one the playground and `simulate` play) or by a person on standard input.
  * Prints each log entry with the rule that caused it, then the standings.
  */
 export async function play(dir: string, options: PlayOptions, io: Io): Promise<number> {
+  const kinds = botKinds(options.bots);
   const runnable = runnablePack(dir, options.players, io);
   if (!runnable) return 1;
   const { pack, players } = runnable;
   const human = !options.json && !options.quiet;
-  let state: GameState;
+  if (human) io.out(`${pack.name.en ?? pack.id}: ${players} players, seed ${options.seed}${kinds ? `, bots${Array.isArray(options.bots) ? ` (${kinds.join(', ')})` : ''}` : ''}\n`);
+  let shown = 0;
+  const showLog = (state: GameState) => {
+    if (human) for (const entry of state.log.slice(shown)) io.out(formatEntry(entry) + '\n');
+    shown = state.log.length;
+  };
+  let start: GameState;
   try {
-    state = newGame(pack, { players, seed: options.seed });
+    start = newGame(pack, { players, seed: options.seed });
   } catch (e) {
     io.err(`the game could not start: ${(e as Error).message}\n`);
     return 1;
   }
-  if (human) io.out(`${pack.name.en ?? pack.id}: ${players} players, seed ${options.seed}${options.bots ? ', bots' : ''}\n`);
-  let shown = 0;
-  const showLog = () => {
-    if (human) for (const entry of state.log.slice(shown)) io.out(formatEntry(entry) + '\n');
-    shown = state.log.length;
-  };
-  showLog();
-  const bots = new Map(state.players.map((p) => [p, randomAgent(options.seed, p)]));
-  let steps = 0;
-  let problem: string | undefined;
-  let abandoned = false;
-  while (!state.over && steps < options.maxSteps) {
-    const who = state.prompt?.player;
-    const choices = legalChoices(state);
-    if (!who || !choices.length) {
-      problem = who ? `${display(pack, who)} must act but has no legal choice` : 'the game is not over, but nobody is to act';
-      break;
-    }
-    let choice;
-    if (options.bots) choice = bots.get(who)!.choose(state, choices, who);
-    else {
-      choice = await ask(pack, state, choices, io);
-      if (!choice) {
-        abandoned = true;
-        break;
-      }
-    }
-    const r = apply(state, choice);
-    if (!r.ok) {
-      if (options.bots) {
-        problem = `the legal choice \`${choice.id}\` was refused: ${r.reason}`;
-        break;
-      }
-      io.out(`refused: ${r.reason}${r.rule ? `  [${r.rule}]` : ''}\n`);
-      continue;
-    }
-    state = r.state;
-    steps += 1;
-    showLog();
-  }
+  let game: { state: GameState; problem?: string; abandoned?: boolean };
+  if (kinds) {
+    const r = playByAgents(pack, { players, seed: options.seed, agents: kinds, maxSteps: options.maxSteps, start, observe: showLog });
+    game = { state: r.state, problem: r.stopped?.kind === 'stuck' ? r.stopped.reason : undefined };
+  } else game = await playByHand(pack, start, options.maxSteps, showLog, io);
+  const { state, problem, abandoned } = game;
+  const steps = state.choices.length;
   const table = standings(state);
   if (options.json) {
     io.out(
@@ -89,6 +65,26 @@ export async function play(dir: string, options: PlayOptions, io: Io): Promise<n
     table.forEach((r, i) => io.out(`  ${i + 1}. ${display(pack, r.player)} (${r.player})  score ${r.score}${r.tiebreak ? `, tiebreak ${r.tiebreak}` : ''}\n`));
   }
   return problem ? 1 : 0;
+}
+
+/** A game played by a person picking numbered choices, until its end, `maxSteps` or `q`. */
+async function playByHand(pack: CompiledPack, state: GameState, maxSteps: number, showLog: (state: GameState) => void, io: Io): Promise<{ state: GameState; problem?: string; abandoned?: boolean }> {
+  showLog(state);
+  while (!state.over && state.choices.length < maxSteps) {
+    const who = state.prompt?.player;
+    const choices = legalChoices(state);
+    if (!who || !choices.length) return { state, problem: who ? `${display(pack, who)} must act but has no legal choice` : 'the game is not over, but nobody is to act' };
+    const choice = await ask(pack, state, choices, io);
+    if (!choice) return { state, abandoned: true };
+    const r = apply(state, choice);
+    if (!r.ok) {
+      io.out(`refused: ${r.reason}${r.rule ? `  [${r.rule}]` : ''}\n`);
+      continue;
+    }
+    state = r.state;
+    showLog(state);
+  }
+  return { state };
 }
 
 /** A log entry as one line: the step, the text, and the rule that caused it. */

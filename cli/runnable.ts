@@ -1,4 +1,5 @@
 import type { CompiledPack } from '../compiler/index.ts';
+import { AGENT_KINDS, type AgentKind } from '../runtime/agents.ts';
 import { plural } from './check.ts';
 import { UsageError, type Io } from './io.ts';
 import { isDir, isPackDir, packAt, packLabel, renderDiagnostic } from './packs.ts';
@@ -20,4 +21,16 @@ export function runnablePack(dir: string, asked: number | undefined, io: Io): { 
   const players = asked ?? pack.players.min;
   if (players < pack.players.min || players > pack.players.max) throw new UsageError(`${pack.name.en ?? pack.id} is played by ${pack.players.min} to ${pack.players.max} players, not ${players}`);
   return { pack, players };
+}
+
+/**
+ * The bots a command line asks for: `--bots` alone (`true`) is a random bot at every seat; kinds
+ * are one for every seat, or one per seat. `undefined` when no bots are asked.
+ */
+export function botKinds(asked: boolean | string[] | undefined): AgentKind[] | undefined {
+  if (!asked) return undefined;
+  if (asked === true || !asked.length) return ['random'];
+  const bad = asked.find((b) => !(AGENT_KINDS as string[]).includes(b));
+  if (bad) throw new UsageError(`\`${bad}\` is not a bot: choose ${AGENT_KINDS.join(' or ')}`);
+  return asked as AgentKind[];
 }

@@ -1,11 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { SingleBar, Presets } from 'cli-progress';
-import { AGENT_KINDS, type AgentKind } from '../runtime/agents.ts';
 import { balance, type BalanceReport } from '../simulate/balance.ts';
 import { simulate } from '../simulate/run.ts';
 import { plural } from './check.ts';
-import { UsageError, type Io } from './io.ts';
-import { runnablePack } from './runnable.ts';
+import type { Io } from './io.ts';
+import { botKinds, runnablePack } from './runnable.ts';
 
 export interface SimulateOptions {
   games: number;
@@ -22,8 +21,7 @@ export interface SimulateOptions {
  * and each card's win share against an even game, with 95% intervals.
  */
 export async function simulateCommand(dir: string, o: SimulateOptions, io: Io): Promise<number> {
-  const bad = o.bots.find((b) => !(AGENT_KINDS as string[]).includes(b));
-  if (bad) throw new UsageError(`\`${bad}\` is not a bot: choose ${AGENT_KINDS.join(' or ')}`);
+  const agents = botKinds(o.bots)!;
   const runnable = runnablePack(dir, o.players, io);
   if (!runnable) return 1;
   const { pack, players } = runnable;
@@ -33,7 +31,7 @@ export async function simulateCommand(dir: string, o: SimulateOptions, io: Io): 
   const started = performance.now();
   let games;
   try {
-    games = await simulate(dir, { games: o.games, players, seed: o.seed, agents: o.bots as AgentKind[], maxSteps: o.maxSteps, workers, onProgress: (n) => bar?.update(n) });
+    games = await simulate(dir, { games: o.games, players, seed: o.seed, agents, maxSteps: o.maxSteps, workers, onProgress: (n) => bar?.update(n) });
   } finally {
     bar?.stop();
   }
