@@ -113,6 +113,11 @@ export function check(d: Declared, report: (x: DiagnosticInput) => void): Checke
   return c;
 }
 
+/** Checks one expression against a checked pack's declarations, recording its names and types in `c` for the lowering. */
+export function checkExpression(c: Checked, unit: RulesUnit, e: A.Expr, report: (x: DiagnosticInput) => void): { type: Type; slots: number } {
+  return new Checker(c, report).standalone(unit, e);
+}
+
 /** Gathers every declaration by name; duplicates and misplaced declarations are reported here. */
 function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
   const at = (u: RulesUnit, s: A.Span) => fragmentSpan(u.fragment, s);
@@ -315,6 +320,13 @@ class Checker {
     this.checkValueRecursion();
     this.kindRoles();
     this.scoring();
+  }
+
+  /** An expression written outside the pack's rules (a scenario's `eval:`), read as a function body is: no effects, no card. */
+  standalone(unit: RulesUnit, e: A.Expr): { type: Type; slots: number } {
+    const ctx = this.ctx(unit, false);
+    const type = this.expr(ctx, e);
+    return { type, slots: ctx.slots };
   }
 
   private kindRoles(): void {

@@ -1,18 +1,22 @@
 import type * as A from '../dsl/ast.ts';
 import type { Checked, Placed } from './check.ts';
 import type { RulesUnit } from './declare.ts';
+import { compileExpression } from './expression.ts';
 import { LineIndex } from './source.ts';
 import * as Ty from './types.ts';
 import type { Type } from './types.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type BlockCode, type CardBinding, type CompiledPack, type ExprFn, type ModifierCode, type Origin, type RunCtx, type StmtFn } from '../runtime/compiled.ts';
 import { Refusal, rangeOf, runBlock, runEmit, runFor, runPipeline, runRepeat } from '../runtime/engine.ts';
 import { cloneJson, sameValue } from '../runtime/clone.ts';
-import { display, randomInt, shuffleInPlace } from '../runtime/values.ts';
+import { display, randomInt, shuffleInPlace, takeForced } from '../runtime/values.ts';
 import type { EntityInfo, FieldInfo, KindInfo, Value } from '../runtime/types.ts';
 
 /** Stage 5: every checked rule becomes a runtime handler (closures over the pack), and the data a table. */
 export function lower(c: Checked): CompiledPack {
-  return new Lowering(c).pack;
+  const lowering = new Lowering(c);
+  // Tools compile expressions later (a scenario's `eval:`), against the same checked declarations.
+  lowering.pack.expression = (source) => compileExpression(c, source, (e) => lowering.standalone(e));
+  return lowering.pack;
 }
 
 class Lowering {
@@ -470,6 +474,12 @@ class Lowering {
 
   // ─── expressions ─────────────────────────────────────────────────────────
 
+  /** An expression checked outside any rule: it has no rules text to name in the log. */
+  standalone(e: A.Expr): ExprFn {
+    this.unit = undefined;
+    return this.expr(e);
+  }
+
   private expr(e: A.Expr): ExprFn {
     switch (e.kind) {
       case 'number':
@@ -749,12 +759,15 @@ class Lowering {
       case 'roll':
         return (c) => {
           const faces = c.pack.dice[die!];
-          const face = faces[randomInt(c.st, faces.length)];
+          const face = takeForced(c.st, (v) => faces.some((f) => sameValue(f, v)), `a face of the die ${die} (${faces.join(', ')})`) ?? faces[randomInt(c.st, faces.length)];
           c.st.log.push({ step: c.step, text: `rolled ${die}: ${face}`, rule, player: c.me ?? undefined });
           return face;
         };
       case 'random':
-        return (c) => randomInt(c.st, a(c) as number) + 1;
+        return (c) => {
+          const n = a(c) as number;
+          return takeForced(c.st, (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= n, `a number from 1 to ${n}`) ?? randomInt(c.st, n) + 1;
+        };
     }
     throw new Error(`internal: built-in ${name} has no lowering`);
   }

@@ -138,4 +138,11 @@ export interface CompiledPack {
   hidden: Record<string, string[]>;
   /** Kind of every entity id, players and `game` included. */
   kindOf(id: string): string | undefined;
+  /** Compiles an expression of the pack's language against its declarations, outside any rule (a scenario's `eval:`). */
+  expression?(source: string): CompiledExpression;
 }
+
+/** An expression compiled on its own: run it with `slots` locals, or the problems that stop it, at offsets into its text. */
+export type CompiledExpression =
+  | { ok: true; fn: ExprFn; slots: number; type: string }
+  | { ok: false; problems: Array<{ code: string; message: string; hint?: string; start: number; end: number }> };

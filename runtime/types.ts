@@ -109,6 +109,8 @@ export interface GameState {
   over: boolean;
   choices: string[];
   log: LogEntry[];
+  /** Results a scenario forces on the next `roll`s and `random`s (its `rolls:`), taken before the generator is asked. */
+  forced?: Value[];
 }
 
 export interface Choice {

@@ -1,6 +1,7 @@
 import type { CompiledPack } from './compiled.ts';
 import type { GameState, Value } from './types.ts';
 import { nextRandom } from './rng.ts';
+import { Refusal } from './engine.ts';
 
 /** A value as a player reads it: entities by their name, lists comma-separated. */
 export function display(pack: CompiledPack, v: Value, lang = displayLanguage(pack)): string {
@@ -47,4 +48,17 @@ export function shuffleInPlace(st: GameState, xs: Value[]): void {
     xs[i] = xs[j];
     xs[j] = t;
   }
+}
+
+/**
+ * The next result a scenario forced (`rolls:`), if one is queued; `fits` says whether this draw can
+ * have it. A forced result the draw cannot have refuses the choice, naming what it could be.
+ */
+export function takeForced(st: GameState, fits: (v: Value) => boolean, what: string): Value | undefined {
+  const queue = st.forced;
+  if (!queue?.length) return undefined;
+  const v = queue.shift()!;
+  if (!queue.length) delete st.forced;
+  if (!fits(v)) throw new Refusal(`the forced result ${JSON.stringify(v)} is not ${what}`);
+  return v;
 }
