@@ -1,5 +1,6 @@
 import type * as A from '../dsl/ast.ts';
 import { parseExpression } from '../dsl/parser.ts';
+import { declarations } from '../dsl/language.ts';
 import { builtinTable, type Builtin } from './builtins.ts';
 import type { Declared, RulesUnit } from './declare.ts';
 import { resolveTypeRef } from './declare.ts';
@@ -121,7 +122,7 @@ export function checkExpression(c: Checked, unit: RulesUnit, e: A.Expr, report: 
 /** Gathers every declaration by name; duplicates and misplaced declarations are reported here. */
 function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
   const at = (u: RulesUnit, s: A.Span) => fragmentSpan(u.fragment, s);
-  const globalOnly = new Set(['event', 'fn', 'pipeline', 'proc', 'setup', 'flow', 'invariant']);
+  const globalOnly = new Set<string>(declarations.filter((f) => !f.onCards).map((f) => f.keyword));
   const named = new Map<string, { at: FileSpan; unit: RulesUnit }>();
   const replace = (name: string) => {
     c.events.delete(name);
@@ -923,16 +924,15 @@ class Checker {
     if (b.random && !ctx.effects) this.error(ctx.unit, e.calleeSpan, 'RB0526', `\`${b.name}\` uses randomness, which a value (fn, pipeline, modify, when, where) may not`, 'roll in an action, trigger or proc and keep the result with `let`');
     const types: Type[] = [];
     e.args.forEach((a, i) => {
-      if (b.perElement?.includes(i)) {
+      if (b.perElement.includes(i)) {
         const src = types[0];
         ctx.where.push(src?.k === 'list' ? src.of : Ty.ERROR);
         types.push(this.expr(ctx, a));
         ctx.where.pop();
       } else types.push(this.expr(ctx, a));
     });
-    const arity = b.signature.slice(b.signature.indexOf('(') + 1, b.signature.indexOf(')')).split(',').filter((x) => x.trim()).length;
-    if (e.args.length !== arity) {
-      this.error(ctx.unit, e.span, 'RB0506', `\`${b.name}\` takes ${arity} argument(s): ${b.signature}`);
+    if (e.args.length !== b.arity) {
+      this.error(ctx.unit, e.span, 'RB0506', `\`${b.name}\` takes ${b.arity} argument(s): ${b.signature}`);
       return Ty.ERROR;
     }
     if (b.graph) {

@@ -1,10 +1,11 @@
 import type * as A from '../dsl/ast.ts';
 import { parseRules, parseType } from '../dsl/parser.ts';
-import { keywordSet } from '../dsl/lexer.ts';
+import { builtinKinds, isReservedName } from '../dsl/language.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentOf, fragmentSpan, spanAt, type LoadedFile, type LoadedPack } from './load.ts';
 import { LineIndex, type Fragment } from './source.ts';
 import { closest } from './suggest.ts';
+import { checkReservedNames } from './reserved.ts';
 import * as Ty from './types.ts';
 import type { Type } from './types.ts';
 import type { Value } from '../runtime/types.ts';
@@ -67,8 +68,7 @@ export interface Declared {
   scoring?: { score: Fragment; tiebreak?: Fragment };
 }
 
-const BUILTIN_KINDS = ['player', 'game'];
-const RESERVED = new Set(['me', 'self', 'holder', 'it', 'value', 'game', 'players', 'current', 'none', 'true', 'false']);
+const BUILTIN_KINDS: readonly string[] = builtinKinds;
 
 /** YAML of the wrong shape was already reported by the schema stage; here it reads as empty, never as a crash. */
 const mapOf = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : {});
@@ -200,7 +200,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
       }
       const id = String(item[first]);
       const at = spanAt(file, [...path, first]);
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(id) || keywordSet.has(id) || RESERVED.has(id)) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(id) || isReservedName(id)) {
         report({ code: 'RB0204', message: `\`${id}\` cannot be an id: ids are names such as \`orcs\` or \`r_12\`, not keywords`, at });
         return;
       }
@@ -238,6 +238,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
     const frag = fragmentOf(file, ['rules']);
     if (frag) parseUnit(d, frag, report);
   }
+  checkReservedNames(d, report);
   return d;
 }
 

@@ -1,4 +1,5 @@
 import { createToken, Lexer, type TokenType } from 'chevrotain';
+import { keywordNames, type Keyword } from './language.ts';
 
 /** Any word after a dot: field names may reuse keywords (`game.turn`, `deck.top`). */
 export const FieldName = createToken({ name: 'FieldName', pattern: Lexer.NA });
@@ -7,14 +8,8 @@ export const CallName = createToken({ name: 'CallName', pattern: Lexer.NA, categ
 /** Identifiers; keywords are carved out of them with `longer_alt` so `format` is not `for` + `mat`. */
 export const Ident = createToken({ name: 'Ident', pattern: /[A-Za-z_][A-Za-z0-9_]*/, categories: [CallName, FieldName] });
 
-const keywordNames = [
-  'event', 'fn', 'proc', 'action', 'on', 'modify', 'pipeline', 'setup', 'flow',
-  'let', 'if', 'then', 'else', 'for', 'in', 'repeat', 'loop', 'max', 'min', 'break',
-  'require', 'choose', 'optional', 'by', 'offer', 'emit', 'log', 'turn', 'resolving', 'shuffle',
-  'draw', 'put', 'top', 'bottom', 'of', 'remove', 'finish', 'where', 'and', 'or',
-  'not', 'true', 'false', 'none', 'when', 'while', 'limit', 'per', 'with', 'anytime', 'override', 'invariant',
-] as const;
-export type Keyword = (typeof keywordNames)[number];
+export type { Keyword } from './language.ts';
+export { keywordSet } from './language.ts';
 
 export const keywords: Record<Keyword, TokenType> = Object.fromEntries(
   keywordNames.map((k) => [
@@ -27,8 +22,6 @@ export const keywords: Record<Keyword, TokenType> = Object.fromEntries(
     }),
   ]),
 ) as Record<Keyword, TokenType>;
-
-export const keywordSet: ReadonlySet<string> = new Set(keywordNames);
 
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n]+/, group: Lexer.SKIPPED });
 export const Comment = createToken({ name: 'Comment', pattern: /#[^\n]*/, group: Lexer.SKIPPED });

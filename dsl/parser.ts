@@ -1,6 +1,7 @@
 import { EmbeddedActionsParser, type IToken, type TokenType, type IParserErrorMessageProvider, tokenLabel } from 'chevrotain';
 import * as T from './lexer.ts';
 import type * as A from './ast.ts';
+import { declarationList } from './language.ts';
 
 const K = T.keywords;
 
@@ -15,7 +16,7 @@ const messages: IParserErrorMessageProvider = {
 
 /** What the author should have written where a grammar rule found none of its choices. */
 const ruleWords: Record<string, string> = {
-  decl: 'a declaration (fn, proc, action, on, modify, pipeline, event, setup or flow)',
+  decl: `a declaration (${declarationList()})`,
   stmt: 'a statement',
   typeRef: 'a type such as `number`, `region?` or `list<race>`',
   ifStmt: '`if` or `{` after `else`',
@@ -788,7 +789,7 @@ export interface ParseResult<T> {
 /** What is being read decides what may follow a complete one: more declarations, or nothing. */
 type Entry = 'rules' | 'expression' | 'type';
 const leftOver: Record<Entry, string> = {
-  rules: 'a declaration (fn, proc, action, on, modify, …) or the end of the rules was expected',
+  rules: `a declaration (${declarationList()}) or the end of the rules was expected`,
   expression: 'the value is complete before it (an operator such as `and`, `==` or `+` may be missing)',
   type: 'a type is one word, such as `region?` or `list<race>`',
 };

@@ -18,7 +18,7 @@ function notes(b: Builtin): string {
   const out: string[] = [];
   if (b.random) out.push('random: effects only');
   if (b.graph) out.push("needs the kind's `graph`");
-  if (b.perElement?.length) out.push('`it` is each element');
+  if (b.perElement.length) out.push('`it` is each element');
   return out.join('; ');
 }
 

@@ -1,0 +1,166 @@
+/**
+ * The rules language in one table: its keywords, the declarations and statements they start, the
+ * names with a meaning of their own (`me`, `holder`, `value` …) and the built-in type names. The
+ * lexer makes its keyword tokens from it, the parser names what it expected from it, the compiler
+ * reserves and resolves names from it, the editor completes and explains with it, and
+ * test/language-table.test.ts holds docs/language.md to it.
+ *
+ * Built-in functions are a table of their own (compiler/builtins.ts): their types need the
+ * compiler's type system, which the syntax does not know.
+ */
+
+/** A declaration of a `rules:` text, started by its keyword. */
+export interface DeclarationForm {
+  keyword: DeclarationKeyword;
+  /** The grammar, as docs/language.md writes it. */
+  form: string;
+  doc: string;
+  /** Names a thing declared once per pack (a function, a procedure …); `on` and `modify` name what they attach to. */
+  named: boolean;
+  /** May be written in a card's `rules` (else only in the game's own rules). */
+  onCards: boolean;
+  /** May follow `override` in a pack that extends another (game actions only, for `action`). */
+  overridable: boolean;
+}
+
+/** A statement of a block, started by its keyword. */
+export interface StatementForm {
+  keyword: StatementKeyword;
+  form: string;
+  doc: string;
+  /** Changes the game (or asks a player): allowed in effects (proc, action, on, setup, flow), never in a value. */
+  effect: boolean;
+}
+
+export const declarations = [
+  { keyword: 'event', form: 'event name(params)', doc: 'declares an event that rules can `emit` and react to with `on`', named: true, onCards: false, overridable: true },
+  { keyword: 'fn', form: 'fn name(params): T = expr', doc: 'declares a pure function: `fn name(params): type = expression`', named: true, onCards: false, overridable: true },
+  { keyword: 'pipeline', form: 'pipeline name(params): T [min e] [max e] = expr', doc: 'declares a value that cards can adjust with `modify`', named: true, onCards: false, overridable: true },
+  { keyword: 'proc', form: 'proc name(params) { … }', doc: 'declares a procedure: a named block of statements', named: true, onCards: false, overridable: true },
+  { keyword: 'action', form: 'action name(params) ["label"] [limit N per turn|game] [with action | anytime] [while roles] { … }', doc: 'declares something a player may do when offered: `action name(params) { … }`', named: true, onCards: true, overridable: true },
+  { keyword: 'on', form: 'on event(binds) [when cond] [while roles] { … }', doc: 'reacts to an event: `on event(args) when condition { … }`', named: false, onCards: true, overridable: false },
+  { keyword: 'modify', form: 'modify pipeline(binds) [by anyone] [while roles] [when cond] = expr', doc: 'adjusts a pipeline value: `modify pipeline(args) when condition = value`', named: false, onCards: true, overridable: false },
+  { keyword: 'setup', form: 'setup { … }', doc: 'the statements that prepare a new game', named: false, onCards: false, overridable: false },
+  { keyword: 'flow', form: 'flow { … }', doc: 'the turn structure of the game (one per pack)', named: false, onCards: false, overridable: false },
+  { keyword: 'invariant', form: 'invariant "message" = cond', doc: 'a state no game may reach: `invariant "message" = condition`', named: false, onCards: false, overridable: false },
+] as const satisfies readonly DeclarationForm[];
+
+export const statements = [
+  { keyword: 'let', form: 'let x = e', doc: 'names a value: `let x = expression`', effect: false },
+  { keyword: 'if', form: 'if c { } else if c { } else { }', doc: 'runs a block when a condition holds (also a value: `if c then a else b`)', effect: false },
+  { keyword: 'for', form: 'for x in list { }', doc: 'runs a block for each element of a list: `for x in list { … }`', effect: false },
+  { keyword: 'repeat', form: 'repeat n { }', doc: 'runs a block n times: `repeat 3 { … }`', effect: false },
+  { keyword: 'loop', form: 'loop max n { … break … }', doc: 'runs a block until `break`, at most n times: `loop max 200 { … }`', effect: false },
+  { keyword: 'break', form: 'break', doc: 'leaves the innermost `for`, `repeat` or `loop`', effect: false },
+  { keyword: 'require', form: 'require c else "reason"', doc: 'stops an action unless the condition holds: `require cond else "reason"`', effect: false },
+  { keyword: 'choose', form: 'choose [optional] x in list [by player] ["prompt"] { }', doc: 'asks a player to pick one of a set: `choose x in set by player "prompt" { … }`', effect: true },
+  { keyword: 'offer', form: 'offer player: action, action', doc: 'offers actions to a player: `offer player: action1, action2`', effect: true },
+  { keyword: 'emit', form: 'emit event(args)', doc: 'raises an event: `emit event(args)`', effect: true },
+  { keyword: 'log', form: 'log "text"', doc: 'writes a line in the game log', effect: false },
+  { keyword: 'turn', form: 'turn p { }', doc: "runs a block as a player's turn", effect: true },
+  { keyword: 'resolving', form: 'resolving { }', doc: 'a card being resolved: no `anytime` action may be taken inside', effect: true },
+  { keyword: 'shuffle', form: 'shuffle field', doc: 'shuffles a list field', effect: true },
+  { keyword: 'draw', form: 'draw x from [top of|bottom of] field', doc: 'takes the top (or bottom) item of a list field', effect: true },
+  { keyword: 'put', form: 'put e on top|bottom of field', doc: 'puts an item on the top or bottom of a list field', effect: true },
+  { keyword: 'remove', form: 'remove e from field', doc: 'removes an item from a list field', effect: true },
+  { keyword: 'finish', form: 'finish', doc: 'ends the game', effect: true },
+] as const satisfies readonly StatementForm[];
+
+/** Keywords inside declarations, statements and expressions, with what each means there. */
+export const clauseKeywords = [
+  { keyword: 'override', doc: 'in a pack that extends another: replaces the base pack’s declaration of that name' },
+  { keyword: 'then', doc: 'a value chosen by a condition: `if c then a else b`' },
+  { keyword: 'else', doc: 'what happens (or the value) when the condition does not hold; the reason after `require`' },
+  { keyword: 'in', doc: 'the list walked, chosen from or looked into: `for x in xs`, `x in xs`' },
+  { keyword: 'max', doc: 'the bound of a `loop`, or a pipeline’s maximum (also the built-in `max(a, b)`)' },
+  { keyword: 'min', doc: 'a pipeline’s minimum (also the built-in `min(a, b)`)' },
+  { keyword: 'optional', doc: 'a `choose` the player may decline: the chosen value is then none' },
+  { keyword: 'by', doc: 'who chooses (`choose … by p`), or `modify … by anyone`' },
+  { keyword: 'top', doc: 'the first element of a pile (`draw x from top of …`, `put x on top of …`)' },
+  { keyword: 'bottom', doc: 'the last element of a pile' },
+  { keyword: 'of', doc: 'names the pile after `top` or `bottom`' },
+  { keyword: 'where', doc: 'filters a list: `regions where it.tokens > 0`' },
+  { keyword: 'and', doc: 'both conditions hold' },
+  { keyword: 'or', doc: 'at least one condition holds' },
+  { keyword: 'not', doc: 'the condition does not hold' },
+  { keyword: 'true', doc: 'the value true' },
+  { keyword: 'false', doc: 'the value false' },
+  { keyword: 'none', doc: 'no value: what an optional (`T?`) holds when empty' },
+  { keyword: 'when', doc: 'a condition for a rule to apply' },
+  { keyword: 'while', doc: 'the roles in which a card rule works: `while active, decline`' },
+  { keyword: 'limit', doc: 'limits how often an action may be used: `limit 1 per turn`' },
+  { keyword: 'per', doc: 'what a limit is counted over: `per turn` or `per game`' },
+  { keyword: 'with', doc: 'a card action offered beside a game action: `with conquer`' },
+  { keyword: 'anytime', doc: 'a card action offered at every offer and choice' },
+] as const satisfies ReadonlyArray<{ keyword: string; doc: string }>;
+
+export type DeclarationKeyword = 'event' | 'fn' | 'pipeline' | 'proc' | 'action' | 'on' | 'modify' | 'setup' | 'flow' | 'invariant';
+export type StatementKeyword =
+  | 'let' | 'if' | 'for' | 'repeat' | 'loop' | 'break' | 'require' | 'choose' | 'offer' | 'emit' | 'log'
+  | 'turn' | 'resolving' | 'shuffle' | 'draw' | 'put' | 'remove' | 'finish';
+export type Keyword = DeclarationKeyword | StatementKeyword | (typeof clauseKeywords)[number]['keyword'];
+
+/** Every reserved word of the language, each once (`turn` starts a statement and follows `per`). */
+export const keywordNames: readonly Keyword[] = [...new Set<Keyword>([...declarations.map((d) => d.keyword), ...statements.map((s) => s.keyword), ...clauseKeywords.map((c) => c.keyword)])];
+export const keywordSet: ReadonlySet<string> = new Set(keywordNames);
+
+/** What a keyword means, for hover and completion. */
+export const keywordDocs: ReadonlyMap<string, string> = new Map<string, string>([
+  ...clauseKeywords.map((c) => [c.keyword, c.doc] as const),
+  ...statements.map((s) => [s.keyword, s.doc] as const),
+  ...declarations.map((d) => [d.keyword, d.doc] as const),
+]);
+
+/**
+ * Words that mean something only in one place and stay ordinary names elsewhere (a parameter may be
+ * called `from`): the parser checks them where they belong.
+ */
+export const contextualWords = {
+  /** `draw c from deck`, `remove c from pile` */
+  from: 'from',
+  /** `modify cost(r) by anyone = …` */
+  anyone: 'anyone',
+  /** `limit 1 per turn`, `limit 1 per game` (`turn` is a keyword, `game` a special name). */
+  limitPer: ['turn', 'game'],
+} as const;
+
+/** Names with a meaning of their own, decided by where a rule is written. */
+export interface SpecialName {
+  name: SpecialNameWord;
+  doc: string;
+  /** Its type, as a pack writes types. */
+  type: string;
+  /** Where it means something: everywhere, in a card's rules, inside `where` or per-element arguments, in `modify`. */
+  scope: 'everywhere' | 'card' | 'element' | 'modify';
+}
+export type SpecialNameWord = 'me' | 'current' | 'players' | 'game' | 'self' | 'holder' | 'it' | 'value';
+
+export const specialNames = [
+  { name: 'me', doc: 'the player taking the action, or whose turn it is', type: 'player', scope: 'everywhere' },
+  { name: 'current', doc: 'the player whose turn it is', type: 'player', scope: 'everywhere' },
+  { name: 'players', doc: 'every player, in seat order', type: 'list<player>', scope: 'everywhere' },
+  { name: 'game', doc: 'the game itself: its state fields (`game.round`)', type: 'game', scope: 'everywhere' },
+  { name: 'self', doc: 'the card a rule is written on', type: 'the card’s kind', scope: 'card' },
+  { name: 'holder', doc: 'the player who holds the card a rule is written on', type: 'player', scope: 'card' },
+  { name: 'it', doc: 'the element being looked at, inside `where` or a per-element argument such as `sum(xs, it.tokens)`', type: 'the element’s type', scope: 'element' },
+  { name: 'value', doc: 'in `modify`: the pipeline’s value so far', type: 'the pipeline’s type', scope: 'modify' },
+] as const satisfies readonly SpecialName[];
+
+export const specialNameSet: ReadonlySet<string> = new Set(specialNames.map((s) => s.name));
+
+/** Types every pack has; a pack adds its enums and kinds. */
+export const typeNames = ['number', 'bool', 'text', 'list'] as const;
+
+/** Kinds every pack has without declaring them: the players and the game. */
+export const builtinKinds = ['player', 'game'] as const;
+
+/** Names a pack may not give an entity: keywords and special names (`me`, `holder` …). */
+export function isReservedName(name: string): boolean {
+  return keywordSet.has(name) || specialNameSet.has(name);
+}
+
+/** What the parser says it expected where a declaration should start: `fn, proc, action …`. */
+export function declarationList(): string {
+  const ks = declarations.map((d) => d.keyword);
+  return `${ks.slice(0, -1).join(', ')} or ${ks[ks.length - 1]}`;
+}
