@@ -3,14 +3,16 @@ import { declare, type Declared } from './declare.ts';
 import type { Diagnostic, DiagnosticInput } from './diagnostic.ts';
 import { loadPack, type LoadedPack } from './load.ts';
 import { lower } from './lower.ts';
-import { checkVersions, neededPacks, requirementsOf } from './requirements.ts';
+import { checkCycles, checkVersions, neededPacks, requirementsOf } from './requirements.ts';
 import { checkSchemas } from './schema.ts';
 import { LineIndex, type SourceFile } from './source.ts';
+import { buildSymbols, emptySymbolIndex, type SymbolIndex } from './symbols.ts';
 import type { CompiledPack } from '../runtime/compiled.ts';
 
 export type { Diagnostic } from './diagnostic.ts';
 export { formatDiagnostic } from './diagnostic.ts';
 export type { SourceFile } from './source.ts';
+export type { SymbolIndex } from './symbols.ts';
 export type { CompiledPack } from '../runtime/compiled.ts';
 
 export interface CompileResult {
@@ -29,7 +31,7 @@ export interface CompileOptions {
  * as far as it can and reports everything it finds; bad content never throws out of here.
  */
 export function compile(files: SourceFile[], options: CompileOptions = {}): CompileResult {
-  const { diagnostics, pack } = analyze(files, { ...options, lower: true });
+  const { diagnostics, pack } = analyze(files, { ...options, lower: true, symbols: false });
   return { diagnostics, pack };
 }
 
@@ -40,13 +42,16 @@ export interface Analysis extends CompileResult {
   declared?: Declared;
   /** Present when the pack got through the checker (it may still have errors). */
   checked?: Checked;
+  /** Every name the pack declares, where, its uses and hovers, and each file's outline; for editors. */
+  symbols: SymbolIndex;
 }
 
 /**
- * The same stages as `compile`, keeping what each produced. `lower: false` skips the lowering
- * (no runnable pack) for tools that only read the checked rules.
+ * The same stages as `compile`, keeping what each produced, and the pack's symbol index.
+ * `lower: false` skips the lowering (no runnable pack) for tools that only read the checked rules;
+ * `symbols: false` skips the index for tools that do not show the pack to a person.
  */
-export function analyze(files: SourceFile[], options: CompileOptions & { lower?: boolean } = {}): Analysis {
+export function analyze(files: SourceFile[], options: CompileOptions & { lower?: boolean; symbols?: boolean } = {}): Analysis {
   const texts = new Map(files.map((f) => [f.path, f.text]));
   const found: DiagnosticInput[] = [];
   const report = (d: DiagnosticInput) => found.push(d);
@@ -71,7 +76,17 @@ export function analyze(files: SourceFile[], options: CompileOptions & { lower?:
   }
   const diagnostics = found.map((d) => locate(d, texts, options));
   diagnostics.sort((a, b) => a.file.localeCompare(b.file) || a.offset - b.offset);
-  return { diagnostics, pack: diagnostics.some((d) => d.severity === 'error') ? undefined : pack, loaded, declared, checked };
+  const symbols = options.symbols === false ? emptySymbolIndex() : symbolsOf({ loaded, declared, checked });
+  return { diagnostics, pack: diagnostics.some((d) => d.severity === 'error') ? undefined : pack, loaded, declared, checked, symbols };
+}
+
+/** The symbol index, or an empty one: an editor's aid never stops the compiler's answer. */
+function symbolsOf(stages: Parameters<typeof buildSymbols>[0]): SymbolIndex {
+  try {
+    return buildSymbols(stages);
+  } catch {
+    return emptySymbolIndex();
+  }
 }
 
 /** A pack that extends another is compiled over its base's files; the base's paths get a `base:` prefix. */
@@ -80,14 +95,16 @@ function withBase(files: SourceFile[], options: CompileOptions, report: (d: Diag
   const needs = requirementsOf(manifest?.text ?? '');
   const versionOf = (id: string) => requirementsOf(options.dependencies?.[id]?.find((f) => f.path === 'pack.yaml')?.text ?? '').version;
   checkVersions(needs, versionOf, report);
+  const cyclic = checkCycles(needs, (id) => options.dependencies?.[id]?.find((f) => f.path === 'pack.yaml')?.text, report);
   const out = [...files];
   for (const need of neededPacks(needs)) {
+    if (cyclic.has(need.id)) continue;
     const dep = options.dependencies?.[need.id];
     if (!dep) {
       report({ code: 'RB0003', message: `this pack needs the pack \`${need.id}\`, which was not found`, at: { file: 'pack.yaml', start: need.start, end: need.end }, hint: `put the \`${need.id}\` pack folder beside this one` });
       continue;
     }
-    for (const f of dep) if (f.path !== 'pack.yaml' && !f.path.startsWith('scenarios/')) out.push({ path: `${need.id}:${f.path}`, text: f.text });
+    for (const f of dep) if (f.path !== 'pack.yaml' && !f.path.startsWith('scenarios/')) out.push({ ...f, path: `${need.id}:${f.path}` });
   }
   return out;
 }
