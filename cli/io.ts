@@ -25,5 +25,20 @@ export function processIo(): Io {
   };
 }
 
+/**
+ * Content's text made safe for a terminal: control characters (ANSI and OSC escapes, carriage
+ * returns, bells), C1 controls and the marks that reverse the direction of text are shown as
+ * `\u{…}` instead of acting on the terminal. Line breaks and tabs stay. A pack's names and texts
+ * reach every command's output, so every write of the CLI goes through here (see `cleanIo`).
+ */
+export function safeText(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+}
+
+/** The same place to write, with every text made safe first. */
+export function cleanIo(io: Io): Io {
+  return { ...io, out: (t) => io.out(safeText(t)), err: (t) => io.err(safeText(t)) };
+}
+
 /** A thrown usage problem: the command line itself is wrong (exit code 2). */
 export class UsageError extends Error {}

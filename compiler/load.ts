@@ -32,14 +32,48 @@ function parseYaml(text: string): Document.Parsed {
   return doc;
 }
 
-/** Stage 1: every YAML file parsed; syntax errors become diagnostics and the file is left out. */
+/**
+ * The largest pack file, and the most all the files of a pack (with the packs it builds on) may
+ * hold: a pack is untrusted, and reading a file costs memory many times its size. The largest
+ * shipped file is under 20 kB.
+ */
+export const MAX_FILE_BYTES = 2 * 1024 * 1024;
+export const MAX_PACK_BYTES = 16 * 1024 * 1024;
+
+export const megabytes = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+/** A scenario file is read by the scenario runner, never by the compiler. */
+const isScenario = (path: string) => /^(?:[^:/]+:)?scenarios\//.test(path);
+
+/**
+ * Stage 1: every YAML file parsed; syntax errors become diagnostics and the file is left out, as is
+ * a file the folder reader refused or one too large to read.
+ */
 export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => void): LoadedPack {
   const files: LoadedFile[] = [];
   let manifest: LoadedFile | undefined;
+  let total = 0;
   // A base pack's files (`base-id:path`) come first, so an extending pack's declarations come after.
   const order = (s: SourceFile) => (s.path.includes(':') ? 0 : 1);
-  const yamlSources = sources.filter((s) => /\.ya?ml$/.test(s.path)).sort((a, b) => order(a) - order(b) || a.path.localeCompare(b.path));
+  const yamlSources = sources.filter((s) => /\.ya?ml$/.test(s.path) && !isScenario(s.path)).sort((a, b) => order(a) - order(b) || a.path.localeCompare(b.path));
   for (const src of yamlSources) {
+    const eol = src.text.indexOf('\n');
+    const start = { file: src.path, start: 0, end: eol < 0 ? src.text.length : eol };
+    if (src.refused) {
+      report({ code: 'RB0008', message: src.refused.message, at: start, hint: src.refused.hint });
+      continue;
+    }
+    total += src.text.length;
+    if (src.text.length > MAX_FILE_BYTES || total > MAX_PACK_BYTES) {
+      const file = src.text.length > MAX_FILE_BYTES;
+      report({
+        code: 'RB0007',
+        message: file ? `this file is ${megabytes(src.text.length)}, more than a pack file may be (${megabytes(MAX_FILE_BYTES)})` : `with this file the pack holds more than a pack may (${megabytes(MAX_PACK_BYTES)} in all)`,
+        at: start,
+        hint: file ? 'split it into several files, or remove what is not rules or cards' : 'a pack this large is not read; remove files that are not rules or cards',
+      });
+      continue;
+    }
     const doc = parseYaml(src.text);
     if (doc.errors.length) {
       // After the first syntax error the parser is out of step and the rest mostly repeats it;
@@ -63,7 +97,7 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
     }
     const loaded: LoadedFile = { path: src.path, text: src.text, doc, data };
     if (src.path === 'pack.yaml' || src.path === 'pack.yml') manifest = loaded;
-    else if (!src.path.startsWith('scenarios/')) files.push(loaded);
+    else files.push(loaded);
   }
   if (!manifest && !sources.some((s) => s.path === 'pack.yaml' || s.path === 'pack.yml')) {
     report({ code: 'RB0002', message: 'this pack has no manifest `pack.yaml`', at: { file: 'pack.yaml', start: 0, end: 0 }, hint: 'add a pack.yaml with `id`, `version`, `name`, `languages` and `players`' });
@@ -155,7 +189,9 @@ export function fragmentOf(file: LoadedFile, path: Array<string | number>): Frag
     const firstBreak = raw.indexOf('\n');
     const bodyStart = start + firstBreak + 1;
     const rawLines = file.text.slice(bodyStart, valueEnd).split('\n');
-    const indent = Math.min(...rawLines.filter((l) => l.trim().length).map((l) => l.length - l.trimStart().length), 1e9);
+    // A loop, not `Math.min(...lines)`: a block of a million lines would overflow the call stack.
+    let indent = 1e9;
+    for (const l of rawLines) if (l.trim().length) indent = Math.min(indent, l.length - l.trimStart().length);
     const lineFileStarts: number[] = [];
     let at = bodyStart;
     for (const l of rawLines) {

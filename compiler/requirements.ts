@@ -7,6 +7,8 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import semver from 'semver';
 import type { DiagnosticInput } from './diagnostic.ts';
+import { MAX_FILE_BYTES } from './load.ts';
+import { isJsReserved } from './reserved.ts';
 
 /** The version of the rules language this compiler reads; packs may ask for a range of it (`rulebook: ^0.1`). */
 export const LANGUAGE_VERSION = '0.1.0';
@@ -22,6 +24,7 @@ export interface Requirement {
 }
 
 export interface Requirements {
+  id?: string;
   version?: string;
   extends?: Requirement;
   dependsOn: Requirement[];
@@ -29,9 +32,22 @@ export interface Requirements {
   language?: { range: string; start: number; end: number };
 }
 
-/** The requirements a manifest states; a manifest that is no YAML map states none (the schema check says why). */
+/**
+ * A pack id as the manifest schema allows it. Ids become folder names, so only these are ever
+ * looked up; `../elsewhere` or `/etc` never reach a path (the schema check reports them).
+ */
+export function isPackId(id: string): boolean {
+  return /^[a-z][a-z0-9-]*$/.test(id) && !isJsReserved(id);
+}
+
+/**
+ * The requirements a manifest states; a manifest that is no YAML map, or too large to be read,
+ * states none (the schema check and the loader say why). An entry whose id is no pack id is left
+ * out: the schema check reports it, and it must never become a path.
+ */
 export function requirementsOf(manifest: string): Requirements {
   const out: Requirements = { dependsOn: [] };
+  if (manifest.length > MAX_FILE_BYTES) return out;
   let doc;
   try {
     doc = parseDocument(manifest);
@@ -40,11 +56,14 @@ export function requirementsOf(manifest: string): Requirements {
   }
   if (!isMap(doc.contents)) return out;
   const get = (key: string): Node | undefined => doc.contents && isMap(doc.contents) ? (doc.contents.get(key, true) as Node | undefined) : undefined;
+  const id = get('id');
+  if (isScalar(id)) out.id = String(id.value);
   const version = get('version');
   if (isScalar(version)) out.version = String(version.value);
   const entry = (node: Node | undefined, how: Requirement['how']): Requirement | undefined => {
     if (!isScalar(node) || typeof node.value !== 'string' || !node.range) return undefined;
     const [id, ...range] = node.value.split('@');
+    if (!isPackId(id.trim())) return undefined;
     return { id: id.trim(), range: range.length ? range.join('@').trim() : undefined, how, start: node.range[0], end: node.range[1] };
   };
   out.extends = entry(get('extends'), 'extends');
@@ -92,4 +111,40 @@ export function checkVersions(r: Requirements, found: (id: string) => string | u
       report({ code: 'RB0006', message: `this pack is written for version ${r.language.range} of the rules language; this compiler reads version ${LANGUAGE_VERSION}`, at: at(r.language), hint: `use a rulebook whose language version satisfies ${r.language.range}, or check the pack against ${LANGUAGE_VERSION} and change the range` });
     }
   }
+}
+
+/**
+ * Packs that build on each other in a circle (`a` extends `b`, `b` extends `a`; or a pack that
+ * extends itself) have no first pack to read: RB0009 names the circle, at the entry of this
+ * manifest that leads into it. Returns the ids of those entries, which are then not loaded.
+ */
+export function checkCycles(r: Requirements, manifestOf: (id: string) => string | undefined, report: (d: DiagnosticInput) => void): Set<string> {
+  const cyclic = new Set<string>();
+  const needsOf = (id: string) => neededPacks(requirementsOf(manifestOf(id) ?? '')).map((n) => n.id);
+  for (const need of neededPacks(r)) {
+    const circle = pathBack(need.id, r.id, needsOf, [need.id], new Set());
+    if (!circle) continue;
+    cyclic.add(need.id);
+    const names = [r.id ?? 'this pack', ...circle].map((x) => `\`${x}\``).join(' → ');
+    report({
+      code: 'RB0009',
+      message: `this pack ${need.how === 'extends' ? 'extends' : 'depends on'} \`${need.id}\`, which leads back to it: ${names}`,
+      at: { file: 'pack.yaml', start: need.start, end: need.end },
+      hint: 'packs build on each other in one direction only: remove one of the links of the circle',
+    });
+  }
+  return cyclic;
+}
+
+/** The packs from `from` back to `target` (or around any circle met on the way), if there is such a path. */
+function pathBack(from: string, target: string | undefined, needsOf: (id: string) => string[], path: string[], seen: Set<string>): string[] | undefined {
+  if (from === target) return path;
+  if (seen.has(from)) return undefined;
+  seen.add(from);
+  for (const next of needsOf(from)) {
+    if (path.includes(next) && next !== target) return [...path, next];
+    const found = pathBack(next, target, needsOf, [...path, next], seen);
+    if (found) return found;
+  }
+  return undefined;
 }

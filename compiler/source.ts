@@ -2,6 +2,8 @@
 export interface SourceFile {
   path: string;
   text: string;
+  /** Left unread by whoever gathered the files (a link leaving the pack, a file too large): why. */
+  refused?: { message: string; hint?: string };
 }
 
 /** Turns offsets into 1-based line and column, for one file. */

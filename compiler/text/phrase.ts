@@ -111,34 +111,46 @@ export interface Match {
 
 /**
  * Matches a phrase at token `i`. `isNumber` tells whether a token starts a number and how many
- * tokens it takes (for `{n}`). Returns the longest match.
+ * tokens it takes (for `{n}`). Returns the longest match (the first found, trying fewer words in a
+ * gap and a present optional word first, on a tie).
+ *
+ * The best way to finish the phrase from slot `s` at token `t` does not depend on how the match
+ * got there, so it is worked out once per (slot, token): a language file is untrusted, and trying
+ * every way through a phrase of many gaps takes time exponential in their number.
  */
 export function matchAt(p: Phrase, tokens: Token[], i: number, isNumber?: (i: number) => number): Match | undefined {
-  let best: Match | undefined;
-  const go = (slot: number, at: number, numberAt?: number) => {
-    if (slot === p.slots.length) {
-      if (at > i && (!best || at > best.to)) best = { from: i, to: at, numberAt };
-      return;
-    }
+  /** The farthest end from (slot, at), and where `{n}` matched on the way, if it did after `slot`. */
+  type Best = { to: number; numberAt?: number } | null;
+  const memo = new Map<number, Best>();
+  const width = tokens.length + 2;
+  const go = (slot: number, at: number): Best => {
+    if (slot === p.slots.length) return { to: at };
+    const key = slot * width + at;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    let best: Best = null;
+    const consider = (r: Best, numberAt?: number) => {
+      if (r && (!best || r.to > best.to)) best = { to: r.to, numberAt: r.numberAt ?? numberAt };
+    };
     const s = p.slots[slot];
     if (s.k === 'gap') {
       // zero to `max` words, never across punctuation
       for (let n = 0, j = at; n <= s.max; n++, j++) {
-        go(slot + 1, j, numberAt);
+        consider(go(slot + 1, j));
         if (j >= tokens.length || tokens[j].punct) break;
       }
-      return;
-    }
-    if (s.k === 'number') {
+    } else if (s.k === 'number') {
       const len = at < tokens.length && isNumber ? isNumber(at) : 0;
-      if (len > 0) go(slot + 1, at + len, at);
-      return;
+      if (len > 0) consider(go(slot + 1, at + len), at);
+    } else {
+      if (at < tokens.length && wordMatches(s, tokens[at])) consider(go(slot + 1, at + 1));
+      if (s.optional) consider(go(slot + 1, at));
     }
-    if (at < tokens.length && wordMatches(s, tokens[at])) go(slot + 1, at + 1, numberAt);
-    if (s.optional) go(slot + 1, at, numberAt);
+    memo.set(key, best);
+    return best;
   };
-  go(0, i);
-  return best;
+  const best = go(0, i);
+  return best && best.to > i ? { from: i, to: best.to, numberAt: best.numberAt } : undefined;
 }
 
 /** Phrases by the words they can start with, so that each token tries only the phrases it can start. */

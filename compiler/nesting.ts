@@ -1,0 +1,51 @@
+import type * as A from '../dsl/ast.ts';
+import type { Declared } from './declare.ts';
+import type { DiagnosticInput } from './diagnostic.ts';
+import { fragmentSpan } from './load.ts';
+
+/**
+ * How deep the syntax tree of one declaration may go: an expression in an expression, a block in a
+ * block. Every later pass walks the tree recursively, so a tree deeper than the call stack would
+ * crash them; the shipped packs stay under 40.
+ */
+export const MAX_NESTING = 200;
+
+/**
+ * RB0302 for a declaration nested deeper than `MAX_NESTING`, at its deepest node; the declaration
+ * is set aside (its name marked broken, so uses of it are not reported again) and no later pass
+ * sees it. Measured without recursion, so that the measure cannot overflow the stack itself.
+ */
+export function checkNesting(d: Declared, report: (d: DiagnosticInput) => void): void {
+  for (const unit of d.units) {
+    const kept = unit.program.decls.filter((decl) => {
+      const deepest = deepestNode(decl);
+      if (!deepest) return true;
+      report({
+        code: 'RB0302',
+        message: `this ${decl.kind} nests more than ${MAX_NESTING} levels deep (values or blocks inside each other), more than the compiler reads`,
+        at: fragmentSpan(unit.fragment, deepest.span),
+        hint: 'split it: give a part of it a name with `let`, or move it into an `fn` of its own',
+      });
+      d.broken.add(decl.name);
+      return false;
+    });
+    if (kept.length !== unit.program.decls.length) unit.program = { decls: kept };
+  }
+}
+
+/** The first node found deeper than the limit, if any. */
+function deepestNode(decl: A.Decl): A.Node | undefined {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value: decl, depth: 0 }];
+  while (stack.length) {
+    const { value, depth } = stack.pop()!;
+    if (Array.isArray(value)) {
+      for (const x of value) if (x && typeof x === 'object') stack.push({ value: x, depth });
+      continue;
+    }
+    const node = value as Partial<A.Node>;
+    const level = node.span ? depth + 1 : depth;
+    if (level > MAX_NESTING && node.span) return node as A.Node;
+    for (const x of Object.values(value as object)) if (x && typeof x === 'object') stack.push({ value: x, depth: level });
+  }
+  return undefined;
+}

@@ -1,0 +1,84 @@
+import type { Span } from '../dsl/ast.ts';
+import type { Declared } from './declare.ts';
+import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
+import { fragmentSpan } from './load.ts';
+
+/**
+ * Names JavaScript gives a meaning of its own on every object. A pack is untrusted and its names
+ * end up as keys in tables of the compiler, the runtime, scenario setups and the playground; one
+ * of these as a key reads or rewrites what every object inherits. Tables keyed by pack names are
+ * Maps or null-prototype objects; refusing these names as well keeps a pack that slips through one
+ * table from touching the process.
+ */
+export const JS_RESERVED: ReadonlySet<string> = new Set([
+  '__proto__',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+  'constructor',
+  'prototype',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toString',
+  'toLocaleString',
+  'valueOf',
+  'then',
+]);
+
+export function isJsReserved(name: string): boolean {
+  return JS_RESERVED.has(name);
+}
+
+/** The diagnostic's wording, the same wherever a name is refused. */
+export function reservedMessage(name: string, what: string): { message: string; hint: string } {
+  return {
+    message: `\`${name}\` cannot be ${what}: JavaScript reserves this word on every object`,
+    hint: `choose another name, e.g. \`${name.replace(/^_+/, '')}_\` or \`my_${name.replace(/^_+/, '')}\``,
+  };
+}
+
+const BINDERS = new Set(['let', 'for', 'choose', 'draw', 'where']);
+const NAMED_DECLS = new Set(['event', 'fn', 'pipeline', 'proc', 'action']);
+
+/**
+ * RB0107 for every name a pack declares that JavaScript reserves: enums and their members, kinds,
+ * fields, roles, dice, entity ids, and in the rules the declarations, their parameters and every
+ * name a rule binds (`let`, `for`, `choose`, `draw`, `where`, an `on`'s event parameters).
+ */
+export function checkReservedNames(d: Declared, report: (d: DiagnosticInput) => void): void {
+  const refuse = (name: string, what: string, at: FileSpan) => report({ code: 'RB0107', ...reservedMessage(name, what), at });
+  for (const [name, e] of d.enums) {
+    if (isJsReserved(name)) refuse(name, 'the name of an enum', e.at);
+    for (const v of e.values) if (isJsReserved(v)) refuse(v, 'a member of an enum', e.at);
+  }
+  for (const [name, k] of d.kinds) {
+    if (isJsReserved(name)) refuse(name, 'the name of a kind', k.at);
+    for (const f of [...k.props.values(), ...k.state.values()]) if (isJsReserved(f.name)) refuse(f.name, 'the name of a field', f.at);
+    for (const [role, r] of k.roles) if (isJsReserved(role)) refuse(role, 'the name of a role', r.at);
+  }
+  for (const [name, die] of d.dice) if (isJsReserved(name)) refuse(name, 'the name of a die', die.at);
+  for (const [id, e] of d.entities) if (isJsReserved(id)) refuse(id, 'an id', e.at);
+  for (const unit of d.units) {
+    const at = (span: Span) => fragmentSpan(unit.fragment, span);
+    for (const decl of unit.program.decls) {
+      if (NAMED_DECLS.has(decl.kind) && isJsReserved(decl.name)) refuse(decl.name, `the name of ${decl.kind === 'event' ? 'an event' : `a ${decl.kind}`}`, at(decl.nameSpan));
+      if ('params' in decl) for (const p of decl.params) if (isJsReserved(p.name)) refuse(p.name, 'the name of a parameter', at(p.span));
+      if ('binds' in decl) for (const b of decl.binds) if (isJsReserved(b.name)) refuse(b.name, 'the name of a value', at(b.span));
+      bound(decl, (name, span) => refuse(name, 'the name of a value', at(span)));
+    }
+  }
+}
+
+/** Every name bound inside a declaration, found by shape so that no construct is forgotten. */
+function bound(node: unknown, found: (name: string, span: Span) => void): void {
+  if (Array.isArray(node)) {
+    for (const x of node) bound(x, found);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const n = node as { kind?: unknown; name?: unknown; nameSpan?: Span };
+  if (typeof n.kind === 'string' && BINDERS.has(n.kind) && typeof n.name === 'string' && n.nameSpan && isJsReserved(n.name)) found(n.name, n.nameSpan);
+  for (const value of Object.values(node)) if (value && typeof value === 'object') bound(value, found);
+}
