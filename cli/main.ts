@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { check } from './check.ts';
-import { processIo, UsageError, type Io } from './io.ts';
+import { cleanIo, processIo, UsageError, type Io } from './io.ts';
 import { play } from './play.ts';
 import { simulateCommand } from './simulate.ts';
 import { test } from './test.ts';
@@ -10,7 +10,8 @@ import { text } from './text.ts';
  * The `rulebook` command. Returns the exit code: 0 ok, 1 failures or errors in the packs or
  * scenarios, 2 a wrong command line. Writes only through `io`, so tests run it in-process.
  */
-export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+export async function main(argv: string[], terminalIo: Io = processIo()): Promise<number> {
+  const io = cleanIo(terminalIo);
   let code = 0;
   const program = new Command('rulebook')
     .description('A rules language for board and card games: check packs, play them, run their scenario tests.')

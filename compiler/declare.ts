@@ -5,6 +5,7 @@ import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentOf, fragmentSpan, spanAt, type LoadedFile, type LoadedPack } from './load.ts';
 import { LineIndex, type Fragment } from './source.ts';
 import { closest } from './suggest.ts';
+import { checkNesting } from './nesting.ts';
 import { checkReservedNames } from './reserved.ts';
 import * as Ty from './types.ts';
 import type { Type } from './types.ts';
@@ -238,6 +239,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
     const frag = fragmentOf(file, ['rules']);
     if (frag) parseUnit(d, frag, report);
   }
+  checkNesting(d, report);
   checkReservedNames(d, report);
   return d;
 }

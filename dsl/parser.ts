@@ -827,7 +827,9 @@ function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T,
   } catch (err) {
     const e = err as Error & { span?: A.Span; token?: IToken };
     const at = e.span ?? (e.token ? tokSpan(e.token) : { start: offset, end: offset + text.length });
-    return { errors: [{ message: e.message, span: at }] };
+    // Chevrotain descends one call per level of nesting; past the stack, say so in the author's words.
+    const message = err instanceof RangeError ? 'these rules nest too deeply (brackets or blocks inside each other, hundreds deep) to be read' : e.message;
+    return { errors: [{ message, span: at }] };
   } finally {
     depth--;
   }
