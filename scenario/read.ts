@@ -1,8 +1,12 @@
 import { isMap, isNode, isScalar, isSeq, parseDocument, type Document } from 'yaml';
+import { megabytes } from '../compiler/load.ts';
 import type { SourceFile } from '../compiler/source.ts';
 import type { Entry, Failure, Plain, Scenario, ScenarioFile, Step } from './format.ts';
 import { checkScenarioShape } from './schema.ts';
 import { entryOf, Locator } from './where.ts';
+
+/** The largest scenario file read; the largest shipped one is under 20 kB. */
+export const MAX_SCENARIO_BYTES = 1024 * 1024;
 
 /**
  * Reads a scenario file: one scenario (a mapping with `scenario:`) or a list of them. Every key
@@ -12,11 +16,22 @@ export function readScenarioFile(file: SourceFile): ScenarioFile {
   const where = new Locator(file.path, file.text);
   const out: ScenarioFile = { file: file.path, scenarios: [], problems: [] };
   const problem = (at: ReturnType<Locator['at']>, message: string, hint?: string) => out.problems.push({ at, message, excerpt: where.line(at.line), hint });
+  if (file.text.length > MAX_SCENARIO_BYTES) {
+    problem(where.at(0, Math.max(1, file.text.indexOf('\n'))), `this scenario file is ${megabytes(file.text.length)}, more than a scenario file may be (${megabytes(MAX_SCENARIO_BYTES)})`, 'split it into several files');
+    return out;
+  }
   const doc = parseDocument(file.text, { uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length) {
     for (const e of doc.errors) {
       problem(where.at(e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)), `this YAML is malformed: ${e.message.split('\n')[0]}`, e.code === 'DUPLICATE_KEY' ? 'each key may appear once in a mapping' : undefined);
     }
+    return out;
+  }
+  try {
+    // Every later read of a node is a part of this one, so none of them can exceed the alias budget.
+    doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    problem(where.at(0, Math.max(1, file.text.indexOf('\n'))), `this YAML cannot be read: ${(e as Error).message}`, 'an alias `*name` needs its anchor `&name` earlier in the file, and aliases may not multiply a value many times over');
     return out;
   }
   const root = doc.contents;
