@@ -7,9 +7,15 @@
  */
 import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { parse as parseYaml } from 'yaml';
+import { MAX_FILE_BYTES, MAX_PACK_BYTES, megabytes } from '../../compiler/load.ts';
 
-/** The largest pack the playground accepts, unpacked: a guard against zip bombs and mistaken uploads. */
-const MAX_TOTAL_BYTES = 20 * 1024 * 1024;
+/**
+ * The largest zip read, and the most it may unpack to: a guard against zip bombs and mistaken
+ * uploads. fflate unpacks each file into a buffer of the size its header declares, so a header
+ * that lies about its size gets no more room than it declared.
+ */
+const MAX_ZIP_BYTES = 20 * 1024 * 1024;
+const MAX_TOTAL_BYTES = MAX_PACK_BYTES;
 const MAX_FILES = 2000;
 
 export function exportZip(id: string, files: Record<string, string>): Uint8Array {
@@ -22,23 +28,25 @@ export type ImportResult = { ok: true; id: string; files: Record<string, string>
 
 /** Read a zip made by `exportZip` or by hand: the pack's files at the top or in one folder. */
 export function importZip(bytes: Uint8Array): ImportResult {
+  if (bytes.length > MAX_ZIP_BYTES) return { ok: false, reason: `the zip is ${megabytes(bytes.length)}, too large to be a pack (at most ${megabytes(MAX_ZIP_BYTES)})` };
   let entries: Record<string, Uint8Array>;
   let total = 0;
   let count = 0;
-  let tooBig = false;
+  let tooBig: string | undefined;
   try {
     entries = unzipSync(bytes, {
       filter: (f) => {
         count++;
         total += f.originalSize;
-        if (total > MAX_TOTAL_BYTES || count > MAX_FILES) tooBig = true;
+        if (f.originalSize > MAX_FILE_BYTES && /\.ya?ml$/i.test(f.name)) tooBig ??= `\`${f.name}\` unpacks to ${megabytes(f.originalSize)}, more than a pack file may be (${megabytes(MAX_FILE_BYTES)})`;
+        if (total > MAX_TOTAL_BYTES || count > MAX_FILES) tooBig ??= `the zip is too large to be a pack (more than ${MAX_FILES} files or ${megabytes(MAX_TOTAL_BYTES)} unpacked)`;
         return !tooBig && !f.name.endsWith('/');
       },
     });
   } catch (e) {
     return { ok: false, reason: `this is not a readable zip file (${(e as Error).message})` };
   }
-  if (tooBig) return { ok: false, reason: `the zip is too large to be a pack (more than ${MAX_FILES} files or ${MAX_TOTAL_BYTES / 1024 / 1024} MB unpacked)` };
+  if (tooBig) return { ok: false, reason: tooBig };
   const names = Object.keys(entries).map((n) => n.replace(/\\/g, '/'));
   if (!names.length) return { ok: false, reason: 'the zip is empty' };
   for (const n of names) {
