@@ -1,5 +1,4 @@
 import type * as A from '../dsl/ast.ts';
-import { parseExpression } from '../dsl/parser.ts';
 import { declarations } from '../dsl/language.ts';
 import { builtinTable, type Builtin } from './builtins.ts';
 import type { Declared, RulesUnit } from './declare.ts';
@@ -7,6 +6,7 @@ import { resolveTypeRef } from './declare.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentSpan } from './load.ts';
 import { reportUnused } from './unused.ts';
+import { walkDecl, walkStmts } from '../dsl/walk.ts';
 import { LineIndex, type Fragment } from './source.ts';
 import { closest } from './suggest.ts';
 import * as Ty from './types.ts';
@@ -337,23 +337,19 @@ class Checker {
         this.report({ code: 'RB0513', message: `a ${kindName} has no role \`${kind.defaultRole.name}\` to be its default`, at: kind.defaultRole.at, hint: guess ? `did you mean \`${guess}\`?` : `declare it under kinds.${kindName}.roles` });
       }
       const map = new Map<string, { expr: A.Expr; slots: number; fragment: Fragment; single: boolean }>();
-      for (const [role, { source }] of kind.roles) {
-        const parsed = parseExpression(source.text);
-        if (!parsed.value) {
-          for (const e of parsed.errors) this.report({ code: 'RB0301', message: e.message, at: fragmentSpan(source, e.span) });
-          continue;
-        }
+      for (const [role, { source, expr }] of kind.roles) {
+        if (!expr) continue;
         const unit: RulesUnit = { program: { decls: [] }, fragment: source };
         const ctx = this.ctx(unit, false);
         ctx.self = Ty.entity(kindName);
         ctx.holder = false;
         // A role names the players holding the card: a list of players, or one player or none.
-        const t = this.expr(ctx, parsed.value);
+        const t = this.expr(ctx, expr);
         const one = t.k === 'entity' && t.kind === 'player';
         if (!one && !Ty.assignable(t, Ty.listOf(Ty.entity('player')))) {
-          this.error(unit, parsed.value.span, 'RB0501', `the role \`${role}\` should give the players who hold the card (a list of players, or one player or none), but this is ${article(t)}`, 'e.g. `players where race == self`');
+          this.error(unit, expr.span, 'RB0501', `the role \`${role}\` should give the players who hold the card (a list of players, or one player or none), but this is ${article(t)}`, 'e.g. `players where race == self`');
         }
-        map.set(role, { expr: parsed.value, slots: ctx.slots, fragment: source, single: one });
+        map.set(role, { expr, slots: ctx.slots, fragment: source, single: one });
       }
       this.c.roles.set(kindName, map);
     }
@@ -362,19 +358,14 @@ class Checker {
   private scoring(): void {
     const s = this.d.scoring;
     if (!s) return;
-    const one = (frag: Fragment): A.Expr | undefined => {
-      const parsed = parseExpression(frag.text);
-      if (!parsed.value) {
-        for (const e of parsed.errors) this.report({ code: 'RB0301', message: e.message, at: fragmentSpan(frag, e.span) });
-        return undefined;
-      }
+    const one = (frag: Fragment, e: A.Expr): A.Expr => {
       const ctx = this.ctx({ program: { decls: [] }, fragment: frag }, false);
       ctx.where.push(Ty.entity('player'));
-      this.expect(ctx, parsed.value, Ty.NUMBER, 'a score');
-      return parsed.value;
+      this.expect(ctx, e, Ty.NUMBER, 'a score');
+      return e;
     };
-    const score = one(s.score);
-    const tiebreak = s.tiebreak ? one(s.tiebreak) : undefined;
+    const score = s.scoreExpr && one(s.score, s.scoreExpr);
+    const tiebreak = s.tiebreak && s.tiebreakExpr ? one(s.tiebreak, s.tiebreakExpr) : undefined;
     if (score) this.c.scoring = { score, tiebreak, slots: 0 };
   }
 
@@ -393,23 +384,16 @@ class Checker {
    */
   private checkEventCycles(): void {
     const emitsOf = new Map<string, Set<string>>();
-    const walk = (node: unknown, out: Set<string>, seen: Set<string>): void => {
-      if (!node || typeof node !== 'object') return;
-      if (Array.isArray(node)) {
-        for (const n of node) walk(n, out, seen);
-        return;
-      }
-      const n = node as { kind?: string; event?: string; call?: A.CallExpr };
-      if (n.kind === 'emit' && n.event) out.add(n.event);
-      if (n.kind === 'call' && n.call) {
-        const proc = this.c.procs.get(n.call.callee);
-        if (proc && !seen.has(n.call.callee)) {
-          seen.add(n.call.callee);
+    const walk = (body: A.Block, out: Set<string>, seen: Set<string>): void =>
+      walkStmts(body.stmts, (s) => {
+        if (s.kind === 'emit') out.add(s.event);
+        if (s.kind !== 'call') return;
+        const proc = this.c.procs.get(s.call.callee);
+        if (proc && !seen.has(s.call.callee)) {
+          seen.add(s.call.callee);
           walk(proc.decl.body, out, seen);
         }
-      }
-      for (const v of Object.values(node)) if (v && typeof v === 'object') walk(v, out, seen);
-    };
+      });
     for (const [event, list] of this.c.triggers) {
       const out = new Set<string>();
       for (const t of list) walk(t.decl.body, out, new Set());
@@ -428,24 +412,20 @@ class Checker {
    * would never finish, so it is rejected like a recursive procedure.
    */
   private checkValueRecursion(): void {
-    const collect = (node: unknown, out: Set<string>): Set<string> => {
-      if (!node || typeof node !== 'object') return out;
-      if (Array.isArray(node)) {
-        for (const n of node) collect(n, out);
-        return out;
-      }
-      if ((node as { kind?: string }).kind === 'call') {
-        const t = this.c.calls.get(node as A.CallExpr);
-        if (t?.k === 'fn' || t?.k === 'pipeline') out.add(`${t.k} ${t.name}`);
-      }
-      for (const v of Object.values(node)) if (v && typeof v === 'object') collect(v, out);
+    const collect = (decl: A.Decl, out: Set<string>): Set<string> => {
+      walkDecl(decl, {
+        expr: (e) => {
+          const t = e.kind === 'call' ? this.c.calls.get(e) : undefined;
+          if (t?.k === 'fn' || t?.k === 'pipeline') out.add(`${t.k} ${t.name}`);
+        },
+      }, { holes: true });
       return out;
     };
     const graph = new Map<string, { callees: Set<string>; unit: RulesUnit; span: A.Span; what: string }>();
-    for (const [name, p] of this.c.fns) graph.set(`fn ${name}`, { callees: collect(p.decl.body, new Set()), unit: p.unit, span: p.decl.nameSpan, what: `the function \`${name}\`` });
+    for (const [name, p] of this.c.fns) graph.set(`fn ${name}`, { callees: collect(p.decl, new Set()), unit: p.unit, span: p.decl.nameSpan, what: `the function \`${name}\`` });
     for (const [name, p] of this.c.pipelines) {
-      const callees = collect([p.decl.body, p.decl.min, p.decl.max], new Set());
-      for (const m of this.c.modifiers.get(name) ?? []) collect([m.decl.when, m.decl.value], callees);
+      const callees = collect(p.decl, new Set());
+      for (const m of this.c.modifiers.get(name) ?? []) collect(m.decl, callees);
       graph.set(`pipeline ${name}`, { callees, unit: p.unit, span: p.decl.nameSpan, what: `the pipeline \`${name}\` (with its modifiers)` });
     }
     const edges = new Map([...graph].map(([k, v]) => [k, v.callees]));

@@ -1,5 +1,5 @@
 import type * as A from '../dsl/ast.ts';
-import { parseRules, parseType } from '../dsl/parser.ts';
+import { parseExpression, parseRules, parseType } from '../dsl/parser.ts';
 import { builtinKinds, isReservedName } from '../dsl/language.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentOf, fragmentSpan, spanAt, type LoadedFile, type LoadedPack } from './load.ts';
@@ -25,7 +25,8 @@ export interface KindSym {
   props: Map<string, FieldSym>;
   state: Map<string, FieldSym>;
   graph?: string;
-  roles: Map<string, { source: Fragment; at: FileSpan }>;
+  /** Each role's expression as written, and parsed (absent when it has a syntax error, reported here). */
+  roles: Map<string, { source: Fragment; at: FileSpan; expr?: A.Expr }>;
   /** The role of a card rule that names none; else the first role declared. */
   defaultRole?: { name: string; at: FileSpan };
   at: FileSpan;
@@ -66,7 +67,8 @@ export interface Declared {
   texts: Map<string, string>;
   /** Names of declarations that did not parse: uses of them are not reported again. */
   broken: Set<string>;
-  scoring?: { score: Fragment; tiebreak?: Fragment };
+  /** The scoring expressions as written, and parsed (absent when one has a syntax error). */
+  scoring?: { score: Fragment; tiebreak?: Fragment; scoreExpr?: A.Expr; tiebreakExpr?: A.Expr };
 }
 
 const BUILTIN_KINDS: readonly string[] = builtinKinds;
@@ -154,7 +156,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
       }
       for (const role of Object.keys(mapOf(raw.roles))) {
         const frag = fragmentOf(file, ['kinds', name, 'roles', role]);
-        if (frag) kind.roles.set(role, { source: frag, at: spanAt(file, ['kinds', name, 'roles', role], true) });
+        if (frag) kind.roles.set(role, { source: frag, at: spanAt(file, ['kinds', name, 'roles', role], true), expr: parseYamlExpression(frag, report) });
       }
     }
     for (const [name, rawFaces] of Object.entries(mapOf(data.dice))) {
@@ -166,7 +168,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
     if (data.scoring) {
       const score = fragmentOf(file, ['scoring', 'score']);
       const tiebreak = fragmentOf(file, ['scoring', 'tiebreak']);
-      if (score) d.scoring = { score, tiebreak };
+      if (score) d.scoring = { score, tiebreak, scoreExpr: parseYamlExpression(score, report), tiebreakExpr: tiebreak && parseYamlExpression(tiebreak, report) };
     }
   }
   for (const k of BUILTIN_KINDS) {
@@ -244,41 +246,22 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
   return d;
 }
 
-const DECL_START = /^(event|fn|pipeline|proc|action|on|modify|setup|flow)\b/;
-
 /**
- * Parses a rules text. On a syntax error the text is re-read one top-level declaration at a time,
- * so one broken declaration neither hides the others nor makes every use of them an error.
+ * Parses a rules text. The parser recovers from a syntax error, so one broken declaration neither
+ * hides the others nor makes every use of it an error.
  */
 function parseUnit(d: Declared, fragment: Fragment, report: (d: DiagnosticInput) => void, owner?: EntitySym): void {
   const parsed = parseRules(fragment.text);
-  const fromBase = fragment.file.includes(':');
-  if (parsed.value) {
-    d.units.push({ program: parsed.value, fragment, owner, fromBase });
-    return;
-  }
-  const text = fragment.text;
-  const starts: number[] = [];
-  let at = 0;
-  for (const line of text.split('\n')) {
-    if (DECL_START.test(line)) starts.push(at);
-    at += line.length + 1;
-  }
-  if (!starts.length || starts[0] !== 0) starts.unshift(0);
-  const decls: A.Decl[] = [];
-  starts.forEach((start, i) => {
-    const end = starts[i + 1] ?? text.length;
-    const chunk = text.slice(start, end);
-    const blank = text.slice(0, start).replace(/[^\n]/g, ' ');
-    const one = parseRules(blank + chunk);
-    if (one.value) decls.push(...one.value.decls);
-    else {
-      for (const e of one.errors) report({ code: 'RB0301', message: e.message, at: fragmentSpan(fragment, e.span), hint: syntaxHint(e.message) });
-      const name = chunk.match(/^\s*(?:event|fn|pipeline|proc|action)\s+([A-Za-z_]\w*)/)?.[1];
-      if (name) d.broken.add(name);
-    }
-  });
-  d.units.push({ program: { decls }, fragment, owner, fromBase });
+  for (const e of parsed.errors) report({ code: 'RB0301', message: e.message, at: fragmentSpan(fragment, e.span), hint: syntaxHint(e.message) });
+  for (const name of parsed.broken) d.broken.add(name);
+  d.units.push({ program: { decls: parsed.decls }, fragment, owner, fromBase: fragment.file.includes(':') });
+}
+
+/** An expression written as a YAML value (a role, the score). */
+function parseYamlExpression(fragment: Fragment, report: (d: DiagnosticInput) => void): A.Expr | undefined {
+  const parsed = parseExpression(fragment.text);
+  for (const e of parsed.errors) report({ code: 'RB0301', message: e.message, at: fragmentSpan(fragment, e.span) });
+  return parsed.value;
 }
 
 function syntaxHint(message: string): string | undefined {

@@ -8,13 +8,13 @@ import type * as A from '../dsl/ast.ts';
 import type { Checked, Placed } from './check.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
 import { fragmentSpan } from './load.ts';
-import { walkStmts } from '../dsl/walk.ts';
+import { walkDecl } from '../dsl/walk.ts';
 
 export function reportUnused(c: Checked, report: (x: DiagnosticInput) => void): void {
   const called = new Set<string>();
   for (const t of c.calls.values()) if (t.k !== 'builtin') called.add(`${t.k}:${t.name}`);
   const emitted = new Set<string>();
-  for (const u of c.declared.units) for (const d of u.program.decls) if ('body' in d && d.body && 'stmts' in d.body) walkStmts(d.body.stmts, (s) => s.kind === 'emit' && emitted.add(s.event));
+  for (const u of c.declared.units) for (const d of u.program.decls) walkDecl(d, { stmt: (s) => s.kind === 'emit' && emitted.add(s.event) });
 
   const warn = <D extends A.Decl & { name: string; nameSpan: A.Span }>(p: Placed<D>, message: string, hint: string) => {
     if (p.unit.fromBase) return;

@@ -1,7 +1,7 @@
-import { EmbeddedActionsParser, type IToken, type TokenType, type IParserErrorMessageProvider, tokenLabel } from 'chevrotain';
+import { EmbeddedActionsParser, type IRecognitionException, type IToken, type TokenType, type IParserErrorMessageProvider, tokenLabel } from 'chevrotain';
 import * as T from './lexer.ts';
 import type * as A from './ast.ts';
-import { declarationList } from './language.ts';
+import { contextualWords, declarationList, declarations } from './language.ts';
 
 const K = T.keywords;
 
@@ -23,6 +23,8 @@ const ruleWords: Record<string, string> = {
   drawStmt: '`top` or `bottom`',
   putStmt: '`top` or `bottom` (`put x on top of pile`)',
   actionDecl: '`turn` or `game` after `per`',
+  fromWord: '`from`',
+  anyoneWord: '`anyone` after `by`',
 };
 const EXPRESSION = 'a value (a name, a number, a quoted text, `(`, `[`, `-` or `not`)';
 function expectedIn(ruleName: string): string {
@@ -60,20 +62,60 @@ function tokSpan(t: IToken): A.Span {
   return { start: t.startOffset, end: (t.endOffset ?? t.startOffset) + 1 };
 }
 
+/** A syntax error found by the parser's actions rather than its grammar; kept with Chevrotain's own. */
+interface ShapeError extends IRecognitionException {
+  span: A.Span;
+}
+
+/** Declarations that name what they declare: their name is known even when the rest does not parse. */
+const namedDecl = new Set<string>(declarations.filter((d) => d.named).map((d) => `Kw_${d.keyword}`));
+
 class RulesParser extends EmbeddedActionsParser {
   /** Strings are parsed in two steps: their holes `{expr}` go through `expression` again. */
-  holeParser?: (text: string, offset: number) => A.Expr;
+  holeParser?: (text: string, offset: number) => A.Expr | SyntaxError;
+  /** Names of the declarations that had a syntax error, for the last `program` parsed. */
+  broken: string[] = [];
 
   constructor() {
-    super(T.allTokens, { errorMessageProvider: messages, maxLookahead: 3 });
+    // Recovery: after an error the parser re-syncs on a token that may follow (a `}`, the next
+    // statement, the next declaration), so one broken declaration neither hides the others nor
+    // makes every use of them an error.
+    super(T.allTokens, { errorMessageProvider: messages, maxLookahead: 3, recoveryEnabled: true });
     this.performSelfAnalysis();
   }
 
+  /** Reports a statement of the wrong shape without stopping: the parse goes on, the declaration is dropped. */
+  reject(message: string, at: A.Span, token: IToken): void {
+    const e = Object.assign(new Error(message), { name: 'ShapeError', token, span: at, resyncedTokens: [], context: { ruleStack: [], ruleOccurrenceStack: [] } }) as ShapeError;
+    this.errors = [...this.errors, e];
+  }
+
+  /**
+   * A declaration with a syntax error is left out, and only its first error is kept: what the
+   * recovery skipped after it would be noise.
+   */
   program = this.RULE('program', (): A.Program => {
     const decls: A.Decl[] = [];
-    this.MANY(() => decls.push(this.SUBRULE(this.decl)));
+    this.MANY(() => {
+      const before = this.ACTION(() => ({ errors: this.errors.length, name: this.declName() }));
+      const d = this.SUBRULE(this.decl);
+      this.ACTION(() => {
+        const errors = this.errors;
+        if (errors.length === before.errors && d) decls.push(d);
+        else {
+          if (before.name) this.broken.push(before.name);
+          if (errors.length > before.errors + 1) this.errors = errors.slice(0, before.errors + 1);
+        }
+      });
+    });
     return { decls };
   });
+
+  private declName(): string | undefined {
+    const at = this.LA(1).tokenType === K.override ? 2 : 1;
+    const name = this.LA(at + 1);
+    return namedDecl.has(this.LA(at).tokenType.name) && name.tokenType === T.Ident ? name.image : undefined;
+  }
 
   decl = this.RULE('decl', (): A.Decl => {
     const override = this.OPTION(() => this.CONSUME(K.override));
@@ -218,11 +260,11 @@ class RulesParser extends EmbeddedActionsParser {
       const l = this.CONSUME(K.limit);
       const times = this.CONSUME(T.NumberLit);
       this.CONSUME(K.per);
-      const per = this.OR([{ ALT: () => this.CONSUME(K.turn) }, { ALT: () => this.CONSUME2(T.Ident) }]);
-      limit = this.ACTION(() => {
-        if (per.image !== 'turn' && per.image !== 'game') throw Object.assign(new Error(`a limit is counted \`per turn\` or \`per game\`, not per \`${per.image}\``), { token: per });
-        return { times: Number(times.image), per: per.image, span: span(l, per) };
-      });
+      const per = this.OR([
+        { ALT: () => this.CONSUME(K.turn) },
+        { GATE: () => (contextualWords.limitPer as readonly string[]).includes(this.LA(1).image), ALT: () => this.CONSUME2(T.Ident) },
+      ]);
+      limit = { times: Number(times.image), per: per.image as 'turn' | 'game', span: span(l, per) };
     });
     let withAction: A.ActionDecl['with'];
     let anytime: A.ActionDecl['anytime'];
@@ -269,10 +311,7 @@ class RulesParser extends EmbeddedActionsParser {
     let anyone = false;
     this.OPTION(() => {
       this.CONSUME(K.by);
-      const who = this.CONSUME2(T.Ident);
-      this.ACTION(() => {
-        if (who.image !== 'anyone') throw Object.assign(new Error(`expected \`anyone\` after \`by\` but found \`${who.image}\``), { token: who });
-      });
+      this.SUBRULE(this.anyoneWord);
       anyone = true;
     });
     const roles = this.SUBRULE(this.roles);
@@ -359,7 +398,7 @@ class RulesParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             const nested = this.SUBRULE(this.ifStmt);
-            return { stmts: [nested], span: nested.span };
+            return { stmts: [nested], span: nested?.span };
           },
         },
         { ALT: () => this.SUBRULE2(this.block) },
@@ -504,19 +543,21 @@ class RulesParser extends EmbeddedActionsParser {
 
   /** `from` stays an ordinary name elsewhere (a parameter may be called `from`). */
   fromWord = this.RULE('fromWord', (): void => {
-    const t = this.CONSUME(T.Ident);
-    this.ACTION(() => {
-      if (t.image !== 'from') throw Object.assign(new Error(`expected \`from\` but found \`${t.image}\``), { token: t });
-    });
+    this.OR([{ GATE: () => this.LA(1).image === contextualWords.from, ALT: () => this.CONSUME(T.Ident) }]);
+  });
+
+  /** `anyone` too is a name anywhere but after `modify … by`. */
+  anyoneWord = this.RULE('anyoneWord', (): void => {
+    this.OR([{ GATE: () => this.LA(1).image === contextualWords.anyone, ALT: () => this.CONSUME(T.Ident) }]);
   });
 
   /** A field to change: `me.coins`, `game.stack`, `r.owner`. */
   fieldTarget = this.RULE('fieldTarget', (): A.FieldExpr => {
     const e = this.SUBRULE(this.postfix);
-    return this.ACTION(() => {
-      if (e.kind !== 'field') throw Object.assign(new Error('expected a field such as `me.coins` or `r.tokens`'), { span: e.span });
-      return e;
+    this.ACTION(() => {
+      if (e && e.kind !== 'field') this.reject('expected a field such as `me.coins` or `r.tokens`', e.span, this.LA(0));
     });
+    return e as A.FieldExpr;
   });
 
   assignOrCall = this.RULE('assignOrCall', (): A.Stmt => {
@@ -530,14 +571,14 @@ class RulesParser extends EmbeddedActionsParser {
       ]);
       const value = this.SUBRULE(this.expression);
       result = this.ACTION(() => {
-        if (target.kind !== 'field') throw Object.assign(new Error('only a field can be assigned, such as `me.coins` or `r.tokens`'), { span: target.span });
+        if (target?.kind !== 'field') this.reject('only a field can be assigned, such as `me.coins` or `r.tokens`', target?.span ?? tokSpan(op), op);
         return { kind: 'assign', target, op: op.image as A.AssignStmt['op'], value, span: span(target, value) } as A.AssignStmt;
       });
     });
     return this.ACTION(() => {
       if (result) return result;
-      if (target.kind !== 'call') throw Object.assign(new Error('this expression does nothing on its own: a statement is an assignment, a call or a keyword statement'), { span: target.span });
-      return { kind: 'call', call: target, span: target.span } as A.CallStmt;
+      if (target && target.kind !== 'call') this.reject('this expression does nothing on its own: a statement is an assignment, a call or a keyword statement', target.span, this.LA(0));
+      return { kind: 'call', call: target, span: target?.span ?? { start: 0, end: 0 } } as A.CallStmt;
     });
   });
 
@@ -741,12 +782,14 @@ class RulesParser extends EmbeddedActionsParser {
 
   stringLit = this.RULE('stringLit', (): A.StringExpr => {
     const t = this.CONSUME(T.StringLit);
-    return this.ACTION(() => ({ kind: 'string', parts: this.holeParser ? splitHoles(t.image, t.startOffset, this.holeParser) : [], span: tokSpan(t) }));
+    return this.ACTION(() => ({ kind: 'string', parts: this.holeParser ? splitHoles(t, this.holeParser, (m, at) => this.reject(m, at, t)) : [], span: tokSpan(t) }));
   });
 }
 
 /** Split `"Conquer {r} for {cost(r)} tokens"` into text and parsed holes; `{{` is a literal brace. */
-function splitHoles(image: string, offset: number, parseHole: (text: string, offset: number) => A.Expr): Array<string | A.Expr> {
+function splitHoles(tok: IToken, parseHole: (text: string, offset: number) => A.Expr | SyntaxError, reject: (message: string, at: A.Span) => void): Array<string | A.Expr> {
+  const image = tok.image;
+  const offset = tok.startOffset;
   const body = image.slice(1, -1);
   const parts: Array<string | A.Expr> = [];
   let text = '';
@@ -759,10 +802,15 @@ function splitHoles(image: string, offset: number, parseHole: (text: string, off
       i++;
     } else if (c === '{') {
       const close = body.indexOf('}', i);
-      if (close < 0) throw Object.assign(new Error('unclosed `{` in text: write `{{` for a literal brace'), { span: { start: offset + 1 + i, end: offset + image.length } });
+      if (close < 0) {
+        reject('unclosed `{` in text: write `{{` for a literal brace', { start: offset + 1 + i, end: offset + image.length });
+        break;
+      }
       if (text) parts.push(text);
       text = '';
-      parts.push(parseHole(body.slice(i + 1, close), offset + 2 + i));
+      const hole = parseHole(body.slice(i + 1, close), offset + 2 + i);
+      if ('kind' in hole) parts.push(hole);
+      else reject(hole.message, hole.span);
       i = close;
     } else {
       text += c;
@@ -806,11 +854,12 @@ function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T,
   const parser = (parsers[depth] ??= new RulesParser());
   depth++;
   parser.input = tokens;
+  parser.broken = [];
   parser.holeParser = (hole, at) => {
     const r = withParser(hole, at, (p) => p.expression(), 'expression');
+    if (r.value) return r.value;
     const message = r.errors[0]?.message.replace('the end of the rules', 'the `}` that closes the hole') ?? 'bad expression in `{…}`';
-    if (r.errors.length || !r.value) throw Object.assign(new Error(message), { span: r.errors[0]?.span ?? { start: at, end: at + hole.length } });
-    return r.value;
+    return { message, span: r.errors[0]?.span ?? { start: at, end: at + hole.length } };
   };
   try {
     const value = run(parser);
@@ -819,7 +868,7 @@ function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T,
       // The end of the rules is shown just after the last word, not on the blank line below it.
       const last = tokens[tokens.length - 1];
       const end = last ? (last.endOffset ?? last.startOffset) + 1 : offset + text.length;
-      const at = tok.tokenType.name === 'EOF' ? { start: end, end } : tokSpan(tok);
+      const at = (e as Partial<ShapeError>).span ?? (tok.tokenType.name === 'EOF' ? { start: end, end } : tokSpan(tok));
       const message = e.name === 'NotAllInputParsedException' ? `unexpected ${shown(tok)}: ${leftOver[entry]}` : e.message;
       errors.push({ message, span: at });
     }
@@ -839,14 +888,27 @@ function shift(offset: number) {
   return (t: IToken): IToken => ({ ...t, startOffset: t.startOffset + offset, endOffset: (t.endOffset ?? t.startOffset) + offset });
 }
 
+/** A rules text read as far as it goes: `value` only when all of it parsed. */
+export interface RulesParse extends ParseResult<A.Program> {
+  /** The declarations that parsed, also when others did not. */
+  decls: A.Decl[];
+  /** Names of the declarations that did not parse: their uses are not reported again. */
+  broken: string[];
+}
+
 /** Results by text: the tree is never changed by the passes that read it, so it can be shared. */
-const programs = new Map<string, ParseResult<A.Program>>();
+const programs = new Map<string, RulesParse>();
 
 /** Parse a rules text (a pack's `rules:` or a card's `rules:`) into declarations. */
-export function parseRules(text: string): ParseResult<A.Program> {
+export function parseRules(text: string): RulesParse {
   let r = programs.get(text);
   if (!r) {
-    r = withParser(text, 0, (p) => p.program());
+    let partial: { program?: A.Program; broken: string[] } = { broken: [] };
+    const parsed = withParser(text, 0, (p) => {
+      partial = { program: p.program(), broken: p.broken };
+      return partial.program;
+    });
+    r = { ...parsed, decls: partial.program?.decls ?? [], broken: partial.broken };
     if (programs.size > 2000) programs.clear();
     programs.set(text, r);
   }

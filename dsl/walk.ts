@@ -1,33 +1,110 @@
-/** Walking the syntax tree: every sub-expression of an expression, every statement of a block. */
+/**
+ * Walking the syntax tree: every sub-expression of an expression, every statement of a block, every
+ * expression of a declaration. The one place that knows which node holds which children, so a pass
+ * that looks for something (a call, an `emit`, randomness) never walks the tree by reflection.
+ */
 import type * as A from './ast.ts';
 
-/** Every sub-expression, strings' holes excluded (labels and logs say nothing about the rule). */
-export function walkExpr(e: A.Expr, f: (e: A.Expr) => void): void {
+export interface WalkOptions {
+  /** Also the expressions in a text's `{…}` holes (labels, logs, prompts); left out by default: they say nothing about the rule. */
+  holes?: boolean;
+}
+
+/** Every sub-expression, `e` first. */
+export function walkExpr(e: A.Expr, f: (e: A.Expr) => void, options: WalkOptions = {}): void {
   f(e);
+  const go = (x: A.Expr) => walkExpr(x, f, options);
   switch (e.kind) {
     case 'field':
-      return walkExpr(e.target, f);
+      return go(e.target);
     case 'call':
-      return e.args.forEach((a) => walkExpr(a, f));
+      return e.args.forEach(go);
     case 'unary':
-      return walkExpr(e.operand, f);
+      return go(e.operand);
     case 'binary':
-      walkExpr(e.left, f);
-      return walkExpr(e.right, f);
+      go(e.left);
+      return go(e.right);
     case 'if':
-      walkExpr(e.cond, f);
-      walkExpr(e.then, f);
-      return walkExpr(e.else, f);
+      go(e.cond);
+      go(e.then);
+      return go(e.else);
     case 'where':
-      walkExpr(e.source, f);
-      return walkExpr(e.cond, f);
+      go(e.source);
+      return go(e.cond);
     case 'list':
-      return e.items.forEach((x) => walkExpr(x, f));
+      return e.items.forEach(go);
     case 'range':
-      walkExpr(e.from, f);
-      return walkExpr(e.to, f);
-    default:
+      go(e.from);
+      return go(e.to);
+    case 'string':
+      if (options.holes) for (const p of e.parts) if (typeof p !== 'string') go(p);
       return;
+    case 'number':
+    case 'bool':
+    case 'none':
+    case 'name':
+      return;
+  }
+}
+
+/** The blocks nested directly in a statement. */
+export function stmtBlocks(s: A.Stmt): A.Block[] {
+  switch (s.kind) {
+    case 'if':
+      return s.else ? [s.then, s.else] : [s.then];
+    case 'for':
+    case 'repeat':
+    case 'loop':
+    case 'choose':
+    case 'turn':
+    case 'resolving':
+      return [s.body];
+    default:
+      return [];
+  }
+}
+
+/** The expressions a statement holds itself (not those of its nested blocks). */
+export function stmtExprs(s: A.Stmt): A.Expr[] {
+  switch (s.kind) {
+    case 'let':
+      return [s.value];
+    case 'assign':
+      return [s.target, s.value];
+    case 'if':
+      return [s.cond];
+    case 'for':
+      return [s.source];
+    case 'repeat':
+      return [s.times];
+    case 'loop':
+      return [s.max];
+    case 'require':
+      return [s.cond, s.reason];
+    case 'choose':
+      return [s.source, ...(s.by ? [s.by] : []), ...(s.prompt ? [s.prompt] : [])];
+    case 'offer':
+      return [s.player];
+    case 'emit':
+      return s.args;
+    case 'log':
+      return [s.text];
+    case 'turn':
+      return [s.player];
+    case 'shuffle':
+      return [s.target];
+    case 'draw':
+      return [s.from];
+    case 'put':
+      return [s.value, s.into];
+    case 'remove':
+      return [s.value, s.from];
+    case 'call':
+      return [s.call];
+    case 'break':
+    case 'finish':
+    case 'resolving':
+      return [];
   }
 }
 
@@ -35,10 +112,45 @@ export function walkExpr(e: A.Expr, f: (e: A.Expr) => void): void {
 export function walkStmts(stmts: A.Stmt[], f: (s: A.Stmt) => void): void {
   for (const s of stmts) {
     f(s);
-    const sub = s as unknown as { body?: A.Block; then?: A.Block; else?: A.Block };
-    if (sub.body?.stmts) walkStmts(sub.body.stmts, f);
-    if (sub.then?.stmts) walkStmts(sub.then.stmts, f);
-    if (sub.else?.stmts) walkStmts(sub.else.stmts, f);
+    for (const b of stmtBlocks(s)) walkStmts(b.stmts, f);
   }
 }
 
+/** What a declaration holds: its own expressions (parameter domains, conditions, values) and its body block. */
+export function declParts(d: A.Decl): { exprs: A.Expr[]; body?: A.Block } {
+  const domains = 'params' in d ? d.params.flatMap((p) => (p.domain ? [p.domain] : [])) : [];
+  switch (d.kind) {
+    case 'event':
+      return { exprs: domains };
+    case 'fn':
+      return { exprs: [...domains, d.body] };
+    case 'pipeline':
+      return { exprs: [...domains, d.body, ...(d.min ? [d.min] : []), ...(d.max ? [d.max] : [])] };
+    case 'proc':
+      return { exprs: domains, body: d.body };
+    case 'action':
+      return { exprs: [...domains, ...(d.label ? [d.label] : [])], body: d.body };
+    case 'on':
+      return { exprs: d.when ? [d.when] : [], body: d.body };
+    case 'modify':
+      return { exprs: [...(d.when ? [d.when] : []), d.value] };
+    case 'invariant':
+      return { exprs: [d.message, d.cond] };
+    case 'setup':
+    case 'flow':
+      return { exprs: [], body: d.body };
+  }
+}
+
+/** Every statement and every expression of a declaration, nested ones included. */
+export function walkDecl(d: A.Decl, visit: { stmt?: (s: A.Stmt) => void; expr?: (e: A.Expr) => void }, options: WalkOptions = {}): void {
+  const { exprs, body } = declParts(d);
+  const expr = visit.expr;
+  if (expr) for (const e of exprs) walkExpr(e, expr, options);
+  if (body) {
+    walkStmts(body.stmts, (s) => {
+      visit.stmt?.(s);
+      if (expr) for (const e of stmtExprs(s)) walkExpr(e, expr, options);
+    });
+  }
+}

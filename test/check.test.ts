@@ -121,6 +121,15 @@ describe('the checker', () => {
     const ds = only('proc broken( { }\nfn fine(): number = missing');
     expect(ds.map((d) => d.code)).toEqual(['RB0301', 'RB0521']);
   });
+
+  it('keeps an invariant and a modify written after a broken line, and checks them', () => {
+    const ds = only('fn broken(): number = 1 +\ninvariant "a count" = count(regions)\nmodify nothing(r) = 1');
+    expect(ds.map((d) => [d.code, d.message])).toEqual([
+      ['RB0301', 'expected a value (a name, a number, a quoted text, `(`, `[`, `-` or `not`) but found `invariant`'],
+      ['RB0501', 'an invariant should be a bool, but this is a number'],
+      ['RB0507', 'there is no pipeline `nothing` to modify'],
+    ]);
+  });
 });
 
 describe('pack data', () => {

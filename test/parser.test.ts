@@ -289,7 +289,7 @@ describe('parser: syntax errors in the author’s words, at the right place', ()
     ['flow { loop 5 { } }', 'expected `max` after `loop` but found `5`', '5'],
     ['flow { put x on deck }', 'expected `top` or `bottom` (`put x on top of pile`) but found `deck`', 'deck'],
     ['flow { if a { } else b }', 'expected `if` or `{` after `else` but found `b`', 'b'],
-    ['action a limit 2 per round { }', 'a limit is counted `per turn` or `per game`, not per `round`', 'round'],
+    ['action a limit 2 per round { }', 'expected `turn` or `game` after `per` but found `round`', 'round'],
     ['modify m by someone = 1', 'expected `anyone` after `by` but found `someone`', 'someone'],
     ['flow { 3 }', 'this expression does nothing on its own: a statement is an assignment, a call or a keyword statement', '3'],
     ['flow { f() = 3 }', 'only a field can be assigned, such as `me.coins` or `r.tokens`', 'f()'],
@@ -329,5 +329,26 @@ describe('parser: syntax errors in the author’s words, at the right place', ()
     expect(parseExpression('a +').errors).toEqual([{ message: 'expected a value (a name, a number, a quoted text, `(`, `[`, `-` or `not`) but found the end of the rules', span: { start: 3, end: 3 } }]);
     expect(parseType('region list').errors).toEqual([{ message: 'unexpected `list`: a type is one word, such as `region?` or `list<race>`', span: { start: 7, end: 11 } }]);
     expect(parseType('list<').errors).toEqual([{ message: 'expected a name but found the end of the rules', span: { start: 5, end: 5 } }]);
+  });
+});
+
+describe('parser: recovery', () => {
+  it('leaves out a broken declaration, keeps the others, and names the broken one', () => {
+    const r = parseRules('fn f(): number = 1 +\ninvariant "held" = true\nproc p() { let = 3 }\non e { log "ok" }\naction a { put x on top of }\nfn g(): number = 2');
+    expect(r.value).toBeUndefined();
+    expect(r.errors.map((e) => e.message)).toEqual([
+      'expected a value (a name, a number, a quoted text, `(`, `[`, `-` or `not`) but found `invariant`',
+      'expected a name after `let` but found `=`',
+      'expected a value (a name, a number, a quoted text, `(`, `[`, `-` or `not`) but found `}`',
+    ]);
+    expect(r.decls.map((d) => `${d.kind} ${d.name}`)).toEqual(['invariant invariant', 'on e', 'fn g']);
+    expect(r.broken).toEqual(['f', 'p', 'a']);
+  });
+
+  it('keeps going after a statement of the wrong shape, and after a bad text hole', () => {
+    const r = parseRules('proc p() { 3 }\nproc q() { log "{1 +}" }\nfn ok(): number = 1');
+    expect(r.errors).toHaveLength(2);
+    expect(r.decls.map((d) => d.name)).toEqual(['ok']);
+    expect(r.broken).toEqual(['p', 'q']);
   });
 });

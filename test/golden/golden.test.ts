@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compile, formatDiagnostic, type Diagnostic, type SourceFile } from '../../compiler/index.ts';
 import { readPackFolder } from '../../compiler/packFolder.ts';
 
@@ -164,6 +164,9 @@ function render(c: Case, files: SourceFile[]): string {
 }
 
 describe('golden diagnostics', () => {
+  // The unbroken pack is compiled once for every case; on a busy machine that alone takes seconds.
+  beforeAll(() => void unbrokenDiagnostics(), 120_000);
+
   for (const c of cases) {
     it(c.name, () => {
       const actual = render(c, broken(c));
