@@ -1,6 +1,6 @@
 import type * as A from '../dsl/ast.ts';
 import { parseExpression } from '../dsl/parser.ts';
-import type { CompiledExpression, ExprFn } from '../runtime/compiled.ts';
+import type { CompiledExpression, Expr } from '../runtime/compiled.ts';
 import { checkExpression, type Checked } from './check.ts';
 import type { RulesUnit } from './declare.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
@@ -11,7 +11,7 @@ import * as Ty from './types.ts';
  * parsed, checked against the pack's declarations as a function body would be (no effects, no
  * card), then lowered by `lowerExpr`. Problems carry offsets into `source`.
  */
-export function compileExpression(c: Checked, source: string, lowerExpr: (e: A.Expr) => ExprFn): CompiledExpression {
+export function compileExpression(c: Checked, source: string, lowerExpr: (e: A.Expr) => Expr): CompiledExpression {
   const parsed = parseExpression(source);
   if (!parsed.value || parsed.errors.length) {
     return { ok: false, problems: parsed.errors.map((e) => ({ code: 'RB0301', message: e.message, start: e.span.start, end: e.span.end })) };
@@ -21,5 +21,5 @@ export function compileExpression(c: Checked, source: string, lowerExpr: (e: A.E
   const { type, slots } = checkExpression(c, unit, parsed.value, (d) => found.push(d));
   const errors = found.filter((d) => (d.severity ?? 'error') === 'error');
   if (errors.length) return { ok: false, problems: errors.map((d) => ({ code: d.code, message: d.message, hint: d.hint, start: d.at.start, end: d.at.end })) };
-  return { ok: true, fn: lowerExpr(parsed.value), slots, type: Ty.show(type) };
+  return { ok: true, code: lowerExpr(parsed.value), slots, type: Ty.show(type) };
 }

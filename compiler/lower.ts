@@ -1,17 +1,29 @@
+/**
+ * Stage 5: every checked rule becomes a tree of the runtime's operations (`runtime/compiled.ts`),
+ * and the pack's data tables.
+ *
+ * Why a tree of data rather than closures: the closures are how rules run, and running belongs to
+ * the runtime. Had lowering built them from constructors the runtime exports, the compiler would
+ * still import (and hand out) code that runs rules, and a step budget or a faster engine would
+ * have to reach into both. As data, the lowering only translates: each checked construct becomes
+ * one operation with its resolved slots, names and types; the runtime links the tree into
+ * handlers once per pack (`runtime/link.ts`). From the runtime the compiler imports types, and
+ * two pure helpers on names: null-prototype tables (`runtime/table.ts`) and player ids
+ * (`runtime/players.ts`).
+ */
 import type * as A from '../dsl/ast.ts';
+import { walkExpr } from '../dsl/walk.ts';
 import type { Checked, Placed } from './check.ts';
 import type { RulesUnit } from './declare.ts';
 import { compileExpression } from './expression.ts';
 import { LineIndex } from './source.ts';
 import * as Ty from './types.ts';
 import type { Type } from './types.ts';
-import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type BlockCode, type CardBinding, type CompiledPack, type ExprFn, type ModifierCode, type Origin, type RunCtx, type StmtFn } from '../runtime/compiled.ts';
-import { Refusal, rangeOf, runBlock, runEmit, runFor, runPipeline, runRepeat } from '../runtime/engine.ts';
-import { cloneJson, sameValue } from '../runtime/clone.ts';
-import { display, randomInt, shuffleInPlace, takeForced } from '../runtime/values.ts';
+import type { ActionDef, Block, CardBinding, Check, CompiledPack, Expr, ListRef, ModifierDef, Origin, RecordRef, Stmt } from '../runtime/compiled.ts';
+import { isPlayerId } from '../runtime/players.ts';
+import { table } from '../runtime/table.ts';
 import type { EntityInfo, FieldInfo, KindInfo, Value } from '../runtime/types.ts';
 
-/** Stage 5: every checked rule becomes a runtime handler (closures over the pack), and the data a table. */
 export function lower(c: Checked): CompiledPack {
   const lowering = new Lowering(c);
   // Tools compile expressions later (a scenario's `eval:`), against the same checked declarations.
@@ -24,30 +36,32 @@ class Lowering {
   private readonly lines = new Map<string, LineIndex>();
   /** The rules text being lowered, so log entries can name the line that made them. */
   private unit?: RulesUnit;
+  /** Blocks are numbered in the order they are lowered; a saved game's frames name them so. */
+  private blocks = 0;
 
   constructor(private readonly c: Checked) {
     const d = c.declared;
-    const kinds: Record<string, KindInfo> = {};
-    const hidden: Record<string, string[]> = {};
+    const kinds = table<KindInfo>();
+    const hidden = table<string[]>();
     for (const [name, k] of d.kinds) {
-      const fields = (m: Map<string, { name: string; type: Type; default: Value; hidden: boolean }>): Record<string, FieldInfo> =>
-        Object.fromEntries([...m].map(([f, s]) => [f, { name: f, type: Ty.show(s.type), default: s.default, hidden: s.hidden }]));
+      const fields = (m: Map<string, { name: string; type: Type; default: Value; hidden: boolean }>) =>
+        table<FieldInfo>([...m].map(([f, s]) => [f, { name: f, type: Ty.show(s.type), default: s.default, hidden: s.hidden }]));
       // The default role comes first: a card rule naming no role works in it.
       const roles = [...k.roles.keys()];
       if (k.defaultRole && roles.includes(k.defaultRole.name)) roles.sort((a, b) => (a === k.defaultRole!.name ? -1 : b === k.defaultRole!.name ? 1 : 0));
       kinds[name] = { name, plural: k.plural, props: fields(k.props), state: fields(k.state), graph: k.graph, roles };
       hidden[name] = [...k.state.values()].filter((f) => f.hidden).map((f) => f.name);
     }
-    const entities: Record<string, EntityInfo> = {};
-    const byKind: Record<string, string[]> = Object.fromEntries([...d.kinds.keys()].map((k) => [k, [] as string[]]));
+    const entities = table<EntityInfo>();
+    const byKind = table<string[]>([...d.kinds.keys()].map((k) => [k, [] as string[]]));
     for (const [id, e] of d.entities) {
       const kind = d.kinds.get(e.kind)!;
-      const props: Record<string, Value> = {};
+      const props = table<Value>();
       for (const [f, sym] of kind.props) props[f] = (e.values[f] as Value) ?? sym.default;
-      entities[id] = { id, kind: e.kind, name: e.name, text: e.text, props };
+      entities[id] = { id, kind: e.kind, name: table(Object.entries(e.name)), text: table(Object.entries(e.text)), props };
       byKind[e.kind].push(id);
     }
-    const links: Record<string, string[]> = {};
+    const links = table<string[]>();
     for (const [name, k] of d.kinds) {
       if (!k.graph) continue;
       for (const id of byKind[name]) links[id] ??= [];
@@ -68,42 +82,32 @@ class Lowering {
       kinds,
       entities,
       byKind,
-      enums: Object.fromEntries([...d.enums].map(([n, e]) => [n, e.values])),
-      dice: Object.fromEntries([...d.dice].map(([n, x]) => [n, x.faces])),
+      enums: table([...d.enums].map(([n, e]) => [n, e.values])),
+      dice: table([...d.dice].map(([n, x]) => [n, x.faces])),
       links,
-      roles: {},
-      blocks: [],
-      actions: {},
-      companions: {},
-      anytime: [],
-      triggers: {},
-      pipelines: {},
-      procs: {},
-      fns: {},
-      setups: [],
-      invariants: [],
       hidden,
-      kindOf: (id: string) => entities[id]?.kind ?? (id === 'game' ? 'game' : /^p\d+$/.test(id) ? 'player' : undefined),
+      kindOf: (id: string) => entities[id]?.kind ?? (id === 'game' ? 'game' : isPlayerId(id) ? 'player' : undefined),
+      rules: { roles: table(), actions: table(), triggers: table(), pipelines: table(), procs: table(), fns: table(), setups: [], invariants: [] },
     };
     this.lowerAll();
   }
 
   private lowerAll(): void {
     const c = this.c;
-    const pack = this.pack;
+    const rules = this.pack.rules;
     for (const [name, p] of c.fns) {
       this.unit = p.unit;
-      pack.fns[name] = { slots: p.slots, body: this.expr(p.decl.body) };
+      rules.fns[name] = { slots: p.slots, body: this.expr(p.decl.body) };
     }
     for (const [name, p] of c.pipelines) {
       this.unit = p.unit;
-      pack.pipelines[name] = {
+      rules.pipelines[name] = {
         slots: p.slots,
         params: p.decl.params.length,
         base: this.expr(p.decl.body),
         min: p.decl.min && this.expr(p.decl.min),
         max: p.decl.max && this.expr(p.decl.max),
-        modifiers: (c.modifiers.get(name) ?? []).map((m): ModifierCode => ({
+        modifiers: (c.modifiers.get(name) ?? []).map((m): ModifierDef => ({
           origin: this.origin(m.unit, m.decl, `modify ${name}`),
           card: this.card(m.unit, m.decl.roles),
           anyone: m.decl.anyone,
@@ -115,13 +119,9 @@ class Lowering {
     }
     for (const [name, p] of c.procs) {
       this.unit = p.unit;
-      pack.procs[name] = { slots: p.slots, body: this.block(p.decl.body) };
+      rules.procs[name] = { slots: p.slots, body: this.block(p.decl.body) };
     }
-    for (const [name, list] of c.actions) {
-      pack.actions[name] = list.map((p) => this.action(p));
-      for (const a of pack.actions[name]) if (a.with) (pack.companions[a.with] ??= []).push(a);
-      for (const a of pack.actions[name]) if (a.anytime) pack.anytime.push(a);
-    }
+    for (const [name, list] of c.actions) rules.actions[name] = list.map((p) => this.action(p));
     for (const [name, list] of c.triggers) {
       const code = list.filter(() => c.events.has(name)).map((p) => ({
         origin: this.origin(p.unit, p.decl, `on ${name}`),
@@ -131,35 +131,24 @@ class Lowering {
         body: this.block(p.decl.body),
       }));
       // The game's own triggers run before the cards' ones, so cards react to a settled state.
-      pack.triggers[name] = [...code.filter((t) => !t.card), ...code.filter((t) => t.card)];
+      rules.triggers[name] = [...code.filter((t) => !t.card), ...code.filter((t) => t.card)];
     }
-    for (const [kind, roles] of c.roles) {
-      pack.roles[kind] = {};
-      for (const [role, r] of roles) {
-        const fn = this.expr(r.expr);
-        pack.roles[kind][role] = r.single
-          ? (ctx) => {
-              const p = fn(ctx);
-              return typeof p === 'string' ? [p] : [];
-            }
-          : (ctx) => fn(ctx) as string[];
-      }
-    }
+    for (const [kind, roles] of c.roles) rules.roles[kind] = table([...roles].map(([role, r]) => [role, { expr: this.expr(r.expr), single: r.single }]));
     for (const inv of c.invariants) {
       const origin = this.origin(inv.unit, inv.decl, 'invariant');
-      pack.invariants.push({ message: this.expr(inv.decl.message), holds: this.expr(inv.decl.cond), slots: inv.slots, rule: origin.where });
+      rules.invariants.push({ message: this.expr(inv.decl.message), holds: this.expr(inv.decl.cond), slots: inv.slots, rule: origin.where });
     }
     for (const s of c.setups) {
       this.unit = s.unit;
-      pack.setups.push({ body: this.block(s.decl.body), slots: s.slots });
+      rules.setups.push({ body: this.block(s.decl.body), slots: s.slots });
     }
     if (c.flow) {
       this.unit = c.flow.unit;
-      pack.flow = { body: this.block(c.flow.decl.body), slots: c.flow.slots };
+      rules.flow = { body: this.block(c.flow.decl.body), slots: c.flow.slots };
     }
     if (c.scoring) {
-      pack.score = this.expr(c.scoring.score);
-      pack.tiebreak = c.scoring.tiebreak && this.expr(c.scoring.tiebreak);
+      rules.score = this.expr(c.scoring.score);
+      rules.tiebreak = c.scoring.tiebreak && this.expr(c.scoring.tiebreak);
     }
   }
 
@@ -185,71 +174,58 @@ class Lowering {
     return `${file}:${idx.position(unit.fragment.toFile(span.start)).line}`;
   }
 
-  private action(p: Placed<A.ActionDecl>): ActionCode {
+  private action(p: Placed<A.ActionDecl>): ActionDef {
     const d = p.decl;
     const origin = this.origin(p.unit, d, `action ${d.name}`);
     const body = this.block(d.body);
     // The leading requires (and the lets they read) decide legality without changing the game,
-    // so they stop before anything random. They run without exceptions: listing legal choices
-    // tries every candidate, and most fail.
-    const checks: Array<{ slot: number; value: ExprFn } | { cond: ExprFn; reason: ExprFn; rule?: string }> = [];
+    // so they stop before anything random.
+    const checks: Check[] = [];
     for (const s of d.body.stmts) {
-      if ((s.kind !== 'require' && s.kind !== 'let') || this.usesRandom(s)) break;
-      checks.push(s.kind === 'let' ? { slot: this.slot(s), value: this.expr(s.value) } : { cond: this.expr(s.cond), reason: this.expr(s.reason), rule: this.where(s.span) });
+      if (s.kind === 'let' && !this.usesRandom(s.value)) checks.push({ slot: this.slot(s), value: this.expr(s.value) });
+      else if (s.kind === 'require' && !this.usesRandom(s.cond) && !this.usesRandom(s.reason)) checks.push({ cond: this.expr(s.cond), reason: this.expr(s.reason), rule: this.where(s.span) });
+      else break;
     }
-    const silent = { reason: '' };
     return {
       name: d.name,
       card: this.card(p.unit, d.roles),
       with: d.with?.name,
       anytime: d.anytime !== undefined,
-      params: d.params.map((param) => {
-        const t = this.c.declared.kinds.has(param.type.name) ? Ty.entity(param.type.name) : undefined;
-        return { name: param.name, type: param.type.name, domain: param.domain ? this.expr(param.domain) : this.domainOf(param.type.name, t) };
-      }),
+      params: d.params.map((param) => ({ name: param.name, type: param.type.name, domain: param.domain ? this.expr(param.domain) : this.domainOf(param.type.name) })),
       slots: p.slots,
       label: d.label && this.expr(d.label),
       limit: d.limit && { times: d.limit.times, per: d.limit.per },
-      pre: (ctx, explain = true) => {
-        for (const check of checks) {
-          if ('slot' in check) ctx.env[check.slot] = check.value(ctx);
-          else if (check.cond(ctx) !== true) return explain ? { reason: check.reason(ctx) as string, rule: check.rule } : silent;
-        }
-        return null;
-      },
+      checks,
       body,
       origin,
     };
   }
 
-  private usesRandom(node: unknown): boolean {
-    if (!node || typeof node !== 'object') return false;
-    if (Array.isArray(node)) return node.some((n) => this.usesRandom(n));
-    const n = node as { kind?: string };
-    if (n.kind === 'call') {
-      const t = this.c.calls.get(node as A.CallExpr);
-      if (t?.k === 'builtin' && t.b.random) return true;
-    }
-    return Object.values(node).some((v) => typeof v === 'object' && this.usesRandom(v));
+  /** Does the expression (the holes of its texts included) call `random` or `roll`? */
+  private usesRandom(e: A.Expr): boolean {
+    let found = false;
+    walkExpr(e, (x) => {
+      if (x.kind === 'call') {
+        const t = this.c.calls.get(x);
+        if (t?.k === 'builtin' && t.b.random) found = true;
+      }
+      if (x.kind === 'string') for (const part of x.parts) if (typeof part !== 'string' && this.usesRandom(part)) found = true;
+    });
+    return found;
   }
 
   /** Every value of a parameter's type: all entities of a kind, all members of an enum, true and false. */
-  private domainOf(typeName: string, t?: Type): ExprFn {
-    if (typeName === 'player') return (ctx) => ctx.st.players;
-    if (typeName === 'bool') return () => [true, false];
-    if (t?.k === 'entity') {
-      const ids = this.pack.byKind[t.kind] ?? [];
-      return () => ids;
-    }
-    const members = this.pack.enums[typeName] ?? [];
-    return () => members;
+  private domainOf(typeName: string): Expr {
+    if (typeName === 'player') return { op: 'players' };
+    if (typeName === 'bool') return { op: 'const', value: [true, false] };
+    if (this.c.declared.kinds.has(typeName)) return { op: 'const', value: this.pack.byKind[typeName] ?? [] };
+    return { op: 'const', value: this.pack.enums[typeName] ?? [] };
   }
 
   // ─── statements ──────────────────────────────────────────────────────────
 
-  private block(b: A.Block): BlockCode {
-    const code: BlockCode = { id: this.pack.blocks.length, stmts: [] };
-    this.pack.blocks.push(code);
+  private block(b: A.Block): Block {
+    const code: Block = { id: this.blocks++, stmts: [] };
     code.stmts = b.stmts.map((s) => this.stmt(s));
     return code;
   }
@@ -260,551 +236,158 @@ class Lowering {
     return s;
   }
 
-  private stmt(s: A.Stmt): StmtFn {
+  private stmt(s: A.Stmt): Stmt {
     switch (s.kind) {
-      case 'let': {
-        const slot = this.slot(s);
-        const v = this.expr(s.value);
-        return (c) => {
-          const x = v(c);
-          c.env[slot] = Array.isArray(x) ? cloneJson(x) : x;
-          return NORMAL;
-        };
-      }
+      case 'let':
+        return { op: 'let', slot: this.slot(s), value: this.expr(s.value) };
       case 'assign':
-        return this.assign(s);
-      case 'if': {
-        const cond = this.expr(s.cond);
-        const then = this.block(s.then);
-        const otherwise = s.else && this.block(s.else);
-        return (c) => (cond(c) === true ? runBlock(then, 0, c) : otherwise ? runBlock(otherwise, 0, c) : NORMAL);
-      }
-      case 'for': {
-        const slot = this.slot(s);
-        const src = this.expr(s.source);
-        const body = this.block(s.body);
-        return (c) => runFor(body, ((src(c) as Value[]) ?? []).slice(), 0, slot, c);
-      }
+        return { op: s.op, record: this.record(s.target.target), field: s.target.field, value: this.expr(s.value) };
+      case 'if':
+        return { op: 'if', cond: this.expr(s.cond), then: this.block(s.then), else: s.else && this.block(s.else) };
+      case 'for':
+        return { op: 'for', slot: this.slot(s), source: this.expr(s.source), body: this.block(s.body) };
       case 'repeat':
-      case 'loop': {
-        const n = this.expr(s.kind === 'repeat' ? s.times : s.max);
-        const body = this.block(s.body);
-        return (c) => runRepeat(body, 0, n(c) as number, c);
-      }
+      case 'loop':
+        return { op: 'repeat', times: this.expr(s.kind === 'repeat' ? s.times : s.max), body: this.block(s.body) };
       case 'break':
-        return () => BREAK;
       case 'finish':
-        return () => FINISH;
-      case 'require': {
-        const cond = this.expr(s.cond);
-        const reason = this.expr(s.reason);
-        const rule = this.where(s.span);
-        return (c) => {
-          if (cond(c) !== true) throw new Refusal(reason(c) as string, rule);
-          return NORMAL;
+        return { op: s.kind };
+      case 'require':
+        return { op: 'require', cond: this.expr(s.cond), reason: this.expr(s.reason), rule: this.where(s.span) };
+      case 'choose':
+        return {
+          op: 'choose',
+          source: this.expr(s.source),
+          by: s.by && this.expr(s.by),
+          prompt: s.prompt && this.expr(s.prompt),
+          body: this.block(s.body),
+          slot: this.slot(s),
+          optional: s.optional,
+          rule: this.where(s.span),
         };
-      }
-      case 'choose': {
-        const src = this.expr(s.source);
-        const by = s.by && this.expr(s.by);
-        const prompt = s.prompt && this.expr(s.prompt);
-        const body = this.block(s.body);
-        const slot = this.slot(s);
-        const optional = s.optional;
-        const rule = this.where(s.span);
-        return (c) => {
-          const options = ((src(c) as Value[]) ?? []).slice();
-          if (!options.length && !optional) return NORMAL;
-          const player = (by ? by(c) : c.me ?? c.st.current) as string;
-          c.st.prompt = {
-            player,
-            kind: 'choose',
-            options,
-            optional,
-            text: prompt ? (prompt(c) as string) : undefined,
-            rule,
-            slot,
-            ...(c.resolving ? { resolving: true as const } : {}),
-            frames: [{ block: body.id, pc: 0, env: c.env.slice(), me: c.me, self: c.self, holder: c.holder, ...(c.resolving ? { resolving: true as const } : {}) }],
-          };
-          return SUSPEND;
-        };
-      }
-      case 'offer': {
-        const player = this.expr(s.player);
-        const actions = s.actions.map((a) => a.name);
-        return (c) => {
-          c.st.prompt = { player: player(c) as string, kind: 'offer', actions, ...(c.resolving ? { resolving: true as const } : {}), frames: [] };
-          return SUSPEND;
-        };
-      }
-      case 'emit': {
-        const args = s.args.map((a) => this.expr(a));
-        const event = s.event;
-        return (c) => runEmit(event, args.map((a) => a(c)), c);
-      }
-      case 'log': {
-        const text = this.expr(s.text);
-        const rule = this.where(s.span);
-        return (c) => {
-          c.st.log.push({ step: c.step, text: text(c) as string, rule, player: c.me ?? undefined });
-          return NORMAL;
-        };
-      }
-      case 'resolving': {
-        const body = this.block(s.body);
-        return (c) => runBlock(body, 0, { ...c, resolving: true });
-      }
-      case 'turn': {
-        const player = this.expr(s.player);
-        const body = this.block(s.body);
-        const rule = this.where(s.span);
-        return (c) => {
-          const p = player(c) as string;
-          c.st.current = p;
-          c.st.turn++;
-          c.st.used = {};
-          c.st.log.push({ step: c.step, text: `Turn ${c.st.turn}: ${display(c.pack, p)}`, rule, player: p });
-          return runBlock(body, 0, { ...c, me: p });
-        };
-      }
-      case 'shuffle': {
-        const list = this.listRef(s.target);
-        return (c) => {
-          shuffleInPlace(c.st, list(c));
-          return NORMAL;
-        };
-      }
-      case 'draw': {
-        const list = this.listRef(s.from);
-        const slot = this.slot(s);
-        const fromTop = s.end === 'top';
-        const what = printField(s.from);
-        return (c) => {
-          const xs = list(c);
-          if (!xs.length) throw new Refusal(`cannot draw from ${what}: it is empty`);
-          c.env[slot] = (fromTop ? xs.shift() : xs.pop()) as Value;
-          return NORMAL;
-        };
-      }
-      case 'put': {
-        const list = this.listRef(s.into);
-        const v = this.expr(s.value);
-        const onTop = s.end === 'top';
-        return (c) => {
-          const x = v(c);
-          const xs = list(c);
-          if (onTop) xs.unshift(x);
-          else xs.push(x);
-          return NORMAL;
-        };
-      }
-      case 'remove': {
-        const list = this.listRef(s.from);
-        const v = this.expr(s.value);
-        return (c) => {
-          const x = v(c);
-          const xs = list(c);
-          const i = xs.findIndex((y) => sameValue(x, y));
-          if (i >= 0) xs.splice(i, 1);
-          return NORMAL;
-        };
-      }
-      case 'call': {
-        const name = s.call.callee;
-        const args = s.call.args.map((a) => this.expr(a));
-        return (c) => {
-          const proc = c.pack.procs[name];
-          const env: Value[] = new Array(proc.slots).fill(null);
-          for (let i = 0; i < args.length; i++) env[i] = args[i](c);
-          return runBlock(proc.body, 0, { ...c, env, it: null, value: null });
-        };
-      }
+      case 'offer':
+        return { op: 'offer', player: this.expr(s.player), actions: s.actions.map((a) => a.name) };
+      case 'emit':
+        return { op: 'emit', event: s.event, args: s.args.map((a) => this.expr(a)) };
+      case 'log':
+        return { op: 'log', text: this.expr(s.text), rule: this.where(s.span) };
+      case 'resolving':
+        return { op: 'resolving', body: this.block(s.body) };
+      case 'turn':
+        return { op: 'turn', player: this.expr(s.player), body: this.block(s.body), rule: this.where(s.span) };
+      case 'shuffle':
+        return { op: 'shuffle', list: this.listRef(s.target) };
+      case 'draw':
+        return { op: 'draw', list: this.listRef(s.from), slot: this.slot(s), fromTop: s.end === 'top' };
+      case 'put':
+        return { op: 'put', list: this.listRef(s.into), value: this.expr(s.value), onTop: s.end === 'top' };
+      case 'remove':
+        return { op: 'remove', list: this.listRef(s.from), value: this.expr(s.value) };
+      case 'call':
+        return { op: 'call', name: s.call.callee, args: s.call.args.map((a) => this.expr(a)) };
     }
   }
 
-  private record(target: A.Expr): (c: RunCtx) => Record<string, Value> {
-    const obj = this.expr(target);
-    const what = printExpr(target);
-    return (c) => {
-      const id = obj(c);
-      const rec = typeof id === 'string' ? c.st.e[id] : undefined;
-      if (!rec) throw new Refusal(`${what} is none here, so it has no fields to change`);
-      return rec;
-    };
+  private record(target: A.Expr): RecordRef {
+    return { target: this.expr(target), what: printExpr(target) };
   }
 
-  private listRef(f: A.FieldExpr): (c: RunCtx) => Value[] {
-    const rec = this.record(f.target);
-    const field = f.field;
-    return (c) => {
-      const r = rec(c);
-      return (r[field] ??= []) as Value[];
-    };
-  }
-
-  private assign(s: A.AssignStmt): StmtFn {
-    const rec = this.record(s.target.target);
-    const field = s.target.field;
-    const v = this.expr(s.value);
-    switch (s.op) {
-      case '=':
-        // Lists are copied in: piles are shuffled and drawn in place, and must not alias each other or the pack.
-        return (c) => {
-          const x = v(c);
-          rec(c)[field] = Array.isArray(x) ? cloneJson(x) : x;
-          return NORMAL;
-        };
-      case '+=':
-        return (c) => {
-          const r = rec(c);
-          const x = v(c);
-          r[field] = Array.isArray(r[field]) ? [...(r[field] as Value[]), ...(x as Value[])] : (r[field] as number) + (x as number);
-          return NORMAL;
-        };
-      case '-=':
-        return (c) => {
-          const r = rec(c);
-          const x = v(c);
-          r[field] = Array.isArray(r[field]) ? (r[field] as Value[]).filter((y) => !(x as Value[]).some((z) => sameValue(y, z))) : (r[field] as number) - (x as number);
-          return NORMAL;
-        };
-    }
+  private listRef(f: A.FieldExpr): ListRef {
+    return { record: this.record(f.target), field: f.field, what: printField(f) };
   }
 
   // ─── expressions ─────────────────────────────────────────────────────────
 
   /** An expression checked outside any rule: it has no rules text to name in the log. */
-  standalone(e: A.Expr): ExprFn {
+  standalone(e: A.Expr): Expr {
     this.unit = undefined;
     return this.expr(e);
   }
 
-  private expr(e: A.Expr): ExprFn {
+  private expr(e: A.Expr): Expr {
     switch (e.kind) {
       case 'number':
-      case 'bool': {
-        const v = e.value;
-        return () => v;
-      }
+      case 'bool':
+        return { op: 'const', value: e.value };
       case 'none':
-        return () => null;
+        return { op: 'const', value: null };
       case 'string': {
         const parts = e.parts.map((p) => (typeof p === 'string' ? p : this.expr(p)));
-        if (parts.every((p) => typeof p === 'string')) {
-          const text = parts.join('');
-          return () => text;
-        }
-        return (c) => {
-          let out = '';
-          for (const p of parts) out += typeof p === 'string' ? p : display(c.pack, p(c));
-          return out;
-        };
+        if (parts.every((p) => typeof p === 'string')) return { op: 'const', value: parts.join('') };
+        return { op: 'text', parts };
       }
       case 'name':
         return this.name(e);
-      case 'field':
-        return this.field(e);
+      case 'field': {
+        const info = this.c.fields.get(e);
+        if (!info) throw new Error(`internal: unresolved field ${e.field} reached the lowering`);
+        return this.read(this.expr(e.target), e.field, info.isProp, this.c.types.get(e) ?? Ty.ERROR);
+      }
       case 'call':
         return this.call(e);
-      case 'unary': {
-        const x = this.expr(e.operand);
-        return e.op === 'not' ? (c) => x(c) !== true : (c) => -(x(c) as number);
-      }
+      case 'unary':
+        return { op: e.op === 'not' ? 'not' : 'negate', operand: this.expr(e.operand) };
       case 'binary':
-        return this.binary(e);
-      case 'if': {
-        const cond = this.expr(e.cond);
-        const a = this.expr(e.then);
-        const b = this.expr(e.else);
-        return (c) => (cond(c) === true ? a(c) : b(c));
-      }
-      case 'where': {
-        const src = this.expr(e.source);
-        const cond = this.expr(e.cond);
-        const slot = e.name ? this.slot(e) : -1;
-        return (c) => {
-          const xs = (src(c) as Value[]) ?? [];
-          const saved = c.it;
-          const out: Value[] = [];
-          for (const x of xs) {
-            c.it = x;
-            if (slot >= 0) c.env[slot] = x;
-            if (cond(c) === true) out.push(x);
-          }
-          c.it = saved;
-          return out;
-        };
-      }
-      case 'list': {
-        const items = e.items.map((i) => this.expr(i));
-        return (c) => items.map((i) => i(c));
-      }
-      case 'range': {
-        const from = this.expr(e.from);
-        const to = this.expr(e.to);
-        return (c) => rangeOf(from(c) as number, to(c) as number);
-      }
+        return { op: this.binaryOp(e), left: this.expr(e.left), right: this.expr(e.right) };
+      case 'if':
+        return { op: 'if', cond: this.expr(e.cond), then: this.expr(e.then), else: this.expr(e.else) };
+      case 'where':
+        return { op: 'where', source: this.expr(e.source), cond: this.expr(e.cond), slot: e.name ? this.slot(e) : -1 };
+      case 'list':
+        return { op: 'list', items: e.items.map((i) => this.expr(i)) };
+      case 'range':
+        return { op: 'range', from: this.expr(e.from), to: this.expr(e.to) };
     }
   }
 
-  private name(e: A.NameExpr): ExprFn {
+  /** `+` and `-` are also list and text operations, told apart by the left operand's type. */
+  private binaryOp(e: A.BinaryExpr): Extract<Expr, { left: Expr }>['op'] {
+    const left = this.c.types.get(e.left)?.k;
+    if (e.op === '+' && left === 'list') return 'concat';
+    if (e.op === '+' && left === 'text') return 'join';
+    if (e.op === '-' && left === 'list') return 'without';
+    return e.op;
+  }
+
+  private name(e: A.NameExpr): Expr {
     const r = this.c.names.get(e);
     if (!r) throw new Error(`internal: unresolved name ${e.name} reached the lowering`);
     switch (r.k) {
-      case 'local': {
-        const slot = r.slot;
-        return (c) => c.env[slot];
-      }
+      case 'local':
+        return { op: 'local', slot: r.slot };
       case 'me':
-        return (c) => c.me;
       case 'self':
-        return (c) => c.self;
       case 'holder':
-        return (c) => c.holder;
       case 'it':
-        return (c) => c.it;
       case 'value':
-        return (c) => c.value;
-      case 'game':
-        return () => 'game';
       case 'players':
-        return (c) => c.st.players;
       case 'current':
-        return (c) => c.st.current;
-      case 'all': {
-        const ids = this.pack.byKind[r.kind] ?? [];
-        return () => ids;
-      }
+        return { op: r.k };
+      case 'game':
+        return { op: 'const', value: 'game' };
+      case 'all':
+        return { op: 'const', value: this.pack.byKind[r.kind] ?? [] };
       case 'itField':
-        return this.read((c) => c.it, r.field, r.isProp, this.c.types.get(e) ?? Ty.ERROR);
-      case 'const': {
-        const v = r.value;
-        return () => v;
-      }
+        return this.read({ op: 'it' }, r.field, r.isProp, this.c.types.get(e) ?? Ty.ERROR);
+      case 'const':
+        return { op: 'const', value: r.value };
     }
-  }
-
-  private field(e: A.FieldExpr): ExprFn {
-    const info = this.c.fields.get(e);
-    if (!info) throw new Error(`internal: unresolved field ${e.field} reached the lowering`);
-    return this.read(this.expr(e.target), e.field, info.isProp, this.c.types.get(e) ?? Ty.ERROR);
   }
 
   /** Reads a field; through none it gives the field type's empty value (0, false, [], none). */
-  private read(target: ExprFn, field: string, isProp: boolean, t: Type): ExprFn {
+  private read(target: Expr, field: string, isProp: boolean, t: Type): Expr {
     const empty: Value = t.k === 'number' ? 0 : t.k === 'bool' ? false : t.k === 'list' ? [] : null;
-    const entities = this.pack.entities;
-    if (isProp) {
-      return (c) => {
-        const id = target(c);
-        return typeof id === 'string' ? entities[id]?.props[field] ?? empty : empty;
-      };
-    }
-    return (c) => {
-      const id = target(c);
-      if (typeof id !== 'string') return empty;
-      const rec = c.st.e[id];
-      return rec ? rec[field] ?? empty : empty;
-    };
+    return { op: isProp ? 'prop' : 'field', target, field, empty };
   }
 
-  private binary(e: A.BinaryExpr): ExprFn {
-    const l = this.expr(e.left);
-    const r = this.expr(e.right);
-    switch (e.op) {
-      case 'and':
-        return (c) => l(c) === true && r(c) === true;
-      case 'or':
-        return (c) => l(c) === true || r(c) === true;
-      case '==':
-        return (c) => sameValue(l(c), r(c));
-      case '!=':
-        return (c) => !sameValue(l(c), r(c));
-      case 'in':
-        return (c) => {
-          const x = l(c);
-          return ((r(c) as Value[]) ?? []).some((y) => sameValue(x, y));
-        };
-      case '<':
-        return (c) => (l(c) as number) < (r(c) as number);
-      case '<=':
-        return (c) => (l(c) as number) <= (r(c) as number);
-      case '>':
-        return (c) => (l(c) as number) > (r(c) as number);
-      case '>=':
-        return (c) => (l(c) as number) >= (r(c) as number);
-      case '*':
-        return (c) => (l(c) as number) * (r(c) as number);
-      case '/':
-        return (c) => Math.floor((l(c) as number) / ((r(c) as number) || 1));
-      case '%':
-        return (c) => (l(c) as number) % ((r(c) as number) || 1);
-      case '+': {
-        const lt = this.c.types.get(e.left);
-        if (lt?.k === 'list') return (c) => [...((l(c) as Value[]) ?? []), ...((r(c) as Value[]) ?? [])];
-        if (lt?.k === 'text') return (c) => String(l(c)) + String(r(c));
-        return (c) => (l(c) as number) + (r(c) as number);
-      }
-      case '-': {
-        const lt = this.c.types.get(e.left);
-        if (lt?.k === 'list')
-          return (c) => {
-            const drop = (r(c) as Value[]) ?? [];
-            return ((l(c) as Value[]) ?? []).filter((x) => !drop.some((y) => sameValue(x, y)));
-          };
-        return (c) => (l(c) as number) - (r(c) as number);
-      }
-    }
-  }
-
-  private call(e: A.CallExpr): ExprFn {
+  private call(e: A.CallExpr): Expr {
     const target = this.c.calls.get(e);
     if (!target) throw new Error(`internal: unresolved call ${e.callee} reached the lowering`);
     const args = e.args.map((a) => this.expr(a));
-    if (target.k === 'fn') {
-      const name = target.name;
-      return (c) => {
-        const fn = c.pack.fns[name];
-        const env: Value[] = new Array(fn.slots).fill(null);
-        for (let i = 0; i < args.length; i++) env[i] = args[i](c);
-        return fn.body({ ...c, env, it: null, value: null });
-      };
-    }
-    if (target.k === 'pipeline') {
-      const name = target.name;
-      return (c) => runPipeline(name, args.map((a) => a(c)), c);
-    }
+    if (target.k === 'fn' || target.k === 'pipeline') return { op: target.k, name: target.name, args };
     if (target.k === 'proc') throw new Error('internal: a procedure used as a value');
-    return this.builtin(target.b.name, args, target.die, this.where(e.span));
+    return { op: 'builtin', name: target.b.name, args, die: target.die, rule: this.where(e.span) };
   }
-
-  private builtin(name: string, args: ExprFn[], die?: string, rule?: string): ExprFn {
-    const [a, b] = args;
-    const links = this.pack.links;
-    const each = (xs: Value[], f: ExprFn, c: RunCtx, visit: (x: Value, v: Value) => boolean | void): void => {
-      const saved = c.it;
-      for (const x of xs) {
-        c.it = x;
-        if (visit(x, f(c)) === true) break;
-      }
-      c.it = saved;
-    };
-    switch (name) {
-      case 'count':
-        return (c) => ((a(c) as Value[]) ?? []).length;
-      case 'sum':
-        return (c) => {
-          let total = 0;
-          each((a(c) as Value[]) ?? [], b, c, (_, v) => void (total += v as number));
-          return total;
-        };
-      case 'any':
-        return (c) => {
-          let found = false;
-          each((a(c) as Value[]) ?? [], b, c, (_, v) => (found = v === true));
-          return found;
-        };
-      case 'all':
-        return (c) => {
-          let ok = true;
-          each((a(c) as Value[]) ?? [], b, c, (_, v) => (ok = v === true) === false);
-          return ok;
-        };
-      case 'min':
-        return (c) => Math.min(a(c) as number, b(c) as number);
-      case 'max':
-        return (c) => Math.max(a(c) as number, b(c) as number);
-      case 'lowest':
-      case 'highest': {
-        const better = name === 'lowest' ? (x: number, y: number) => x < y : (x: number, y: number) => x > y;
-        return (c) => {
-          let best: Value = null;
-          let bestV = 0;
-          each((a(c) as Value[]) ?? [], b, c, (x, v) => {
-            if (best === null || better(v as number, bestV)) {
-              best = x;
-              bestV = v as number;
-            }
-          });
-          return best;
-        };
-      }
-      case 'first':
-        return (c) => ((a(c) as Value[]) ?? [])[0] ?? null;
-      case 'last':
-        return (c) => {
-          const xs = (a(c) as Value[]) ?? [];
-          return xs[xs.length - 1] ?? null;
-        };
-      case 'at':
-        return (c) => ((a(c) as Value[]) ?? [])[(b(c) as number) - 1] ?? null;
-      case 'position':
-        return (c) => {
-          const x = b(c);
-          return ((a(c) as Value[]) ?? []).findIndex((y) => sameValue(x, y)) + 1;
-        };
-      case 'take':
-        return (c) => ((a(c) as Value[]) ?? []).slice(0, Math.max(0, b(c) as number));
-      case 'neighbours':
-        return (c) => links[a(c) as string] ?? [];
-      case 'adjacent':
-        return (c) => (links[a(c) as string] ?? []).includes(b(c) as string);
-      case 'distance':
-        return (c) => distance(links, a(c) as string, b(c) as string);
-      case 'stepToward':
-        return (c) => stepToward(links, a(c) as string, (b(c) as string[]) ?? []);
-      case 'abs':
-        return (c) => Math.abs(a(c) as number);
-      case 'roll':
-        return (c) => {
-          const faces = c.pack.dice[die!];
-          const face = takeForced(c.st, (v) => faces.some((f) => sameValue(f, v)), `a face of the die ${die} (${faces.join(', ')})`) ?? faces[randomInt(c.st, faces.length)];
-          c.st.log.push({ step: c.step, text: `rolled ${die}: ${face}`, rule, player: c.me ?? undefined });
-          return face;
-        };
-      case 'random':
-        return (c) => {
-          const n = a(c) as number;
-          return takeForced(c.st, (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= n, `a number from 1 to ${n}`) ?? randomInt(c.st, n) + 1;
-        };
-    }
-    throw new Error(`internal: built-in ${name} has no lowering`);
-  }
-}
-
-function distance(links: Record<string, string[]>, from: string, to: string): number {
-  if (from === to) return 0;
-  const seen = new Set([from]);
-  let frontier = [from];
-  for (let d = 1; frontier.length; d++) {
-    const next: string[] = [];
-    for (const x of frontier) {
-      for (const y of links[x] ?? []) {
-        if (y === to) return d;
-        if (!seen.has(y)) {
-          seen.add(y);
-          next.push(y);
-        }
-      }
-    }
-    frontier = next;
-  }
-  return 999;
-}
-
-function stepToward(links: Record<string, string[]>, from: string, targets: string[]): string {
-  if (!targets.length || targets.includes(from)) return from;
-  let best = from;
-  let bestD = Infinity;
-  for (const n of links[from] ?? []) {
-    const d = Math.min(...targets.map((t) => distance(links, n, t)));
-    if (d < bestD) {
-      best = n;
-      bestD = d;
-    }
-  }
-  return bestD >= 999 ? from : best;
 }
 
 function printExpr(e: A.Expr): string {
@@ -818,4 +401,3 @@ function printField(f: A.FieldExpr): string {
   const base = t.kind === 'name' ? t.name : t.kind === 'field' ? printField(t) : '…';
   return `${base}.${f.field}`;
 }
-

@@ -1,6 +1,9 @@
 import type { Value } from './types.ts';
 
-/** Deep copy of plain JSON data; much faster than structuredClone for the small objects of a game state. */
+/**
+ * Deep copy of plain JSON data; much faster than structuredClone for the small objects of a game
+ * state. Objects come out without a prototype: a state's records are keyed by the pack's names.
+ */
 export function cloneJson<T>(v: T): T {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) {
@@ -8,8 +11,8 @@ export function cloneJson<T>(v: T): T {
     for (let i = 0; i < v.length; i++) out[i] = cloneJson(v[i]);
     return out as T;
   }
-  const out: Record<string, unknown> = {};
-  for (const k in v) out[k] = cloneJson((v as Record<string, unknown>)[k]);
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const k of Object.keys(v)) out[k] = cloneJson((v as Record<string, unknown>)[k]);
   return out as T;
 }
 

@@ -1,34 +1,57 @@
-import type { EntityInfo, GameState, KindInfo, Value } from './types.ts';
+import type { Table } from './table.ts';
+import type { EntityInfo, KindInfo, Value } from './types.ts';
 
-/** Signals a statement returns to its block. */
-export const NORMAL = 0;
-export const BREAK = 1;
-export const SUSPEND = 2;
-export const FINISH = 3;
-export type Signal = 0 | 1 | 2 | 3;
-
-/** What a lowered rule sees while it runs. `it` and `value` are set around `where` and `modify`. */
-export interface RunCtx {
-  st: GameState;
-  pack: CompiledPack;
-  env: Value[];
-  me: string | null;
-  self: string | null;
-  holder: string | null;
-  it: Value;
-  value: Value;
-  /** Index of the choice being applied, for the log. */
-  step: number;
-  /** Inside a `resolving` block: no `anytime` action may be taken at a prompt asked here. */
-  resolving?: boolean;
+/**
+ * What the compiler hands over: the pack's data as tables, and every rule as a tree of the runtime's
+ * operations. The tree is plain data (no closures), so the compiler holds no code that runs rules;
+ * the runtime links it into handlers when a game starts (`link.ts`). Every table keyed by the
+ * pack's names is a `Table` (no prototype).
+ */
+export interface CompiledPack {
+  id: string;
+  version: string;
+  name: Record<string, string>;
+  languages: string[];
+  players: { min: number; max: number };
+  kinds: Table<KindInfo>;
+  entities: Table<EntityInfo>;
+  byKind: Table<string[]>;
+  enums: Table<string[]>;
+  dice: Table<Value[]>;
+  /** Symmetric adjacency by entity id, for kinds with a graph. */
+  links: Table<string[]>;
+  /** Hidden state fields by kind. */
+  hidden: Table<string[]>;
+  /** Kind of every entity id, players and `game` included. */
+  kindOf(id: string): string | undefined;
+  rules: Rules;
+  /** Compiles an expression of the pack's language against its declarations, outside any rule (a scenario's `eval:`). */
+  expression?(source: string): CompiledExpression;
 }
 
-export type ExprFn = (c: RunCtx) => Value;
-export type StmtFn = (c: RunCtx) => Signal;
+/** An expression compiled on its own: run it with `slots` locals (`evaluate`), or the problems that stop it, at offsets into its text. */
+export type CompiledExpression =
+  | { ok: true; code: Expr; slots: number; type: string }
+  | { ok: false; problems: Array<{ code: string; message: string; hint?: string; start: number; end: number }> };
 
-export interface BlockCode {
-  id: number;
-  stmts: StmtFn[];
+/** Every rule of the pack, as operations. */
+export interface Rules {
+  /** Kind name → role name → the players holding a card of that kind in that role. */
+  roles: Table<Table<RoleDef>>;
+  actions: Table<ActionDef[]>;
+  /** Triggers by event, the game's own first. */
+  triggers: Table<TriggerDef[]>;
+  pipelines: Table<PipelineDef>;
+  procs: Table<ProcDef>;
+  fns: Table<FnDef>;
+  /** Run in order when a game starts. */
+  setups: BodyDef[];
+  /** The game itself, after the setups; the game is over when it ends. */
+  flow?: BodyDef;
+  /** States no game may reach. */
+  invariants: Array<{ message: Expr; holds: Expr; slots: number; rule: string }>;
+  score?: Expr;
+  tiebreak?: Expr;
 }
 
 /** Where a rule was written, as `file:line`, plus a short name such as `orcs: on conquered`. */
@@ -42,11 +65,15 @@ export interface CardBinding {
   card: string;
   /** Role names; empty means the kind's first role. */
   roles: string[];
-  /** `card/roles`, made once: the key of the holders cached while listing choices. */
-  key?: string;
 }
 
-export interface ActionCode {
+/** A role's players: a `list<player>`, or (`single`) one player or none. */
+export interface RoleDef {
+  expr: Expr;
+  single: boolean;
+}
+
+export interface ActionDef {
   name: string;
   /** The card that adds this action; absent for the game's own actions. */
   card?: CardBinding;
@@ -54,95 +81,121 @@ export interface ActionCode {
   with?: string;
   /** Offered to its holders (every player, for a game action) at every offer, whoever is asked. */
   anytime: boolean;
-  params: Array<{ name: string; domain: ExprFn; type: string }>;
+  params: Array<{ name: string; type: string; domain: Expr }>;
   slots: number;
-  label?: ExprFn;
+  label?: Expr;
   limit?: { times: number; per: 'turn' | 'game' };
-  /** The leading `require`s: why the action is refused (an empty reason unless `explain`), or null. */
-  pre: (c: RunCtx, explain?: boolean) => { reason: string; rule?: string } | null;
-  body: BlockCode;
+  /** The leading `require`s and the `let`s they read: they decide legality without changing the game. */
+  checks: Check[];
+  body: Block;
   origin: Origin;
 }
 
-export interface TriggerCode {
+export type Check = { slot: number; value: Expr } | { cond: Expr; reason: Expr; rule?: string };
+
+export interface TriggerDef {
   card?: CardBinding;
   slots: number;
-  when?: ExprFn;
-  body: BlockCode;
+  when?: Expr;
+  body: Block;
   origin: Origin;
 }
 
-export interface ModifierCode {
+export interface ModifierDef {
   card?: CardBinding;
   anyone: boolean;
   slots: number;
-  when?: ExprFn;
-  value: ExprFn;
+  when?: Expr;
+  value: Expr;
   origin: Origin;
 }
 
-export interface PipelineCode {
+export interface PipelineDef {
   slots: number;
   params: number;
-  base: ExprFn;
-  min?: ExprFn;
-  max?: ExprFn;
-  modifiers: ModifierCode[];
+  base: Expr;
+  min?: Expr;
+  max?: Expr;
+  modifiers: ModifierDef[];
 }
 
-export interface ProcCode {
+export interface ProcDef {
   slots: number;
-  body: BlockCode;
+  body: Block;
 }
 
-export interface FnCode {
+export interface FnDef {
   slots: number;
-  body: ExprFn;
+  body: Expr;
 }
 
-/** The compiler's output: the pack's data plus every rule lowered to a handler. */
-export interface CompiledPack {
-  id: string;
-  version: string;
-  name: Record<string, string>;
-  languages: string[];
-  players: { min: number; max: number };
-  kinds: Record<string, KindInfo>;
-  entities: Record<string, EntityInfo>;
-  byKind: Record<string, string[]>;
-  enums: Record<string, string[]>;
-  dice: Record<string, Value[]>;
-  /** Symmetric adjacency by entity id, for kinds with a graph. */
-  links: Record<string, string[]>;
-  /** Kind name → role name → players holding a card of that kind in that role. */
-  roles: Record<string, Record<string, (c: RunCtx) => string[]>>;
-  blocks: BlockCode[];
-  actions: Record<string, ActionCode[]>;
-  /** Game action → card actions offered with it. */
-  companions: Record<string, ActionCode[]>;
-  /** Actions offered at every offer to their holders, whoever is asked (`anytime`). */
-  anytime: ActionCode[];
-  triggers: Record<string, TriggerCode[]>;
-  pipelines: Record<string, PipelineCode>;
-  procs: Record<string, ProcCode>;
-  fns: Record<string, FnCode>;
-  /** Run in order when a game starts. */
-  setups: Array<{ body: BlockCode; slots: number }>;
-  /** The game itself, after the setups; the game is over when it ends. */
-  flow?: { body: BlockCode; slots: number };
-  /** States no game may reach; `violations` lists those a state breaks. */
-  invariants: Array<{ message: ExprFn; holds: ExprFn; slots: number; rule: string }>;
-  score?: ExprFn;
-  tiebreak?: ExprFn;
-  /** Hidden state fields by kind. */
-  hidden: Record<string, string[]>;
-  /** Kind of every entity id, players and `game` included. */
-  kindOf(id: string): string | undefined;
-  /** Compiles an expression of the pack's language against its declarations, outside any rule (a scenario's `eval:`). */
-  expression?(source: string): CompiledExpression;
+export interface BodyDef {
+  slots: number;
+  body: Block;
 }
 
-/** An expression compiled on its own: run it with `slots` locals, or the problems that stop it, at offsets into its text. */
-export type CompiledExpression =
-  | { ok: true; fn: ExprFn; slots: number; type: string }
-  | { ok: false; problems: Array<{ code: string; message: string; hint?: string; start: number; end: number }> };
+/** Blocks are numbered across the pack: a suspended game's frames name them by number. */
+export interface Block {
+  id: number;
+  stmts: Stmt[];
+}
+
+export type BinaryOp = 'and' | 'or' | '==' | '!=' | 'in' | '<' | '<=' | '>' | '>=' | '*' | '/' | '%' | '+' | '-';
+
+/** Operations that give a value. */
+export type Expr =
+  | { op: 'const'; value: Value }
+  /** A text with `{…}` parts, each shown as a player reads it. */
+  | { op: 'text'; parts: Array<string | Expr> }
+  | { op: 'local'; slot: number }
+  /** A name the running rule gives a meaning: `me`, `self`, `holder`, `it`, `value`, `players`, `current`. */
+  | { op: 'me' | 'self' | 'holder' | 'it' | 'value' | 'players' | 'current' }
+  /** A field of an entity (`prop`: in the pack; `field`: in the state); through none, `empty`. */
+  | { op: 'prop' | 'field'; target: Expr; field: string; empty: Value }
+  | { op: 'not' | 'negate'; operand: Expr }
+  | { op: BinaryOp; left: Expr; right: Expr }
+  /** `+` and `-` of lists, `+` of texts. */
+  | { op: 'concat' | 'without' | 'join'; left: Expr; right: Expr }
+  | { op: 'if'; cond: Expr; then: Expr; else: Expr }
+  /** `slot` is -1 for a `where` that names no variable (it reads `it`). */
+  | { op: 'where'; source: Expr; cond: Expr; slot: number }
+  | { op: 'list'; items: Expr[] }
+  | { op: 'range'; from: Expr; to: Expr }
+  | { op: 'fn' | 'pipeline'; name: string; args: Expr[] }
+  /** A built-in function (`runtime/builtins.ts`); `die` for `roll`, `rule` the `file:line` of the call. */
+  | { op: 'builtin'; name: string; args: Expr[]; die?: string; rule?: string };
+
+/** An entity's record in the state, and how to name it when it is none. */
+export interface RecordRef {
+  target: Expr;
+  what: string;
+}
+
+/** A list field of a record, `what` naming it (`game.deck`). */
+export interface ListRef {
+  record: RecordRef;
+  field: string;
+  what: string;
+}
+
+/** Operations that change the game or steer the rule. */
+export type Stmt =
+  | { op: 'let'; slot: number; value: Expr }
+  | { op: '=' | '+=' | '-='; record: RecordRef; field: string; value: Expr }
+  | { op: 'if'; cond: Expr; then: Block; else?: Block }
+  | { op: 'for'; slot: number; source: Expr; body: Block }
+  /** `repeat n` and `loop max n`. */
+  | { op: 'repeat'; times: Expr; body: Block }
+  | { op: 'break' | 'finish' }
+  | { op: 'require'; cond: Expr; reason: Expr; rule?: string }
+  | { op: 'choose'; source: Expr; by?: Expr; prompt?: Expr; body: Block; slot: number; optional: boolean; rule?: string }
+  | { op: 'offer'; player: Expr; actions: string[] }
+  | { op: 'emit'; event: string; args: Expr[] }
+  | { op: 'log'; text: Expr; rule?: string }
+  | { op: 'resolving'; body: Block }
+  | { op: 'turn'; player: Expr; body: Block; rule?: string }
+  | { op: 'shuffle'; list: ListRef }
+  | { op: 'draw'; list: ListRef; slot: number; fromTop: boolean }
+  | { op: 'put'; list: ListRef; value: Expr; onTop: boolean }
+  | { op: 'remove'; list: ListRef; value: Expr }
+  | { op: 'call'; name: string; args: Expr[] };

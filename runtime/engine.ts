@@ -1,4 +1,5 @@
-import { BREAK, FINISH, NORMAL, SUSPEND, type BlockCode, type CardBinding, type CompiledPack, type RunCtx, type Signal } from './compiled.ts';
+import { logLine } from './log.ts';
+import { BREAK, FINISH, NORMAL, SUSPEND, type Binding, type BlockCode, type Program, type RunCtx, type Signal } from './program.ts';
 import type { Frame, GameState, Value } from './types.ts';
 
 /** Thrown by a failed `require` or a rule that cannot go on; `apply` turns it into a refusal. */
@@ -43,8 +44,8 @@ export function rangeOf(from: number, to: number): number[] {
   return out;
 }
 
-export function ctxFor(st: GameState, pack: CompiledPack, slots: number, me: string | null, self: string | null = null, holder: string | null = null, step = st.choices.length): RunCtx {
-  return { st, pack, env: new Array(slots).fill(null), me, self, holder, it: null, value: null, step };
+export function ctxFor(st: GameState, prog: Program, slots: number, me: string | null, self: string | null = null, holder: string | null = null, step = st.choices.length): RunCtx {
+  return { st, prog, env: new Array(slots).fill(null), me, self, holder, it: null, value: null, step };
 }
 
 function frameOf(block: BlockCode, pc: number, c: RunCtx): Frame {
@@ -56,10 +57,24 @@ export function pushFrame(st: GameState, f: Frame): void {
   st.prompt!.frames.push(f);
 }
 
+/** Sees the state before every statement while a scenario checks a moment inside a choice (`when: - logged: …`). */
+let watcher: ((st: GameState) => void) | undefined;
+
+export function watchStatements<T>(watch: (st: GameState) => void, run: () => T): T {
+  const outer = watcher;
+  watcher = watch;
+  try {
+    return run();
+  } finally {
+    watcher = outer;
+  }
+}
+
 export function runBlock(block: BlockCode, pc: number, c: RunCtx): Signal {
   const stmts = block.stmts;
   for (let i = pc; i < stmts.length; i++) {
     spend();
+    watcher?.(c.st);
     const sig = stmts[i](c);
     if (sig === NORMAL) continue;
     if (sig === SUSPEND) {
@@ -122,27 +137,26 @@ export function withFrozenState<T>(run: () => T): T {
 }
 
 /** The players for whom a card's rule works now. */
-export function holdersOf(pack: CompiledPack, st: GameState, card: CardBinding): string[] {
+export function holdersOf(prog: Program, st: GameState, card: Binding): string[] {
   if (frozenHolders) {
-    const key = (card.key ??= `${card.card}/${card.roles.join(',')}`);
-    let hit = frozenHolders.get(key);
+    let hit = frozenHolders.get(card.key);
     if (!hit) {
-      hit = holdersNow(pack, st, card);
-      frozenHolders.set(key, hit);
+      hit = holdersNow(prog, st, card);
+      frozenHolders.set(card.key, hit);
     }
     return hit;
   }
-  return holdersNow(pack, st, card);
+  return holdersNow(prog, st, card);
 }
 
-function holdersNow(pack: CompiledPack, st: GameState, card: CardBinding): string[] {
-  const kind = pack.kindOf(card.card)!;
-  const roles = pack.roles[kind] ?? {};
-  const names = card.roles.length ? card.roles : pack.kinds[kind].roles.slice(0, 1);
-  const c = ctxFor(st, pack, 0, null, card.card);
+function holdersNow(prog: Program, st: GameState, card: Binding): string[] {
+  const kind = prog.pack.kindOf(card.card)!;
+  const roles = prog.roles[kind];
+  const names = card.roles.length ? card.roles : prog.pack.kinds[kind].roles.slice(0, 1);
+  const c = ctxFor(st, prog, 0, null, card.card);
   const out: string[] = [];
   for (const r of names) {
-    const fn = roles[r];
+    const fn = roles?.[r];
     if (!fn) continue;
     for (const p of fn(c)) if (!out.includes(p)) out.push(p);
   }
@@ -164,18 +178,18 @@ export function runEmit(event: string, args: Value[], c: RunCtx, pending?: Array
 }
 
 function emitNow(event: string, args: Value[], c: RunCtx, pending?: Array<[number, string | null]>): Signal {
-  const { pack, st } = c;
-  const triggers = pack.triggers[event] ?? [];
+  const { prog, st } = c;
+  const triggers = prog.triggers[event] ?? [];
   const calls: Array<[number, string | null]> =
     pending ??
-    triggers.flatMap((t, i): Array<[number, string | null]> => (t.card ? holdersOf(pack, st, t.card).map((h): [number, string | null] => [i, h]) : [[i, null]]));
+    triggers.flatMap((t, i): Array<[number, string | null]> => (t.card ? holdersOf(prog, st, t.card).map((h): [number, string | null] => [i, h]) : [[i, null]]));
   for (let k = 0; k < calls.length; k++) {
     const [i, holder] = calls[k];
     const t = triggers[i];
     const tc: RunCtx = { ...c, env: new Array(t.slots).fill(null), me: holder ?? c.me, self: t.card?.card ?? null, holder, it: null, value: null };
     for (let a = 0; a < args.length; a++) tc.env[a] = args[a];
     if (t.when && t.when(tc) !== true) continue;
-    st.log.push({ step: c.step, text: `${t.origin.rule}`, rule: t.origin.where, player: holder ?? undefined });
+    logLine(st, c.step, t.origin.rule, t.origin.where, holder ?? undefined);
     const sig = runBlock(t.body, 0, tc);
     if (sig === FINISH) return FINISH;
     if (sig === SUSPEND) {
@@ -190,15 +204,15 @@ function emitNow(event: string, args: Value[], c: RunCtx, pending?: Array<[numbe
  * Runs suspended frames in order until the game asks a player again or ends. A `break` skips
  * frames up to the loop it leaves.
  */
-export function resume(frames: Frame[], pack: CompiledPack, st: GameState, step: number, endsGame = true): void {
+export function resume(frames: Frame[], prog: Program, st: GameState, step: number, endsGame = true): void {
   for (let i = 0; i < frames.length; i++) {
     const f = frames[i];
-    const c: RunCtx = { st, pack, env: f.env, me: f.me, self: f.self, holder: f.holder, it: null, value: null, step, resolving: f.resolving };
+    const c: RunCtx = { st, prog, env: f.env, me: f.me, self: f.self, holder: f.holder, it: null, value: null, step, resolving: f.resolving };
     if (f.reprompt) {
       st.prompt = { ...f.reprompt, frames: [...f.reprompt.frames, ...frames.slice(i + 1)] };
       return;
     }
-    const block = pack.blocks[f.block];
+    const block = prog.blocks[f.block];
     let sig: Signal;
     if (f.emit) sig = runEmit(f.emit.event, f.emit.args, c, f.emit.pending);
     else if (f.loop && 'items' in f.loop) sig = runFor(block, f.loop.items, f.loop.index, f.loop.slot, c);
@@ -225,14 +239,14 @@ export function resume(frames: Frame[], pack: CompiledPack, st: GameState, step:
 
 /** A pipeline's value: its base, then each applicable modifier in pack order, then its bounds. */
 export function runPipeline(name: string, args: Value[], c: RunCtx): Value {
-  const p = c.pack.pipelines[name];
+  const p = c.prog.pipelines[name];
   const env: Value[] = new Array(p.slots).fill(null);
   for (let i = 0; i < args.length; i++) env[i] = args[i];
   let v = p.base({ ...c, env, it: null, value: null });
   for (const m of p.modifiers) {
     let holder: string | null = null;
     if (m.card) {
-      const holders = holdersOf(c.pack, c.st, m.card);
+      const holders = holdersOf(c.prog, c.st, m.card);
       if (m.anyone) holder = holders[0] ?? null;
       else holder = c.me !== null && holders.includes(c.me) ? c.me : null;
       if (holder === null) continue;

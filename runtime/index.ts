@@ -1,8 +1,12 @@
 import { cloneJson, cloneState, sameValue } from './clone.ts';
-import type { ActionCode, CompiledPack, RunCtx } from './compiled.ts';
-import { FINISH, SUSPEND } from './compiled.ts';
+import type { CompiledPack, Expr } from './compiled.ts';
 import { Refusal, ctxFor, holdersOf, resume, runBlock, withFrozenState, withStepBudget } from './engine.ts';
+import { linkExpression, programOf } from './link.ts';
+import { logLine } from './log.ts';
+import { playerId } from './players.ts';
+import { FINISH, SUSPEND, type ActionCode, type Program, type RunCtx } from './program.ts';
 import { seedState } from './rng.ts';
+import { table } from './table.ts';
 import type { ApplyResult, Choice, Frame, GameState, NewGameOptions, Value } from './types.ts';
 import { decodeArg, display, encodeArg } from './values.ts';
 
@@ -11,43 +15,48 @@ export type { CompiledPack } from './compiled.ts';
 export { display } from './values.ts';
 
 /** Every state knows the pack it is played with, without carrying closures in its JSON. */
-const packs = new WeakMap<GameState, CompiledPack>();
+const programs = new WeakMap<GameState, Program>();
 
 export function attach(pack: CompiledPack, state: GameState): GameState {
-  packs.set(state, pack);
+  return attachProgram(programOf(pack), state);
+}
+
+function attachProgram(prog: Program, state: GameState): GameState {
+  programs.set(state, prog);
   return state;
 }
 
-function packOf(state: GameState): CompiledPack {
-  const p = packs.get(state);
+function programFor(state: GameState): Program {
+  const p = programs.get(state);
   if (!p) throw new Error('this game state was not made by newGame/apply; call attach(pack, state) after loading it');
   return p;
 }
 
 /** A new game: players p1…pN, every entity's fields at their starting values, setup run, up to the first decision. */
 export function newGame(pack: CompiledPack, options: NewGameOptions): GameState {
+  const prog = programOf(pack);
   const { players: n } = options;
   if (!Number.isInteger(n) || n < pack.players.min || n > pack.players.max) {
     throw new RangeError(`${pack.name.en ?? pack.id} is played by ${pack.players.min} to ${pack.players.max} players, not ${n}`);
   }
-  const players = Array.from({ length: n }, (_, i) => `p${i + 1}`);
+  const players = Array.from({ length: n }, (_, i) => playerId(i + 1));
   const st: GameState = {
     pack: `${pack.id}@${pack.version}`,
     seed: seedState(options.seed),
     rng: seedState(options.seed),
     players,
-    e: {},
+    e: table(),
     current: null,
     turn: 0,
-    used: {},
-    usedGame: {},
+    used: table(),
+    usedGame: table(),
     prompt: null,
     over: false,
     choices: [],
     log: [],
   };
   const fresh = (kind: string) => {
-    const rec: Record<string, Value> = {};
+    const rec = table<Value>();
     for (const [f, info] of Object.entries(pack.kinds[kind]?.state ?? {})) rec[f] = cloneJson(info.default);
     return rec;
   };
@@ -61,24 +70,24 @@ export function newGame(pack: CompiledPack, options: NewGameOptions): GameState 
   }
   for (const p of players) st.e[p] = fresh('player');
   st.e.game = fresh('game');
-  attach(pack, st);
+  attachProgram(prog, st);
   const frameOf = (s: { body: { id: number }; slots: number }) => ({ block: s.body.id, pc: 0, env: new Array(s.slots).fill(null), me: null, self: null, holder: null });
-  withStepBudget(() => setUp(pack, st, options, frameOf));
+  withStepBudget(() => setUp(prog, st, options, frameOf));
   return st;
 }
 
-function setUp(pack: CompiledPack, st: GameState, options: NewGameOptions, frameOf: (s: { body: { id: number }; slots: number }) => Frame): void {
+function setUp(prog: Program, st: GameState, options: NewGameOptions, frameOf: (s: { body: { id: number }; slots: number }) => Frame): void {
   try {
     // Setups that ask a player something suspend like any rule; the edits and the flow then wait
     // for that answer, so they run here only when the setups finish at once.
-    const flow = pack.flow ? [frameOf(pack.flow)] : [];
+    const flow = prog.flow ? [frameOf(prog.flow)] : [];
     if (options.prepare) {
-      resume(pack.setups.map(frameOf), pack, st, -1, false);
+      resume(prog.setups.map(frameOf), prog, st, -1, false);
       // The edits would have to wait for an answer that the game's seed and choices cannot hold.
-      if (st.prompt) throw new Error(`the pack's setup asks ${display(pack, st.prompt.player)} to choose${st.prompt.text ? ` (${st.prompt.text})` : ''} before the game starts, so the state cannot be edited after it; ask that in the flow instead`);
+      if (st.prompt) throw new Error(`the pack's setup asks ${display(prog.pack, st.prompt.player)} to choose${st.prompt.text ? ` (${st.prompt.text})` : ''} before the game starts, so the state cannot be edited after it; ask that in the flow instead`);
       options.prepare(st);
-      resume(flow, pack, st, -1);
-    } else resume([...pack.setups.map(frameOf), ...flow], pack, st, -1);
+      resume(flow, prog, st, -1);
+    } else resume([...prog.setups.map(frameOf), ...flow], prog, st, -1);
   } catch (e) {
     if (e instanceof Refusal) throw new Error(`the game could not be set up: ${e.message}`);
     throw e;
@@ -94,34 +103,36 @@ export function legalChoices(state: GameState, options: { labels?: boolean } = {
 }
 
 function listChoices(state: GameState, labels: boolean): Choice[] {
-  const pack = packOf(state);
+  const prog = programFor(state);
+  const pack = prog.pack;
   const p = state.prompt;
   if (!p || state.over) return [];
   if (p.kind === 'choose') {
     const out: Choice[] = (p.options ?? []).map((o) => ({ id: `choose ${encodeArg(o)}`, player: p.player, action: 'choose', args: [o], label: `${p.text ? `${p.text}: ` : ''}${display(pack, o)}` }));
     if (p.optional) out.push({ id: 'skip', player: p.player, action: 'skip', args: [], label: p.text ? `${p.text}: none` : 'Skip' });
-    out.push(...standingChoices(pack, state, p.player, labels));
+    out.push(...standingChoices(prog, state, p.player, labels));
     return out;
   }
   const out: Choice[] = [];
-  for (const a of offered(pack, state)) {
-    for (const args of combinations(a, state, pack, p.player)) {
-      const c = actionCtx(pack, state, a, p.player, args);
+  for (const a of offered(prog, state)) {
+    for (const args of combinations(a, state, prog, p.player)) {
+      const c = actionCtx(prog, state, a, p.player, args);
       if (limitReason(a, state, p.player) || a.pre(c, false) !== null) continue;
       const id = choiceId(a, args);
       out.push({ id, player: p.player, action: a.name, args, label: labels ? labelOf(a, c, args, pack) : id });
     }
   }
-  out.push(...standingChoices(pack, state, p.player, labels));
+  out.push(...standingChoices(prog, state, p.player, labels));
   return out;
 }
 
 /** The `anytime` actions open now, as choices (carrying their player when it is not the one asked). */
-function standingChoices(pack: CompiledPack, state: GameState, asked: string, labels: boolean): Choice[] {
+function standingChoices(prog: Program, state: GameState, asked: string, labels: boolean): Choice[] {
+  const pack = prog.pack;
   const out: Choice[] = [];
-  for (const [a, actor] of standing(pack, state)) {
-    for (const args of combinations(a, state, pack, actor)) {
-      const c = actionCtx(pack, state, a, actor, args);
+  for (const [a, actor] of standing(prog, state)) {
+    for (const args of combinations(a, state, prog, actor)) {
+      const c = actionCtx(prog, state, a, actor, args);
       if (limitReason(a, state, actor) || a.pre(c, false) !== null) continue;
       const id = choiceId(a, args, actor === asked ? undefined : actor);
       out.push({ id, player: actor, action: a.name, args, label: labels ? labelOf(a, c, args, pack) : id });
@@ -136,17 +147,18 @@ export function apply(state: GameState, choice: string | Choice, options: { play
 }
 
 function applyChoice(state: GameState, choice: string | Choice, options: { player?: string }): ApplyResult {
-  const pack = packOf(state);
+  const prog = programFor(state);
+  const pack = prog.pack;
   const id = typeof choice === 'string' ? choice : choice.id;
   const p = state.prompt;
   if (!p || state.over) return { ok: false, reason: 'the game is over', state };
   const [head, ...rawArgs] = splitId(id);
   const [key, by] = head.split('@');
   const actor = by ?? options.player ?? (typeof choice === 'string' ? p.player : choice.player);
-  const anytime = standing(pack, state).find(([x, q]) => q === actor && actionKey(x) === key)?.[0];
+  const anytime = standing(prog, state).find(([x, q]) => q === actor && actionKey(x) === key)?.[0];
   if (actor !== p.player && !anytime) return { ok: false, reason: `${display(pack, p.player)} must act now, not ${display(pack, actor)}`, state };
   const next = cloneState(state);
-  attach(pack, next);
+  attachProgram(prog, next);
   const step = state.choices.length;
   next.choices.push(anytime && actor !== p.player ? [`${key}@${actor}`, ...rawArgs].join(' ') : id);
   const prompt = next.prompt!;
@@ -162,14 +174,14 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
         value = decodeArg(id.slice(7));
         if (!(prompt.options ?? []).some((o) => sameValue(o, value))) return { ok: false, reason: `${display(pack, value)} is not one of the options${prompt.text ? ` for “${prompt.text}”` : ''}`, state };
       }
-      next.log.push({ step, text: `${display(pack, prompt.player)} chose ${value === null ? 'nothing' : display(pack, value)}${prompt.text ? ` (${prompt.text})` : ''}`, rule: prompt.rule, player: prompt.player });
+      logLine(next, step, `${display(pack, prompt.player)} chose ${value === null ? 'nothing' : display(pack, value)}${prompt.text ? ` (${prompt.text})` : ''}`, prompt.rule, prompt.player);
       prompt.frames[0].env[prompt.slot!] = value;
-      resume(prompt.frames, pack, next, step);
+      resume(prompt.frames, prog, next, step);
       return { ok: true, state: next };
     }
-    const a = anytime ?? offered(pack, state).find((x) => actionKey(x) === key);
+    const a = anytime ?? offered(prog, state).find((x) => actionKey(x) === key);
     if (!a) {
-      const known = pack.actions[key.split('.').pop()!];
+      const known = prog.actions[key.split('.').pop()!];
       return { ok: false, reason: known ? `\`${key}\` is not open to ${display(pack, prompt.player)} now` : `there is no action \`${key}\``, state };
     }
     const player = anytime ? actor : prompt.player;
@@ -177,19 +189,19 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
     const after = anytime ? [{ block: -1, pc: 0, env: [], me: null, self: null, holder: null, reprompt: prompt }] : prompt.frames;
     const args = rawArgs.map(decodeArg);
     if (args.length !== a.params.length) return { ok: false, reason: `\`${a.name}\` takes ${a.params.length} choice(s): ${a.params.map((x) => x.name).join(', ')}`, state };
-    const c = actionCtx(pack, next, a, player, args, step);
+    const c = actionCtx(prog, next, a, player, args, step);
     for (let i = 0; i < args.length; i++) {
-      const domain = a.params[i].domain(actionCtx(pack, state, a, player, args)) as Value[];
+      const domain = a.params[i].domain(actionCtx(prog, state, a, player, args)) as Value[];
       if (!domain.some((v) => sameValue(v, args[i]))) return { ok: false, reason: `${display(pack, args[i])} is not a possible ${a.params[i].name} for ${a.name}`, state };
     }
     const limit = limitReason(a, state, player);
     if (limit) return { ok: false, reason: limit, state };
-    const pre = a.pre(actionCtx(pack, state, a, player, args));
+    const pre = a.pre(actionCtx(prog, state, a, player, args));
     if (pre !== null) return { ok: false, reason: pre.reason, rule: pre.rule, state };
     const usage = usageKey(a, player);
     if (a.limit?.per === 'turn') next.used[usage] = (next.used[usage] ?? 0) + 1;
     if (a.limit?.per === 'game') next.usedGame[usage] = (next.usedGame[usage] ?? 0) + 1;
-    next.log.push({ step, text: `${display(pack, player)}: ${labelOf(a, c, args, pack)}`, rule: a.origin.where, player });
+    logLine(next, step, `${display(pack, player)}: ${labelOf(a, c, args, pack)}`, a.origin.where, player);
     const sig = runBlock(a.body, 0, c);
     if (sig === SUSPEND) {
       next.prompt!.frames.push(...after);
@@ -199,7 +211,7 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
       next.over = true;
       return { ok: true, state: next };
     }
-    resume(after, pack, next, step);
+    resume(after, prog, next, step);
     return { ok: true, state: next };
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, reason: e.message, rule: e.where, state };
@@ -209,14 +221,15 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
 
 /** Hidden information removed: other players' hidden fields and every hidden field of other kinds. */
 export function viewFor(state: GameState, player: string): GameState {
-  const pack = packOf(state);
+  const prog = programFor(state);
+  const pack = prog.pack;
   const view = cloneJson(state);
   for (const [id, rec] of Object.entries(view.e)) {
     const kind = pack.kindOf(id);
     if (!kind) continue;
     for (const f of pack.hidden[kind] ?? []) if (!(kind === 'player' && id === player)) rec[f] = null;
   }
-  return attach(pack, view);
+  return attachProgram(prog, view);
 }
 
 /** A game is its seed and its choices: replays them and says where an old choice stopped being legal. */
@@ -232,10 +245,10 @@ export function replay(pack: CompiledPack, options: NewGameOptions, choices: str
 
 /** The pack's invariants this state breaks: a scenario's setup that no game could reach is refused. */
 export function violations(state: GameState): Array<{ message: string; rule: string }> {
-  const pack = packOf(state);
+  const prog = programFor(state);
   const out: Array<{ message: string; rule: string }> = [];
-  for (const inv of pack.invariants) {
-    const c = ctxFor(state, pack, inv.slots, null);
+  for (const inv of prog.invariants) {
+    const c = ctxFor(state, prog, inv.slots, null);
     if (inv.holds(c) !== true) out.push({ message: inv.message(c) as string, rule: inv.rule });
   }
   return out;
@@ -243,39 +256,50 @@ export function violations(state: GameState): Array<{ message: string; rule: str
 
 /** For each card (an entity of a kind with roles), the players its rules work for now, by its kind's first role. */
 export function cardHolders(state: GameState): Record<string, string[]> {
-  const pack = packOf(state);
-  const out: Record<string, string[]> = {};
-  for (const [kind, ids] of Object.entries(pack.byKind)) {
-    if (!Object.keys(pack.roles[kind] ?? {}).length) continue;
-    for (const id of ids) out[id] = holdersOf(pack, state, { card: id, roles: [] });
+  const prog = programFor(state);
+  const out = table<string[]>();
+  for (const [kind, ids] of Object.entries(prog.pack.byKind)) {
+    if (!Object.keys(prog.roles[kind] ?? {}).length) continue;
+    for (const id of ids) out[id] = holdersOf(prog, state, { card: id, roles: [], key: `${id}/` });
   }
   return out;
 }
 
 /** Final standings by the pack's `scoring`: score, then tiebreak, both higher first. */
 export function standings(state: GameState): Array<{ player: string; score: number; tiebreak: number }> {
-  const pack = packOf(state);
+  const prog = programFor(state);
   const rows = state.players.map((p) => {
-    const c = ctxFor(state, pack, 0, p);
+    const c = ctxFor(state, prog, 0, p);
     c.it = p;
-    return { player: p, score: pack.score ? (pack.score(c) as number) : 0, tiebreak: pack.tiebreak ? (pack.tiebreak(c) as number) : 0 };
+    return { player: p, score: prog.score ? (prog.score(c) as number) : 0, tiebreak: prog.tiebreak ? (prog.tiebreak(c) as number) : 0 };
   });
   return rows.sort((a, b) => b.score - a.score || b.tiebreak - a.tiebreak);
 }
 
+/**
+ * The value of an expression compiled on its own (`pack.expression`) in `state`, with `me` the
+ * player to act (else the current player), under the step budget of a choice. A rule that cannot
+ * go on throws, with its reason.
+ */
+export function evaluate(state: GameState, compiled: { code: Expr; slots: number }): Value {
+  const prog = programFor(state);
+  const fn = linkExpression(prog.pack, compiled.code);
+  return withStepBudget(() => withFrozenState(() => fn(ctxFor(state, prog, compiled.slots, state.prompt?.player ?? state.current))));
+}
+
 export function packName(state: GameState, lang = 'en'): string {
-  const pack = packOf(state);
+  const pack = programFor(state).pack;
   return pack.name[lang] ?? pack.id;
 }
 
 // ─── internals ─────────────────────────────────────────────────────────────
 
-function offered(pack: CompiledPack, state: GameState): ActionCode[] {
+function offered(prog: Program, state: GameState): ActionCode[] {
   const p = state.prompt!;
   const out: ActionCode[] = [];
   for (const name of p.actions ?? []) {
-    for (const a of pack.actions[name] ?? []) if (!a.card) out.push(a);
-    for (const a of pack.companions[name] ?? []) if (!out.includes(a) && holdersOf(pack, state, a.card!).includes(p.player)) out.push(a);
+    for (const a of prog.actions[name] ?? []) if (!a.card) out.push(a);
+    for (const a of prog.companions[name] ?? []) if (!out.includes(a) && holdersOf(prog, state, a.card!).includes(p.player)) out.push(a);
   }
   return out;
 }
@@ -284,26 +308,26 @@ function offered(pack: CompiledPack, state: GameState): ActionCode[] {
  * The `anytime` actions open now, with the player who may take each: at an offer or a `choose`, but
  * not inside a `resolving` block, nor while another `anytime` action is being resolved.
  */
-function standing(pack: CompiledPack, state: GameState): Array<[ActionCode, string]> {
+function standing(prog: Program, state: GameState): Array<[ActionCode, string]> {
   const p = state.prompt;
-  if (!p || p.resolving || !pack.anytime.length || p.frames.some((f) => f.reprompt)) return [];
+  if (!p || p.resolving || !prog.anytime.length || p.frames.some((f) => f.reprompt)) return [];
   const out: Array<[ActionCode, string]> = [];
-  for (const a of pack.anytime) for (const q of a.card ? holdersOf(pack, state, a.card) : state.players) out.push([a, q]);
+  for (const a of prog.anytime) for (const q of a.card ? holdersOf(prog, state, a.card) : state.players) out.push([a, q]);
   return out;
 }
 
-function actionCtx(pack: CompiledPack, st: GameState, a: ActionCode, player: string, args: Value[], step = st.choices.length): RunCtx {
-  const c = ctxFor(st, pack, a.slots, player, a.card?.card ?? null, a.card ? player : null, step);
+function actionCtx(prog: Program, st: GameState, a: ActionCode, player: string, args: Value[], step = st.choices.length): RunCtx {
+  const c = ctxFor(st, prog, a.slots, player, a.card?.card ?? null, a.card ? player : null, step);
   for (let i = 0; i < args.length; i++) c.env[i] = args[i];
   return c;
 }
 
-function combinations(a: ActionCode, st: GameState, pack: CompiledPack, player: string): Value[][] {
+function combinations(a: ActionCode, st: GameState, prog: Program, player: string): Value[][] {
   let out: Value[][] = [[]];
   for (let i = 0; i < a.params.length; i++) {
     const next: Value[][] = [];
     for (const prefix of out) {
-      const domain = a.params[i].domain(actionCtx(pack, st, a, player, prefix)) as Value[];
+      const domain = a.params[i].domain(actionCtx(prog, st, a, player, prefix)) as Value[];
       for (const v of domain) next.push([...prefix, v]);
     }
     out = next;

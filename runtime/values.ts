@@ -1,5 +1,6 @@
 import type { CompiledPack } from './compiled.ts';
 import type { GameState, Value } from './types.ts';
+import { isPlayerId, seatOf } from './players.ts';
 import { nextRandom } from './rng.ts';
 import { Refusal } from './engine.ts';
 
@@ -10,7 +11,7 @@ export function display(pack: CompiledPack, v: Value, lang = displayLanguage(pac
   if (typeof v === 'string') {
     const e = pack.entities[v];
     if (e) return e.name[lang] ?? Object.values(e.name)[0] ?? v;
-    if (/^p\d+$/.test(v)) return `Player ${v.slice(1)}`;
+    if (isPlayerId(v)) return `Player ${seatOf(v)}`;
   }
   return String(v);
 }

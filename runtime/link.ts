@@ -1,0 +1,514 @@
+import { BUILTINS } from './builtins.ts';
+import { cloneJson, sameValue } from './clone.ts';
+import type { Block, CardBinding, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
+import { Refusal, rangeOf, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
+import { logLine } from './log.ts';
+import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type Binding, type BlockCode, type ExprFn, type Program, type RunCtx, type StmtFn } from './program.ts';
+import { askToChoose, offerActions } from './prompts.ts';
+import { table, type Table } from './table.ts';
+import { startTurn } from './turns.ts';
+import type { Value } from './types.ts';
+import { display, shuffleInPlace } from './values.ts';
+
+const programs = new WeakMap<CompiledPack, Program>();
+
+/** The pack's rules as handlers, linked once per pack. */
+export function programOf(pack: CompiledPack): Program {
+  let prog = programs.get(pack);
+  if (!prog) {
+    prog = link(pack);
+    programs.set(pack, prog);
+  }
+  return prog;
+}
+
+/**
+ * Turns the compiler's operations into closures, over the pack's data. Every expression is linked by `expr` and every
+ * statement by `stmt`: the one place where a cost per evaluation could be counted.
+ */
+function linker(pack: CompiledPack) {
+  const blocks: BlockCode[] = [];
+
+  const block = (b: Block): BlockCode => {
+    const code: BlockCode = { id: b.id, stmts: [] };
+    blocks[b.id] = code;
+    code.stmts = b.stmts.map(stmt);
+    return code;
+  };
+
+  const record = (ref: RecordRef): ((c: RunCtx) => Record<string, Value>) => {
+    const obj = expr(ref.target);
+    const what = ref.what;
+    return (c) => {
+      const id = obj(c);
+      const rec = typeof id === 'string' ? c.st.e[id] : undefined;
+      if (!rec) throw new Refusal(`${what} is none here, so it has no fields to change`);
+      return rec;
+    };
+  };
+
+  const listRef = (ref: ListRef): ((c: RunCtx) => Value[]) => {
+    const rec = record(ref.record);
+    const field = ref.field;
+    return (c) => {
+      const x = rec(c);
+      return (x[field] ??= []) as Value[];
+    };
+  };
+
+  function stmt(s: Stmt): StmtFn {
+    switch (s.op) {
+      case 'let': {
+        const slot = s.slot;
+        const v = expr(s.value);
+        return (c) => {
+          const x = v(c);
+          c.env[slot] = Array.isArray(x) ? cloneJson(x) : x;
+          return NORMAL;
+        };
+      }
+      case '=': {
+        const rec = record(s.record);
+        const field = s.field;
+        const v = expr(s.value);
+        // Lists are copied in: piles are shuffled and drawn in place, and must not alias each other or the pack.
+        return (c) => {
+          const x = v(c);
+          rec(c)[field] = Array.isArray(x) ? cloneJson(x) : x;
+          return NORMAL;
+        };
+      }
+      case '+=': {
+        const rec = record(s.record);
+        const field = s.field;
+        const v = expr(s.value);
+        return (c) => {
+          const x0 = rec(c);
+          const x = v(c);
+          x0[field] = Array.isArray(x0[field]) ? [...(x0[field] as Value[]), ...(x as Value[])] : (x0[field] as number) + (x as number);
+          return NORMAL;
+        };
+      }
+      case '-=': {
+        const rec = record(s.record);
+        const field = s.field;
+        const v = expr(s.value);
+        return (c) => {
+          const x0 = rec(c);
+          const x = v(c);
+          x0[field] = Array.isArray(x0[field]) ? (x0[field] as Value[]).filter((y) => !(x as Value[]).some((z) => sameValue(y, z))) : (x0[field] as number) - (x as number);
+          return NORMAL;
+        };
+      }
+      case 'if': {
+        const cond = expr(s.cond);
+        const then = block(s.then);
+        const otherwise = s.else && block(s.else);
+        return (c) => (cond(c) === true ? runBlock(then, 0, c) : otherwise ? runBlock(otherwise, 0, c) : NORMAL);
+      }
+      case 'for': {
+        const slot = s.slot;
+        const src = expr(s.source);
+        const body = block(s.body);
+        return (c) => runFor(body, ((src(c) as Value[]) ?? []).slice(), 0, slot, c);
+      }
+      case 'repeat': {
+        const n = expr(s.times);
+        const body = block(s.body);
+        return (c) => runRepeat(body, 0, n(c) as number, c);
+      }
+      case 'break':
+        return () => BREAK;
+      case 'finish':
+        return () => FINISH;
+      case 'require': {
+        const cond = expr(s.cond);
+        const reason = expr(s.reason);
+        const rule = s.rule;
+        return (c) => {
+          if (cond(c) !== true) throw new Refusal(reason(c) as string, rule);
+          return NORMAL;
+        };
+      }
+      case 'choose': {
+        const src = expr(s.source);
+        const by = s.by && expr(s.by);
+        const prompt = s.prompt && expr(s.prompt);
+        const body = block(s.body);
+        const { slot, optional, rule } = s;
+        return (c) => {
+          const options = ((src(c) as Value[]) ?? []).slice();
+          if (!options.length && !optional) return NORMAL;
+          const player = (by ? by(c) : c.me ?? c.st.current) as string;
+          askToChoose(c, { player, options, optional, text: prompt ? (prompt(c) as string) : undefined, rule, slot, body });
+          return SUSPEND;
+        };
+      }
+      case 'offer': {
+        const player = expr(s.player);
+        const actions = s.actions;
+        return (c) => {
+          offerActions(c, player(c) as string, actions);
+          return SUSPEND;
+        };
+      }
+      case 'emit': {
+        const args = s.args.map(expr);
+        const event = s.event;
+        return (c) => runEmit(event, args.map((a) => a(c)), c);
+      }
+      case 'log': {
+        const text = expr(s.text);
+        const rule = s.rule;
+        return (c) => {
+          logLine(c.st, c.step, text(c) as string, rule, c.me ?? undefined);
+          return NORMAL;
+        };
+      }
+      case 'resolving': {
+        const body = block(s.body);
+        return (c) => runBlock(body, 0, { ...c, resolving: true });
+      }
+      case 'turn': {
+        const player = expr(s.player);
+        const body = block(s.body);
+        const rule = s.rule;
+        return (c) => {
+          const p = player(c) as string;
+          startTurn(c, p, rule);
+          return runBlock(body, 0, { ...c, me: p });
+        };
+      }
+      case 'shuffle': {
+        const list = listRef(s.list);
+        return (c) => {
+          shuffleInPlace(c.st, list(c));
+          return NORMAL;
+        };
+      }
+      case 'draw': {
+        const list = listRef(s.list);
+        const { slot, fromTop } = s;
+        const what = s.list.what;
+        return (c) => {
+          const xs = list(c);
+          if (!xs.length) throw new Refusal(`cannot draw from ${what}: it is empty`);
+          c.env[slot] = (fromTop ? xs.shift() : xs.pop()) as Value;
+          return NORMAL;
+        };
+      }
+      case 'put': {
+        const list = listRef(s.list);
+        const v = expr(s.value);
+        const onTop = s.onTop;
+        return (c) => {
+          const x = v(c);
+          const xs = list(c);
+          if (onTop) xs.unshift(x);
+          else xs.push(x);
+          return NORMAL;
+        };
+      }
+      case 'remove': {
+        const list = listRef(s.list);
+        const v = expr(s.value);
+        return (c) => {
+          const x = v(c);
+          const xs = list(c);
+          const i = xs.findIndex((y) => sameValue(x, y));
+          if (i >= 0) xs.splice(i, 1);
+          return NORMAL;
+        };
+      }
+      case 'call': {
+        const name = s.name;
+        const args = s.args.map(expr);
+        return (c) => {
+          const proc = c.prog.procs[name];
+          const env: Value[] = new Array(proc.slots).fill(null);
+          for (let i = 0; i < args.length; i++) env[i] = args[i](c);
+          return runBlock(proc.body, 0, { ...c, env, it: null, value: null });
+        };
+      }
+    }
+  }
+
+  function expr(e: Expr): ExprFn {
+    switch (e.op) {
+      case 'const': {
+        const v = e.value;
+        return () => v;
+      }
+      case 'text': {
+        const parts = e.parts.map((p) => (typeof p === 'string' ? p : expr(p)));
+        return (c) => {
+          let out = '';
+          for (const p of parts) out += typeof p === 'string' ? p : display(c.prog.pack, p(c));
+          return out;
+        };
+      }
+      case 'local': {
+        const slot = e.slot;
+        return (c) => c.env[slot];
+      }
+      case 'me':
+        return (c) => c.me;
+      case 'self':
+        return (c) => c.self;
+      case 'holder':
+        return (c) => c.holder;
+      case 'it':
+        return (c) => c.it;
+      case 'value':
+        return (c) => c.value;
+      case 'players':
+        return (c) => c.st.players;
+      case 'current':
+        return (c) => c.st.current;
+      case 'prop': {
+        const target = expr(e.target);
+        const { field, empty } = e;
+        const entities = pack.entities;
+        return (c) => {
+          const id = target(c);
+          return typeof id === 'string' ? entities[id]?.props[field] ?? empty : empty;
+        };
+      }
+      case 'field': {
+        const target = expr(e.target);
+        const { field, empty } = e;
+        return (c) => {
+          const id = target(c);
+          if (typeof id !== 'string') return empty;
+          const rec = c.st.e[id];
+          return rec ? rec[field] ?? empty : empty;
+        };
+      }
+      case 'not': {
+        const x = expr(e.operand);
+        return (c) => x(c) !== true;
+      }
+      case 'negate': {
+        const x = expr(e.operand);
+        return (c) => -(x(c) as number);
+      }
+      case 'if': {
+        const cond = expr(e.cond);
+        const a = expr(e.then);
+        const b = expr(e.else);
+        return (c) => (cond(c) === true ? a(c) : b(c));
+      }
+      case 'where': {
+        const src = expr(e.source);
+        const cond = expr(e.cond);
+        const slot = e.slot;
+        return (c) => {
+          const xs = (src(c) as Value[]) ?? [];
+          const saved = c.it;
+          const out: Value[] = [];
+          for (const x of xs) {
+            c.it = x;
+            if (slot >= 0) c.env[slot] = x;
+            if (cond(c) === true) out.push(x);
+          }
+          c.it = saved;
+          return out;
+        };
+      }
+      case 'list': {
+        const items = e.items.map(expr);
+        return (c) => items.map((i) => i(c));
+      }
+      case 'range': {
+        const from = expr(e.from);
+        const to = expr(e.to);
+        return (c) => rangeOf(from(c) as number, to(c) as number);
+      }
+      case 'fn': {
+        const name = e.name;
+        const args = e.args.map(expr);
+        return (c) => {
+          const fn = c.prog.fns[name];
+          const env: Value[] = new Array(fn.slots).fill(null);
+          for (let i = 0; i < args.length; i++) env[i] = args[i](c);
+          return fn.body({ ...c, env, it: null, value: null });
+        };
+      }
+      case 'pipeline': {
+        const name = e.name;
+        const args = e.args.map(expr);
+        return (c) => runPipeline(name, args.map((a) => a(c)), c);
+      }
+      case 'builtin': {
+        const impl = BUILTINS.get(e.name);
+        if (!impl) throw new Error(`internal: built-in ${e.name} has no implementation`);
+        return impl(e.args.map(expr), { pack, die: e.die, rule: e.rule });
+      }
+      default:
+        return binary(e);
+    }
+  }
+
+  function binary(e: Extract<Expr, { left: Expr }>): ExprFn {
+    const l = expr(e.left);
+    const r = expr(e.right);
+    switch (e.op) {
+      case 'and':
+        return (c) => l(c) === true && r(c) === true;
+      case 'or':
+        return (c) => l(c) === true || r(c) === true;
+      case '==':
+        return (c) => sameValue(l(c), r(c));
+      case '!=':
+        return (c) => !sameValue(l(c), r(c));
+      case 'in':
+        return (c) => {
+          const x = l(c);
+          return ((r(c) as Value[]) ?? []).some((y) => sameValue(x, y));
+        };
+      case '<':
+        return (c) => (l(c) as number) < (r(c) as number);
+      case '<=':
+        return (c) => (l(c) as number) <= (r(c) as number);
+      case '>':
+        return (c) => (l(c) as number) > (r(c) as number);
+      case '>=':
+        return (c) => (l(c) as number) >= (r(c) as number);
+      case '*':
+        return (c) => (l(c) as number) * (r(c) as number);
+      case '/':
+        return (c) => Math.floor((l(c) as number) / ((r(c) as number) || 1));
+      case '%':
+        return (c) => (l(c) as number) % ((r(c) as number) || 1);
+      case '+':
+        return (c) => (l(c) as number) + (r(c) as number);
+      case '-':
+        return (c) => (l(c) as number) - (r(c) as number);
+      case 'concat':
+        return (c) => [...((l(c) as Value[]) ?? []), ...((r(c) as Value[]) ?? [])];
+      case 'join':
+        return (c) => String(l(c)) + String(r(c));
+      case 'without':
+        return (c) => {
+          const drop = (r(c) as Value[]) ?? [];
+          return ((l(c) as Value[]) ?? []).filter((x) => !drop.some((y) => sameValue(x, y)));
+        };
+    }
+  }
+
+  return { expr, block, blocks };
+}
+
+function link(pack: CompiledPack): Program {
+  const { expr, block, blocks } = linker(pack);
+  const r = pack.rules;
+  const bindings = new Map<CardBinding, Binding>();
+  const binding = (card?: CardBinding): Binding | undefined => {
+    if (!card) return undefined;
+    let b = bindings.get(card);
+    if (!b) {
+      b = { card: card.card, roles: card.roles, key: `${card.card}/${card.roles.join(',')}` };
+      bindings.set(card, b);
+    }
+    return b;
+  };
+
+  const fns = table(Object.entries(r.fns).map(([name, f]) => [name, { slots: f.slots, body: expr(f.body) }] as const));
+  const pipelines = table(
+    Object.entries(r.pipelines).map(
+      ([name, p]) =>
+        [
+          name,
+          {
+            slots: p.slots,
+            params: p.params,
+            base: expr(p.base),
+            min: p.min && expr(p.min),
+            max: p.max && expr(p.max),
+            modifiers: p.modifiers.map((m) => ({ card: binding(m.card), anyone: m.anyone, slots: m.slots, when: m.when && expr(m.when), value: expr(m.value), origin: m.origin })),
+          },
+        ] as const,
+    ),
+  );
+  const procs = table(Object.entries(r.procs).map(([name, p]) => [name, { slots: p.slots, body: block(p.body) }] as const));
+  const actions: Table<ActionCode[]> = table();
+  const companions: Table<ActionCode[]> = table();
+  const anytime: ActionCode[] = [];
+  for (const [name, list] of Object.entries(r.actions)) {
+    actions[name] = list.map((a): ActionCode => {
+      const body = block(a.body);
+      const checks = a.checks.map((k): { slot: number; value: ExprFn } | { cond: ExprFn; reason: ExprFn; rule?: string } => ('slot' in k ? { slot: k.slot, value: expr(k.value) } : { cond: expr(k.cond), reason: expr(k.reason), rule: k.rule }));
+      const silent = { reason: '' };
+      return {
+        name: a.name,
+        card: binding(a.card),
+        with: a.with,
+        anytime: a.anytime,
+        params: a.params.map((p) => ({ name: p.name, type: p.type, domain: expr(p.domain) })),
+        slots: a.slots,
+        label: a.label && expr(a.label),
+        limit: a.limit,
+        // The leading requires stop before anything random, and run without exceptions: listing
+        // legal choices tries every candidate, and most fail.
+        pre: (c, explain = true) => {
+          for (const check of checks) {
+            if ('slot' in check) c.env[check.slot] = check.value(c);
+            else if (check.cond(c) !== true) return explain ? { reason: check.reason(c) as string, rule: check.rule } : silent;
+          }
+          return null;
+        },
+        body,
+        origin: a.origin,
+      };
+    });
+    for (const a of actions[name]) if (a.with) (companions[a.with] ??= []).push(a);
+    for (const a of actions[name]) if (a.anytime) anytime.push(a);
+  }
+  const triggers = table(
+    Object.entries(r.triggers).map(
+      ([event, list]) => [event, list.map((t) => ({ card: binding(t.card), slots: t.slots, when: t.when && expr(t.when), body: block(t.body), origin: t.origin }))] as const,
+    ),
+  );
+  const roles = table(
+    Object.entries(r.roles).map(
+      ([kind, byRole]) =>
+        [
+          kind,
+          table(
+            Object.entries(byRole).map(([role, def]) => {
+              const fn = expr(def.expr);
+              const players = def.single
+                ? (c: RunCtx) => {
+                    const p = fn(c);
+                    return typeof p === 'string' ? [p] : [];
+                  }
+                : (c: RunCtx) => fn(c) as string[];
+              return [role, players] as const;
+            }),
+          ),
+        ] as const,
+    ),
+  );
+  return {
+    pack,
+    blocks,
+    roles,
+    actions,
+    companions,
+    anytime,
+    triggers,
+    pipelines,
+    procs,
+    fns,
+    setups: r.setups.map((s) => ({ body: block(s.body), slots: s.slots })),
+    flow: r.flow && { body: block(r.flow.body), slots: r.flow.slots },
+    invariants: r.invariants.map((i) => ({ message: expr(i.message), holds: expr(i.holds), slots: i.slots, rule: i.rule })),
+    score: r.score && expr(r.score),
+    tiebreak: r.tiebreak && expr(r.tiebreak),
+  };
+}
+
+/** An expression compiled on its own (`CompiledPack.expression`), linked against its pack. */
+export function linkExpression(pack: CompiledPack, code: Expr): ExprFn {
+  return linker(pack).expr(code);
+}

@@ -1,0 +1,115 @@
+import type { CompiledPack, Origin } from './compiled.ts';
+import type { Table } from './table.ts';
+import type { GameState, Value } from './types.ts';
+
+/** A pack linked for play (`link.ts`): its rules as handlers, over the pack's data. */
+export interface Program {
+  pack: CompiledPack;
+  /** By block number, as frames name them. */
+  blocks: BlockCode[];
+  /** Kind name → role name → players holding a card of that kind in that role. */
+  roles: Table<Table<(c: RunCtx) => string[]>>;
+  actions: Table<ActionCode[]>;
+  /** Game action → card actions offered with it. */
+  companions: Table<ActionCode[]>;
+  /** Actions offered at every offer to their holders, whoever is asked (`anytime`). */
+  anytime: ActionCode[];
+  triggers: Table<TriggerCode[]>;
+  pipelines: Table<PipelineCode>;
+  procs: Table<ProcCode>;
+  fns: Table<FnCode>;
+  setups: Array<{ body: BlockCode; slots: number }>;
+  flow?: { body: BlockCode; slots: number };
+  invariants: Array<{ message: ExprFn; holds: ExprFn; slots: number; rule: string }>;
+  score?: ExprFn;
+  tiebreak?: ExprFn;
+}
+
+/** Signals a statement returns to its block. */
+export const NORMAL = 0;
+export const BREAK = 1;
+export const SUSPEND = 2;
+export const FINISH = 3;
+export type Signal = 0 | 1 | 2 | 3;
+
+/** What a rule sees while it runs. `it` and `value` are set around `where` and `modify`. */
+export interface RunCtx {
+  st: GameState;
+  prog: Program;
+  env: Value[];
+  me: string | null;
+  self: string | null;
+  holder: string | null;
+  it: Value;
+  value: Value;
+  /** Index of the choice being applied, for the log. */
+  step: number;
+  /** Inside a `resolving` block: no `anytime` action may be taken at a prompt asked here. */
+  resolving?: boolean;
+}
+
+export type ExprFn = (c: RunCtx) => Value;
+export type StmtFn = (c: RunCtx) => Signal;
+
+export interface BlockCode {
+  id: number;
+  stmts: StmtFn[];
+}
+
+/** A card binding as linked: `key` (`card/roles`) names the holders cached while listing choices. */
+export interface Binding {
+  card: string;
+  roles: string[];
+  key: string;
+}
+
+export interface ActionCode {
+  name: string;
+  card?: Binding;
+  with?: string;
+  anytime: boolean;
+  params: Array<{ name: string; domain: ExprFn; type: string }>;
+  slots: number;
+  label?: ExprFn;
+  limit?: { times: number; per: 'turn' | 'game' };
+  /** The leading `require`s: why the action is refused (an empty reason unless `explain`), or null. */
+  pre: (c: RunCtx, explain?: boolean) => { reason: string; rule?: string } | null;
+  body: BlockCode;
+  origin: Origin;
+}
+
+export interface TriggerCode {
+  card?: Binding;
+  slots: number;
+  when?: ExprFn;
+  body: BlockCode;
+  origin: Origin;
+}
+
+export interface ModifierCode {
+  card?: Binding;
+  anyone: boolean;
+  slots: number;
+  when?: ExprFn;
+  value: ExprFn;
+  origin: Origin;
+}
+
+export interface PipelineCode {
+  slots: number;
+  params: number;
+  base: ExprFn;
+  min?: ExprFn;
+  max?: ExprFn;
+  modifiers: ModifierCode[];
+}
+
+export interface ProcCode {
+  slots: number;
+  body: BlockCode;
+}
+
+export interface FnCode {
+  slots: number;
+  body: ExprFn;
+}
