@@ -5,6 +5,7 @@ import { closest } from '../compiler/suggest.ts';
 import type { Entry, Failure, Plain, Where } from './format.ts';
 import { nameProblem, splitKey } from './setup.ts';
 import { same } from './values.ts';
+import { checkEval } from './evaluate.ts';
 
 export type Fail = (at: Where, message: string, extra?: Partial<Failure>) => void;
 
@@ -25,7 +26,22 @@ export function checkExpectations(pack: CompiledPack, state: GameState, entries:
       case 'prompt': {
         const found = promptOf(state);
         const expected = e.value === null ? 'none' : e.value;
-        if (!same(expected, found)) mismatch(expected, found);
+        if (!same(expected, found)) mismatch(expected, found, { hint: legalNow(state) });
+        break;
+      }
+      case 'notLog': {
+        const unwanted = Array.isArray(e.value) ? e.value : [e.value];
+        const entries = state.log.slice(logFrom).map((l) => l.text);
+        for (const text of unwanted) {
+          const needle = String(text).toLowerCase();
+          const hit = entries.find((t) => t.toLowerCase().includes(needle));
+          if (hit !== undefined) fail(e.keyAt, `a log entry ${logFrom ? 'of this step ' : ''}contains ${JSON.stringify(String(text))} ${when}`, { expected: `no entry containing ${JSON.stringify(String(text))}`, found: hit });
+        }
+        break;
+      }
+      case 'eval': {
+        const sources = Array.isArray(e.value) ? e.value : [e.value];
+        sources.forEach((src, i) => checkEval(pack, state, String(src), (Array.isArray(e.value) ? e.itemsAt?.[i] : e.textAt) ?? e.valueAt, when, fail));
         break;
       }
       case 'log': {
@@ -72,4 +88,12 @@ export function checkExpectations(pack: CompiledPack, state: GameState, entries:
       }
     }
   }
+}
+
+/** The choices open now, for a hint when the game is not where the scenario expected it. */
+function legalNow(state: GameState): string {
+  if (state.over) return 'the game is over';
+  if (!state.prompt) return 'nobody is to act';
+  const ids = legalChoices(state).map((c) => c.id);
+  return `legal now for ${state.prompt.player}: ${ids.length ? `${ids.slice(0, 12).join(', ')}${ids.length > 12 ? `, … (${ids.length} in all)` : ''}` : 'nothing'}`;
 }

@@ -23,6 +23,23 @@ export interface Entry {
   value: Plain;
   keyAt: Where;
   valueAt: Where;
+  /** Where a text value's own characters are (inside its quotes), so a place in an `eval` expression maps to the file. */
+  textAt?: Where;
+  /** When the value is a list: the same for each item. */
+  itemsAt?: Where[];
+}
+
+/** Results forced on the next die rolls and `random` draws (`rolls: [3, 0]`), in order. */
+export interface Rolls {
+  values: Plain[];
+  at: Where;
+}
+
+/** Checks at a moment inside a step: right after the step writes a log entry containing `logged`. */
+export interface Moment {
+  logged: string;
+  at: Where;
+  expect: Entry[];
 }
 
 /** One choice made by a named player, e.g. `- p1: claim b`. */
@@ -37,6 +54,10 @@ export interface Step {
   refused?: { text: string | true; at: Where };
   /** Checked right after the step. */
   expect: Entry[];
+  /** Results of the rolls this step makes; all must be used by it. */
+  rolls?: Rolls;
+  /** Checks inside the step, at the moments its log entries are written, in order. */
+  moments: Moment[];
 }
 
 export interface Scenario {
@@ -53,6 +74,8 @@ export interface Scenario {
   setup: Entry[];
   /** Choices made after the edits, before `steps`, to reach the position under test; no expectations. */
   setupSteps: Step[];
+  /** Results of the rolls made from the flow's start (after the setup edits) up to the first decision; all must be used there. */
+  rolls?: Rolls;
   steps: Step[];
   /** Checked after the last step. */
   expect: Entry[];

@@ -1,7 +1,7 @@
 import { isMap, isNode, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import { megabytes } from '../compiler/load.ts';
 import type { SourceFile } from '../compiler/source.ts';
-import type { Entry, Failure, Plain, Scenario, ScenarioFile, Step } from './format.ts';
+import type { Entry, Failure, Moment, Plain, Rolls, Scenario, ScenarioFile, Step, Where } from './format.ts';
 import { checkScenarioShape } from './schema.ts';
 import { entryOf, Locator } from './where.ts';
 
@@ -70,6 +70,7 @@ function readScenario(map: import('yaml').YAMLMap, doc: Document.Parsed, where: 
     playersAt: where.of(playersEntry?.value ?? playersEntry?.key ?? map),
     setup: entries(entryOf(map, 'setup')?.value, doc, where),
     setupSteps: steps(entryOf(map, 'setupSteps')?.value, doc, where, problems, 'setup step'),
+    rolls: rollsOf(entryOf(map, 'rolls'), doc, where),
     steps: steps(entryOf(map, 'steps')?.value, doc, where, problems, 'step'),
     expect: entries(entryOf(map, 'expect')?.value, doc, where),
     problems,
@@ -85,7 +86,31 @@ function entries(node: unknown, doc: Document.Parsed, where: Locator): Entry[] {
     value: plain(p.value, doc),
     keyAt: where.of(p.key),
     valueAt: where.of(p.value ?? p.key),
+    textAt: textAt(p.value, where),
+    itemsAt: isSeq(p.value) ? p.value.items.map((x) => textAt(x, where) ?? where.of(x)) : undefined,
   }));
+}
+
+/** Where a scalar's own text starts: after its quote; none for block scalars, whose lines are re-indented. */
+function textAt(node: unknown, where: Locator): Where | undefined {
+  if (!isScalar(node) || !node.range) return undefined;
+  const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE';
+  if (node.type !== 'PLAIN' && !quoted) return undefined;
+  return quoted ? where.at(node.range[0] + 1, node.range[1] - 1) : where.at(node.range[0], node.range[1]);
+}
+
+function rollsOf(node: ReturnType<typeof entryOf>, doc: Document.Parsed, where: Locator): Rolls | undefined {
+  if (!node) return undefined;
+  const value = plain(node.value, doc);
+  return { values: Array.isArray(value) ? value : [value], at: where.of(node.key) };
+}
+
+function moments(node: unknown, doc: Document.Parsed, where: Locator): Moment[] {
+  if (!isSeq(node)) return [];
+  return node.items.filter(isMap).map((m) => {
+    const logged = entryOf(m, 'logged');
+    return { logged: String(plain(logged?.value, doc) ?? ''), at: where.of(logged?.key ?? m), expect: entries(entryOf(m, 'expect')?.value, doc, where) };
+  });
 }
 
 function steps(node: unknown, doc: Document.Parsed, where: Locator, problems: Failure[], word: string): Step[] {
@@ -116,6 +141,8 @@ function steps(node: unknown, doc: Document.Parsed, where: Locator, problems: Fa
       at: where.of(pair.key),
       refused: refused && refusedValue !== false ? { text: typeof refusedValue === 'string' ? refusedValue : true, at: where.of(refused.key) } : undefined,
       expect: entries(entryOf(item, 'expect')?.value, doc, where),
+      rolls: rollsOf(entryOf(item, 'rolls'), doc, where),
+      moments: moments(entryOf(item, 'when')?.value, doc, where),
     });
   });
   return out;

@@ -75,11 +75,11 @@ function toFailure(e: ErrorObject, root: unknown, where: Locator): Failure {
       const inStep = path.length === 2 && (path[0] === 'steps' || path[0] === 'setupSteps');
       const inChecks = parent === 'expect' || path[path.length - 1] === 'setup';
       if (inStep) {
-        const allowed = path[0] === 'steps' ? ['refused', 'expect'] : [];
+        const allowed = path[0] === 'steps' ? ['refused', 'expect', 'rolls', 'when'] : ['rolls'];
         const guess = closest(key, allowed);
         const hint = guess
           ? `did you mean \`${guess}\`?`
-          : `a step is \`- p1: <choice id>\`${path[0] === 'steps' ? ', optionally with `refused:` and `expect:`' : ''}; players are p1, p2, …`;
+          : `a step is \`- p1: <choice id>\`${path[0] === 'steps' ? ', optionally with `rolls:`, `refused:`, `expect:` and `when:`' : ', optionally with `rolls:`'}; players are p1, p2, …`;
         return fail(`\`${key}\` is not part of a step`, [...path, key], true, hint);
       }
       if (inChecks) {
