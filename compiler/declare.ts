@@ -370,6 +370,11 @@ export function checkValue(d: Declared, raw: unknown, t: Type, file: LoadedFile,
     if (!t.optional) report({ code: 'RB0210', message: `\`${field}\` needs ${/^[aeiou]/.test(Ty.show(t)) ? 'an' : 'a'} ${Ty.show(t)}, but it is empty`, at: at(), hint: `write a value after \`${field}:\`, or declare the field as \`${Ty.show(t)}?\` if it may be empty` });
     return null;
   }
+  // A mapping where a scalar belongs (`{ toString: false }`) is reported, never turned into text.
+  if (typeof raw === 'object' && t.k !== 'list') {
+    report({ code: 'RB0218', message: `\`${field}\` should be ${/^[aeiou]/.test(Ty.show(t)) ? 'an' : 'a'} ${Ty.show(t)}, not a ${Array.isArray(raw) ? 'list' : 'mapping'}`, at: at(), hint: `write one value after \`${field}:\`` });
+    return null;
+  }
   switch (t.k) {
     case 'number':
       if (typeof raw !== 'number' || !Number.isFinite(raw)) report({ code: 'RB0210', message: `\`${field}\` should be a number, not \`${shown(raw)}\``, at: at(), hint: `write it in digits, e.g. \`${field}: 3\`` });

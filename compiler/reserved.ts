@@ -63,7 +63,7 @@ export function checkReservedNames(d: Declared, report: (d: DiagnosticInput) => 
   for (const unit of d.units) {
     const at = (span: Span) => fragmentSpan(unit.fragment, span);
     for (const decl of unit.program.decls) {
-      if (NAMED_DECLS.has(decl.kind) && isJsReserved(decl.name)) refuse(decl.name, `the name of ${decl.kind === 'event' ? 'an event' : `a ${decl.kind}`}`, at(decl.nameSpan));
+      if (NAMED_DECLS.has(decl.kind) && isJsReserved(decl.name)) refuse(decl.name, `the name of ${/^[aeiou]/.test(decl.kind) ? "an" : "a"} ${decl.kind}`, at(decl.nameSpan));
       if ('params' in decl) for (const p of decl.params) if (isJsReserved(p.name)) refuse(p.name, 'the name of a parameter', at(p.span));
       if ('binds' in decl) for (const b of decl.binds) if (isJsReserved(b.name)) refuse(b.name, 'the name of a value', at(b.span));
       bound(decl, (name, span) => refuse(name, 'the name of a value', at(span)));
