@@ -182,7 +182,7 @@ expect:
 
   it('a card action needs `with` or `anytime` to be offered at all', () => {
     const d = diagnosticsOf(game.replace(/entities:\n  - charm: luck\n  - charm: haste\n/, `entities:\n  - charm: luck\n    rules: |\n      action use "Use" {\n        game.bonus += 1\n      }\n`));
-    expect(d.map((x) => x.code)).toContain('RB0504');
-    expect(d.find((x) => x.code === 'RB0504')!.hint).toContain('anytime');
+    expect(d.map((x) => x.code)).toContain('RB0548');
+    expect(d.find((x) => x.code === 'RB0548')!.hint).toContain('anytime');
   });
 });
