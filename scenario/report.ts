@@ -1,5 +1,6 @@
 import type { Failure, ScenarioResult } from './format.ts';
 import { show } from './values.ts';
+import { caretLines } from '../compiler/diagnostic.ts';
 
 /**
  * A failure as a compiler would print it: `file:line:col: message`, the author's line with a caret
@@ -8,10 +9,7 @@ import { show } from './values.ts';
 export function formatFailure(f: Failure, indent = '  '): string {
   const out = [`${f.at.file}:${f.at.line}:${f.at.column}: ${f.message}`];
   if (f.excerpt !== undefined) {
-    const gutter = String(f.at.line).length;
-    out.push(`${' '.repeat(gutter)} |`);
-    out.push(`${f.at.line} | ${f.excerpt}`);
-    out.push(`${' '.repeat(gutter)} | ${' '.repeat(f.at.column - 1)}${'^'.repeat(f.at.length)}`);
+    out.push(...caretLines(f.at.line, f.at.column, f.at.length, f.excerpt));
   }
   if (f.expected !== undefined) out.push(`expected: ${show(f.expected)}`);
   if (f.found !== undefined) out.push(`found:    ${show(f.found)}`);
