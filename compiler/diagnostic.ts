@@ -1,6 +1,6 @@
 /** A compiler message, in the spirit of Elm and Rust: what is wrong, where, why, and what to write instead. */
 export interface Diagnostic {
-  /** Stable code, e.g. `RB0203`; documented in docs/diagnostics.md. */
+  /** Stable code, e.g. `RB0203`: one message shape each, listed in compiler/codes.ts and documented in docs/diagnostics.md. */
   code: string;
   severity: 'error' | 'warning';
   message: string;
@@ -36,17 +36,23 @@ export interface DiagnosticInput {
   fix?: { replacement: string; safe: boolean };
 }
 
+/**
+ * The author's line with carets under a span, as compilers print it; every report that points into
+ * a file (diagnostics, scenario failures) renders it here.
+ */
+export function caretLines(line: number, column: number, width: number, src: string): string[] {
+  const gutter = ' '.repeat(String(line).length);
+  return [`${gutter} |`, `${line} | ${src}`, `${gutter} | ${' '.repeat(Math.max(0, column - 1))}${'^'.repeat(Math.max(1, width))}`];
+}
+
 /** Renders a diagnostic with the author's line and a caret under the span. */
 export function formatDiagnostic(d: Diagnostic, fileText?: string): string {
   const head = `${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}`;
   const lines = [head];
   if (fileText !== undefined) {
     const src = fileText.split('\n')[d.line - 1] ?? '';
-    const width = d.endLine === d.line ? Math.max(1, d.endColumn - d.column) : Math.max(1, src.length - d.column + 1);
-    const gutter = String(d.line).length;
-    lines.push(`${' '.repeat(gutter)} |`);
-    lines.push(`${d.line} | ${src}`);
-    lines.push(`${' '.repeat(gutter)} | ${' '.repeat(d.column - 1)}${'^'.repeat(width)}`);
+    const width = d.endLine === d.line ? d.endColumn - d.column : src.length - d.column + 1;
+    lines.push(...caretLines(d.line, d.column, width, src));
   }
   if (d.hint) lines.push(`  hint: ${d.hint}`);
   return lines.join('\n');
