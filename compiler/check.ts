@@ -147,7 +147,7 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
         if (prev && decl.override && prev.unit.fromBase && !unit.fromBase) {
           replace(decl.name);
         } else if (decl.override && !prev && !unit.fromBase) {
-          report({ code: 'RB0403', message: `\`override ${decl.kind} ${decl.name}\` replaces nothing: the base pack has no \`${decl.name}\``, at: at(unit, decl.nameSpan), hint: 'remove `override` to declare something new' });
+          report({ code: 'RB0406', message: `\`override ${decl.kind} ${decl.name}\` replaces nothing: the base pack has no \`${decl.name}\``, at: at(unit, decl.nameSpan), hint: 'remove `override` to declare something new' });
         } else if (prev || builtinTable.has(decl.name)) {
           const where = (s: FileSpan) => `${s.file}:${new LineIndex(c.declared.texts.get(s.file) ?? '').position(s.start).line}`;
           const hint = prev?.unit.fromBase && !unit.fromBase
@@ -176,7 +176,7 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
         case 'action': {
           const list = c.actions.get(decl.name) ?? [];
           if (unit.owner && list.some((p) => p.unit.owner === unit.owner)) {
-            report({ code: 'RB0402', message: `the card \`${unit.owner.id}\` declares the action \`${decl.name}\` twice`, at: at(unit, decl.nameSpan) });
+            report({ code: 'RB0404', message: `the card \`${unit.owner.id}\` declares the action \`${decl.name}\` twice`, at: at(unit, decl.nameSpan) });
             continue;
           }
           list.push(placed);
@@ -196,7 +196,7 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
           c.invariants.push(placed);
           break;
         case 'flow':
-          if (c.flow) report({ code: 'RB0402', message: 'a pack has one `flow`; this is a second one', at: at(unit, decl.nameSpan), hint: 'call procedures from the one flow instead' });
+          if (c.flow) report({ code: 'RB0405', message: 'a pack has one `flow`; this is a second one', at: at(unit, decl.nameSpan), hint: 'call procedures from the one flow instead' });
           else c.flow = placed;
           break;
       }
@@ -254,7 +254,7 @@ class Checker {
         if (w && !c.actions.get(w.name)?.some((x) => !x.unit.owner)) {
           this.error(p.unit, w.span, 'RB0504', `\`with ${w.name}\` names no action of the game`, this.suggest(w.name, [...c.actions.keys()]));
         }
-        if (p.unit.owner && !w && !p.decl.anytime) this.error(p.unit, p.decl.nameSpan, 'RB0504', `the card action \`${name}\` is never offered`, 'add `with <action>` naming the game action it is offered beside, e.g. `with conquer`, or `anytime` to offer it at every offer');
+        if (p.unit.owner && !w && !p.decl.anytime) this.error(p.unit, p.decl.nameSpan, 'RB0548', `the card action \`${name}\` is never offered`, 'add `with <action>` naming the game action it is offered beside, e.g. `with conquer`, or `anytime` to offer it at every offer');
         this.block(ctx, p.decl.body);
         p.slots = ctx.slots;
       }
@@ -334,7 +334,7 @@ class Checker {
     for (const [kindName, kind] of this.d.kinds) {
       if (kind.defaultRole && !kind.roles.has(kind.defaultRole.name)) {
         const guess = closest(kind.defaultRole.name, kind.roles.keys());
-        this.report({ code: 'RB0513', message: `a ${kindName} has no role \`${kind.defaultRole.name}\` to be its default`, at: kind.defaultRole.at, hint: guess ? `did you mean \`${guess}\`?` : `declare it under kinds.${kindName}.roles` });
+        this.report({ code: 'RB0553', message: `a ${kindName} has no role \`${kind.defaultRole.name}\` to be its default`, at: kind.defaultRole.at, hint: guess ? `did you mean \`${guess}\`?` : `declare it under kinds.${kindName}.roles` });
       }
       const map = new Map<string, { expr: A.Expr; slots: number; fragment: Fragment; single: boolean }>();
       for (const [role, { source, expr }] of kind.roles) {
@@ -347,7 +347,7 @@ class Checker {
         const t = this.expr(ctx, expr);
         const one = t.k === 'entity' && t.kind === 'player';
         if (!one && !Ty.assignable(t, Ty.listOf(Ty.entity('player')))) {
-          this.error(unit, expr.span, 'RB0501', `the role \`${role}\` should give the players who hold the card (a list of players, or one player or none), but this is ${article(t)}`, 'e.g. `players where race == self`');
+          this.error(unit, expr.span, 'RB0546', `the role \`${role}\` should give the players who hold the card (a list of players, or one player or none), but this is ${article(t)}`, 'e.g. `players where race == self`');
         }
         map.set(role, { expr, slots: ctx.slots, fragment: source, single: one });
       }
@@ -431,7 +431,7 @@ class Checker {
     const edges = new Map([...graph].map(([k, v]) => [k, v.callees]));
     findCycles(edges, (n, cycle) => {
       const node = graph.get(n)!;
-      this.error(node.unit, node.span, 'RB0509', `${node.what} can call itself (${cycle.map((x) => x.split(' ')[1]).join(' → ')}), so its value could never be computed`, 'a value cannot repeat itself: go over a list with `sum`, `count`, `any` or `highest`, or repeat in a `proc` with `for`, `repeat` or `loop max N`');
+      this.error(node.unit, node.span, 'RB0551', `${node.what} can call itself (${cycle.map((x) => x.split(' ')[1]).join(' → ')}), so its value could never be computed`, 'a value cannot repeat itself: go over a list with `sum`, `count`, `any` or `highest`, or repeat in a `proc` with `for`, `repeat` or `loop max N`');
     });
   }
 
@@ -492,7 +492,7 @@ class Checker {
         if (!domains) this.error(ctx.unit, param.domain.span, 'RB0510', 'only an action’s parameters have a domain (`in …`)');
         else this.expect({ ...ctx, effects: false }, param.domain, Ty.listOf(t), `the choices for \`${param.name}\``);
       } else if (domains && t.k !== 'entity' && t.k !== 'enum' && t.k !== 'bool' && t.k !== 'error') {
-        this.error(ctx.unit, param.span, 'RB0510', `the action parameter \`${param.name}\` needs a domain: the values a player may pick`, `write \`${param.name}: ${Ty.show(t)} in 1..5\` or a list`);
+        this.error(ctx.unit, param.span, 'RB0552', `the action parameter \`${param.name}\` needs a domain: the values a player may pick`, `write \`${param.name}: ${Ty.show(t)} in 1..5\` or a list`);
       }
       this.declareVar(ctx, ctx.unit, param.name, param.span, t, param);
     }
@@ -579,7 +579,7 @@ class Checker {
       case 'for': {
         const src = this.expr(ctx, s.source);
         const el = src.k === 'list' ? src.of : Ty.ERROR;
-        if (src.k !== 'list' && src.k !== 'error') this.error(ctx.unit, s.source.span, 'RB0501', `\`for\` walks a list, but this is ${article(src)}`);
+        if (src.k !== 'list' && src.k !== 'error') this.error(ctx.unit, s.source.span, 'RB0542', `\`for\` walks a list, but this is ${article(src)}`);
         ctx.vars.push(new Map());
         this.declareVar(ctx, ctx.unit, s.name, s.nameSpan, el, s);
         ctx.loops++;
@@ -606,7 +606,7 @@ class Checker {
       case 'choose': {
         this.needEffects(ctx, s, '`choose`');
         const src = this.expr(ctx, s.source);
-        if (src.k !== 'list' && src.k !== 'error') this.error(ctx.unit, s.source.span, 'RB0501', `a player chooses from a list, but this is ${article(src)}`);
+        if (src.k !== 'list' && src.k !== 'error') this.error(ctx.unit, s.source.span, 'RB0542', `a player chooses from a list, but this is ${article(src)}`);
         if (s.by) this.expect(ctx, s.by, Ty.entity('player'), 'who chooses');
         if (s.prompt) this.expr(ctx, s.prompt);
         const el = src.k === 'list' ? src.of : Ty.ERROR;
@@ -702,12 +702,12 @@ class Checker {
   private listField(ctx: Ctx, f: A.FieldExpr): Type {
     const t = this.fieldTarget(ctx, f);
     if (t.k === 'list') return t.of;
-    if (t.k !== 'error') this.error(ctx.unit, f.span, 'RB0501', `\`${f.field}\` should be a list (a pile or deck), but it is ${article(t)}`);
+    if (t.k !== 'error') this.error(ctx.unit, f.span, 'RB0547', `\`${f.field}\` should be a list (a pile or deck), but it is ${article(t)}`);
     return Ty.ERROR;
   }
 
   private args(ctx: Ctx, name: string, params: Type[], args: A.Expr[], span: A.Span): void {
-    if (args.length !== params.length) this.error(ctx.unit, span, 'RB0506', `\`${name}\` takes ${params.length} argument(s), not ${args.length}`);
+    if (args.length !== params.length) this.error(ctx.unit, span, 'RB0549', `\`${name}\` takes ${params.length} argument(s), not ${args.length}`);
     args.forEach((a, i) => (params[i] ? this.expect(ctx, a, params[i], `argument ${i + 1} of \`${name}\``) : this.expr(ctx, a)));
   }
 
@@ -751,13 +751,13 @@ class Checker {
         const b = this.withFacts(ctx, notNone(e.cond, false), () => this.expr(ctx, e.else, want ?? a));
         if (a.k === 'none') return Ty.optional(b);
         if (b.k === 'none') return Ty.optional(a);
-        if (!Ty.sameBase(a, b)) this.error(ctx.unit, e.span, 'RB0501', `the two branches differ: ${article(a)} and ${article(b)}`);
+        if (!Ty.sameBase(a, b)) this.error(ctx.unit, e.span, 'RB0541', `the two branches differ: ${article(a)} and ${article(b)}`);
         return a.optional || b.optional ? Ty.optional(a) : a;
       }
       case 'where': {
         const src = this.expr(ctx, e.source);
         if (src.k !== 'list') {
-          if (src.k !== 'error') this.error(ctx.unit, e.source.span, 'RB0501', `\`where\` filters a list, but this is ${article(src)}`);
+          if (src.k !== 'error') this.error(ctx.unit, e.source.span, 'RB0542', `\`where\` filters a list, but this is ${article(src)}`);
           return Ty.ERROR;
         }
         ctx.where.push(src.of);
@@ -773,7 +773,7 @@ class Checker {
         for (const item of e.items) {
           const t = this.expr(ctx, item, el.k === 'none' ? undefined : el);
           if (el.k === 'none') el = t;
-          else if (!Ty.assignable(t, el)) this.error(ctx.unit, item.span, 'RB0501', `a list holds one type: this is ${article(t)} among ${Ty.show(el)}s`);
+          else if (!Ty.assignable(t, el)) this.error(ctx.unit, item.span, 'RB0543', `a list holds one type: this is ${article(t)} among ${Ty.show(el)}s`);
         }
         return Ty.listOf(el);
       }
@@ -815,13 +815,13 @@ class Checker {
         return set({ k: 'game' }, Ty.entity('game'));
       case 'self':
         if (!ctx.self) {
-          this.error(ctx.unit, e.span, 'RB0520', '`self` is the card a rule is written on; these rules belong to no card');
+          this.error(ctx.unit, e.span, 'RB0554', '`self` is the card a rule is written on; these rules belong to no card');
           return Ty.ERROR;
         }
         return set({ k: 'self' }, ctx.self);
       case 'holder':
         if (!ctx.holder) {
-          this.error(ctx.unit, e.span, 'RB0520', '`holder` is the player who holds the card a rule is written on; these rules belong to no card');
+          this.error(ctx.unit, e.span, 'RB0554', '`holder` is the player who holds the card a rule is written on; these rules belong to no card');
           return Ty.ERROR;
         }
         return set({ k: 'holder' }, Ty.entity('player'));
@@ -851,7 +851,7 @@ class Checker {
     ];
     const guess = closest(e.name, candidates);
     const enumHint = want?.k === 'enum' ? ` a ${want.name} is one of: ${this.d.enums.get(want.name)?.values.join(', ')}` : '';
-    this.error(ctx.unit, e.span, 'RB0521', `unknown name \`${e.name}\`${want?.k === 'enum' ? `: it is not a ${want.name} of this pack` : ''}`, guess ? `did you mean \`${guess}\`?` : enumHint.trim() || undefined, guess ? { replacement: guess, safe: true } : undefined);
+    this.error(ctx.unit, e.span, want?.k === 'enum' ? 'RB0555' : 'RB0521', `unknown name \`${e.name}\`${want?.k === 'enum' ? `: it is not a ${want.name} of this pack` : ''}`, guess ? `did you mean \`${guess}\`?` : enumHint.trim() || undefined, guess ? { replacement: guess, safe: true } : undefined);
     return Ty.ERROR;
   }
 
@@ -912,7 +912,7 @@ class Checker {
       } else types.push(this.expr(ctx, a));
     });
     if (e.args.length !== b.arity) {
-      this.error(ctx.unit, e.span, 'RB0506', `\`${b.name}\` takes ${b.arity} argument(s): ${b.signature}`);
+      this.error(ctx.unit, e.span, 'RB0550', `\`${b.name}\` takes ${b.arity} argument(s): ${b.signature}`);
       return Ty.ERROR;
     }
     if (b.graph) {
@@ -932,7 +932,7 @@ class Checker {
     this.c.calls.set(e, { k: 'builtin', b });
     const r = b.type(types);
     if (typeof r === 'string') {
-      this.error(ctx.unit, e.span, 'RB0501', `\`${b.name}\`: ${r}`, `${b.signature}, e.g. ${b.example}`);
+      this.error(ctx.unit, e.span, 'RB0544', `\`${b.name}\`: ${r}`, `${b.signature}, e.g. ${b.example}`);
       return Ty.ERROR;
     }
     return r;
@@ -955,9 +955,9 @@ class Checker {
     if (op === 'in') {
       const r = this.expr(ctx, e.right);
       const el = r.k === 'list' ? r.of : Ty.ERROR;
-      if (r.k !== 'list' && r.k !== 'error') this.error(ctx.unit, e.right.span, 'RB0501', `\`in\` looks into a list, but this is ${article(r)}`);
+      if (r.k !== 'list' && r.k !== 'error') this.error(ctx.unit, e.right.span, 'RB0542', `\`in\` looks into a list, but this is ${article(r)}`);
       const l = this.expr(ctx, e.left, el);
-      if (!Ty.comparable(l, el)) this.error(ctx.unit, e.span, 'RB0529', `${article(l)} is never in a list of ${Ty.show(el)}`);
+      if (!Ty.comparable(l, el)) this.error(ctx.unit, e.span, 'RB0556', `${article(l)} is never in a list of ${Ty.show(el)}`);
       return Ty.BOOL;
     }
     if (op === '+' || op === '-') {
@@ -970,7 +970,7 @@ class Checker {
         this.expect(ctx, e.right, Ty.TEXT, 'joined text');
         return Ty.TEXT;
       }
-      if (l.k !== 'number' && l.k !== 'error') this.error(ctx.unit, e.left.span, 'RB0501', `\`${op}\` works on numbers (and lists), but this is ${article(l)}`, l.optional ? 'this value may be none' : undefined);
+      if (l.k !== 'number' && l.k !== 'error') this.error(ctx.unit, e.left.span, 'RB0545', `\`${op}\` works on numbers (and lists), but this is ${article(l)}`, l.optional ? 'this value may be none' : undefined);
       this.expect(ctx, e.right, Ty.NUMBER, `\`${op}\`’s right side`);
       return Ty.NUMBER;
     }

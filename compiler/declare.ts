@@ -113,7 +113,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
       d.enums.set(name, { values, at });
       values.forEach((v, i) => {
         const owners = d.members.get(v) ?? [];
-        if (owners.includes(name)) report({ code: 'RB0201', message: `\`${v}\` appears twice in the enum \`${name}\``, at: spanAt(file, ['enums', name, i]) });
+        if (owners.includes(name)) report({ code: 'RB0213', message: `\`${v}\` appears twice in the enum \`${name}\``, at: spanAt(file, ['enums', name, i]) });
         owners.push(name);
         d.members.set(v, owners);
       });
@@ -124,7 +124,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
       const existing = d.kinds.get(name);
       const kind: KindSym = existing ?? { name, plural: typeof raw.plural === 'string' ? raw.plural : `${name}s`, props: new Map(), state: new Map(), roles: new Map(), at };
       if (existing && !BUILTIN_KINDS.includes(name) && (raw.props || raw.graph) && (existing.props.size || existing.graph)) {
-        report({ code: 'RB0201', message: `the kind \`${name}\` is declared twice with props`, at, hint: 'a second declaration may only add `state` or `roles`' });
+        report({ code: 'RB0214', message: `the kind \`${name}\` is declared twice with props`, at, hint: 'a second declaration may only add `state` or `roles`' });
       }
       d.kinds.set(name, kind);
       if (typeof raw.graph === 'string') kind.graph = raw.graph;
@@ -141,7 +141,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
             at: spanAt(file, path, true),
           };
           if (kind.props.has(field) || kind.state.has(field)) {
-            report({ code: 'RB0201', message: `\`${name}.${field}\` is declared twice`, at: sym.at });
+            report({ code: 'RB0215', message: `\`${name}.${field}\` is declared twice`, at: sym.at });
             continue;
           }
           kind[section].set(field, sym);
@@ -193,7 +193,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
       if (!first || !d.kinds.has(first) || BUILTIN_KINDS.includes(first)) {
         const guess = first ? closest(first, [...d.kinds.keys()].filter((k) => !BUILTIN_KINDS.includes(k))) : undefined;
         report({
-          code: 'RB0203',
+          code: first ? 'RB0203' : 'RB0216',
           message: first ? `\`${first}\` is not a kind of this pack, so this entity has no kind` : 'an entity must start with `<kind>: <id>`',
           at: spanAt(file, [...path, first ?? 0], true),
           hint: guess ? `did you mean \`${guess}\`?` : `start the entry with one of: ${[...d.kinds.keys()].filter((k) => !BUILTIN_KINDS.includes(k)).join(', ')}`,
@@ -290,7 +290,7 @@ export function resolveTypeRef(d: Declared, t: A.TypeRef, at: (s: A.Span) => Fil
   let base: Type;
   if (t.name === 'list') {
     if (!t.element) {
-      report({ code: 'RB0206', message: '`list` needs an element type', at: at(t.span), hint: 'write `list<region>`' });
+      report({ code: 'RB0217', message: '`list` needs an element type', at: at(t.span), hint: 'write `list<region>`' });
       return Ty.ERROR;
     }
     base = Ty.listOf(resolveTypeRef(d, t.element, at, report));
@@ -377,10 +377,10 @@ export function checkValue(d: Declared, raw: unknown, t: Type, file: LoadedFile,
   }
   switch (t.k) {
     case 'number':
-      if (typeof raw !== 'number' || !Number.isFinite(raw)) report({ code: 'RB0210', message: `\`${field}\` should be a number, not \`${shown(raw)}\``, at: at(), hint: `write it in digits, e.g. \`${field}: 3\`` });
+      if (typeof raw !== 'number' || !Number.isFinite(raw)) report({ code: 'RB0218', message: `\`${field}\` should be a number, not \`${shown(raw)}\``, at: at(), hint: `write it in digits, e.g. \`${field}: 3\`` });
       return typeof raw === 'number' && Number.isFinite(raw) ? raw : 0;
     case 'bool':
-      if (typeof raw !== 'boolean') report({ code: 'RB0210', message: `\`${field}\` should be true or false, not \`${shown(raw)}\``, at: at(), hint: `write \`${field}: true\` or \`${field}: false\`` });
+      if (typeof raw !== 'boolean') report({ code: 'RB0218', message: `\`${field}\` should be true or false, not \`${shown(raw)}\``, at: at(), hint: `write \`${field}: true\` or \`${field}: false\`` });
       return raw === true;
     case 'text':
       return String(raw);
@@ -404,7 +404,7 @@ export function checkValue(d: Declared, raw: unknown, t: Type, file: LoadedFile,
         const candidates = [...d.entities.values()].filter((x) => x.kind === t.kind).map((x) => x.id);
         const guess = closest(String(raw), candidates);
         report({
-          code: 'RB0212',
+          code: target ? 'RB0220' : 'RB0212',
           message: target ? `\`${shown(raw)}\` is a ${target.kind}, not a ${t.kind}` : `no ${t.kind} is called \`${shown(raw)}\``,
           at: at(),
           hint: guess ? `did you mean \`${guess}\`?` : undefined,
@@ -415,7 +415,7 @@ export function checkValue(d: Declared, raw: unknown, t: Type, file: LoadedFile,
     }
     case 'list':
       if (!Array.isArray(raw)) {
-        report({ code: 'RB0210', message: `this should be a list of ${Ty.show(t.of)}`, at: at(), hint: 'write `[a, b]`' });
+        report({ code: 'RB0219', message: `this should be a list of ${Ty.show(t.of)}`, at: at(), hint: 'write `[a, b]`' });
         return [];
       }
       return raw.map((x, i) => checkValue(d, x, t.of, file, [...path, i], report));

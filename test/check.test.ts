@@ -56,7 +56,7 @@ describe('the checker', () => {
     const src = 'fn hilly(r: region): bool = r.terrain == hils';
     const [d] = only(src);
     const text = base(`${src}\n${flow}`);
-    expect(d.code).toBe('RB0521');
+    expect(d.code).toBe('RB0555');
     expect(d.message).toBe('unknown name `hils`: it is not a terrain of this pack');
     expect(d.hint).toBe('did you mean `hills`?');
     expect(d.line).toBe(lineOf(text, 'hils'));
@@ -110,11 +110,11 @@ describe('the checker', () => {
     const text = base(flow, extra).replace('entities:\n', `entities:\n  - card: relic\n    rules: |\n      proc boom() { }\n      action shine "Shine" { }\n`);
     const codes = diagnosticsOf(text).map((d) => d.code);
     expect(codes).toContain('RB0401');
-    expect(codes).toContain('RB0504');
+    expect(codes).toContain('RB0548');
   });
 
   it('reports every error of a run, not only the first', () => {
-    expect(only('fn a(): number = nope\nfn b(): bool = 1\nfn c(r: region): bool = r.terrain == swam').map((d) => d.code)).toEqual(['RB0521', 'RB0501', 'RB0521']);
+    expect(only('fn a(): number = nope\nfn b(): bool = 1\nfn c(r: region): bool = r.terrain == swam').map((d) => d.code)).toEqual(['RB0521', 'RB0501', 'RB0555']);
   });
 
   it('reports a syntax error once and keeps checking the other declarations', () => {
@@ -180,7 +180,7 @@ describe('extending a pack', () => {
     expect(d.code).toBe('RB0402');
     expect(d.hint).toMatch(/write `override fn bonus`/);
     const [n] = compile(ext('override fn extra(): number = 2'), { dependencies: { test: baseFiles } }).diagnostics;
-    expect(n.code).toBe('RB0403');
+    expect(n.code).toBe('RB0406');
   });
 });
 

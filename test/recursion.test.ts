@@ -14,25 +14,25 @@ function codes(rules: string): Array<{ code: string; message: string; line: numb
 describe('recursion in values', () => {
   it('rejects a function that calls itself', () => {
     expect(codes('fn down(x: number): number = if x <= 0 then 0 else down(x - 1)')).toEqual([
-      { code: 'RB0509', message: 'the function `down` can call itself (down → down), so its value could never be computed', line: 6 },
+      { code: 'RB0551', message: 'the function `down` can call itself (down → down), so its value could never be computed', line: 6 },
     ]);
   });
 
   it('rejects functions that call each other, once', () => {
     const found = codes('fn a(x: number): number = b(x) + 1\nfn b(x: number): number = a(x)');
-    expect(found.map((d) => d.code)).toEqual(['RB0509']);
+    expect(found.map((d) => d.code)).toEqual(['RB0551']);
     expect(found[0].message).toContain('(a → b → a)');
   });
 
   it('rejects a pipeline whose modifier reads the pipeline itself', () => {
     const found = codes('pipeline cost(x: number): number min 1 = x\nmodify cost(x) when cost(x) > 3 = value - 1');
-    expect(found.map((d) => d.code)).toEqual(['RB0509']);
+    expect(found.map((d) => d.code)).toEqual(['RB0551']);
     expect(found[0].message).toContain('the pipeline `cost` (with its modifiers) can call itself (cost → cost)');
   });
 
   it('rejects a cycle through a function and a pipeline', () => {
     const found = codes('fn base(x: number): number = cost(x)\npipeline cost(x: number): number = base(x) + 1');
-    expect(found.map((d) => d.code)).toEqual(['RB0509']);
+    expect(found.map((d) => d.code)).toEqual(['RB0551']);
   });
 
   it('accepts calls that do not come back', () => {
