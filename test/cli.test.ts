@@ -95,6 +95,18 @@ describe('rulebook play', () => {
     expect(quiet.out).toContain('standings:');
   });
 
+  it('--bots takes bot kinds, one for every seat or one per seat', async () => {
+    const random = JSON.parse((await rulebook(['play', tiny, '--seed', '4', '--bots', '--json'])).out);
+    expect(JSON.parse((await rulebook(['play', tiny, '--seed', '4', '--bots', 'random', '--json'])).out)).toEqual(random);
+    const mixed = await rulebook(['play', tiny, '--seed', '4', '--bots', 'greedy', 'random']);
+    expect(mixed.code).toBe(0);
+    expect(mixed.out).toContain('Tiny race: 2 players, seed 4, bots (greedy, random)');
+    expect(mixed.out).toContain('game over after');
+    const wrong = await rulebook(['play', tiny, '--bots', 'clever']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toContain('`clever` is not a bot: choose random or greedy');
+  });
+
   it('--max-steps stops a game early', async () => {
     const r = await rulebook(['play', tiny, '--seed', '2', '--bots', '--max-steps', '1']);
     expect(r.code).toBe(0);

@@ -6,11 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { compile } from '../compiler/index.ts';
 import { readPackFolder } from '../compiler/packFolder.ts';
-import { greedyAgent, randomAgent } from '../runtime/agents.ts';
-import { legalChoices, newGame } from '../runtime/index.ts';
+import { greedyAgent, playByAgents, randomAgent, type AgentKind } from '../runtime/agents.ts';
+import { legalChoices, newGame, type GameState } from '../runtime/index.ts';
 import { balance, wilson } from '../simulate/balance.ts';
 import { playGame, type GameSummary } from '../simulate/playout.ts';
 import { simulate } from '../simulate/run.ts';
+import { sweepPack } from '../simulate/sweep.ts';
 import { main } from '../cli/main.ts';
 
 const dir = join(import.meta.dirname, '..', 'content', 'smallworld-wow');
@@ -32,6 +33,35 @@ describe('agents', () => {
     const legal = legalChoices(st, { labels: false });
     expect(legal.map((c) => c.id)).toContain('pick 1');
     expect(greedyAgent(3, 'p1').choose(st, legal, 'p1').id).toBe('pick 1');
+  });
+});
+
+describe('one game wherever it is played', () => {
+  it('the same pack, seed and bots play the same game in `rulebook play`, `simulate` and the sweep', async () => {
+    const agents: AgentKind[] = ['greedy', 'random'];
+    const o = { players: 2, seed: 9, agents, maxSteps: 40 };
+    const out: string[] = [];
+    const code = await main(['play', dir, '--players', '2', '--seed', '9', '--bots', 'greedy', 'random', '--max-steps', '40', '--json'], { out: (s) => void out.push(s), err: () => {}, readLine: async () => undefined });
+    expect(code).toBe(0);
+    const cli = JSON.parse(out.join(''));
+    const game = playByAgents(pack, o);
+    const summary = playGame(pack, o);
+    let swept: GameState | undefined;
+    sweepPack(pack, { ...o, seeds: [o.seed], onGame: (st) => (swept = st) });
+
+    expect(game.state.choices).toHaveLength(40);
+    expect(cli.choices).toEqual(game.state.choices);
+    expect(cli.log).toEqual(game.state.log);
+    expect(cli.standings).toEqual(summary.standings);
+    expect(summary.steps).toBe(40);
+    expect(JSON.stringify(swept)).toBe(JSON.stringify(game.state));
+  });
+
+  it('an agent picks from the state alone: a game taken over midway goes on as it would have', () => {
+    const whole = playByAgents(pack, { players: 3, seed: 4, agents: 'random', maxSteps: 30 });
+    const half = playByAgents(pack, { players: 3, seed: 4, agents: 'random', maxSteps: 15 });
+    const resumed = playByAgents(pack, { players: 3, seed: 4, agents: 'random', maxSteps: 30, start: half.state });
+    expect(resumed.state.choices).toEqual(whole.state.choices);
   });
 });
 

@@ -1,0 +1,153 @@
+/**
+ * The import rules of docs/architecture.md, read from the source with the TypeScript parser: which
+ * folder may import which, what runs in the browser, and that the core names no game.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { compile } from '../compiler/index.ts';
+import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+
+const root = join(import.meta.dirname, '..');
+
+interface Import {
+  /** As written, without a Vite query (`?worker`). */
+  spec: string;
+  /** The repository path it resolves to, for an import of ours. */
+  target?: string;
+  typeOnly: boolean;
+  line: number;
+}
+
+interface Source {
+  path: string;
+  imports: Import[];
+  /** Identifiers and the text of string literals outside comments. */
+  words: Set<string>;
+}
+
+const sources = new Map<string, Source>();
+
+function source(path: string): Source {
+  let s = sources.get(path);
+  if (s) return s;
+  const file = ts.createSourceFile(path, readFileSync(join(root, path), 'utf8'), ts.ScriptTarget.Latest, true);
+  s = { path, imports: [], words: new Set() };
+  const add = (spec: string, node: ts.Node, typeOnly: boolean) => {
+    const bare = spec.replace(/\?.*$/, '');
+    const target = bare.startsWith('.') ? relative(root, resolve(root, dirname(path), bare)) : undefined;
+    s!.imports.push({ spec: bare, target, typeOnly, line: file.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const c = node.importClause;
+      const typeOnly = !!c && (c.isTypeOnly || (!c.name && !!c.namedBindings && ts.isNamedImports(c.namedBindings) && c.namedBindings.elements.length > 0 && c.namedBindings.elements.every((e) => e.isTypeOnly)));
+      add(node.moduleSpecifier.text, node, typeOnly);
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const typeOnly = node.isTypeOnly || (!!node.exportClause && ts.isNamedExports(node.exportClause) && node.exportClause.elements.every((e) => e.isTypeOnly));
+      add(node.moduleSpecifier.text, node, typeOnly);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      add(node.arguments[0].text, node, false);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      add(node.argument.literal.text, node, true);
+    } else if (ts.isIdentifier(node)) s!.words.add(node.text);
+    else if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) for (const w of node.text.match(/[A-Za-z_][\w-]*/g) ?? []) s!.words.add(w);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  sources.set(path, s);
+  return s;
+}
+
+/** Every TypeScript file under a folder of the repository. */
+function filesUnder(folder: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
+    }
+  };
+  walk(folder);
+  return out.sort();
+}
+
+const folderOf = (path: string) => path.split('/')[0];
+const isNode = (spec: string) => spec.startsWith('node:') || builtinModules.includes(spec.split('/')[0]);
+
+/** The imports of our own code from files under `folder`, with where they go. */
+function ourImports(folder: string): Array<{ from: string; to: string; typeOnly: boolean; line: number }> {
+  return filesUnder(folder).flatMap((f) => source(f).imports.filter((i) => i.target).map((i) => ({ from: f, to: i.target!, typeOnly: i.typeOnly, line: i.line })));
+}
+
+const at = (x: { from: string; line: number; to: string }) => `${x.from}:${x.line} imports ${x.to}`;
+
+describe('import rules', () => {
+  it('dsl/ imports nothing of ours outside dsl/', () => {
+    expect(ourImports('dsl').filter((i) => folderOf(i.to) !== 'dsl').map(at)).toEqual([]);
+  });
+
+  it('runtime/ imports nothing of ours outside runtime/ (it runs packs, it does not compile them)', () => {
+    expect(ourImports('runtime').filter((i) => folderOf(i.to) !== 'runtime').map(at)).toEqual([]);
+  });
+
+  it('compiler/ imports dsl/, schemas/ and its own files, and runtime/ only for types (never the engine)', () => {
+    const wrong = ourImports('compiler').filter((i) => !['compiler', 'dsl', 'schemas'].includes(folderOf(i.to)) && !(folderOf(i.to) === 'runtime' && i.typeOnly));
+    expect(wrong.map(at)).toEqual([]);
+  });
+
+  it('scenario/ and simulate/ build on the language, never on a front end', () => {
+    const wrong = [...ourImports('scenario'), ...ourImports('simulate')].filter((i) => ['cli', 'playground', 'test', 'bench', 'scripts'].includes(folderOf(i.to)) || (folderOf(i.from) === 'scenario' && folderOf(i.to) === 'simulate'));
+    expect(wrong.map(at)).toEqual([]);
+  });
+
+  it('nothing but tests, benchmarks and scripts imports the CLI or the playground', () => {
+    const wrong = ['dsl', 'compiler', 'runtime', 'scenario', 'simulate', 'cli', 'playground']
+      .flatMap(ourImports)
+      .filter((i) => (folderOf(i.to) === 'cli' && folderOf(i.from) !== 'cli') || (folderOf(i.to) === 'playground' && folderOf(i.from) !== 'playground'));
+    expect(wrong.map(at)).toEqual([]);
+  });
+
+  it('what the playground loads in the browser imports nothing of Node, however deep', () => {
+    const seen = new Set<string>();
+    const wrong: string[] = [];
+    const visit = (path: string, via: string[]) => {
+      if (seen.has(path)) return;
+      seen.add(path);
+      for (const i of source(path).imports) {
+        if (isNode(i.spec)) wrong.push(`${[...via, path].join(' → ')}:${i.line} imports ${i.spec}`);
+        if (i.target && !i.typeOnly && /\.tsx?$/.test(i.target) && existsSync(join(root, i.target))) visit(i.target, [...via, path]);
+      }
+    };
+    for (const f of filesUnder('playground/src')) visit(f, []);
+    expect(wrong).toEqual([]);
+    // The walk reached the core the playground runs: the compiler, the runtime, the agents, the scenarios.
+    for (const f of ['compiler/index.ts', 'runtime/index.ts', 'runtime/agents.ts', 'scenario/index.ts', 'dsl/parser.ts']) expect(seen, f).toContain(f);
+  });
+});
+
+describe('the core names no game', () => {
+  // Every entity id of the shipped packs: a race, a hero, a region, a card. (Their enum values are
+  // left out: many are plain words the core uses too, such as `block`, `normal` or `nothing`.)
+  const names = new Map<string, string>();
+  for (const dir of readdirSync(join(root, 'content'))) {
+    const folder = join(root, 'content', dir);
+    if (!existsSync(join(folder, 'pack.yaml'))) continue;
+    const files = readPackFolder(folder);
+    const { pack } = compile(files, { dependencies: dependenciesOf(folder, files) });
+    if (!pack) throw new Error(`content/${dir} does not compile`);
+    for (const id of Object.keys(pack.entities)) names.set(id, `content/${dir}`);
+  }
+
+  it('no identifier or string in dsl/, compiler/ or runtime/ is the id of a shipped pack’s entity', () => {
+    expect(names.size).toBeGreaterThan(100);
+    const hits: string[] = [];
+    for (const f of ['dsl', 'compiler', 'runtime'].flatMap(filesUnder)) {
+      for (const w of source(f).words) if (names.has(w)) hits.push(`${f}: \`${w}\` (${names.get(w)})`);
+    }
+    expect(hits).toEqual([]);
+  });
+});

@@ -1,0 +1,33 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Three projects, all run by `npm test` (`npx vitest run --project unit` for one): `unit` (compiler,
+ * runtime, CLI and scenario tests on the real packs), `sweep` (whole games by bots) and `e2e` (the
+ * playground in a headless browser). Timeouts are per project, set for a shared 2-core machine
+ * several times slower than when idle: a test waits on conditions, and a timeout only stops one
+ * that hangs.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**', 'test/sweep.test.ts', '**/node_modules/**'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'sweep', include: ['test/sweep.test.ts'], testTimeout: 600_000, hookTimeout: 120_000 },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 180_000 },
+      },
+    ],
+  },
+});
