@@ -1,80 +1,221 @@
 /**
- * `npm run bench`: figures, not assertions. Compile time of each pack, and random playouts of the
- * default pack (games, choices and legal-choice listings per second) by seeded uniform bots.
+ * `npm run bench`: figures, not assertions, each a ratio measured in the same run, the contenders
+ * interleaved round by round and each figure the median of its rounds (bench/measure.ts).
+ *
+ * - Compiling the default pack cold (every parse cache missed: each round's texts are fresh, a
+ *   comment added to every file and every rules block) against only parsing its YAML; re-checking
+ *   after a one-card edit (today a whole compile, the other files' parses cached); that edit with a
+ *   150-choice game replayed under the new rules; the replay alone.
+ * - Random playouts of tic-tac-toe and Connect Four written three ways — packs (test/packs/),
+ *   boardgame.io games run headless by its reducer in production mode, and plain TypeScript —
+ *   all picking among the same legally ordered moves with the same seeded picks, so each plays the
+ *   same games (test/bench-games.test.ts).
+ * - Small World's core rules by hand against the same rules as a pack. The pack side is the default
+ *   pack's own vocabulary, boards and rules/ files with its races and powers reduced to their printed
+ *   numbers and no artifacts or places (bench/smallworldCorePack.ts), rather than a test pack of its
+ *   own: the rules raced are the rules the game is played with, and the hand-written side follows
+ *   them (test/bench-smallworld-core.test.ts checks the same choices and scores seed by seed).
+ * - The default pack by random bots through simulate() at 2–5 players, in this thread and on 2
+ *   worker threads (pool start and each worker's compile included, as a user waits for them):
+ *   wall time, the one figure that says what the second core gives, so it needs a quiet machine;
+ *   memory per game state. Everything else is CPU time (bench/measure.ts).
+ *
+ * ROUNDS (default 7) sets the rounds of the interleaved figures, SW_GAMES (default 60) and
+ * SW_ROUNDS (default 3) the Small World simulations.
  */
+import './production.ts';
 import { performance } from 'node:perf_hooks';
-import { compile } from '../compiler/index.ts';
-import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
-import { apply, legalChoices, newGame, replay } from '../runtime/index.ts';
-import { nextRandom } from '../runtime/rng.ts';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { parseDocument } from 'yaml';
+import { compile, type SourceFile } from '../compiler/index.ts';
+import { readPackFolder } from '../compiler/packFolder.ts';
+import { apply, legalChoices, newGame, replay, type CompiledPack, type GameState } from '../runtime/index.ts';
+import { simulate } from '../simulate/run.ts';
+import { boardgameIoPlayer } from './boardgameio/play.ts';
+import { connectFour, connectFourMoves } from './boardgameio/connectFour.ts';
+import { ticTacToe, ticTacToeMoves } from './boardgameio/tictactoe.ts';
+import { playConnectFour } from './handwritten/connectFour.ts';
+import { playSmallWorldCore, smallWorldData } from './handwritten/smallworldCore.ts';
+import { playTicTacToe } from './handwritten/tictactoe.ts';
+import { batchFor, interleaved, median } from './measure.ts';
+import { packPlayer } from './packPlayout.ts';
+import { RandomPicker } from './randomPlayout.ts';
+import { smallWorldCoreFiles } from './smallworldCorePack.ts';
 
-function time<T>(run: () => T): { ms: number; value: T } {
-  const t = performance.now();
-  const value = run();
-  return { ms: performance.now() - t, value };
+const ROUNDS = Number(process.env.ROUNDS ?? 7);
+const SW_GAMES = Number(process.env.SW_GAMES ?? 60);
+const SW_ROUNDS = Number(process.env.SW_ROUNDS ?? 3);
+const DEFAULT_PACK = 'content/smallworld-wow';
+
+interface Row {
+  figure: string;
+  value: string;
+  ratio?: string;
+  target?: string;
+}
+const rows: Row[] = [];
+const section = (title: string) => rows.push({ figure: `── ${title}`, value: '' });
+const progress = (what: string) => process.stderr.write(`… ${what}\n`);
+const ms = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(1)} ms`;
+const perS = (x: number, unit: string) => `${x < 100 ? x.toFixed(2) : x.toFixed(0)} ${unit}/s`;
+const times = (x: number) => `${x < 0.1 ? x.toFixed(4) : x.toFixed(2)}×`;
+
+function packOf(files: SourceFile[]): CompiledPack {
+  const r = compile(files);
+  if (!r.pack) throw new Error(`the pack does not compile: ${r.diagnostics.find((d) => d.severity === 'error')?.message}`);
+  return r.pack;
 }
 
-const packs = ['content/smallworld-wow', 'content/smallworld-wow-teams'];
-for (const dir of packs) {
-  const files = readPackFolder(dir);
-  const deps = dependenciesOf(dir, files);
-  compile(files, { dependencies: deps });
-  const runs = 5;
-  const { ms } = time(() => {
-    for (let i = 0; i < runs; i++) compile(files, { dependencies: deps });
+/** The texts with a comment `tag` in every rules block and at the end: no parse cache holds them. */
+function fresh(files: SourceFile[], tag: string): SourceFile[] {
+  return files.map((f) => ({ path: f.path, text: `${f.text.replace(/(rules: \|[-+]?\n)( +)/g, `$1$2# ${tag}\n$2`)}\n# ${tag}\n` }));
+}
+
+/** The first `length` choices of the first game of random picks from `seed` on that lasts as long. */
+function randomGame(pack: CompiledPack, players: number, seed: number, length: number): { seed: number; choices: string[] } {
+  for (let s = seed; ; s++) {
+    const pick = new RandomPicker(s);
+    let st = newGame(pack, { players, seed: s });
+    while (!st.over && st.choices.length < length) {
+      const legal = legalChoices(st, { labels: false });
+      st = (apply(st, legal[pick.index(legal.length)]) as { state: GameState }).state;
+    }
+    if (st.choices.length === length) return { seed: s, choices: st.choices };
+  }
+}
+
+// ─── compiling ───
+{
+  progress('compiling');
+  // The files the compiler reads: its scenarios are the scenario runner's.
+  const files = readPackFolder(DEFAULT_PACK).filter((f) => !f.path.startsWith('scenarios/'));
+  const pack = packOf(files);
+  section(`compiling ${DEFAULT_PACK} (${files.length} files, ${(files.reduce((s, f) => s + f.text.length, 0) / 1024).toFixed(0)} KB)`);
+  const cold = interleaved(
+    ROUNDS,
+    {
+      parse: (texts: SourceFile[]) => {
+        for (const f of texts) parseDocument(f.text, { keepSourceTokens: true, uniqueKeys: true, prettyErrors: false });
+      },
+      compile: (texts: SourceFile[]) => packOf(texts),
+    },
+    (r) => fresh(files, `cold ${r}`),
+  );
+  rows.push({ figure: 'YAML parse of every file (the parser alone)', value: ms(cold.parse) });
+  rows.push({ figure: 'cold compile (no parse cached)', value: ms(cold.compile), ratio: `${times(cold.compile / cold.parse)} the parse`, target: '≤ 1.5× the parse' });
+
+  const card = 'races/orcs.yaml';
+  const edited = (r: number) => files.map((f) => (f.path === card ? fresh([f], `edit ${r}`)[0] : f));
+  const players = 3;
+  const { seed, choices } = randomGame(pack, players, 11, 150);
+  packOf(files);
+  const warm = interleaved(ROUNDS, {
+    recheck: (r: number) => packOf(edited(r)),
+    editReplay: (r: number) => replay(packOf(edited(ROUNDS + r)), { players, seed }, choices),
+    replay: () => replay(pack, { players, seed }, choices),
+  }, (r) => r);
+  rows.push({ figure: `re-check after one card edit (${card}; a whole compile today)`, value: ms(warm.recheck), ratio: `${times(warm.recheck / cold.compile)} cold compile`, target: '< 3 ms' });
+  rows.push({ figure: `edit → re-check and replay of a ${choices.length}-choice game`, value: ms(warm.editReplay), ratio: `${times(warm.editReplay / warm.recheck)} re-check`, target: 'part of < 100 ms in the playground' });
+  rows.push({ figure: `replay of that ${choices.length}-choice game (${players} players)`, value: ms(warm.replay), ratio: perS((choices.length * 1000) / warm.replay, 'choices') });
+}
+
+// ─── random playouts, three ways ───
+function race(title: string, ways: Record<'hand' | 'bgio' | 'pack', (seed: number) => unknown>, sliceMs: number) {
+  progress(title);
+  const n = { hand: batchFor(ways.hand, sliceMs, 10), bgio: batchFor(ways.bgio, sliceMs), pack: batchFor(ways.pack, sliceMs) };
+  const batch = (way: keyof typeof ways) => () => {
+    for (let s = 1; s <= n[way]; s++) ways[way](s);
+  };
+  const t = interleaved(ROUNDS, { hand: batch('hand'), bgio: batch('bgio'), pack: batch('pack') });
+  const rate = (w: keyof typeof ways) => (n[w] * 1000) / t[w];
+  section(`${title}, random playouts`);
+  rows.push({ figure: 'by hand (TypeScript)', value: perS(rate('hand'), 'games') });
+  rows.push({ figure: 'boardgame.io 0.50 (reducer, production)', value: perS(rate('bgio'), 'games') });
+  rows.push({ figure: 'rulebook pack', value: perS(rate('pack'), 'games'), ratio: `${times(rate('pack') / rate('hand'))} by hand`, target: '≥ 0.2× by hand' });
+  rows.push({ figure: '', value: '', ratio: `${times(rate('pack') / rate('bgio'))} boardgame.io`, target: '≥ 30× boardgame.io' });
+}
+
+race('tic-tac-toe', { hand: playTicTacToe, bgio: boardgameIoPlayer(ticTacToe, ticTacToeMoves), pack: packPlayer(packOf(readPackFolder('test/packs/tictactoe'))) }, 250);
+race('Connect Four', { hand: playConnectFour, bgio: boardgameIoPlayer(connectFour, connectFourMoves), pack: packPlayer(packOf(readPackFolder('test/packs/connect-four'))) }, 250);
+
+{
+  progress('Small World core');
+  const players = 4;
+  const pack = packOf(smallWorldCoreFiles(DEFAULT_PACK));
+  const data = smallWorldData(pack);
+  const byPack = packPlayer(pack, players);
+  const byHand = (seed: number) => {
+    const pick = new RandomPicker(seed);
+    return playSmallWorldCore(data, players, seed, (k) => pick.index(k));
+  };
+  const n = { hand: batchFor(byHand, 500, 10), pack: batchFor(byPack, 1000, 2) };
+  const t = interleaved(ROUNDS, {
+    hand: () => {
+      for (let s = 1; s <= n.hand; s++) byHand(s);
+    },
+    pack: () => {
+      for (let s = 1; s <= n.pack; s++) byPack(s);
+    },
   });
-  console.log(`compile ${dir}: ${(ms / runs).toFixed(1)} ms`);
+  const rate = (w: 'hand' | 'pack') => (n[w] * 1000) / t[w];
+  section(`Small World core rules (no race, power, artifact or place), ${players} players, random playouts`);
+  rows.push({ figure: 'by hand (TypeScript)', value: perS(rate('hand'), 'games') });
+  rows.push({ figure: 'rulebook pack (default pack without card abilities)', value: perS(rate('pack'), 'games'), ratio: `${times(rate('pack') / rate('hand'))} by hand` });
 }
 
-const files = readPackFolder('content/smallworld-wow');
-const pack = compile(files).pack!;
-for (const players of [2, 5]) {
-  let choices = 0;
-  let listings = 0;
-  const games = players === 2 ? 10 : 4;
-  const { ms } = time(() => {
-    for (let g = 0; g < games; g++) {
-      let st = newGame(pack, { players, seed: g + 1 });
-      let rng = g + 1000;
-      while (!st.over && choices < 1e6) {
-        const legal = legalChoices(st, { labels: false });
-        listings++;
-        const r = nextRandom(rng);
-        rng = r.state;
-        const res = apply(st, legal[Math.floor(r.value * legal.length)]);
-        if (!res.ok) throw new Error(res.reason);
-        st = res.state;
-        choices++;
+// ─── Small World, the default pack ───
+{
+  section(`Small World (${DEFAULT_PACK}), random bots, ${SW_GAMES} games a run, median of ${SW_ROUNDS} runs`);
+  const runAsync = async (players: number, workers: number) => {
+    const t = performance.now();
+    await simulate(DEFAULT_PACK, { games: SW_GAMES, players, seed: 1, agents: ['random'], maxSteps: 5000, workers });
+    return performance.now() - t;
+  };
+  await simulate(DEFAULT_PACK, { games: 1, players: 2, seed: 1, agents: ['random'], maxSteps: 5000, workers: 1 });
+  for (const players of [2, 3, 4, 5]) {
+    progress(`Small World, ${players} players`);
+    const one: number[] = [];
+    const two: number[] = [];
+    for (let r = 0; r < SW_ROUNDS; r++) {
+      if (r % 2 === 0) {
+        one.push(await runAsync(players, 1));
+        two.push(await runAsync(players, 2));
+      } else {
+        two.push(await runAsync(players, 2));
+        one.push(await runAsync(players, 1));
       }
     }
-  });
-  console.log(`random playouts, ${players} players: ${(games / (ms / 1000)).toFixed(2)} games/s, ${(choices / (ms / 1000)).toFixed(0)} choices/s (${games} games, ${choices} choices, ${listings} listings, ${(ms / 1000).toFixed(2)} s)`);
+    const a = (SW_GAMES * 1000) / median(one);
+    const b = (SW_GAMES * 1000) / median(two);
+    rows.push({ figure: `${players} players, this thread`, value: perS(a, 'games') });
+    rows.push({ figure: `${players} players, 2 workers`, value: perS(b, 'games'), ratio: `${times(b / a)} one thread`, target: players === 4 ? '≥ 167 games/s; ≥ 1.85× one' : '≥ 1.85× one' });
+  }
+
+  progress('memory per state');
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const pack = packOf(readPackFolder(DEFAULT_PACK));
+  const players = 4;
+  const pick = new RandomPicker(1);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const states: GameState[] = [newGame(pack, { players, seed: 1 })];
+  while (!states[states.length - 1].over) {
+    const st = states[states.length - 1];
+    const legal = legalChoices(st, { labels: false });
+    states.push((apply(st, legal[pick.index(legal.length)]) as { state: GameState }).state);
+  }
+  gc();
+  const heap = (process.memoryUsage().heapUsed - before) / states.length;
+  const json = states.reduce((s, st) => s + JSON.stringify(st).length, 0) / states.length;
+  rows.push({ figure: `memory per state (${players} players, the ${states.length} states of a game kept)`, value: `${(heap / 1024).toFixed(1)} KB heap`, ratio: `${(json / 1024).toFixed(1)} KB as JSON` });
 }
 
-// The playground's two latencies, measured on the same functions its worker runs: a keystroke
-// recompiles the whole default pack; an edit during a game recompiles and replays the choices.
-{
-  const edited = files.map((f) => (f.path === 'races/orcs.yaml' ? { ...f, text: f.text.replace('holder.coins += 1', 'holder.coins += 2') } : f));
-  const runs = 5;
-  const keystroke = time(() => {
-    for (let i = 0; i < runs; i++) compile(edited);
-  });
-  console.log(`keystroke → diagnostics (compile of the default pack): ${(keystroke.ms / runs).toFixed(1)} ms`);
-
-  let st = newGame(pack, { players: 3, seed: 11 });
-  let rng = 99;
-  while (!st.over && st.choices.length < 150) {
-    const legal = legalChoices(st, { labels: false });
-    const r = nextRandom(rng);
-    rng = r.state;
-    st = (apply(st, legal[Math.floor(r.value * legal.length)]) as { state: typeof st }).state;
-  }
-  const choices = st.choices;
-  const replayed = time(() => {
-    for (let i = 0; i < runs; i++) {
-      const again = compile(edited).pack!;
-      replay(again, { players: 3, seed: 11 }, choices);
-    }
-  });
-  console.log(`edit → replayed game (compile + replay of ${choices.length} choices): ${(replayed.ms / runs).toFixed(1)} ms`);
+const width = (k: keyof Row) => Math.max(...rows.map((r) => (r[k] ?? '').length));
+const [wf, wv, wr] = [width('figure'), width('value'), width('ratio')];
+console.log(`${'figure'.padEnd(wf)}  ${'value'.padStart(wv)}  ${'ratio'.padEnd(wr)}  target`);
+for (const r of rows) {
+  if (r.figure.startsWith('──')) console.log(`\n${r.figure}`);
+  else console.log(`${r.figure.padEnd(wf)}  ${r.value.padStart(wv)}  ${(r.ratio ?? '').padEnd(wr)}  ${r.target ?? ''}`.trimEnd());
 }
