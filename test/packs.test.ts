@@ -1,6 +1,9 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findPacks, isDir, packAt, packLabel, readSource, renderDiagnostic, scenarioFilesOf } from '../cli/packs.ts';
-import { formatFailure, readScenarioFile, runScenario } from '../scenario/index.ts';
+import { compile } from '../compiler/index.ts';
+import { newGame } from '../runtime/index.ts';
+import { formatFailure, formatResults, readScenarioFile, runScenario, runScenarios } from '../scenario/index.ts';
 
 /**
  * Every pack under content/: it compiles, and each of its scenarios is one test, by name — so the
@@ -39,4 +42,37 @@ describe.each(packDirs)('%s', (dir) => {
 
 it('finds the packs under content/', () => {
   expect(packDirs.length).toBeGreaterThan(0);
+});
+
+describe('a card added to a pack', () => {
+  // docs/scenarios.md, "Pin what the scenario relies on": a scenario pins the piles and rolls it
+  // relies on, so a new card, which reshuffles every pile and every roll after it, breaks none.
+  const dir = 'content/smallworld-wow';
+  const extra = [
+    {
+      path: 'races/zzExtraRace.yaml',
+      text: 'entities:\n  - race: zzExtraRace\n    name: { en: "Extras", pl: "Statyści" }\n    tokens: 5\n    faction: neutral\n    box: 10\n    text:\n      pl: "Nic nie robią."\n      en: "They do nothing."\n',
+    },
+    {
+      path: 'powers/zzExtraPower.yaml',
+      text: 'entities:\n  - power: zzExtraPower\n    name: { en: "Extras", pl: "Statyści" }\n    tokens: 4\n    persistsInDecline: false\n    text:\n      pl: "Nic nie robią."\n      en: "They do nothing."\n',
+    },
+  ];
+
+  it.runIf(isDir(dir))('changes none of the Small World core scenarios', () => {
+    const onDisk = packAt(dir);
+    const r = compile([...onDisk.files, ...extra], { dependencies: onDisk.dependencies });
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const before = onDisk.result.pack!;
+    const shuffled = r.pack!;
+    // The new cards are really dealt: the same seed lays out other piles.
+    const piles = (pack: typeof before) => newGame(pack, { players: 2, seed: 7 }).e.game.columnRaces;
+    expect(piles(shuffled)).not.toEqual(piles(before));
+    const files = scenarioFilesOf(dir)
+      .filter((path) => path.startsWith(join(dir, 'scenarios', 'core')))
+      .map(readSource);
+    const results = runScenarios(shuffled, files);
+    expect(results.length).toBeGreaterThan(20);
+    expect(results.filter((x) => !x.passed), formatResults(results)).toEqual([]);
+  });
 });
