@@ -55,7 +55,7 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
   let total = 0;
   // A base pack's files (`base-id:path`) come first, so an extending pack's declarations come after.
   const order = (s: SourceFile) => (s.path.includes(':') ? 0 : 1);
-  const yamlSources = sources.filter((s) => /\.ya?ml$/.test(s.path) && !isScenario(s.path)).sort((a, b) => order(a) - order(b) || a.path.localeCompare(b.path));
+  const yamlSources = sources.filter((s) => (s.refused || /\.ya?ml$/.test(s.path)) && !isScenario(s.path)).sort((a, b) => order(a) - order(b) || a.path.localeCompare(b.path));
   for (const src of yamlSources) {
     const eol = src.text.indexOf('\n');
     const start = { file: src.path, start: 0, end: eol < 0 ? src.text.length : eol };

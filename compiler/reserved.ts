@@ -24,7 +24,6 @@ export const JS_RESERVED: ReadonlySet<string> = new Set([
   'toString',
   'toLocaleString',
   'valueOf',
-  'then',
 ]);
 
 export function isJsReserved(name: string): boolean {

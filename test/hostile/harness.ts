@@ -1,0 +1,56 @@
+/** What the hostile tests share: packs written to a temporary folder, and the CLI run in a child or in-process. */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, expect } from 'vitest';
+import { main } from '../../cli/main.ts';
+import type { Io } from '../../cli/io.ts';
+import type { Diagnostic } from '../../compiler/index.ts';
+
+export const MANIFEST = (id = 'test', extra = '') => `id: ${id}\nversion: 0.1.0\nname: { en: Test }\nlanguages: [en]\nplayers: { min: 1, max: 4 }\n${extra}`;
+
+/** A temporary folder for this test file, removed after it. */
+export function tempFolder(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `rulebook-hostile-${name}-`));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Writes files (path → text) under a folder, making the folders on the way. */
+export function writeFiles(dir: string, files: Record<string, string>): string {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+/** The CLI in-process, its output captured. */
+export async function rulebook(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: Io = { out: (t) => void (out += t), err: (t) => void (err += t), readLine: async () => undefined };
+  const code = await main(args, io);
+  return { code, out, err };
+}
+
+/** The CLI in a child process with 512 MB of heap and 10 s: an input that needs more is a failure, not a slow test. */
+export function rulebookChild(args: string[]): { code: number | null; out: string; err: string; signal: NodeJS.Signals | null } {
+  const r = spawnSync(process.execPath, ['--max-old-space-size=512', 'bin/rulebook.mjs', ...args], { encoding: 'utf8', timeout: 10_000, maxBuffer: 64 * 1024 * 1024 });
+  return { code: r.status, out: r.stdout, err: r.stderr, signal: r.signal };
+}
+
+/** A diagnostic that says where: a file of the pack, a line and column inside it, a code. */
+export function expectPositioned(d: Diagnostic | undefined, texts: Record<string, string>): void {
+  expect(d).toBeDefined();
+  const text = texts[d!.file];
+  expect(text, `the file ${d!.file} of ${d!.code}`).toBeDefined();
+  const lines = text.split('\n');
+  expect(d!.line).toBeGreaterThanOrEqual(1);
+  expect(d!.line).toBeLessThanOrEqual(lines.length);
+  expect(d!.column).toBeGreaterThanOrEqual(1);
+  expect(d!.column).toBeLessThanOrEqual(lines[d!.line - 1].length + 1);
+  expect(d!.code).toMatch(/^RB\d{4}$/);
+  expect(d!.code).not.toBe('RB9000');
+}
