@@ -96,7 +96,11 @@ export function definitionsAt(idx: SymbolIndex, file: string, offset: number): P
 /** Every occurrence of the name at an offset, its declarations included, across the pack. */
 export function referencesAt(idx: SymbolIndex, file: string, offset: number): Occurrence[] {
   const key = occurrenceAt(idx, file, offset)?.key;
-  if (!key) return [];
+  return key ? occurrencesOf(idx, key) : [];
+}
+
+/** Every occurrence of a symbol, by its key. */
+export function occurrencesOf(idx: SymbolIndex, key: string): Occurrence[] {
   return [...idx.occurrences.values()].flatMap((list) => list.filter((o) => o.key === key));
 }
 

@@ -5,7 +5,7 @@
  * the requests it held are answered with the problem, so the page never waits forever.
  */
 import type { CompileRequest, CompileResponse, PlayRequest, PlayResponse, ScenariosResponse, SimulateRequest, SimulateResponse, TextsResponse, WorkerResponse } from './protocol.ts';
-import { emptyIndex } from './symbols.ts';
+import { emptySymbolIndex } from '../../compiler/symbols.ts';
 import EngineWorker from './engine.worker.ts?worker';
 
 /** Longer than any compile or replay of a real pack; past it the worker is taken to be stuck. */
@@ -61,7 +61,7 @@ export class EngineClient {
       clearTimeout(p.timer);
       p.resolve(
         p.kind === 'compile'
-          ? ({ type: 'compiled', id, diagnostics: [], symbols: emptyIndex(), engineProblem: problem, ms: 0 } satisfies CompileResponse)
+          ? ({ type: 'compiled', id, diagnostics: [], symbols: emptySymbolIndex(), engineProblem: problem, ms: 0 } satisfies CompileResponse)
           : ({ type: 'played', id, version: 0, legal: [], applied: 0, error: problem } satisfies PlayResponse),
       );
     }

@@ -6,13 +6,18 @@
  * Compiles are coalesced: when several arrive while one runs, only the newest is compiled.
  */
 import { analyze, type Analysis, type CompiledPack } from '../../compiler/index.ts';
+import { emptySymbolIndex } from '../../compiler/symbols.ts';
 import { checkCards, prepareTexts } from '../../compiler/text/index.ts';
 import { apply, legalChoices, newGame, replay, standings, viewFor } from '../../runtime/index.ts';
-import type { GameState, PackSummary } from './engine-types.ts';
+import type { Choice, GameState, PackSummary } from './engine-types.ts';
+import { agent, choicesOfAsked, type AgentKind } from '../../runtime/agents.ts';
 import type { CardVerdict, CompileRequest, PlayRequest, PlayResponse, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
-import { indexPack } from './symbols.ts';
+
 import { playGame, type GameSummary } from '../../simulate/playout.ts';
 import { balance } from '../../simulate/balance.ts';
+
+/** The playground's bots, as `rulebook play --bots` has them. */
+const PLAYGROUND_BOTS: AgentKind = 'random';
 
 let version = 0;
 let good: { version: number; pack: CompiledPack; summary: PackSummary } | undefined;
@@ -71,15 +76,14 @@ function post(msg: WorkerResponse) {
 
 function compile(req: CompileRequest) {
   const t0 = performance.now();
-  const symbols = indexPack(req.files);
   let result: Analysis;
   try {
     result = analyze(req.files, { dependencies: req.dependencies, lower: true });
   } catch (e) {
-    post({ type: 'compiled', id: req.id, diagnostics: [], symbols, engineProblem: `the compiler crashed: ${(e as Error).message}`, ms: performance.now() - t0 });
+    post({ type: 'compiled', id: req.id, diagnostics: [], symbols: emptySymbolIndex(), engineProblem: `the compiler crashed: ${(e as Error).message}`, ms: performance.now() - t0 });
     return;
   }
-  const pack = result.pack;
+  const { pack, symbols } = result;
   if (!pack || result.diagnostics.some((d) => d.severity === 'error')) {
     post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, symbols, ms: performance.now() - t0 });
     return;
@@ -218,11 +222,19 @@ function play(req: PlayRequest) {
     }
     const legal = state.over ? [] : legalChoices(state);
     const view = req.viewAs ? viewFor(state, req.viewAs) : state;
-    post({ ...base, state, view, legal, applied, stoppedAt, standings: state.over ? standings(state) : undefined });
+    post({ ...base, state, view, legal, applied, stoppedAt, bot: botPick(state, req.seed), standings: state.over ? standings(state) : undefined });
   } catch (e) {
     cache = undefined;
     post({ ...base, error: `the runtime failed: ${(e as Error).message}` });
   }
+}
+
+/** The pick of a bot in the seat asked: the agent `rulebook play --bots` plays with, so a seed plays the same game. */
+function botPick(state: GameState, seed: number): Choice | undefined {
+  const asked = state.prompt?.player;
+  if (state.over || !asked) return undefined;
+  const legal = choicesOfAsked(state);
+  return legal.length ? agent(PLAYGROUND_BOTS, seed, asked).choose(state, legal, asked) : undefined;
 }
 
 function commonPrefix(a: string[], b: string[]): number {

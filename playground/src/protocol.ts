@@ -1,6 +1,6 @@
 /** Messages between the page and the engine worker, which owns the compiler, the compiled pack and the runtime. */
 import type { Choice, Diagnostic, GameState, PackSummary, SourceFile } from './engine-types.ts';
-import type { SymbolIndex } from './symbols.ts';
+import type { SymbolIndex } from '../../compiler/symbols.ts';
 import type { ScenarioResult } from '../../scenario/index.ts';
 import type { BalanceReport } from '../../simulate/balance.ts';
 import type { AgentKind } from '../../runtime/agents.ts';
@@ -50,6 +50,8 @@ export interface PlayResponse {
   /** How many of the requested choices were applied. */
   applied: number;
   stoppedAt?: { step: number; reason: string };
+  /** What a bot in the seat asked would pick (`runtime/agents.ts`); the page plays it if that seat is a bot's. */
+  bot?: Choice;
   /** When the game is over: the pack's scoring, best first. */
   standings?: Array<{ player: string; score: number; tiebreak: number }>;
   error?: string;

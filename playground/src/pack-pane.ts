@@ -1,0 +1,218 @@
+/**
+ * The pack workspace's controls: the pack picker, revert or delete, new, import, export and share,
+ * and the list of the pack's files with their problem counts. The packs themselves and the
+ * designer's edits are kept by `workspace.ts`.
+ */
+import { h, clear } from './dom.ts';
+import { ask, confirmAction } from './dialog.ts';
+import type { AppContext } from './context.ts';
+import { decodeShare, encodeShare, type SharePayload } from './share.ts';
+import { exportZip, importZip } from './zip.ts';
+import { builtinPacks, manifestId, newPackFiles, Workspace, type Session } from './workspace.ts';
+
+export interface PackHost {
+  openPack(key: string): void;
+  scheduleCompile(): void;
+}
+
+export class PackPane {
+  readonly packSelect = h('select', { 'data-testid': 'pack-select', title: 'Pack' });
+  readonly revert = h('button', { class: 'ghost', 'data-testid': 'revert-pack', title: 'Discard your edits to this shipped pack' }, 'Revert');
+  readonly fileList = h('nav', { class: 'files', 'data-testid': 'file-list' });
+  readonly fileTitle = h('div', { class: 'file-title', 'data-testid': 'file-title' });
+  readonly importInput = h('input', { type: 'file', accept: '.zip,application/zip', hidden: true, 'data-testid': 'import-input' });
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly host: PackHost,
+    /** The game in progress, which a share link carries. */
+    private readonly session: () => Session | undefined,
+  ) {
+    this.packSelect.addEventListener('change', () => host.openPack(this.packSelect.value));
+    this.revert.addEventListener('click', () => void this.revertPack());
+    this.importInput.addEventListener('change', () => void this.importFile());
+  }
+
+  /** The pack a share link in the address carries, opened as a local copy; false when there is none. */
+  openFromLink(): boolean {
+    const shared = decodeShare(location.hash);
+    if (shared?.ok) {
+      this.openShared(shared.payload);
+      return true;
+    }
+    if (shared && !shared.ok) this.ctx.toast(shared.reason, 'error');
+    return false;
+  }
+
+  renderPackSelect() {
+    const option = (p: ReturnType<Workspace['list']>[number]) => h('option', { value: p.key, selected: p.key === this.ctx.packKey }, `${p.label}${p.edited && p.origin === 'builtin' ? ' (edited)' : ''}`);
+    const packs = this.ctx.ws.list();
+    const group = (label: string, keep: (p: (typeof packs)[number]) => boolean) => {
+      const ps = packs.filter(keep);
+      return ps.length ? h('optgroup', { label }, ps.map(option)) : null;
+    };
+    clear(
+      this.packSelect,
+      group('Packs', (p) => p.key.startsWith('content/')),
+      group('Yours', (p) => p.origin === 'local'),
+      group('Examples', (p) => p.key.startsWith('examples/')),
+    );
+    this.packSelect.value = this.ctx.packKey;
+    const entry = this.ctx.ws.get(this.ctx.packKey);
+    this.revert.hidden = !(entry?.origin === 'builtin' && this.ctx.ws.isEdited(this.ctx.packKey));
+    if (entry?.origin === 'local') {
+      this.revert.hidden = false;
+      this.revert.textContent = 'Delete';
+      this.revert.title = 'Delete this pack from the playground';
+    } else {
+      this.revert.textContent = 'Revert';
+      this.revert.title = 'Discard your edits to this shipped pack';
+    }
+  }
+
+
+  async revertPack() {
+    const entry = this.ctx.ws.get(this.ctx.packKey);
+    if (!entry) return;
+    if (entry.origin === 'local') {
+      if (!(await confirmAction(`Delete “${manifestId(entry.files) ?? this.ctx.packKey}”?`, 'The pack is removed from this browser. Export it first to keep a copy.', 'Delete pack'))) return;
+      this.ctx.ws.remove(this.ctx.packKey);
+      this.host.openPack(this.ctx.ws.current);
+      return;
+    }
+    if (!(await confirmAction('Revert to the shipped pack?', 'All your edits to this pack are discarded, and its files are as shipped again.', 'Discard edits'))) return;
+    this.ctx.ws.revert(this.ctx.packKey);
+    this.host.openPack(this.ctx.packKey);
+    this.ctx.toast('Edits discarded.');
+  }
+
+  async newPack() {
+    const id = await ask('New pack', 'Its id: letters, digits and dashes. The pack starts as a small playable game to change into yours.', 'my-game', 'Create');
+    if (!id) return;
+    const clean = id.trim().toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+    const key = this.ctx.ws.addLocal(clean, newPackFiles(clean));
+    this.host.openPack(key);
+  }
+
+  exportPack() {
+    const id = manifestId(this.ctx.files) ?? this.ctx.packKey.split('/').pop() ?? 'pack';
+    const bytes = exportZip(id, this.ctx.files);
+    const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/zip' }));
+    const a = h('a', { href: url, download: `${id}.zip` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    this.ctx.toast(`Exported ${id}.zip.`);
+  }
+
+  async importFile() {
+    const file = this.importInput.files?.[0];
+    this.importInput.value = '';
+    if (!file) return;
+    const r = importZip(new Uint8Array(await file.arrayBuffer()));
+    if (!r.ok) {
+      this.ctx.toast(`Could not import ${file.name}: ${r.reason}.`, 'error');
+      return;
+    }
+    const key = this.ctx.ws.addLocal(r.id, r.files);
+    this.host.openPack(key);
+    this.ctx.toast(`Imported ${r.id} (${Object.keys(r.files).length} files)${r.ignored.length ? `; ignored ${r.ignored.length} files that are not pack YAML` : ''}.`);
+  }
+
+  async share() {
+    const base = builtinPacks[this.ctx.packKey] ? this.ctx.packKey : undefined;
+    const original = base ? builtinPacks[base] : {};
+    const files: Record<string, string> = {};
+    for (const [p, t] of Object.entries(this.ctx.files)) if (original[p] !== t) files[p] = t;
+    const payload: SharePayload = { v: 1, base, files, deleted: Object.keys(original).filter((p) => !(p in this.ctx.files)), session: this.session() };
+    const url = `${location.origin}${location.pathname}${encodeShare(payload)}`;
+    try {
+      await navigator.clipboard.writeText(url);
+      this.ctx.toast('Share link copied: it carries your edits, the seed and the moves.', 'info', url);
+    } catch {
+      this.ctx.toast('Share link (copy it):', 'info', url);
+    }
+  }
+
+  openShared(p: SharePayload) {
+    history.replaceState(null, '', location.pathname + location.search);
+    const base = p.base && builtinPacks[p.base] ? { ...builtinPacks[p.base] } : {};
+    for (const d of p.deleted ?? []) delete base[d];
+    const files = { ...base, ...p.files };
+    if (!files['pack.yaml']) {
+      this.ctx.toast('The share link has no pack.yaml, so it holds no pack.', 'error');
+      this.host.openPack(this.ctx.ws.current);
+      return;
+    }
+    const key = this.ctx.ws.addLocal(`${manifestId(files) ?? 'pack'}-shared`, files);
+    if (p.session) this.ctx.ws.setSession(key, p.session);
+    this.host.openPack(key);
+    this.ctx.toast('Opened a shared pack as a local copy; your own edits are untouched.');
+  }
+
+  renderFiles() {
+    const counts = new Map<string, { e: number; w: number }>();
+    for (const d of this.ctx.diagnostics) {
+      const c = counts.get(d.file) ?? { e: 0, w: 0 };
+      if (d.severity === 'error') c.e++;
+      else c.w++;
+      counts.set(d.file, c);
+    }
+    const paths = Object.keys(this.ctx.files).sort((a, b) => (a === 'pack.yaml' ? -1 : b === 'pack.yaml' ? 1 : a.localeCompare(b)));
+    const current = this.ctx.editor.currentFile;
+    let lastDir = '';
+    const items: HTMLElement[] = [];
+    for (const p of paths) {
+      const dir = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '';
+      if (dir !== lastDir && dir) items.push(h('div', { class: 'dir' }, `${dir}/`));
+      lastDir = dir;
+      const c = counts.get(p);
+      items.push(
+        h(
+          'button',
+          { class: `file${p === current ? ' active' : ''}${dir ? ' nested' : ''}`, 'data-testid': `file-${p}`, title: p, onclick: () => this.ctx.editor.open(p) },
+          h('span', { class: 'name' }, p.slice(dir ? dir.length + 1 : 0)),
+          c?.e ? h('span', { class: 'badge error' }, c.e) : c?.w ? h('span', { class: 'badge warning' }, c.w) : null,
+        ),
+      );
+    }
+    clear(
+      this.fileList,
+      h('div', { class: 'files-head' }, h('span', null, 'Files'), h('button', { class: 'icon', title: 'New file', 'data-testid': 'add-file', onclick: () => void this.addFile() }, '+')),
+      h('div', { class: 'files-scroll' }, items),
+    );
+    const dirty = current && this.ctx.ws.get(this.ctx.packKey)?.origin === 'builtin' && builtinPacks[this.ctx.packKey]?.[current] !== this.ctx.files[current];
+    clear(
+      this.fileTitle,
+      h('span', { class: 'path' }, current || 'no file'),
+      dirty ? h('span', { class: 'edited', title: 'Edited: differs from the shipped file; saved in this browser' }, '● edited') : null,
+      current && current !== 'pack.yaml' ? h('button', { class: 'ghost small', onclick: () => void this.deleteFile(current), title: 'Delete this file' }, 'Delete file') : null,
+    );
+  }
+
+  private async addFile() {
+    const path = await ask('New file', 'Its path in the pack, for example races/dwarves.yaml.', 'rules.yaml', 'Add file');
+    if (!path) return;
+    let p = path.trim().replace(/^\/+/, '');
+    if (!/\.ya?ml$/.test(p)) p += '.yaml';
+    if (p.split('/').includes('..')) return this.ctx.toast('A pack file stays inside its pack folder.', 'error');
+    if (this.ctx.files[p] !== undefined) return this.ctx.editor.open(p);
+    const text = '# New file\n';
+    this.ctx.files[p] = text;
+    this.ctx.ws.setFile(this.ctx.packKey, p, text);
+    this.ctx.editor.addFile(p, text);
+    this.renderFiles();
+    this.host.scheduleCompile();
+  }
+
+  private async deleteFile(p: string) {
+    if (!(await confirmAction(`Delete ${p}?`, 'The file is removed from this pack. Undo is not possible, but Revert brings back a shipped file.', 'Delete file'))) return;
+    delete this.ctx.files[p];
+    this.ctx.ws.setFile(this.ctx.packKey, p, undefined);
+    this.ctx.editor.removeFile(p);
+    this.renderFiles();
+    this.renderPackSelect();
+    this.host.scheduleCompile();
+  }
+}

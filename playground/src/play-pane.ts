@@ -1,0 +1,346 @@
+/**
+ * The play pane: a new game's options, then the game on the last rules that compiled: the board,
+ * the prompt and its choices, the players' fields, the log, and the history to step through.
+ */
+import { h, clear } from './dom.ts';
+import { idsIn, renderBoard, playerColours } from './board.ts';
+import type { AppContext } from './context.ts';
+import type { Choice, GameState, PackSummary } from './engine-types.ts';
+import { BOT_DELAYS, botSpeed, setBotSpeed } from './prefs.ts';
+import type { GameSession } from './session.ts';
+import type { Seat, Session } from './workspace.ts';
+
+const LOG_LIMIT = 250;
+
+export class PlayPane {
+  readonly el = h('section', { class: 'game', 'data-testid': 'game' });
+  /** Language of names and texts. */
+  lang = 'en';
+  private boardZoom: { k: number; cx: number; cy: number } | undefined;
+  private boardAspect = 1.7;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly game: GameSession,
+  ) {}
+
+  render() {
+    const g = this.el;
+    if (!this.ctx.summary) {
+      const r = this.ctx.lastCompile;
+      clear(
+        g,
+        h('div', { class: 'game-empty', 'data-testid': 'game-empty' },
+          h('h2', null, 'Play'),
+          !r
+            ? h('p', null, 'Compiling the pack…')
+            : r.engineProblem
+              ? h('p', null, `The game cannot start: ${r.engineProblem}.`)
+              : h('p', null, 'The game starts once the pack compiles without errors. Fix the problems listed under the editor.'),
+        ),
+      );
+      return;
+    }
+    if (!this.game.session) {
+      this.renderSetup(g, this.ctx.summary);
+      return;
+    }
+    this.renderPlay(g, this.ctx.summary, this.game.session);
+  }
+
+  private renderSetup(g: HTMLElement, summary: PackSummary) {
+    const draft = (this.game.setupDraft ??= this.game.defaultSession());
+    const { min, max } = summary.players;
+    draft.players = Math.min(max, Math.max(min, draft.players));
+    draft.seats = Array.from({ length: draft.players }, (_, i) => draft.seats[i] ?? 'bot');
+    const seats = h('div', { class: 'seats' });
+    const renderSeats = () =>
+      clear(
+        seats,
+        draft.seats.map((seat, i) =>
+          h('label', { class: 'seat' },
+            h('span', { class: 'dot', style: `background:${playerColours[i % playerColours.length]}` }),
+            `Player ${i + 1}`,
+            seatSelect(seat, (v) => (draft.seats[i] = v), `seat-${i}`),
+          ),
+        ),
+      );
+    renderSeats();
+    const count = h('select', { 'data-testid': 'player-count' }, Array.from({ length: max - min + 1 }, (_, i) => min + i).map((n) => h('option', { value: n, selected: n === draft.players }, `${n} players`)));
+    count.addEventListener('change', () => {
+      draft.players = Number(count.value);
+      draft.seats = Array.from({ length: draft.players }, (_, i) => draft.seats[i] ?? 'bot');
+      renderSeats();
+    });
+    const seed = h('input', { type: 'number', value: draft.seed, min: 0, 'data-testid': 'seed', class: 'seed' });
+    seed.addEventListener('input', () => (draft.seed = Math.max(0, Math.floor(Number(seed.value) || 0))));
+    clear(
+      g,
+      h('div', { class: 'setup', 'data-testid': 'game-setup' },
+        h('h2', null, `New game of ${summary.id}`),
+        h('div', { class: 'row' },
+          h('label', null, 'Players ', count),
+          h('label', null, 'Seed ', seed),
+          h('button', { class: 'small', title: 'Another seed', 'data-testid': 'random-seed', onclick: () => { draft.seed = Math.floor(Math.random() * 1e6); seed.value = String(draft.seed); } }, 'Random'),
+        ),
+        seats,
+        h('button', { class: 'primary big', 'data-testid': 'start-game', onclick: () => this.game.start(draft) }, 'Start game'),
+        h('p', { class: 'note' }, 'Bots pick among the legal choices with the seed, so a game replays the same. Edit the rules while playing: the moves replay under the new rules.'),
+      ),
+    );
+  }
+
+  private renderPlay(g: HTMLElement, summary: PackSummary, s: Session) {
+    const r = this.game.played;
+    const state = r?.view ?? r?.state;
+    const full = r?.state;
+    const live = this.game.cursor === undefined;
+    const shownSteps = r ? r.applied : 0;
+    const total = s.choices.length;
+    const toMove = this.game.toMove();
+    const humanToMove = !!toMove && this.game.seatOf(toMove) === 'human';
+    const canChoose = !!r && !r.error && (!this.game.viewAs || this.game.viewAs === toMove);
+
+    const viewSelect = h('select', { 'data-testid': 'view-as', title: 'Whose view of the game: hidden information is removed' },
+      h('option', { value: '' }, 'View: everything'),
+      (full?.players ?? []).map((p, i) => h('option', { value: p, selected: this.game.viewAs === p }, `View as P${i + 1}`)),
+    );
+    viewSelect.addEventListener('change', () => {
+      this.game.setViewAs(viewSelect.value || null);
+    });
+    const langSelect = summary.languages.length > 1
+      ? h('select', { 'data-testid': 'language', title: 'Language of names and texts' }, summary.languages.map((l) => h('option', { value: l, selected: l === this.lang }, l.toUpperCase())))
+      : null;
+    langSelect?.addEventListener('change', () => {
+      this.lang = langSelect.value;
+      this.render();
+    });
+    const speed = h('select', { 'data-testid': 'bot-speed', title: 'Bot speed' }, Object.keys(BOT_DELAYS).map((k) => h('option', { value: k, selected: k === botSpeed() }, `Bots: ${k}`)));
+    speed.addEventListener('change', () => {
+      setBotSpeed(speed.value);
+      this.game.maybeBotMove();
+    });
+
+    const toolbar = h('div', { class: 'game-toolbar' },
+      h('div', { class: 'group' },
+        h('span', { class: 'game-id', title: `seed ${s.seed}` }, `${s.players} players · seed ${s.seed}`),
+        h('button', { class: 'small', 'data-testid': 'restart', title: 'Same players and seed, no moves', onclick: () => this.game.start(s) }, 'Restart'),
+        h('button', { class: 'small ghost', 'data-testid': 'new-game', title: 'Choose players and seed', onclick: () => this.game.end() }, 'New game'),
+      ),
+      h('div', { class: 'group history', 'data-testid': 'history' },
+        h('button', { class: 'small', 'data-testid': 'undo', disabled: !total, title: 'Undo to before your last move', onclick: () => this.game.undo() }, '↶ Undo'),
+        h('button', { class: 'icon', title: 'To the start', disabled: shownSteps === 0, onclick: () => this.game.step(0) }, '«'),
+        h('button', { class: 'icon', 'data-testid': 'step-back', title: 'Step back', disabled: shownSteps === 0, onclick: () => this.game.step(shownSteps - 1) }, '◀'),
+        h('span', { class: 'step', 'data-testid': 'step' }, `${shownSteps}/${total}`),
+        h('button', { class: 'icon', 'data-testid': 'step-forward', title: 'Step forward', disabled: live, onclick: () => this.game.step((this.game.cursor ?? total) + 1) }, '▶'),
+        h('button', { class: 'icon', 'data-testid': 'live', title: 'Back to the present', disabled: live, onclick: () => this.game.step(undefined) }, '»'),
+      ),
+      h('div', { class: 'group' }, speed, viewSelect, langSelect),
+    );
+
+    const banners: HTMLElement[] = [];
+    if (r?.stoppedAt && live) {
+      banners.push(
+        h('div', { class: 'banner warn', 'data-testid': 'replay-stopped' },
+          h('span', { class: 'banner-text' },
+            h('strong', null, `Under the new rules, move ${r.stoppedAt.step + 1} of ${total} (\`${s.choices[r.stoppedAt.step] ?? '?'}\`) is refused: `),
+            `${r.stoppedAt.reason}. The game shows the state before it; the ${total - r.applied} move${total - r.applied > 1 ? 's' : ''} from there on ${total - r.applied > 1 ? 'are' : 'is'} kept in case you edit the rules back.`,
+          ),
+          h('button', { class: 'small', onclick: () => this.game.discardDeadChoices() }, 'Drop them and play on'),
+        ),
+      );
+    }
+    if (!live) banners.push(h('div', { class: 'banner info', 'data-testid': 'history-banner' }, `Looking back at move ${this.game.cursor} of ${total}. Choosing here starts a new line of play from this point.`, h('button', { class: 'small', onclick: () => this.game.step(undefined) }, 'Back to the present')));
+    if (r?.error) banners.push(h('div', { class: 'banner bad', 'data-testid': 'game-error' }, r.error));
+    if (this.ctx.diagnostics.some((d) => d.severity === 'error')) banners.push(h('div', { class: 'banner muted' }, 'The pack has errors; the game runs on the last rules that compiled.'));
+    if (this.game.botsPaused) banners.push(h('div', { class: 'banner info' }, 'Bots are paused.', h('button', { class: 'small', onclick: () => this.game.resumeBots() }, 'Resume bots')));
+
+    const boardWrap = h('div', { class: 'board-wrap' });
+    const legal = canChoose ? r!.legal : [];
+    const drawBoard = (aspect: number) => {
+      if (!state) return void clear(boardWrap, h('div', { class: 'no-board' }, r?.error ? 'No game state.' : 'Starting…'));
+      const svg = renderBoard({
+        summary,
+        state,
+        lang: this.lang,
+        aspect,
+        zoom: this.boardZoom,
+        onZoom: (z) => (this.boardZoom = z),
+        choices: legal,
+        clickable: humanToMove && !r?.stoppedAt,
+        onPick: (_entity, choices, at) => (choices.length === 1 ? this.game.choose(choices[0]) : this.pickMenu(choices, at)),
+      });
+      clear(boardWrap, svg ?? h('div', { class: 'no-board' }, 'No kind of this pack has a graph, so there is no board to draw.'));
+    };
+    // Several boards are arranged for the space they get: drawn for the last known shape, then
+    // again if the space turns out to be another shape (a banner came or went).
+    drawBoard(this.boardAspect);
+    requestAnimationFrame(() => {
+      if (!boardWrap.isConnected || boardWrap.clientHeight < 20) return;
+      const aspect = boardWrap.clientWidth / boardWrap.clientHeight;
+      if (Math.abs(aspect - this.boardAspect) / this.boardAspect > 0.08) {
+        this.boardAspect = aspect;
+        drawBoard(aspect);
+      }
+    });
+
+    clear(
+      g,
+      toolbar,
+      banners,
+      h('div', { class: 'game-body' },
+        boardWrap,
+        h('div', { class: 'side' },
+          this.renderPrompt(state, toMove, legal, humanToMove),
+          this.renderPlayers(summary, state, s),
+          this.renderLog(state),
+        ),
+      ),
+    );
+  }
+
+  private renderPrompt(state: GameState | undefined, toMove: string | undefined, legal: Choice[], humanToMove: boolean): HTMLElement {
+    const r = this.game.played;
+    const idx = state && toMove ? state.players.indexOf(toMove) : -1;
+    const who = idx >= 0 ? h('span', { class: 'who' }, h('span', { class: 'dot', style: `background:${playerColours[idx % playerColours.length]}` }), `P${idx + 1}`) : null;
+    let head: (HTMLElement | string | null)[];
+    if (!state) head = ['…'];
+    else if (state.over) {
+      const rows = r?.standings ?? [];
+      const best = rows[0];
+      head = [
+        h('strong', { 'data-testid': 'game-over' }, 'Game over'),
+        rows.length
+          ? h('ol', { class: 'standings', 'data-testid': 'standings' }, rows.map((row) => {
+              const i = state.players.indexOf(row.player);
+              return h('li', { class: best && row.score === best.score && row.tiebreak === best.tiebreak ? 'winner' : '' },
+                h('span', { class: 'dot', style: `background:${playerColours[i % playerColours.length]}` }), `P${i + 1} `, h('strong', null, row.score), row.tiebreak ? h('span', { class: 'tiebreak' }, ` (tiebreak ${row.tiebreak})`) : null);
+            }))
+          : null,
+      ];
+    }
+    else if (r?.stoppedAt && this.game.cursor === undefined) head = ['Replay stopped; drop the later moves to play on.'];
+    else if (!legal.length && this.game.viewAs && this.game.viewAs !== toMove) head = [who, ' to move (switch the view to see their choices)'];
+    else head = [who, humanToMove ? ' to move' : ' (bot) is thinking…', state.prompt?.text ? h('div', { class: 'prompt-text' }, state.prompt.text) : null];
+    const buttons = legal.map((c) =>
+      h('button', {
+        class: 'choice',
+        'data-testid': 'choice',
+        'data-choice': c.id,
+        disabled: !humanToMove || !!r?.stoppedAt,
+        title: c.id,
+        onclick: () => this.game.choose(c),
+        // Pointing at a choice shows on the board what it names.
+        onmouseenter: () => highlight(c, true),
+        onmouseleave: () => highlight(c, false),
+      }, choiceLabel(c, state?.prompt?.text)),
+    );
+    return h('div', { class: 'panel prompt', 'data-testid': 'prompt' }, h('div', { class: 'panel-head' }, ...head), h('div', { class: 'choices', 'data-testid': 'choices' }, buttons));
+  }
+
+  private renderPlayers(summary: PackSummary, state: GameState | undefined, s: Session): HTMLElement {
+    if (!state) return h('div', { class: 'panel players' });
+    const playerKind = summary.kinds.player;
+    const fieldNames = playerKind ? Object.keys(playerKind.state) : [...new Set(state.players.flatMap((p) => Object.keys(state.e[p] ?? {})))];
+    const name = (v: unknown): string => {
+      if (v === null || v === undefined) return '—';
+      if (typeof v === 'string') {
+        const pi = state.players.indexOf(v);
+        if (pi >= 0) return `P${pi + 1}`;
+        return summary.entities[v]?.name[this.lang] ?? summary.entities[v]?.name.en ?? v;
+      }
+      if (Array.isArray(v)) return v.length ? v.map(name).join(', ') : '—';
+      if (typeof v === 'boolean') return v ? 'yes' : 'no';
+      return String(v);
+    };
+    // Players are columns and fields rows: a pack may give players many fields, and 2 to 5 columns fit.
+    const head = h('tr', null, h('th', null, ''), state.players.map((p, i) =>
+      h('th', { class: p === this.game.toMove() ? 'active' : '', 'data-testid': `player-${i}` },
+        h('span', { class: 'dot', style: `background:${playerColours[i % playerColours.length]}` }), `P${i + 1}`,
+        h('button', {
+          class: `seat-toggle ${s.seats[i] ?? 'bot'}`,
+          'data-testid': `seat-${i}`,
+          title: 'Who plays this seat: click to switch between you and a bot',
+          onclick: () => this.game.toggleSeat(i),
+        }, s.seats[i] === 'human' ? 'you' : 'bot'),
+      ),
+    ));
+    const rows = fieldNames.map((f) =>
+      h('tr', null, h('th', { class: 'field' }, f), state.players.map((p) => {
+        const fields = state.e[p] ?? {};
+        const hidden = playerKind?.state[f]?.hidden && this.game.viewAs !== null && this.game.viewAs !== p;
+        return h('td', { 'data-testid': `field-${p}-${f}`, class: hidden ? 'hidden-field' : '', title: hidden ? 'hidden from this view' : `${f}: ${JSON.stringify(fields[f])}` }, hidden ? 'hidden' : name(fields[f]));
+      })),
+    );
+    const game = state.e.game;
+    return h('div', { class: 'panel players', 'data-testid': 'players' },
+      h('table', null, h('thead', null, head), h('tbody', null, rows)),
+      game && Object.keys(game).length ? h('div', { class: 'game-fields', 'data-testid': 'game-fields' }, Object.entries(game).map(([k, v]) => h('span', { class: 'kv', title: JSON.stringify(v) }, h('span', { class: 'k' }, k), ' ', name(v)))) : null,
+    );
+  }
+
+  private renderLog(state: GameState | undefined): HTMLElement {
+    const list = h('ol', { class: 'log', 'data-testid': 'log' });
+    // The latest entries: a whole game's log would make every redraw slow.
+    const all = state?.log ?? [];
+    const shown = all.slice(-LOG_LIMIT);
+    if (all.length > shown.length) list.append(h('li', { class: 'entry setup' }, `… ${all.length - shown.length} earlier entries (step back through the history to see them)`));
+    for (const e of shown) {
+      const pi = e.player ? (state?.players.indexOf(e.player) ?? -1) : -1;
+      const rule = e.rule ? /^(.+?):(\d+)/.exec(e.rule) : null;
+      list.append(
+        h('li', { class: `entry${e.step < 0 ? ' setup' : ''}`, 'data-testid': 'log-entry' },
+          h('span', { class: 'step' }, e.step < 0 ? 'setup' : `#${e.step + 1}`),
+          pi >= 0 ? h('span', { class: 'dot', style: `background:${playerColours[pi % playerColours.length]}`, title: `P${pi + 1}` }) : null,
+          h('span', { class: 'text' }, e.text),
+          e.rule
+            ? h('button', {
+                class: 'rule',
+                title: `Caused by ${e.rule}; click to open`,
+                'data-testid': 'log-rule',
+                onclick: () => rule && this.ctx.editor.revealLine(rule[1], Number(rule[2])),
+              }, e.rule.replace(/^.*\//, ''))
+            : null,
+        ),
+      );
+    }
+    const wrap = h('div', { class: 'panel log-panel' }, h('div', { class: 'panel-head' }, 'Log'), list);
+    requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
+    return wrap;
+  }
+
+  private pickMenu(choices: Choice[], at: { x: number; y: number }) {
+    document.querySelector('.pick-menu')?.remove();
+    const menu = h('div', { class: 'pick-menu', 'data-testid': 'pick-menu', style: `left:${Math.min(at.x, window.innerWidth - 220)}px;top:${Math.min(at.y, window.innerHeight - 40 * choices.length - 10)}px` },
+      choices.map((c) => h('button', { class: 'choice', 'data-choice': c.id, onclick: () => { menu.remove(); this.game.choose(c); } }, choiceLabel(c, this.game.played?.state?.prompt?.text))),
+    );
+    document.body.append(menu);
+    const close = (e: Event) => {
+      if (!menu.contains(e.target as Node)) {
+        menu.remove();
+        document.removeEventListener('pointerdown', close, true);
+      }
+    };
+    setTimeout(() => document.addEventListener('pointerdown', close, true));
+  }
+
+}
+
+function highlight(c: Choice, on: boolean) {
+  for (const id of c.args.flatMap(idsIn)) {
+    for (const el of document.querySelectorAll(`[data-testid=board] [data-entity="${CSS.escape(id)}"]`)) el.classList.toggle('hl', on);
+  }
+}
+
+/** A choice's label without the prompt's question, which the panel already shows above the choices. */
+function choiceLabel(c: Choice, prompt: string | undefined): string {
+  const label = c.label || c.id;
+  return prompt && label.startsWith(`${prompt}: `) ? label.slice(prompt.length + 2) : label;
+}
+
+function seatSelect(value: Seat, onChange: (v: Seat) => void, testid: string): HTMLSelectElement {
+  const sel = h('select', { class: 'seat-select', 'data-testid': testid }, h('option', { value: 'human', selected: value === 'human' }, 'Human'), h('option', { value: 'bot', selected: value === 'bot' }, 'Bot'));
+  sel.addEventListener('change', () => onChange(sel.value as Seat));
+  return sel;
+}
+
