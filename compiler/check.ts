@@ -552,10 +552,6 @@ class Checker {
     ctx.vars.pop();
   }
 
-  private needEffects(ctx: Ctx, s: A.Node, what: string): void {
-    if (!ctx.effects) this.error(ctx.unit, s.span, 'RB0514', `${what} changes the game, which a value (fn, pipeline, modify, when) may not do`);
-  }
-
   private stmt(ctx: Ctx, s: A.Stmt): void {
     switch (s.kind) {
       case 'let': {
@@ -604,7 +600,6 @@ class Checker {
         for (const f of notNone(s.cond, true)) ctx.narrow[ctx.narrow.length - 1].add(f);
         return;
       case 'choose': {
-        this.needEffects(ctx, s, '`choose`');
         const src = this.expr(ctx, s.source);
         if (src.k !== 'list' && src.k !== 'error') this.error(ctx.unit, s.source.span, 'RB0542', `a player chooses from a list, but this is ${article(src)}`);
         if (s.by) this.expect(ctx, s.by, Ty.entity('player'), 'who chooses');
@@ -617,14 +612,12 @@ class Checker {
         return;
       }
       case 'offer':
-        this.needEffects(ctx, s, '`offer`');
         this.expect(ctx, s.player, Ty.entity('player'), 'who acts');
         for (const a of s.actions) {
           if (!this.c.actions.get(a.name)?.some((p) => !p.unit.owner) && !this.d.broken.has(a.name)) this.error(ctx.unit, a.span, 'RB0517', `there is no game action \`${a.name}\``, this.suggest(a.name, [...this.c.actions.keys()]));
         }
         return;
       case 'emit': {
-        this.needEffects(ctx, s, '`emit`');
         const ev = this.c.events.get(s.event);
         if (!ev) {
           if (!this.d.broken.has(s.event)) this.error(ctx.unit, s.eventSpan, 'RB0505', `there is no event \`${s.event}\``, this.suggest(s.event, [...this.c.events.keys()]) ?? `declare it: \`event ${s.event}(…)\``);
@@ -638,43 +631,35 @@ class Checker {
         this.expr(ctx, s.text);
         return;
       case 'turn':
-        this.needEffects(ctx, s, '`turn`');
         this.expect(ctx, s.player, Ty.entity('player'), 'whose turn it is');
         this.block(ctx, s.body);
         return;
       case 'resolving':
-        this.needEffects(ctx, s, '`resolving`');
         this.block(ctx, s.body);
         return;
       case 'shuffle':
-        this.needEffects(ctx, s, '`shuffle`');
         this.listField(ctx, s.target);
         return;
       case 'draw': {
-        this.needEffects(ctx, s, '`draw`');
         const el = this.listField(ctx, s.from);
         this.declareVar(ctx, ctx.unit, s.name, s.nameSpan, el, s);
         return;
       }
       case 'put': {
-        this.needEffects(ctx, s, '`put`');
         const el = this.listField(ctx, s.into);
         this.expect(ctx, s.value, el, 'what is put on the pile');
         return;
       }
       case 'remove': {
-        this.needEffects(ctx, s, '`remove`');
         const el = this.listField(ctx, s.from);
         this.expect(ctx, s.value, el, 'what is removed');
         return;
       }
       case 'finish':
-        this.needEffects(ctx, s, '`finish`');
         return;
       case 'call': {
         const target = this.c.procs.get(s.call.callee);
         if (target) {
-          this.needEffects(ctx, s, `calling \`${s.call.callee}\``);
           ctx.calls?.add(s.call.callee);
           this.c.calls.set(s.call, { k: 'proc', name: s.call.callee });
           this.args(ctx, s.call.callee, target.decl.params.map((p) => this.typeRef(target.unit, p.type)), s.call.args, s.span);
@@ -689,7 +674,6 @@ class Checker {
   }
 
   private fieldTarget(ctx: Ctx, f: A.FieldExpr): Type {
-    this.needEffects(ctx, f, 'assigning a field');
     const t = this.expr(ctx, f);
     const info = this.c.fields.get(f);
     if (info?.isProp) {

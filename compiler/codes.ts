@@ -96,7 +96,6 @@ export const diagnosticCodes: readonly CodeInfo[] = [
   error('RB0511', 'Name defined twice in a rule', '`‹name›` is already defined here', 'Within a rule a name stands for one thing.', 'Pick another name.'),
   error('RB0512', 'Roles outside a card', '`while <role>` belongs on a card’s rules; the game’s own rules always apply', 'Roles say when a card’s rule works; the game’s own rules have none.', 'Remove `while …`.'),
   error('RB0513', 'Unknown role', 'a ‹kind› has no role `‹role›`', 'The rule works in a role the card’s kind does not declare.', 'Use one of the kind’s roles, or declare it under `kinds.<kind>.roles`.'),
-  error('RB0514', 'Effect in a value', '‹what› changes the game, which a value (fn, pipeline, modify, when) may not do', 'Values are computed whenever they are needed, so computing one must not change the game.', 'Move the effect into a proc, action, trigger, setup or the flow.'),
   error('RB0515', 'Adding to what is no number or list', '`‹op›` works on numbers and lists; `‹field›` is ‹a type›', '`+=` and `-=` add to numbers and lists.', 'Assign with `=`, or change a number or list field.'),
   error('RB0516', 'Break outside a loop', '`break` is only meaningful inside `for`, `repeat` or `loop`', 'There is no loop to leave.', 'Remove `break`, or put it inside a loop.'),
   error('RB0517', 'Offer of no game action', 'there is no game action `‹action›`', '`offer` offers actions of the game’s own rules.', 'Use the suggested action, or declare it.'),

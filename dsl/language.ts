@@ -21,6 +21,8 @@ export interface DeclarationForm {
   onCards: boolean;
   /** May follow `override` in a pack that extends another (game actions only, for `action`). */
   overridable: boolean;
+  /** A declaration of this form as a pack writes it; test/language-table.test.ts parses it. */
+  example: string;
 }
 
 /** A statement of a block, started by its keyword. */
@@ -28,71 +30,74 @@ export interface StatementForm {
   keyword: StatementKeyword;
   form: string;
   doc: string;
-  /** Changes the game (or asks a player): allowed in effects (proc, action, on, setup, flow), never in a value. */
-  effect: boolean;
+  /** A statement of this form, as written inside a block; test/language-table.test.ts parses it. */
+  example: string;
 }
 
 export const declarations = [
-  { keyword: 'event', form: 'event name(params)', doc: 'declares an event that rules can `emit` and react to with `on`', named: true, onCards: false, overridable: true },
-  { keyword: 'fn', form: 'fn name(params): T = expr', doc: 'declares a pure function: `fn name(params): type = expression`', named: true, onCards: false, overridable: true },
-  { keyword: 'pipeline', form: 'pipeline name(params): T [min e] [max e] = expr', doc: 'declares a value that cards can adjust with `modify`', named: true, onCards: false, overridable: true },
-  { keyword: 'proc', form: 'proc name(params) { … }', doc: 'declares a procedure: a named block of statements', named: true, onCards: false, overridable: true },
-  { keyword: 'action', form: 'action name(params) ["label"] [limit N per turn|game] [with action | anytime] [while roles] { … }', doc: 'declares something a player may do when offered: `action name(params) { … }`', named: true, onCards: true, overridable: true },
-  { keyword: 'on', form: 'on event(binds) [when cond] [while roles] { … }', doc: 'reacts to an event: `on event(args) when condition { … }`', named: false, onCards: true, overridable: false },
-  { keyword: 'modify', form: 'modify pipeline(binds) [by anyone] [while roles] [when cond] = expr', doc: 'adjusts a pipeline value: `modify pipeline(args) when condition = value`', named: false, onCards: true, overridable: false },
-  { keyword: 'setup', form: 'setup { … }', doc: 'the statements that prepare a new game', named: false, onCards: false, overridable: false },
-  { keyword: 'flow', form: 'flow { … }', doc: 'the turn structure of the game (one per pack)', named: false, onCards: false, overridable: false },
-  { keyword: 'invariant', form: 'invariant "message" = cond', doc: 'a state no game may reach: `invariant "message" = condition`', named: false, onCards: false, overridable: false },
+  { keyword: 'event', form: 'event name(params)', doc: 'declares an event that rules can `emit` and react to with `on`', named: true, onCards: false, overridable: true, example: 'event conquered(r: region, attacker: player, loser: player?)' },
+  { keyword: 'fn', form: 'fn name(params): T = expr', doc: 'declares a pure function: `fn name(params): type = expression`', named: true, onCards: false, overridable: true, example: 'fn activeRegions(p: player): list<region> = regions where owner == p and not declined' },
+  { keyword: 'pipeline', form: 'pipeline name(params): T [min e] [max e] = expr', doc: 'declares a value that cards can adjust with `modify`', named: true, onCards: false, overridable: true, example: 'pipeline conquestCost(r: region): number min 1 max 20 = 2 + r.tokens' },
+  { keyword: 'proc', form: 'proc name(params) { … }', doc: 'declares a procedure: a named block of statements', named: true, onCards: false, overridable: true, example: 'proc scoreRegions(p: player) { p.coins += count(regions where owner == p) }' },
+  { keyword: 'action', form: 'action name(params) ["label"] [limit N per turn|game] [with action | anytime] [while roles] { … }', doc: 'declares something a player may do when offered: `action name(params) { … }`', named: true, onCards: true, overridable: true, example: 'action airAttack(r: region in (regions where owner != me)) "Air attack on {r}" limit 1 per turn with conquer while active { me.hand -= 1 }' },
+  { keyword: 'on', form: 'on event(binds) [when cond] [while roles] { … }', doc: 'reacts to an event: `on event(args) when condition { … }`', named: false, onCards: true, overridable: false, example: 'on conquered(r, attacker) when attacker == holder while active, decline { holder.coins += 1 }' },
+  { keyword: 'modify', form: 'modify pipeline(binds) [by anyone] [while roles] [when cond] = expr', doc: 'adjusts a pipeline value: `modify pipeline(args) when condition = value`', named: false, onCards: true, overridable: false, example: 'modify conquestCost(r) by anyone when r.terrain == mountains = value - 2' },
+  { keyword: 'setup', form: 'setup { … }', doc: 'the statements that prepare a new game', named: false, onCards: false, overridable: false, example: 'setup { game.round = 1 }' },
+  { keyword: 'flow', form: 'flow { … }', doc: 'the turn structure of the game (one per pack)', named: false, onCards: false, overridable: false, example: 'flow { loop max 20 { for p in players { turn p { offer p: conquer } } } finish }' },
+  { keyword: 'invariant', form: 'invariant "message" = cond', doc: 'a state no game may reach: `invariant "message" = condition`', named: false, onCards: false, overridable: false, example: 'invariant "no race has more tokens out than the box holds" = all(races, it.tokens <= it.box)' },
 ] as const satisfies readonly DeclarationForm[];
 
 export const statements = [
-  { keyword: 'let', form: 'let x = e', doc: 'names a value: `let x = expression`', effect: false },
-  { keyword: 'if', form: 'if c { } else if c { } else { }', doc: 'runs a block when a condition holds (also a value: `if c then a else b`)', effect: false },
-  { keyword: 'for', form: 'for x in list { }', doc: 'runs a block for each element of a list: `for x in list { … }`', effect: false },
-  { keyword: 'repeat', form: 'repeat n { }', doc: 'runs a block n times: `repeat 3 { … }`', effect: false },
-  { keyword: 'loop', form: 'loop max n { … break … }', doc: 'runs a block until `break`, at most n times: `loop max 200 { … }`', effect: false },
-  { keyword: 'break', form: 'break', doc: 'leaves the innermost `for`, `repeat` or `loop`', effect: false },
-  { keyword: 'require', form: 'require c else "reason"', doc: 'stops an action unless the condition holds: `require cond else "reason"`', effect: false },
-  { keyword: 'choose', form: 'choose [optional] x in list [by player] ["prompt"] { }', doc: 'asks a player to pick one of a set: `choose x in set by player "prompt" { … }`', effect: true },
-  { keyword: 'offer', form: 'offer player: action, action', doc: 'offers actions to a player: `offer player: action1, action2`', effect: true },
-  { keyword: 'emit', form: 'emit event(args)', doc: 'raises an event: `emit event(args)`', effect: true },
-  { keyword: 'log', form: 'log "text"', doc: 'writes a line in the game log', effect: false },
-  { keyword: 'turn', form: 'turn p { }', doc: "runs a block as a player's turn", effect: true },
-  { keyword: 'resolving', form: 'resolving { }', doc: 'a card being resolved: no `anytime` action may be taken inside', effect: true },
-  { keyword: 'shuffle', form: 'shuffle field', doc: 'shuffles a list field', effect: true },
-  { keyword: 'draw', form: 'draw x from [top of|bottom of] field', doc: 'takes the top (or bottom) item of a list field', effect: true },
-  { keyword: 'put', form: 'put e on top|bottom of field', doc: 'puts an item on the top or bottom of a list field', effect: true },
-  { keyword: 'remove', form: 'remove e from field', doc: 'removes an item from a list field', effect: true },
-  { keyword: 'finish', form: 'finish', doc: 'ends the game', effect: true },
+  { keyword: 'let', form: 'let x = e', doc: 'names a value: `let x = expression`', example: 'let cost = conquestCost(r)' },
+  { keyword: 'if', form: 'if c { } else if c { } else { }', doc: 'runs a block when a condition holds (also a value: `if c then a else b`)', example: 'if r.owner == none { r.tokens = 0 } else if r.tokens > 1 { r.tokens -= 1 } else { r.declined = true }' },
+  { keyword: 'for', form: 'for x in list { }', doc: 'runs a block for each element of a list: `for x in list { … }`', example: 'for r in activeRegions(me) { r.declined = true }' },
+  { keyword: 'repeat', form: 'repeat n { }', doc: 'runs a block n times: `repeat 3 { … }`', example: 'repeat 6 { refillColumn() }' },
+  { keyword: 'loop', form: 'loop max n { … break … }', doc: 'runs a block until `break`, at most n times: `loop max 200 { … }`', example: 'loop max 200 { if p.stage == done { break } offer p: conquer, redeploy }' },
+  { keyword: 'break', form: 'break', doc: 'leaves the innermost `for`, `repeat` or `loop`', example: 'break' },
+  { keyword: 'require', form: 'require c else "reason"', doc: 'stops an action unless the condition holds: `require cond else "reason"`', example: 'require me.hand >= cost else "conquering {r} takes {cost} tokens"' },
+  { keyword: 'choose', form: 'choose [optional] x in list [by player] ["prompt"] { }', doc: 'asks a player to pick one of a set: `choose x in set by player "prompt" { … }`', example: 'choose optional die in faces(game.pool) by p "Pick an action die" { remove die from game.pool }' },
+  { keyword: 'offer', form: 'offer player: action, action', doc: 'offers actions to a player: `offer player: action1, action2`', example: 'offer p: move, fight, rest' },
+  { keyword: 'emit', form: 'emit event(args)', doc: 'raises an event: `emit event(args)`', example: 'emit conquered(r, p, loser)' },
+  { keyword: 'log', form: 'log "text"', doc: 'writes a line in the game log', example: 'log "The Lich King moves to {s}"' },
+  { keyword: 'turn', form: 'turn p { }', doc: "runs a block as a player's turn", example: 'turn p { playTurn(p) }' },
+  { keyword: 'resolving', form: 'resolving { }', doc: 'a card being resolved: no `anytime` action may be taken inside', example: 'resolving { applyCard(card) }' },
+  { keyword: 'shuffle', form: 'shuffle field', doc: 'shuffles a list field', example: 'shuffle game.scourgeDiscard' },
+  { keyword: 'draw', form: 'draw x from [top of|bottom of] field', doc: 'takes the top (or bottom) item of a list field', example: 'draw card from bottom of game.scourgeDeck' },
+  { keyword: 'put', form: 'put e on top|bottom of field', doc: 'puts an item on the top or bottom of a list field', example: 'put me.declined on top of game.raceStack' },
+  { keyword: 'remove', form: 'remove e from field', doc: 'removes an item from a list field', example: 'remove die from game.pool' },
+  { keyword: 'finish', form: 'finish', doc: 'ends the game', example: 'finish' },
 ] as const satisfies readonly StatementForm[];
 
-/** Keywords inside declarations, statements and expressions, with what each means there. */
+/**
+ * Keywords inside declarations, statements and expressions, with what each means there and rules
+ * that use it (test/language-table.test.ts parses them).
+ */
 export const clauseKeywords = [
-  { keyword: 'override', doc: 'in a pack that extends another: replaces the base pack’s declaration of that name' },
-  { keyword: 'then', doc: 'a value chosen by a condition: `if c then a else b`' },
-  { keyword: 'else', doc: 'what happens (or the value) when the condition does not hold; the reason after `require`' },
-  { keyword: 'in', doc: 'the list walked, chosen from or looked into: `for x in xs`, `x in xs`' },
-  { keyword: 'max', doc: 'the bound of a `loop`, or a pipeline’s maximum (also the built-in `max(a, b)`)' },
-  { keyword: 'min', doc: 'a pipeline’s minimum (also the built-in `min(a, b)`)' },
-  { keyword: 'optional', doc: 'a `choose` the player may decline: the chosen value is then none' },
-  { keyword: 'by', doc: 'who chooses (`choose … by p`), or `modify … by anyone`' },
-  { keyword: 'top', doc: 'the first element of a pile (`draw x from top of …`, `put x on top of …`)' },
-  { keyword: 'bottom', doc: 'the last element of a pile' },
-  { keyword: 'of', doc: 'names the pile after `top` or `bottom`' },
-  { keyword: 'where', doc: 'filters a list: `regions where it.tokens > 0`' },
-  { keyword: 'and', doc: 'both conditions hold' },
-  { keyword: 'or', doc: 'at least one condition holds' },
-  { keyword: 'not', doc: 'the condition does not hold' },
-  { keyword: 'true', doc: 'the value true' },
-  { keyword: 'false', doc: 'the value false' },
-  { keyword: 'none', doc: 'no value: what an optional (`T?`) holds when empty' },
-  { keyword: 'when', doc: 'a condition for a rule to apply' },
-  { keyword: 'while', doc: 'the roles in which a card rule works: `while active, decline`' },
-  { keyword: 'limit', doc: 'limits how often an action may be used: `limit 1 per turn`' },
-  { keyword: 'per', doc: 'what a limit is counted over: `per turn` or `per game`' },
-  { keyword: 'with', doc: 'a card action offered beside a game action: `with conquer`' },
-  { keyword: 'anytime', doc: 'a card action offered at every offer and choice' },
-] as const satisfies ReadonlyArray<{ keyword: string; doc: string }>;
+  { keyword: 'override', doc: 'in a pack that extends another: replaces the base pack’s declaration of that name', example: 'override fn bonus(): number = 2' },
+  { keyword: 'then', doc: 'a value chosen by a condition: `if c then a else b`', example: 'fn f(x: number): number = if x > 0 then x else 0' },
+  { keyword: 'else', doc: 'what happens (or the value) when the condition does not hold; the reason after `require`', example: 'fn f(x: number): number = if x > 0 then x else 0' },
+  { keyword: 'in', doc: 'the list walked, chosen from or looked into: `for x in xs`, `x in xs`', example: 'fn f(x: number): bool = x in [1, 2]' },
+  { keyword: 'max', doc: 'the bound of a `loop`, or a pipeline’s maximum (also the built-in `max(a, b)`)', example: 'flow { loop max 3 { break } }' },
+  { keyword: 'min', doc: 'a pipeline’s minimum (also the built-in `min(a, b)`)', example: 'pipeline cost(): number min 1 = 2' },
+  { keyword: 'optional', doc: 'a `choose` the player may decline: the chosen value is then none', example: 'flow { choose optional r in regions { r.tokens = 0 } }' },
+  { keyword: 'by', doc: 'who chooses (`choose … by p`), or `modify … by anyone`', example: 'flow { choose r in regions by current { r.tokens = 0 } }' },
+  { keyword: 'top', doc: 'the first element of a pile (`draw x from top of …`, `put x on top of …`)', example: 'flow { draw c from top of game.deck }' },
+  { keyword: 'bottom', doc: 'the last element of a pile', example: 'flow { put c on bottom of game.deck }' },
+  { keyword: 'of', doc: 'names the pile after `top` or `bottom`', example: 'flow { put c on top of game.deck }' },
+  { keyword: 'where', doc: 'filters a list: `regions where it.tokens > 0`', example: 'fn mine(): list<region> = regions where owner == me' },
+  { keyword: 'and', doc: 'both conditions hold', example: 'fn f(a: bool, b: bool): bool = a and b' },
+  { keyword: 'or', doc: 'at least one condition holds', example: 'fn f(a: bool, b: bool): bool = a or b' },
+  { keyword: 'not', doc: 'the condition does not hold', example: 'fn f(a: bool): bool = not a' },
+  { keyword: 'true', doc: 'the value true', example: 'fn f(): bool = true' },
+  { keyword: 'false', doc: 'the value false', example: 'fn f(): bool = false' },
+  { keyword: 'none', doc: 'no value: what an optional (`T?`) holds when empty', example: 'fn f(r: region): bool = r.owner == none' },
+  { keyword: 'when', doc: 'a condition for a rule to apply', example: 'on conquered(r) when r.tokens > 0 { r.tokens -= 1 }' },
+  { keyword: 'while', doc: 'the roles in which a card rule works: `while active, decline`', example: 'on conquered(r) while active { holder.coins += 1 }' },
+  { keyword: 'limit', doc: 'limits how often an action may be used: `limit 1 per turn`', example: 'action extra limit 1 per game { me.coins += 1 }' },
+  { keyword: 'per', doc: 'what a limit is counted over: `per turn` or `per game`', example: 'action extra limit 1 per turn { me.coins += 1 }' },
+  { keyword: 'with', doc: 'a card action offered beside a game action: `with conquer`', example: 'action airAttack(r: region) with conquer { r.tokens = 0 }' },
+  { keyword: 'anytime', doc: 'a card action offered at every offer and choice', example: 'action play "Play" anytime { me.coins += 1 }' },
+] as const satisfies ReadonlyArray<{ keyword: string; doc: string; example: string }>;
 
 export type DeclarationKeyword = 'event' | 'fn' | 'pipeline' | 'proc' | 'action' | 'on' | 'modify' | 'setup' | 'flow' | 'invariant';
 export type StatementKeyword =

@@ -1,11 +1,13 @@
 /**
- * Regenerates the table of built-in functions in docs/language.md from compiler/builtins.ts, the
- * one table the checker, the lowering, completion and hover read too. Run with `npm run docs`;
- * test/docs.test.ts fails when the table in the document is stale.
+ * Regenerates what the docs say from the tables the compiler reads: the built-in functions in
+ * docs/language.md from compiler/builtins.ts, and docs/diagnostics.md from compiler/codes.ts with
+ * an example of each code taken from the golden tests. Run with `npm run docs`; test/docs.test.ts
+ * fails when a document is stale.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { builtins, type Builtin } from '../compiler/builtins.ts';
+import { diagnosticCodes, type CodeInfo } from '../compiler/codes.ts';
 
 export const DOC_PATH = 'docs/language.md';
 export const START = '<!-- builtins:start -->';
@@ -42,9 +44,74 @@ export function withBuiltins(doc: string): string {
   return `${doc.slice(0, a + START.length)}\n${builtinsTable()}\n${doc.slice(b)}`;
 }
 
+export const DIAGNOSTICS_PATH = 'docs/diagnostics.md';
+export const GOLDEN_DIR = 'test/golden';
+
+/** A diagnostic as a golden test prints it, and the edit of the pack that caused it. */
+export interface Example {
+  /** The golden case, `test/golden/<name>.expected.txt`. */
+  name: string;
+  edit: string;
+  text: string;
+}
+
+/** The first example of each code in the golden files (in file name order). */
+export function goldenExamples(dir = GOLDEN_DIR): Map<string, Example> {
+  const out = new Map<string, Example>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.expected.txt')).sort()) {
+    const text = readFileSync(`${dir}/${file}`, 'utf8');
+    const edit = text.match(/^# (.*)$/m)?.[1] ?? '';
+    const blocks = text.split('\n\n').slice(1);
+    for (const block of blocks) {
+      const code = block.match(/^\S+: (?:error|warning) (RB\d{4}): /)?.[1];
+      if (code && !out.has(code)) out.set(code, { name: file.replace(/\.expected\.txt$/, ''), edit, text: block.trimEnd() });
+    }
+  }
+  return out;
+}
+
+function codeSection(c: CodeInfo, example: Example | undefined): string {
+  const lines = [`## ${c.code}: ${c.title}`, '', `${c.severity === 'error' ? 'Error' : 'Warning'}. The message reads:`, '', `> ${c.message}`, '', c.explain, '', `**Fix:** ${c.fix}`, ''];
+  if (example) lines.push(`Example (\`${GOLDEN_DIR}/${example.name}\`: ${example.edit}):`, '', '```text', example.text, '```', '');
+  else if (c.noExample) lines.push(`No example: ${c.noExample}.`, '');
+  return lines.join('\n');
+}
+
+/** docs/diagnostics.md as it should read. */
+export function diagnosticsDoc(examples = goldenExamples()): string {
+  const index = diagnosticCodes.map((c) => `| [${c.code}](#${c.code.toLowerCase()}-${c.title.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')}) | ${c.severity} | ${cell(c.title)} |`);
+  return [
+    '# Diagnostics',
+    '',
+    '<!-- Generated from compiler/codes.ts and the golden tests (test/golden/) by `npm run docs`; edit those, not this file. -->',
+    '',
+    'Every message of the compiler has a code, a file, a line and a column, and usually a hint. Each code',
+    'has one message (‹…› marks what varies), and below each is an example from the golden tests:',
+    'a small edit of the Small World pack and what the compiler says about it.',
+    '',
+    'Codes by stage: RB00xx reading the pack’s files, RB01xx the shape of the YAML, RB02xx declarations',
+    'in YAML, RB03xx the syntax of the rules, RB04xx collecting the rules, RB05xx checking them.',
+    '',
+    '| code | severity | what |',
+    '| --- | --- | --- |',
+    ...index,
+    '',
+    ...diagnosticCodes.map((c) => codeSection(c, examples.get(c.code))),
+  ].join('\n');
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const before = readFileSync(DOC_PATH, 'utf8');
   const after = withBuiltins(before);
   if (after !== before) writeFileSync(DOC_PATH, after);
   console.log(after === before ? `${DOC_PATH}: the built-in table is up to date` : `${DOC_PATH}: the built-in table was rewritten (${builtins.length} functions)`);
+  let old = '';
+  try {
+    old = readFileSync(DIAGNOSTICS_PATH, 'utf8');
+  } catch {
+    // First run: the document does not exist yet.
+  }
+  const diagnostics = diagnosticsDoc();
+  if (diagnostics !== old) writeFileSync(DIAGNOSTICS_PATH, diagnostics);
+  console.log(diagnostics === old ? `${DIAGNOSTICS_PATH}: up to date` : `${DIAGNOSTICS_PATH}: rewritten (${diagnosticCodes.length} codes)`);
 }

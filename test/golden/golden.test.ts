@@ -1,4 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compile, formatDiagnostic, type Diagnostic, type SourceFile } from '../../compiler/index.ts';
@@ -40,11 +42,24 @@ const addFile =
     files.set(path, text);
   };
 
+const removeFile =
+  (path: string): Edit =>
+  (files) => {
+    if (!files.delete(path)) throw new Error(`the pack has no file ${path}`);
+  };
+
+/** A rules file of its own, one declaration a line. */
+const rulesFile = (path: string, ...lines: string[]): Edit => addFile(path, `rules: |\n${lines.map((l) => `  ${l}\n`).join('')}`);
+
 interface Case {
   name: string;
   /** What the author did, shown at the top of the expected file. */
   edit: string;
   edits: Edit[];
+  /** Packs this one needs, by id (their files). */
+  dependencies?: Record<string, SourceFile[]>;
+  /** Makes files in an empty folder, which is read with the pack's folder reader and added to the pack. */
+  folder?: (dir: string) => void;
 }
 
 const cases: Case[] = [
@@ -121,12 +136,187 @@ const cases: Case[] = [
     edit: 'a race card’s rules declare a `proc`, and its `on` names no event',
     edits: [replace('races/orcs.yaml', '    rules: |\n', '    rules: |\n      proc raid(p: player) { p.coins += 1 }\n      on conquerd(r) { holder.coins += 1 }\n')],
   },
+  // ─── One case per group of codes, so that every code has an example in docs/diagnostics.md ───
+  {
+    name: 'manifest-values',
+    edit: 'pack.yaml: no `version`, an id with capitals, `rulebook: soon`, players.min above players.max',
+    edits: [
+      replace('pack.yaml', 'version: 0.1.0\n', ''),
+      replace('pack.yaml', 'id: smallworld-wow', 'id: Small_World'),
+      replace('pack.yaml', 'rulebook: ^0.1 ', 'rulebook: soon '),
+      replace('pack.yaml', 'players: { min: 2, max: 5 }', 'players: { min: 5, max: 2 }'),
+    ],
+  },
+  {
+    name: 'manifest-shapes',
+    edit: 'pack.yaml: `players: 5`, no languages, and a rules language version this compiler does not read',
+    edits: [replace('pack.yaml', 'players: { min: 2, max: 5 }', 'players: 5'), replace('pack.yaml', 'languages: [en, pl]', 'languages: []'), replace('pack.yaml', 'rulebook: ^0.1 ', 'rulebook: ^9 ')],
+  },
+  {
+    name: 'no-manifest',
+    edit: 'pack.yaml deleted',
+    edits: [removeFile('pack.yaml')],
+  },
+  {
+    name: 'needed-packs',
+    edit: 'pack.yaml: depends on `tiny@^2` (version 1.0.0 is there) and extends itself',
+    edits: [replace('pack.yaml', 'languages:', 'extends: smallworld-wow\ndependsOn: [tiny@^2]\nlanguages:')],
+    dependencies: { tiny: [{ path: 'pack.yaml', text: 'id: tiny\nversion: 1.0.0\nname: { en: Tiny }\nlanguages: [en]\nplayers: { min: 1, max: 2 }\n' }] },
+  },
+  {
+    name: 'file-too-large',
+    edit: 'a 3 MB file of comments in the pack',
+    edits: [addFile('notes.yaml', '# filler\n'.repeat(350_000))],
+  },
+  {
+    name: 'dangling-link',
+    edit: 'a link to a file that does not exist, among the pack files',
+    edits: [],
+    folder: (dir) => symlinkSync(join(dir, 'gone.yaml'), join(dir, 'extra.yaml')),
+  },
+  {
+    name: 'yaml-declarations',
+    edit: 'a file that declares enums, kinds, dice and entities wrongly',
+    edits: [
+      addFile(
+        'zz-broken.yaml',
+        [
+          'enums:',
+          '  terrain: [glacier]',
+          '  colour: [red, red]',
+          'dice:',
+          '  mixed: [1, hit]',
+          'kinds:',
+          '  board:',
+          '    props:',
+          '      extra: number',
+          '  region:',
+          '    state:',
+          '      tokens: number',
+          '      weird: "list<"',
+          '      bare: list',
+          '      strange: colur',
+          '  power:',
+          '    defaultRole: nowhere',
+          '  race:',
+          '    roles:',
+          '      numbered: count(players)',
+          'entities:',
+          '  - regoin: r_x',
+          '  - {}',
+          '  - marker: me',
+          '  - marker: stray',
+          '  - marker: empty',
+          '    type:',
+          '  - marker: odd',
+          '    type: relic',
+          '  - region: r_y',
+          '    board: nowhere',
+          '    terrain: hills',
+          '    adjacent: r_x',
+          '  - region: r_z',
+          '    board: orcs',
+          '    terrain: hills',
+          '',
+        ].join('\n'),
+      ),
+    ],
+  },
+  {
+    name: 'rule-declarations',
+    edit: 'rules that override nothing, a second flow, a card that declares an action twice, a name JavaScript reserves, and a value nested too deeply',
+    edits: [
+      rulesFile(
+        'rules/broken.yaml',
+        'override fn fresh(): number = 1',
+        'override on turnStarted(p) { }',
+        'flow { }',
+        'fn constructor(): number = 1',
+        `fn deep(): number = ${'-'.repeat(201)}1`,
+      ),
+      replace('races/orcs.yaml', '    rules: |\n', '    rules: |\n      action shout "Shout" with conquer { }\n      action shout "Shout" with conquer { }\n      action whisper "Whisper" { }\n      on turnStarted(p) while nowhere { }\n'),
+    ],
+  },
+  {
+    name: 'rule-types',
+    edit: 'rules whose values have the wrong types or shapes',
+    edits: [
+      rulesFile(
+        'rules/broken.yaml',
+        'pipeline flag(): bool min 1 = true',
+        'fn fieldOfNumber(): number = 3.tokens',
+        'fn missing(r: region): number = r.height',
+        'fn never(r: region): bool = r.owner == r.terrain',
+        'fn wrongEnum(r: region): bool = r.terrain == horde',
+        'fn branches(): number = if true then 1 else false',
+        'fn notList(): number = count(3 where true)',
+        'fn mixed(): list<number> = [1, true]',
+        'fn badSum(): number = sum(3, 1)',
+        'fn plusBool(): number = true + 1',
+        'fn inList(): bool = 1 in [true]',
+        'fn one(x: number): number = x',
+        'fn callsOne(): number = one()',
+        'fn absBoth(): number = abs(1, 2)',
+        'fn loopy(x: number): number = loopy(x)',
+        'fn itless(): number = it',
+        'fn selfless(): number = self.tokens',
+        'fn far(a: race, b: race): number = distance(a, b)',
+      ),
+    ],
+  },
+  {
+    name: 'rule-statements',
+    edit: 'statements that cannot do what they say',
+    edits: [
+      rulesFile(
+        'rules/broken.yaml',
+        'action helper "Help" with nothing { }',
+        'action pickNumber(n: number) { }',
+        'on turnStarted(p, extra) { }',
+        'on turnStarted(p) while active { }',
+        'modify nothing(r) = 1',
+        'proc withDomain(n: number in 1..3) { }',
+        'proc twice(p: player) { let p = 1 }',
+        'proc addToOwner(r: region) { r.owner += 1 }',
+        'proc brk() { break }',
+        'proc offerNone(p: player) { offer p: nothing }',
+        'proc useless() { count(regions) }',
+        'proc repaint(r: region) { r.terrain = hills }',
+        'proc act() { }',
+        'fn usesProc(): number = act()',
+        'proc rollNumber() { let x = roll(3) }',
+        'proc shuffleNumber() { shuffle game.round }',
+        'event ping()',
+        'on ping() { emit ping() }',
+      ),
+    ],
+  },
+  {
+    name: 'no-flow',
+    edit: 'rules/game.yaml: the `flow` renamed into a procedure',
+    edits: [replace('rules/game.yaml', '  flow {\n', '  proc playGame() {\n')],
+  },
+  {
+    name: 'unused-function',
+    edit: 'a function nothing calls (a warning: the pack still compiles)',
+    edits: [addRules('rules/scoring.yaml', 'fn unusedHelper(): number = 1')],
+  },
 ];
 
 function broken(c: Case): SourceFile[] {
   const files = new Map(readPackFolder(packDir).map((f) => [f.path, f.text]));
   for (const e of c.edits) e(files);
-  return [...files].map(([path, text]) => ({ path, text }));
+  const out: SourceFile[] = [...files].map(([path, text]) => ({ path, text }));
+  if (c.folder) {
+    const dir = mkdtempSync(join(tmpdir(), 'rulebook-golden-'));
+    try {
+      c.folder(dir);
+      out.push(...readPackFolder(dir));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return out;
 }
 
 /**
@@ -152,7 +342,7 @@ function unbrokenDiagnostics(): Map<string, number> {
 function render(c: Case, files: SourceFile[]): string {
   const texts = new Map(files.map((f) => [f.path, f.text]));
   const known = new Map(unbrokenDiagnostics());
-  const result = compile(files);
+  const result = compile(files, { dependencies: c.dependencies });
   // Only what the edit caused: content being edited elsewhere must not change these files.
   const diagnostics = result.diagnostics.filter((d) => {
     const n = known.get(key(d, texts)) ?? 0;
