@@ -60,7 +60,7 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
     const eol = src.text.indexOf('\n');
     const start = { file: src.path, start: 0, end: eol < 0 ? src.text.length : eol };
     if (src.refused) {
-      report({ code: 'RB0008', message: src.refused.message, at: start, hint: src.refused.hint });
+      report({ code: src.refused.code, message: src.refused.message, at: start, hint: src.refused.hint });
       continue;
     }
     total += src.text.length;

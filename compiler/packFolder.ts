@@ -21,7 +21,7 @@ export function readPackFolder(dir: string): SourceFile[] {
   const out: SourceFile[] = [];
   const root = realpathSync(dir);
   const onPath = new Set<string>();
-  const refuse = (full: string, message: string, hint?: string) => out.push({ path: relative(dir, full).split(sep).join('/'), text: '', refused: { message, hint } });
+  const refuse = (full: string, message: string, hint?: string, code: 'RB0007' | 'RB0008' = 'RB0008') => out.push({ path: relative(dir, full).split(sep).join('/'), text: '', refused: { code, message, hint } });
   const walk = (d: string, real: string) => {
     onPath.add(real);
     for (const name of readdirSync(d).sort()) {
@@ -44,7 +44,7 @@ export function readPackFolder(dir: string): SourceFile[] {
         if (onPath.has(target)) refuse(full, 'this link leads back into a folder that contains it (a loop), so it is not followed', 'remove the link, or point it at a folder that is not above it');
         else walk(full, target);
       } else if (/\.ya?ml$/.test(name)) {
-        if (stat.size > MAX_FILE_BYTES) refuse(full, `this file is ${megabytes(stat.size)}, more than a pack file may be (${megabytes(MAX_FILE_BYTES)})`, 'split it into several files, or remove what is not rules or cards');
+        if (stat.size > MAX_FILE_BYTES) refuse(full, `this file is ${megabytes(stat.size)}, more than a pack file may be (${megabytes(MAX_FILE_BYTES)})`, 'split it into several files, or remove what is not rules or cards', 'RB0007');
         else out.push({ path: relative(dir, full).split(sep).join('/'), text: readFileSync(target, 'utf8') });
       }
     }

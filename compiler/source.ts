@@ -2,8 +2,8 @@
 export interface SourceFile {
   path: string;
   text: string;
-  /** Left unread by whoever gathered the files (a link leaving the pack, a file too large): why. */
-  refused?: { message: string; hint?: string };
+  /** Left unread by whoever gathered the files: a file too large (RB0007), a link leaving the pack or a loop (RB0008). */
+  refused?: { code: 'RB0007' | 'RB0008'; message: string; hint?: string };
 }
 
 /** Turns offsets into 1-based line and column, for one file. */

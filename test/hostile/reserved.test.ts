@@ -26,7 +26,7 @@ function refused(game: string, name: string): void {
   expect(r.diagnostics.some((d) => d.code === 'RB9000')).toBe(false);
 }
 
-const flow = 'flow {\n    turn current {\n      offer pass\n    }\n  }\n  action pass() {\n    log "pass"\n  }';
+const flow = 'action pass "Pass" { }\n  flow {\n    for p in players {\n      turn p {\n        offer p: pass\n      }\n    }\n  }';
 
 describe('names JavaScript reserves', () => {
   it('an entity `__proto__` with a rule writing to it: refused, and no object of the process changes', budget, () => {

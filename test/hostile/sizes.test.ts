@@ -1,0 +1,115 @@
+/**
+ * Sizes and parsing: files too large to be pack or scenario files, YAML alias bombs, a value where
+ * JavaScript expects text, expressions and blocks nested past the call stack, a huge comment
+ * block, an absurd number of players. Each is refused with a positioned diagnostic, never RB9000,
+ * and the large ones run in a child process held to 512 MB and 10 s.
+ */
+import { cpSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compile, type Diagnostic } from '../../compiler/index.ts';
+import { readScenarioFile } from '../../scenario/read.ts';
+import { MANIFEST, expectPositioned, rulebook, rulebookChild, tempFolder, writeFiles } from './harness.ts';
+
+const budget = { timeout: 10_000 };
+// A child process starts tsx and the whole CLI: its own 30 s bound allows for a loaded machine.
+const child = { timeout: 40_000 };
+const root = tempFolder('sizes');
+const FLOW = '  action pass "Pass" { }\n  flow {\n    for p in players {\n      turn p {\n        offer p: pass\n      }\n    }\n  }\n';
+
+function compiled(game: string, manifest = MANIFEST()): { diagnostics: Diagnostic[]; texts: Record<string, string> } {
+  const texts = { 'pack.yaml': manifest, 'game.yaml': game };
+  const r = compile(Object.entries(texts).map(([path, text]) => ({ path, text })));
+  expect(r.diagnostics.filter((d) => d.code === 'RB9000')).toEqual([]);
+  return { diagnostics: r.diagnostics, texts };
+}
+
+const one = (ds: Diagnostic[], code: string) => ds.find((d) => d.code === code);
+
+describe('files too large', () => {
+  it('a 50 MB pack file is not read: RB0007, in a child process held to 512 MB', child, () => {
+    const dir = writeFiles(join(root, 'huge'), { 'pack.yaml': MANIFEST('huge'), 'game.yaml': 'kinds: {}\n' });
+    writeFileSync(join(dir, 'cards.yaml'), `# ${'x'.repeat(99)}\n`.repeat(500_000));
+    const r = rulebookChild(['check', dir]);
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/cards\.yaml:1:1: error RB0007: this file is 4\d\.\d MB, more than a pack file may be \(2\.0 MB\)/);
+  });
+
+  it('a 3 MB file given to the compiler directly is RB0007 at its first line', budget, () => {
+    const { diagnostics, texts } = compiled(`kinds: {}\n${'# filler line\n'.repeat(250_000)}`);
+    expectPositioned(one(diagnostics, 'RB0007'), texts);
+  });
+
+  it('a scenario file of 2.6 MB is refused before it is parsed', budget, () => {
+    const file = readScenarioFile({ path: 'big.yaml', text: `scenario: big\nsetup:\n${'  a.b: 1\n'.repeat(330_000)}` });
+    expect(file.problems[0].message).toMatch(/this scenario file is 2\.\d MB, more than a scenario file may be/);
+    expect(file.problems[0].at.line).toBe(1);
+  });
+
+  it('the compiler leaves `scenarios/` alone: a broken scenario does not fail the pack', budget, async () => {
+    const dir = join(root, 'tiny-broken-scenario');
+    cpSync('test/packs/tiny', dir, { recursive: true });
+    writeFileSync(join(dir, 'scenarios', 'broken.yaml'), 'scenario: [unclosed\n  : : :\n');
+    const r = await rulebook(['check', dir]);
+    expect(r.out).toContain(': ok');
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('YAML alias bombs', () => {
+  const bomb = 'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n';
+
+  it('in a pack file: RB0001 at the file, no billion values', budget, () => {
+    const { diagnostics, texts } = compiled(bomb);
+    const d = one(diagnostics, 'RB0001');
+    expectPositioned(d, texts);
+    expect(d!.hint).toMatch(/alias/);
+  });
+
+  it('in a scenario file: a problem at its first line, not a stack trace', budget, async () => {
+    const file = readScenarioFile({ path: 'bomb.yaml', text: `scenario: bomb\npack: tiny\n${bomb.replace(/^(\w):/gm, 'x$1:')}` });
+    expect(file.problems.map((p) => p.message).join('\n')).toMatch(/this YAML cannot be read: .*alias/i);
+    const dir = writeFiles(join(root, 'bomb-scenarios'), { 'bomb.yaml': `scenario: bomb\npack: tiny\nsetup:\n${bomb.replace(/^/gm, '  ')}` });
+    cpSync('test/packs/tiny', join(dir, 'tiny'), { recursive: true });
+    const r = await rulebook(['test', join(dir, 'bomb.yaml')]);
+    expect(r.err).not.toContain('    at ');
+    expect(r.out + r.err).toMatch(/bomb\.yaml:1:1/);
+  });
+});
+
+describe('values and nesting', () => {
+  it('`{ toString: false }` where a text belongs: RB0218, not RB9000', budget, () => {
+    const { diagnostics, texts } = compiled('kinds:\n  card:\n    props: { title: text }\nentities:\n  - card: c1\n    title: { toString: false }\n');
+    const d = one(diagnostics, 'RB0218');
+    expectPositioned(d, texts);
+    expect(d!.line).toBe(6);
+  });
+
+  it('a `1 + 1 + …` chain of 2,000 terms: RB0302 at the deep end, not RB9000', budget, () => {
+    const { diagnostics, texts } = compiled(`rules: |\n  fn f(): number = ${Array(2000).fill('1').join(' + ')}\n${FLOW}`);
+    const d = one(diagnostics, 'RB0302');
+    expectPositioned(d, texts);
+    expect(d!.line).toBe(2);
+  });
+
+  it('brackets 1,000 deep: a syntax error in the author\'s words', budget, () => {
+    const { diagnostics, texts } = compiled(`rules: |\n  fn f(): number = ${'('.repeat(1000)}1${')'.repeat(1000)}\n${FLOW}`);
+    const d = one(diagnostics, 'RB0301') ?? one(diagnostics, 'RB0302');
+    expectPositioned(d, texts);
+    expect(d!.message).not.toMatch(/call stack/);
+  });
+
+  it('a comment block of 400,000 lines inside the rules: no RB9000', budget, () => {
+    const { diagnostics } = compiled(`rules: |\n${'  #\n'.repeat(400_000)}  fn f(): number = 1\n${FLOW}`);
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it('`players.max: 50000000` is refused by the manifest schema', budget, () => {
+    const manifest = 'id: test\nversion: 0.1.0\nname: { en: Test }\nlanguages: [en]\nplayers: { min: 1, max: 50000000 }\n';
+    const { diagnostics, texts } = compiled('kinds: {}\n', manifest);
+    const d = diagnostics.find((x) => x.file === 'pack.yaml' && /players\.max/.test(x.message));
+    expectPositioned(d, texts);
+    expect(d!.message).toMatch(/64/);
+  });
+});
