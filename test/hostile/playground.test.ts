@@ -1,0 +1,120 @@
+/**
+ * The playground's doors for strangers' content: share links and zips. Links are capped before and
+ * after inflating and read as strictly as a pack; a game that cannot be replayed is left out with a
+ * notice; zips are capped as they arrive and as they unpack.
+ */
+import { constants, createDeflateRaw } from 'node:zlib';
+import { strToU8, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { decodeShare, encodeShare, MAX_INFLATED_BYTES, type SharePayload } from '../../playground/src/share.ts';
+import { importZip } from '../../playground/src/zip.ts';
+import { MANIFEST } from './harness.ts';
+
+const budget = { timeout: 10_000 };
+
+function toBase64Url(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** A link whose payload inflates to `megabytes` of spaces, deflated by zlib piece by piece (never held whole). */
+async function bombLink(megabytes: number): Promise<string> {
+  const parts: Buffer[] = [];
+  const z = createDeflateRaw({ level: 9, strategy: constants.Z_RLE });
+  z.on('data', (c: Buffer) => parts.push(c));
+  const mb = Buffer.alloc(1024 * 1024, 32);
+  for (let i = 0; i < megabytes; i++) z.write(mb);
+  z.end();
+  await new Promise((done) => z.on('end', done));
+  return `#share=${toBase64Url(Buffer.concat(parts))}`;
+}
+
+const files = { 'pack.yaml': MANIFEST(), 'game.yaml': 'kinds: {}\n' };
+const session = { players: 2, seed: 7, seats: ['human', 'bot'], choices: ['pass'], madeBy: ['p1'] };
+
+describe('share links', () => {
+  it('a link of a few hundred kB that inflates to 300 MB is refused at the cap', budget, async () => {
+    const link = await bombLink(300);
+    expect(link.length).toBeLessThan(1024 * 1024);
+    const before = process.memoryUsage().rss;
+    const r = decodeShare(link);
+    expect(r).toEqual({ ok: false, reason: expect.stringMatching(/more than a pack may \(over 2\.0 MB unpacked\)/) });
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('a 14 kB link holding 10 MB of files is refused, so it never fills the browser\'s storage', budget, () => {
+    const link = encodeShare({ v: 1, files: { ...files, 'cards.yaml': `# ${'x'.repeat(10 * 1024 * 1024)}\n` } });
+    expect(link.length).toBeLessThan(20 * 1024);
+    expect(decodeShare(link)).toEqual({ ok: false, reason: expect.stringMatching(/unpacked/) });
+    expect(MAX_INFLATED_BYTES).toBeLessThan(5 * 1024 * 1024);
+  });
+
+  it('a link longer than a megabyte is not even inflated', budget, () => {
+    expect(decodeShare(`#share=${'A'.repeat(1024 * 1024 + 1)}`)).toEqual({ ok: false, reason: expect.stringMatching(/too long/) });
+  });
+
+  it('`seats: null` in its game: the pack opens, the game is left out with a notice', budget, () => {
+    const r = decodeShare(encodeShare({ v: 1, files, session: { ...session, seats: null } } as unknown as SharePayload));
+    expect(r?.ok).toBe(true);
+    if (!r?.ok) return;
+    expect(r.payload.session).toBeUndefined();
+    expect(r.payload.files).toEqual(files);
+    expect(r.notice).toMatch(/the game in the share link was left out \(its seats are not one human or bot per player\)/);
+  });
+
+  for (const [what, bad] of [
+    ['players: 50000000', { ...session, players: 50_000_000 }],
+    ['a seed that is no number', { ...session, seed: 'x' }],
+    ['choices that are not text', { ...session, choices: [{}], madeBy: ['p1'] }],
+    ['more makers than moves', { ...session, madeBy: ['p1', 'p2'] }],
+  ] as const) {
+    it(`a game with ${what} is left out`, budget, () => {
+      const r = decodeShare(encodeShare({ v: 1, files, session: bad } as unknown as SharePayload));
+      expect(r?.ok && r.payload.session === undefined && r.notice).toBeTruthy();
+    });
+  }
+
+  for (const [what, bad] of [
+    ['a path out of the pack', { ...files, '../../etc/x.yaml': 'a: 1' }],
+    ['an absolute path', { ...files, '/etc/x.yaml': 'a: 1' }],
+    ['a file that is no YAML', { ...files, 'index.html': '<script>' }],
+    ['a key JavaScript reserves', JSON.parse('{"__proto__": "x", "pack.yaml": "id: t"}')],
+    ['a file that is not text', { ...files, 'x.yaml': 7 }],
+  ] as const) {
+    it(`files with ${what} are refused`, budget, () => {
+      const r = decodeShare(encodeShare({ v: 1, files: bad } as unknown as SharePayload));
+      expect(r?.ok).toBe(false);
+    });
+  }
+
+  it('a good link comes back as it went', budget, () => {
+    const payload: SharePayload = { v: 1, base: 'content/smallworld-wow', files, deleted: ['old.yaml'], session: { ...session, seats: ['human', 'bot'] } };
+    expect(decodeShare(encodeShare(payload))).toEqual({ ok: true, payload });
+  });
+});
+
+describe('zips', () => {
+  it('a zip larger than 20 MB is not opened', budget, () => {
+    expect(importZip(new Uint8Array(20 * 1024 * 1024 + 1))).toEqual({ ok: false, reason: expect.stringMatching(/too large to be a pack/) });
+  });
+
+  it('a zip bomb (one file of 30 MB of spaces) is refused by the size it declares', budget, () => {
+    const zip = zipSync({ 'pack.yaml': strToU8(MANIFEST()), 'cards.yaml': new Uint8Array(30 * 1024 * 1024).fill(32) }, { level: 6 });
+    expect(zip.length).toBeLessThan(1024 * 1024);
+    expect(importZip(zip)).toEqual({ ok: false, reason: expect.stringMatching(/cards\.yaml` unpacks to 30\.0 MB/) });
+  });
+
+  it('a zip whose header lies about a file\'s size unpacks no more than it declared', budget, () => {
+    const zip = zipSync({ 'pack.yaml': strToU8(MANIFEST()), 'cards.yaml': new Uint8Array(30 * 1024 * 1024).fill(32) }, { level: 6 });
+    const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    // Rewrite the uncompressed size of `cards.yaml` in the central directory to 100 bytes.
+    for (let at = zip.length - 22; at >= 0; at--) {
+      if (view.getUint32(at, true) !== 0x02014b50) continue;
+      const nameLength = view.getUint16(at + 28, true);
+      const name = Buffer.from(zip.subarray(at + 46, at + 46 + nameLength)).toString();
+      if (name === 'cards.yaml') view.setUint32(at + 24, 100, true);
+    }
+    const r = importZip(zip);
+    if (r.ok) expect(r.files['cards.yaml'].length).toBeLessThanOrEqual(100);
+    else expect(r.reason).toBeTruthy();
+  });
+});
