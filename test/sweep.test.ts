@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { compile } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
-import { standings, type CompiledPack, type GameState } from '../runtime/index.ts';
+import { standings, type GameState } from '../runtime/index.ts';
 import { sweepPack, sweepPacks, type SweepReport } from '../simulate/sweep.ts';
 import { compileOk } from './helpers/inlinePack.ts';
 
@@ -19,12 +19,38 @@ function compiled(dir: string) {
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
-/** Plays the sweep and fails on its first failure, naming the seed and step that replay it. */
-function sweepOk(pack: CompiledPack, players: number, seeds: number, maxSteps: number, observe?: (st: GameState, pick?: string) => void, onGame?: (st: GameState, seed: number) => void): SweepReport {
-  const r = sweepPack(pack, { players, seeds: range(seeds), maxSteps, observe: (st, c) => observe?.(st, c?.id), onGame });
-  expect(r.failures).toEqual([]);
-  expect(r.games).toBe(seeds);
-  return r;
+interface Ending {
+  seed: number;
+  /** Rows in the final standings. */
+  ranked: number;
+  game: Record<string, unknown>;
+}
+
+/**
+ * A pack's sweep, played once before its tests (so that each test reads it, whichever run): the
+ * report and the endings for each number of players, and `seen` told of every state and choice.
+ */
+function sweepOf(dir: string, counts: number[], seeds: number, maxSteps: number, seen: (st: GameState, pick?: string) => void) {
+  const { pack, diagnostics } = compiled(dir);
+  const runs = new Map<number, { report: SweepReport; endings: Ending[] }>();
+  beforeAll(() => {
+    if (!pack) return;
+    for (const players of counts) {
+      const endings: Ending[] = [];
+      const report = sweepPack(pack, { players, seeds: range(seeds), maxSteps, observe: (st, c) => seen(st, c?.id), onGame: (st, seed) => endings.push({ seed, ranked: standings(st).length, game: st.e.game }) });
+      runs.set(players, { report, endings });
+    }
+  });
+  it('compiles', () => expect(diagnostics).toEqual([]));
+  /** The games of `players`: none failed, each ended, each ranked every player. */
+  const games = (players: number): Ending[] => {
+    const run = runs.get(players)!;
+    expect(run.report.failures).toEqual([]);
+    expect(run.report.games).toBe(seeds);
+    for (const e of run.endings) expect(e.ranked, `seed ${e.seed}`).toBe(players);
+    return run.endings;
+  };
+  return { pack: pack!, games };
 }
 
 /**
@@ -36,35 +62,22 @@ const seeds = Number(process.env.SWEEP_SEEDS ?? 25);
 
 for (const dir of ['content/smallworld-wow', 'content/smallworld-wow-teams']) {
   describe(`bots play ${dir} to the end`, () => {
-    const { pack, diagnostics } = compiled(dir);
     const races = new Set<string>();
     const powers = new Set<string>();
+    const counts = [2, 3, 4, 5];
+    const { pack, games } = sweepOf(dir, counts, seeds, 5000, (at) => {
+      for (const p of at.players) {
+        const { race, power } = at.e[p] as { race: string | null; power: string | null };
+        if (race) races.add(race);
+        if (power) powers.add(power);
+      }
+    });
 
-    it('compiles', () => expect(diagnostics).toEqual([]));
+    for (const players of counts) it(`${players} players, seeds 1–${seeds}`, () => void games(players));
 
-    for (const players of [2, 3, 4, 5]) {
-      it(`${players} players, seeds 1–${seeds}`, () => {
-        sweepOk(
-          pack!,
-          players,
-          seeds,
-          5000,
-          (at) => {
-            for (const p of at.players) {
-              const { race, power } = at.e[p] as { race: string | null; power: string | null };
-              if (race) races.add(race);
-              if (power) powers.add(power);
-            }
-          },
-          (st) => expect(standings(st)).toHaveLength(players),
-        );
-      });
-    }
-
-    // Needs the games above: the coverage is of the whole sweep (run this file whole, not with -t).
     it('every race and every power was taken in the sweep', () => {
-      expect([...races].sort()).toEqual([...pack!.byKind.race].sort());
-      expect([...powers].sort()).toEqual([...pack!.byKind.power].sort());
+      expect([...races].sort()).toEqual([...pack.byKind.race].sort());
+      expect([...powers].sort()).toEqual([...pack.byKind.power].sort());
     });
   });
 }
@@ -77,25 +90,12 @@ for (const dir of ['content/smallworld-wow', 'content/smallworld-wow-teams']) {
 const wotlkSeeds = Number(process.env.WOTLK_SEEDS ?? 3);
 
 describe('bots play content/wotlk to the end', () => {
-  const { pack, diagnostics } = compiled('content/wotlk');
   const actions = new Set<string>();
-
-  it('compiles', () => expect(diagnostics).toEqual([]));
+  const { games } = sweepOf('content/wotlk', [1, 2, 3, 4, 5], wotlkSeeds, 20000, (_, pick) => void (pick && actions.add(pick.split(/[ @]/)[0])));
 
   for (const players of [1, 2, 3, 4, 5]) {
     it(`${players} player(s), seeds 1–${wotlkSeeds}`, () => {
-      sweepOk(
-        pack!,
-        players,
-        wotlkSeeds,
-        20000,
-        (_, pick) => pick && actions.add(pick.split(/[ @]/)[0]),
-        (st, seed) => {
-          const game = st.e.game as { won: boolean; lost: boolean };
-          expect(game.won || game.lost, `seed ${seed}: the game ended neither won nor lost`).toBe(true);
-          expect(standings(st)).toHaveLength(players);
-        },
-      );
+      for (const { seed, game } of games(players)) expect(game.won || game.lost, `seed ${seed}: the game ended neither won nor lost`).toBe(true);
     });
   }
 
@@ -113,27 +113,16 @@ describe('bots play content/wotlk to the end', () => {
 const wrothSeeds = Number(process.env.WROTH_SEEDS ?? 3);
 
 describe('bots play content/wroth to the end', () => {
-  const { pack, diagnostics } = compiled('content/wroth');
   const actions = new Set<string>();
   const variants = new Set<string>();
-
-  it('compiles', () => expect(diagnostics).toEqual([]));
+  const { games } = sweepOf('content/wroth', [1, 2, 3, 4], wrothSeeds, 20000, (st, pick) => {
+    if (pick) actions.add(pick.split(/[ @]/)[0]);
+    if (st.over) variants.add((st.e.game as { variant: string }).variant);
+  });
 
   for (const players of [1, 2, 3, 4]) {
     it(`${players} player(s), seeds 1–${wrothSeeds}`, () => {
-      sweepOk(
-        pack!,
-        players,
-        wrothSeeds,
-        20000,
-        (_, pick) => pick && actions.add(pick.split(/[ @]/)[0]),
-        (st, seed) => {
-          const game = st.e.game as { variant: string; outcome: string };
-          variants.add(game.variant);
-          if (game.variant === 'coop') expect(['players', 'ai'], `seed ${seed}: a co-op game ends with a side winning`).toContain(game.outcome);
-          expect(standings(st)).toHaveLength(players);
-        },
-      );
+      for (const { seed, game } of games(players)) if (game.variant === 'coop') expect(['players', 'ai'], `seed ${seed}: a co-op game ends with a side winning`).toContain(game.outcome);
     });
   }
 
