@@ -1,5 +1,5 @@
 import type * as A from '../dsl/ast.ts';
-import { declarations } from '../dsl/language.ts';
+import { declarations, specialNames } from '../dsl/language.ts';
 import { builtinTable, type Builtin } from './builtins.ts';
 import type { Declared, RulesUnit } from './declare.ts';
 import { resolveTypeRef } from './declare.ts';
@@ -830,7 +830,7 @@ class Checker {
       ...this.d.members.keys(),
       ...this.d.entities.keys(),
       ...[...this.d.kinds.values()].map((k) => k.plural),
-      'me', 'players', 'game', 'current',
+      ...specialNames.filter((n) => n.scope === 'everywhere').map((n) => n.name),
       ...(it?.k === 'entity' ? [...this.d.kinds.get(it.kind)!.props.keys(), ...this.d.kinds.get(it.kind)!.state.keys()] : []),
     ];
     const guess = closest(e.name, candidates);

@@ -7,8 +7,9 @@ import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 
 /**
  * Whatever an author types, the compiler answers: it returns (never throws, never reports its own
- * crash RB9000), it finishes quickly, and every diagnostic points at a real place of a file the
- * author gave it, with a code and a message.
+ * crash RB9000), it finishes (a hang fails the test at its timeout; wall-clock time is not
+ * asserted, so a busy machine cannot fail it), and every diagnostic points at a real place of a
+ * file the author gave it, with a code and a message.
  *
  * `RUNS=2000 npx vitest run test/compiler-robustness.test.ts` searches harder.
  */
@@ -21,21 +22,16 @@ const teams = readPackFolder(teamsDir);
 const teamsDeps = dependenciesOf(teamsDir, teams);
 const scale = Number(process.env.RUNS ?? 0) / 150 || 1;
 const runs = (n: number) => Math.max(1, Math.round(n * scale));
-/** A compile slower than this is treated as a hang. */
-const SLOW_MS = 5000;
 /** Per test: generous, as the Small World pack takes a fraction of a second to compile. */
 const TIMEOUT = 60_000 * scale;
 
 function compileChecked(files: SourceFile[], options: CompileOptions = {}): void {
-  const started = performance.now();
   let result: ReturnType<typeof compile>;
   try {
     result = compile(files, options);
   } catch (err) {
     throw new Error(`compile threw: ${(err as Error).stack}`);
   }
-  const took = performance.now() - started;
-  expect(took, 'compile took too long').toBeLessThan(SLOW_MS);
   // A base pack's files are named `<id>:<path>`.
   const texts = new Map([...files.map((f) => [f.path, f.text] as const), ...Object.entries(options.dependencies ?? {}).flatMap(([id, fs]) => fs.map((f) => [`${id}:${f.path}`, f.text] as const))]);
   for (const d of result.diagnostics) {
