@@ -32,7 +32,9 @@ export async function launchBrowser(): Promise<Browser> {
 
 /**
  * For a `describe` block: the playground served and a browser launched once before its tests,
- * both closed after them.
+ * both closed after them. A first page is loaded and compiled before the tests, so Vite has
+ * transformed and bundled everything the page needs: the tests' own visits are then cheap, however
+ * busy the machine.
  */
 export function usePlayground(): { readonly url: string; readonly browser: Browser } {
   let server: ViteDevServer | undefined;
@@ -42,7 +44,15 @@ export function usePlayground(): { readonly url: string; readonly browser: Brows
     server = started.server;
     handle.url = started.url;
     handle.browser = await launchBrowser();
-  }, 120_000);
+    const context = await handle.browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(handle.url, { timeout: 0 });
+      await status(page, 0);
+    } finally {
+      await context.close();
+    }
+  });
   afterAll(async () => {
     await handle.browser?.close();
     await server?.close();
@@ -50,12 +60,28 @@ export function usePlayground(): { readonly url: string; readonly browser: Brows
   return handle;
 }
 
-/** Collects the page's uncaught errors and console errors, so a test can fail on them. */
 /** Waits until the compile status reads `state` (`ok` once the pack compiles without errors). */
 export async function compileState(page: Page, state: 'ok' | 'errors', timeout = 90_000): Promise<void> {
   await page.waitForFunction((w) => document.querySelector('[data-testid=compile-status]')?.getAttribute('data-state') === w, state, { timeout, polling: 'raf' });
 }
 
+/**
+ * Waits until no compile is running and gives its outcome (`ok` or `errors`), read in the same
+ * look as the wait: a second read could already see the next compile.
+ */
+export async function status(page: Page, timeout = 90_000): Promise<string> {
+  const done = await page.waitForFunction(
+    () => {
+      const s = document.querySelector('[data-testid=compile-status]')?.getAttribute('data-state');
+      return s && s !== 'compiling' ? s : false;
+    },
+    null,
+    { timeout, polling: 'raf' },
+  );
+  return (await done.jsonValue()) as string;
+}
+
+/** Collects the page's uncaught errors and console errors, so a test can fail on them. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));

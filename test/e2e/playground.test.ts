@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { strToU8, zipSync } from 'fflate';
 import { compile } from '../../compiler/index.ts';
-import { usePlayground, watchErrors } from './harness.ts';
+import { status, usePlayground, watchErrors } from './harness.ts';
 
 /** The pack's files as the page has them (not the disk, which may change while the test runs). */
 async function packFiles(page: Page): Promise<Array<{ path: string; text: string }>> {
@@ -33,14 +33,6 @@ interface PageHandle {
     monaco: { editor: { getModelMarkers(f: { resource?: unknown }): Array<{ message: string; code?: unknown; startLineNumber: number; startColumn: number; severity: number }> }; Range: new (a: number, b: number, c: number, d: number) => unknown };
     state(): { players: string[]; e: Record<string, Record<string, unknown>>; choices: string[]; log: Array<{ text: string; player?: string; rule?: string }> } | undefined;
   };
-}
-
-async function status(page: Page): Promise<string> {
-  await page.waitForFunction(() => {
-    const s = document.querySelector('[data-testid=compile-status]')?.getAttribute('data-state');
-    return !!s && s !== 'compiling';
-  }, null, { timeout: 60_000 });
-  return (await page.getAttribute('[data-testid=compile-status]', 'data-state')) ?? '';
 }
 
 /** Put the cursor at an offset of a file, through the editor as a click would. */
