@@ -225,7 +225,7 @@ class Lowering {
   // ─── statements ──────────────────────────────────────────────────────────
 
   private block(b: A.Block): Block {
-    const code: Block = { id: this.blocks++, stmts: [] };
+    const code: Block = { id: this.blocks++, stmts: [], lines: b.stmts.map((s) => this.where(s.span)) };
     code.stmts = b.stmts.map((s) => this.stmt(s));
     return code;
   }

@@ -1,3 +1,4 @@
+import { checkCount, checkNumber, spend } from './budget.ts';
 import { sameValue } from './clone.ts';
 import type { CompiledPack } from './compiled.ts';
 import { distance, stepToward } from './graph.ts';
@@ -25,6 +26,7 @@ const list = (f: ExprFn, c: RunCtx): Value[] => (f(c) as Value[]) ?? [];
 function each(xs: Value[], f: ExprFn, c: RunCtx, visit: (x: Value, v: Value) => boolean | void): void {
   const saved = c.it;
   for (const x of xs) {
+    spend();
     c.it = x;
     if (visit(x, f(c)) === true) break;
   }
@@ -55,7 +57,7 @@ export const BUILTINS: ReadonlyMap<string, BuiltinImpl> = new Map<string, Builti
       (c) => {
         let total = 0;
         each(list(a, c), b, c, (_, v) => void (total += v as number));
-        return total;
+        return checkNumber(total, () => 'the sum');
       },
   ],
   [
@@ -95,7 +97,9 @@ export const BUILTINS: ReadonlyMap<string, BuiltinImpl> = new Map<string, Builti
     ([a, b]) =>
       (c) => {
         const x = b(c);
-        return list(a, c).findIndex((y) => sameValue(x, y)) + 1;
+        const xs = list(a, c);
+        spend(xs.length);
+        return xs.findIndex((y) => sameValue(x, y)) + 1;
       },
   ],
   ['take', ([a, b]) => (c) => list(a, c).slice(0, Math.max(0, b(c) as number))],
@@ -118,7 +122,7 @@ export const BUILTINS: ReadonlyMap<string, BuiltinImpl> = new Map<string, Builti
     'random',
     ([a]) =>
       (c) => {
-        const n = a(c) as number;
+        const n = checkCount(a(c) as number, 1, 'the n of random(n)');
         return takeForced(c.st, (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= n, `a number from 1 to ${n}`) ?? randomInt(c.st, n) + 1;
       },
   ],

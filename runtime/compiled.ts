@@ -138,6 +138,8 @@ export interface BodyDef {
 export interface Block {
   id: number;
   stmts: Stmt[];
+  /** `file:line` of each statement, named when a budget or a bad number stops it. */
+  lines: Array<string | undefined>;
 }
 
 export type BinaryOp = 'and' | 'or' | '==' | '!=' | 'in' | '<' | '<=' | '>' | '>=' | '*' | '/' | '%' | '+' | '-';

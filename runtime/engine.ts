@@ -1,48 +1,8 @@
+import { runningAt, spend } from './budget.ts';
 import { logLine } from './log.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type Binding, type BlockCode, type Program, type RunCtx, type Signal } from './program.ts';
+import { Refusal } from './refusal.ts';
 import type { Frame, GameState, Value } from './types.ts';
-
-/** Thrown by a failed `require` or a rule that cannot go on; `apply` turns it into a refusal. */
-export class Refusal extends Error {
-  constructor(
-    message: string,
-    readonly where?: string,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * How many statements and loop rounds one choice (or the setup of a game) may run. Every rule ends
- * (no `while`, no recursion), but an untrusted pack's `repeat 1000000000` would still hang the
- * playground: past the budget the choice is refused, and the state is left as it was.
- */
-export const STEP_BUDGET = 2_000_000;
-let stepsLeft = Infinity;
-
-export function withStepBudget<T>(run: () => T): T {
-  const outer = stepsLeft;
-  stepsLeft = STEP_BUDGET;
-  try {
-    return run();
-  } finally {
-    stepsLeft = outer;
-  }
-}
-
-function spend(): void {
-  if (--stepsLeft < 0) throw new Refusal(`the rules ran more than ${STEP_BUDGET.toLocaleString('en')} steps for one choice: a loop in the pack runs too long`);
-}
-
-/** The longest list a range (`1..n`) may make: past it, a choice is refused rather than the memory filled. */
-export const MAX_RANGE = 100_000;
-
-export function rangeOf(from: number, to: number): number[] {
-  if (to - from + 1 > MAX_RANGE) throw new Refusal(`the range ${from}..${to} holds more than ${MAX_RANGE.toLocaleString('en')} numbers`);
-  const out: number[] = [];
-  for (let i = from; i <= to; i++) out.push(i);
-  return out;
-}
 
 export function ctxFor(st: GameState, prog: Program, slots: number, me: string | null, self: string | null = null, holder: string | null = null, step = st.choices.length): RunCtx {
   return { st, prog, env: new Array(slots).fill(null), me, self, holder, it: null, value: null, step };
@@ -75,7 +35,9 @@ export function runBlock(block: BlockCode, pc: number, c: RunCtx): Signal {
   for (let i = pc; i < stmts.length; i++) {
     spend();
     watcher?.(c.st);
+    const outer = runningAt(block.lines[i]);
     const sig = stmts[i](c);
+    runningAt(outer);
     if (sig === NORMAL) continue;
     if (sig === SUSPEND) {
       if (i + 1 < stmts.length) pushFrame(c.st, frameOf(block, i + 1, c));
@@ -239,6 +201,7 @@ export function resume(frames: Frame[], prog: Program, st: GameState, step: numb
 
 /** A pipeline's value: its base, then each applicable modifier in pack order, then its bounds. */
 export function runPipeline(name: string, args: Value[], c: RunCtx): Value {
+  spend();
   const p = c.prog.pipelines[name];
   const env: Value[] = new Array(p.slots).fill(null);
   for (let i = 0; i < args.length; i++) env[i] = args[i];

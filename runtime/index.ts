@@ -1,10 +1,12 @@
 import { cloneJson, cloneState, sameValue } from './clone.ts';
 import type { CompiledPack, Expr } from './compiled.ts';
-import { Refusal, ctxFor, holdersOf, resume, runBlock, withFrozenState, withStepBudget } from './engine.ts';
+import { MAX_COMBINATIONS, spend, withStepBudget } from './budget.ts';
+import { ctxFor, holdersOf, resume, runBlock, withFrozenState } from './engine.ts';
 import { linkExpression, programOf } from './link.ts';
 import { logLine } from './log.ts';
 import { playerId } from './players.ts';
 import { FINISH, SUSPEND, type ActionCode, type Program, type RunCtx } from './program.ts';
+import { Refusal } from './refusal.ts';
 import { seedState } from './rng.ts';
 import { table } from './table.ts';
 import type { ApplyResult, Choice, Frame, GameState, NewGameOptions, Value } from './types.ts';
@@ -99,7 +101,7 @@ function setUp(prog: Program, st: GameState, options: NewGameOptions, frameOf: (
  * Bots that never show labels may pass `{ labels: false }`: the label is then the id.
  */
 export function legalChoices(state: GameState, options: { labels?: boolean } = {}): Choice[] {
-  return withFrozenState(() => listChoices(state, options.labels ?? true));
+  return withStepBudget(() => withFrozenState(() => listChoices(state, options.labels ?? true)));
 }
 
 function listChoices(state: GameState, labels: boolean): Choice[] {
@@ -163,6 +165,8 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
   next.choices.push(anytime && actor !== p.player ? [`${key}@${actor}`, ...rawArgs].join(' ') : id);
   const prompt = next.prompt!;
   next.prompt = null;
+  /** The action taken, whose rule a refusal outside any statement names. */
+  let taken: ActionCode | undefined;
   try {
     if (prompt.kind === 'choose' && !anytime) {
       let value: Value;
@@ -180,6 +184,7 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
       return { ok: true, state: next };
     }
     const a = anytime ?? offered(prog, state).find((x) => actionKey(x) === key);
+    taken = a;
     if (!a) {
       const known = prog.actions[key.split('.').pop()!];
       return { ok: false, reason: known ? `\`${key}\` is not open to ${display(pack, prompt.player)} now` : `there is no action \`${key}\``, state };
@@ -214,7 +219,7 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
     resume(after, prog, next, step);
     return { ok: true, state: next };
   } catch (e) {
-    if (e instanceof Refusal) return { ok: false, reason: e.message, rule: e.where, state };
+    if (e instanceof Refusal) return { ok: false, reason: e.message, rule: e.where ?? taken?.origin.where, state };
     throw e;
   }
 }
@@ -328,6 +333,8 @@ function combinations(a: ActionCode, st: GameState, prog: Program, player: strin
     const next: Value[][] = [];
     for (const prefix of out) {
       const domain = a.params[i].domain(actionCtx(prog, st, a, player, prefix)) as Value[];
+      spend(domain.length);
+      if (next.length + domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where);
       for (const v of domain) next.push([...prefix, v]);
     }
     out = next;

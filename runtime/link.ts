@@ -1,14 +1,32 @@
 import { BUILTINS } from './builtins.ts';
 import { cloneJson, sameValue } from './clone.ts';
 import type { Block, CardBinding, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
-import { Refusal, rangeOf, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
+import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from './budget.ts';
+import { runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
 import { logLine } from './log.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type Binding, type BlockCode, type ExprFn, type Program, type RunCtx, type StmtFn } from './program.ts';
 import { askToChoose, offerActions } from './prompts.ts';
+import { Refusal } from './refusal.ts';
 import { table, type Table } from './table.ts';
 import { startTurn } from './turns.ts';
 import type { Value } from './types.ts';
 import { display, shuffleInPlace } from './values.ts';
+
+/** Lists are copied into a variable or a field: piles are shuffled and drawn in place, and must not alias each other or the pack. */
+function copied(xs: Value[]): Value[] {
+  spend(xs.length);
+  return cloneJson(xs);
+}
+
+function concat(a: Value[], b: Value[]): Value[] {
+  spend(a.length + b.length);
+  return checkList([...a, ...b]);
+}
+
+function without(a: Value[], drop: Value[]): Value[] {
+  spend(a.length + drop.length);
+  return a.filter((x) => !drop.some((y) => sameValue(x, y)));
+}
 
 const programs = new WeakMap<CompiledPack, Program>();
 
@@ -30,7 +48,7 @@ function linker(pack: CompiledPack) {
   const blocks: BlockCode[] = [];
 
   const block = (b: Block): BlockCode => {
-    const code: BlockCode = { id: b.id, stmts: [] };
+    const code: BlockCode = { id: b.id, stmts: [], lines: b.lines };
     blocks[b.id] = code;
     code.stmts = b.stmts.map(stmt);
     return code;
@@ -63,7 +81,7 @@ function linker(pack: CompiledPack) {
         const v = expr(s.value);
         return (c) => {
           const x = v(c);
-          c.env[slot] = Array.isArray(x) ? cloneJson(x) : x;
+          c.env[slot] = Array.isArray(x) ? copied(x) : x;
           return NORMAL;
         };
       }
@@ -71,10 +89,9 @@ function linker(pack: CompiledPack) {
         const rec = record(s.record);
         const field = s.field;
         const v = expr(s.value);
-        // Lists are copied in: piles are shuffled and drawn in place, and must not alias each other or the pack.
         return (c) => {
           const x = v(c);
-          rec(c)[field] = Array.isArray(x) ? cloneJson(x) : x;
+          rec(c)[field] = Array.isArray(x) ? copied(x) : x;
           return NORMAL;
         };
       }
@@ -85,7 +102,8 @@ function linker(pack: CompiledPack) {
         return (c) => {
           const x0 = rec(c);
           const x = v(c);
-          x0[field] = Array.isArray(x0[field]) ? [...(x0[field] as Value[]), ...(x as Value[])] : (x0[field] as number) + (x as number);
+          const old = x0[field];
+          x0[field] = Array.isArray(old) ? concat(old, x as Value[]) : checkNumber((old as number) + (x as number), () => `${field} + ${x}`);
           return NORMAL;
         };
       }
@@ -96,7 +114,8 @@ function linker(pack: CompiledPack) {
         return (c) => {
           const x0 = rec(c);
           const x = v(c);
-          x0[field] = Array.isArray(x0[field]) ? (x0[field] as Value[]).filter((y) => !(x as Value[]).some((z) => sameValue(y, z))) : (x0[field] as number) - (x as number);
+          const old = x0[field];
+          x0[field] = Array.isArray(old) ? without(old, x as Value[]) : checkNumber((old as number) - (x as number), () => `${field} - ${x}`);
           return NORMAL;
         };
       }
@@ -115,7 +134,7 @@ function linker(pack: CompiledPack) {
       case 'repeat': {
         const n = expr(s.times);
         const body = block(s.body);
-        return (c) => runRepeat(body, 0, n(c) as number, c);
+        return (c) => runRepeat(body, 0, checkCount(n(c) as number, 0, 'the number of rounds'), c);
       }
       case 'break':
         return () => BREAK;
@@ -206,6 +225,7 @@ function linker(pack: CompiledPack) {
           const xs = list(c);
           if (onTop) xs.unshift(x);
           else xs.push(x);
+          checkList(xs);
           return NORMAL;
         };
       }
@@ -244,7 +264,7 @@ function linker(pack: CompiledPack) {
         return (c) => {
           let out = '';
           for (const p of parts) out += typeof p === 'string' ? p : display(c.prog.pack, p(c));
-          return out;
+          return checkText(out);
         };
       }
       case 'local': {
@@ -307,6 +327,7 @@ function linker(pack: CompiledPack) {
           const saved = c.it;
           const out: Value[] = [];
           for (const x of xs) {
+            spend();
             c.it = x;
             if (slot >= 0) c.env[slot] = x;
             if (cond(c) === true) out.push(x);
@@ -328,6 +349,7 @@ function linker(pack: CompiledPack) {
         const name = e.name;
         const args = e.args.map(expr);
         return (c) => {
+          spend();
           const fn = c.prog.fns[name];
           const env: Value[] = new Array(fn.slots).fill(null);
           for (let i = 0; i < args.length; i++) env[i] = args[i](c);
@@ -364,7 +386,9 @@ function linker(pack: CompiledPack) {
       case 'in':
         return (c) => {
           const x = l(c);
-          return ((r(c) as Value[]) ?? []).some((y) => sameValue(x, y));
+          const xs = (r(c) as Value[]) ?? [];
+          spend(xs.length);
+          return xs.some((y) => sameValue(x, y));
         };
       case '<':
         return (c) => (l(c) as number) < (r(c) as number);
@@ -375,24 +399,37 @@ function linker(pack: CompiledPack) {
       case '>=':
         return (c) => (l(c) as number) >= (r(c) as number);
       case '*':
-        return (c) => (l(c) as number) * (r(c) as number);
+        return (c) => {
+          const a = l(c) as number;
+          const b = r(c) as number;
+          return checkNumber(a * b, () => `${a} * ${b}`);
+        };
       case '/':
-        return (c) => Math.floor((l(c) as number) / ((r(c) as number) || 1));
+        return (c) => {
+          const a = l(c) as number;
+          const b = (r(c) as number) || 1;
+          return checkNumber(Math.floor(a / b), () => `${a} / ${b}`);
+        };
       case '%':
         return (c) => (l(c) as number) % ((r(c) as number) || 1);
       case '+':
-        return (c) => (l(c) as number) + (r(c) as number);
-      case '-':
-        return (c) => (l(c) as number) - (r(c) as number);
-      case 'concat':
-        return (c) => [...((l(c) as Value[]) ?? []), ...((r(c) as Value[]) ?? [])];
-      case 'join':
-        return (c) => String(l(c)) + String(r(c));
-      case 'without':
         return (c) => {
-          const drop = (r(c) as Value[]) ?? [];
-          return ((l(c) as Value[]) ?? []).filter((x) => !drop.some((y) => sameValue(x, y)));
+          const a = l(c) as number;
+          const b = r(c) as number;
+          return checkNumber(a + b, () => `${a} + ${b}`);
         };
+      case '-':
+        return (c) => {
+          const a = l(c) as number;
+          const b = r(c) as number;
+          return checkNumber(a - b, () => `${a} - ${b}`);
+        };
+      case 'concat':
+        return (c) => concat((l(c) as Value[]) ?? [], (r(c) as Value[]) ?? []);
+      case 'join':
+        return (c) => checkText(String(l(c)) + String(r(c)));
+      case 'without':
+        return (c) => without((l(c) as Value[]) ?? [], (r(c) as Value[]) ?? []);
     }
   }
 

@@ -54,6 +54,8 @@ export type StmtFn = (c: RunCtx) => Signal;
 export interface BlockCode {
   id: number;
   stmts: StmtFn[];
+  /** `file:line` of each statement. */
+  lines: Array<string | undefined>;
 }
 
 /** A card binding as linked: `key` (`card/roles`) names the holders cached while listing choices. */

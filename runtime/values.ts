@@ -2,7 +2,7 @@ import type { CompiledPack } from './compiled.ts';
 import type { GameState, Value } from './types.ts';
 import { isPlayerId, seatOf } from './players.ts';
 import { nextRandom } from './rng.ts';
-import { Refusal } from './engine.ts';
+import { Refusal } from './refusal.ts';
 
 /** A value as a player reads it: entities by their name, lists comma-separated. */
 export function display(pack: CompiledPack, v: Value, lang = displayLanguage(pack)): string {

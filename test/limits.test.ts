@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { apply, legalChoices, newGame } from '../runtime/index.ts';
-import { MAX_RANGE, STEP_BUDGET } from '../runtime/engine.ts';
+import { MAX_RANGE, STEP_BUDGET } from '../runtime/budget.ts';
 import { compileOk } from './helpers/inlinePack.ts';
 
 const game = (action: string) => `kinds:
@@ -48,7 +48,7 @@ describe('limits on what one choice may run', () => {
 
   it(`refuses a range of more than ${MAX_RANGE} numbers rather than filling the memory`, () => {
     const r = refusal('action spin "Spin" {\n  for i in 1..1000000000 {\n    game.n += i\n  }\n}');
-    expect(r.reason).toBe('the range 1..1000000000 holds more than 100,000 numbers');
+    expect(r.reason).toBe('the range 1..1000000000 holds more than 100,000 numbers (the range budget)');
     expect(r.after).toBe(r.before);
   });
 

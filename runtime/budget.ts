@@ -1,0 +1,85 @@
+import { Refusal } from './refusal.ts';
+
+/**
+ * What one choice (or the setup of a game, or listing the legal choices) may cost. Every rule ends
+ * (no `while`, no recursion), but an untrusted pack's `repeat 1000000000`, an `any` over a range
+ * inside a `where` over another, a function calling the previous one twice forty deep, a list or a
+ * text doubled forty times, or an action with two parameters in 1..100000 would still hang the
+ * playground or fill the memory. Past a budget the choice is refused, naming the budget and the
+ * statement that ran (`file:line`), and the state is left as it was.
+ */
+export const STEP_BUDGET = 2_000_000;
+/** The longest list a range (`1..n`) may make. */
+export const MAX_RANGE = 100_000;
+/** The longest list a rule may make or keep. */
+export const MAX_LIST = 100_000;
+/** The longest text a rule may make. */
+export const MAX_TEXT = 100_000;
+/** The most combinations of an action's parameters listed as choices. */
+export const MAX_COMBINATIONS = 100_000;
+
+const fmt = (n: number) => n.toLocaleString('en');
+
+let stepsLeft = Infinity;
+/** `file:line` of the statement running now. */
+let running: string | undefined;
+
+export function withStepBudget<T>(run: () => T): T {
+  const outer = stepsLeft;
+  const outerAt = running;
+  stepsLeft = STEP_BUDGET;
+  running = undefined;
+  try {
+    return run();
+  } finally {
+    stepsLeft = outer;
+    running = outerAt;
+  }
+}
+
+/** Marks the statement about to run; gives back the one that ran before, to put back after it. */
+export function runningAt(at: string | undefined): string | undefined {
+  const outer = running;
+  running = at;
+  return outer;
+}
+
+/** Refuses the choice at the statement running now. */
+export function refuse(message: string): never {
+  throw new Refusal(message, running);
+}
+
+/** Statements, loop rounds, function calls and the elements an expression visits each cost a step. */
+export function spend(steps = 1): void {
+  if ((stepsLeft -= steps) < 0) refuse(`the rules ran more than ${fmt(STEP_BUDGET)} steps for one choice (the step budget): a loop or an expression in the pack runs too long`);
+}
+
+export function checkList<T>(xs: T[]): T[] {
+  if (xs.length > MAX_LIST) refuse(`a list would hold more than ${fmt(MAX_LIST)} values (the list budget)`);
+  return xs;
+}
+
+export function checkText(s: string): string {
+  if (s.length > MAX_TEXT) refuse(`a text would be longer than ${fmt(MAX_TEXT)} characters (the text budget)`);
+  return s;
+}
+
+/** Numbers stay finite: an overflow is refused where it happens, not carried into scores as Infinity or NaN. */
+export function checkNumber(x: number, made: () => string): number {
+  if (!Number.isFinite(x)) refuse(`${made()} is not a finite number`);
+  return x;
+}
+
+/** A count of rounds or a die size: a whole number, at least `min`. */
+export function checkCount(n: number, min: number, what: string): number {
+  if (!Number.isInteger(n) || n < min) refuse(`${what} must be a whole number${min > 0 ? ` from ${min}` : ', 0 or more'}, not ${n}`);
+  return n;
+}
+
+export function rangeOf(from: number, to: number): number[] {
+  if (!Number.isInteger(from) || !Number.isInteger(to)) refuse(`the range ${from}..${to} needs whole numbers at both ends`);
+  if (to - from + 1 > MAX_RANGE) refuse(`the range ${from}..${to} holds more than ${fmt(MAX_RANGE)} numbers (the range budget)`);
+  const out: number[] = [];
+  for (let i = from; i <= to; i++) out.push(i);
+  return out;
+}
