@@ -25,7 +25,8 @@ const parsedByText = new Map<string, Document.Parsed>();
 function parseYaml(text: string): Document.Parsed {
   let doc = parsedByText.get(text);
   if (!doc) {
-    doc = parseDocument(text, { keepSourceTokens: true, uniqueKeys: true, prettyErrors: false });
+    // `logLevel: 'error'`: the yaml library's warnings would go to the console, past the diagnostics.
+    doc = parseDocument(text, { keepSourceTokens: true, uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
     if (parsedByText.size > 500) parsedByText.clear();
     parsedByText.set(text, doc);
   }

@@ -1,0 +1,149 @@
+/**
+ * `npm run reliability [-- --fuzz-cases N --model-runs N --sweep-seeds N]`: runs everything that
+ * proves a stranger's pack cannot hurt you, and writes what it ran and what came out into
+ * docs/reliability.md. The figures are never written by hand.
+ *
+ * - the hostile inputs of test/hostile/, one test each, through vitest;
+ * - the fuzzer: random and mutated packs through the compiler (default 100,000);
+ * - the runtime's model-based property on every shipped pack;
+ * - the bot sweep, with every pack's invariants checked after every choice.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { compile } from '../compiler/index.ts';
+import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+import { sweepPacks } from '../simulate/sweep.ts';
+import { runFuzz } from './fuzzRun.ts';
+import { checkRuntimeModel, type ModelStats } from './runtimeModel.ts';
+
+const { values } = parseArgs({
+  options: {
+    'fuzz-cases': { type: 'string', default: '100000' },
+    'fuzz-seed': { type: 'string', default: '1' },
+    'model-runs': { type: 'string', default: '100' },
+    'sweep-seeds': { type: 'string', default: '10' },
+    workers: { type: 'string' },
+  },
+});
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+interface HostileCase {
+  file: string;
+  name: string;
+  passed: boolean;
+  failure?: string;
+}
+
+/** Every test of test/hostile/, run by vitest, with its outcome; not the check of this document itself. */
+function hostileInputs(): HostileCase[] {
+  const dir = mkdtempSync(join(tmpdir(), 'rulebook-reliability-'));
+  const out = join(dir, 'hostile.json');
+  try {
+    spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'test/hostile', '--project', 'unit', '--exclude', 'test/hostile/reliability-doc.test.ts', '--reporter=json', `--outputFile=${out}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const report = JSON.parse(readFileSync(out, 'utf8')) as { testResults: Array<{ name: string; message?: string; assertionResults: Array<{ ancestorTitles: string[]; title: string; status: string; failureMessages: string[] }> }> };
+    return report.testResults.flatMap((f): HostileCase[] => {
+      const file = f.name.replace(/^.*\/test\/hostile\//, '');
+      if (!f.assertionResults.length) return [{ file, name: '(the file did not run)', passed: false, failure: f.message }];
+      return f.assertionResults.map((t) => ({ file, name: [...t.ancestorTitles, t.title].join(' › '), passed: t.status === 'passed', failure: t.failureMessages[0]?.split('\n')[0] }));
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function runtimeModel(runs: number): Array<{ pack: string; stats?: ModelStats; failure?: string }> {
+  return readdirSync('content').sort().map((name) => {
+    const dir = join('content', name);
+    const files = readPackFolder(dir);
+    const { pack } = compile(files, { dependencies: dependenciesOf(dir, files) });
+    if (!pack) return { pack: name, failure: 'does not compile' };
+    try {
+      return { pack: name, stats: checkRuntimeModel(pack, { runs, seed: 20261126, maxCommands: 30 }) };
+    } catch (e) {
+      return { pack: name, failure: (e as Error).message.split('\n').slice(0, 3).join(' ') };
+    }
+  });
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const n = (x: number) => x.toLocaleString('en-US');
+
+say('hostile inputs (vitest test/hostile) …');
+const hostile = hostileInputs();
+const fuzzCases = Number(values['fuzz-cases']);
+say(`fuzzing the compiler: ${n(fuzzCases)} cases …`);
+let shown = 0;
+const fuzz = await runFuzz({
+  seed: Number(values['fuzz-seed']),
+  cases: fuzzCases,
+  workers: values.workers ? Number(values.workers) : Math.max(1, availableParallelism() - 1),
+  onProgress: (done) => {
+    if (done - shown >= 1000) {
+      shown = done;
+      process.stderr.write(`\r  ${n(done)} / ${n(fuzzCases)}`);
+    }
+  },
+});
+process.stderr.write('\n');
+const modelRuns = Number(values['model-runs']);
+say(`the runtime's model: ${modelRuns} sequences per pack …`);
+const model = runtimeModel(modelRuns);
+const sweepSeeds = Number(values['sweep-seeds']);
+say(`the bot sweep: ${sweepSeeds} games per pack and number of players …`);
+const sweep = sweepPacks({ seeds: sweepSeeds });
+
+const hostileFailures = hostile.filter((h) => !h.passed).length;
+const modelFailures = model.filter((m) => m.failure).length;
+const failures = hostileFailures + fuzz.failures.length + modelFailures + sweep.failures.length;
+const total = (k: keyof ModelStats) => model.reduce((s, m) => s + (m.stats?.[k] ?? 0), 0);
+
+const lines = [
+  '# Reliability',
+  '',
+  'What rulebook promises about content it did not write (a pack, a scenario file, a share link, a zip),',
+  'and the runs that check it. Written by `npm run reliability` (scripts/reliability.ts) from the runs',
+  'themselves; never edit it by hand. `test/hostile/reliability-doc.test.ts` checks it is current.',
+  '',
+  `**Failures: ${failures}**`,
+  '',
+  '## Hostile inputs',
+  '',
+  `${n(hostile.length)} inputs tried, one test each in \`test/hostile/\`; ${n(hostile.length - hostileFailures)} refused cleanly or handled as promised, ${hostileFailures} failed.`,
+  '',
+  '| File | Input | Outcome |',
+  '| --- | --- | --- |',
+  ...hostile.map((h) => `| ${h.file} | ${cell(h.name)} | ${h.passed ? 'as promised' : `**failed**: ${cell(h.failure ?? '')}`} |`),
+  '',
+  '## Fuzzing the compiler',
+  '',
+  `- cases run: ${n(fuzz.cases)} (seed ${fuzz.seed}; mutated shipped and test packs, their YAML and their rules text, and random packs)`,
+  `- diagnostics reported: ${n(fuzz.diagnostics)}`,
+  '- checked for every case: no throw, no RB9000, no hang (a watchdog per case), no worker out of 512 MB, every diagnostic in a real file at a valid line and column',
+  `- failures: ${fuzz.failures.length}`,
+  ...fuzz.failures.slice(0, 20).map((f) => `  - case ${f.n}: ${cell(f.problem.split('\n')[0])}`),
+  '',
+  '## The runtime under random and tampered choices',
+  '',
+  'fast-check, through `newGame`, `legalChoices`, `apply` and `replay` only: a legal choice is taken; an illegal or',
+  'tampered one is refused with a reason and leaves the state byte for byte as it was; replaying any prefix of the',
+  'choices gives the state they gave live.',
+  '',
+  '| Pack | Sequences | Choices taken | Tampered choices refused | Outcome |',
+  '| --- | --- | --- | --- | --- |',
+  ...model.map((m) => `| ${m.pack} | ${n(m.stats?.sequences ?? 0)} | ${n(m.stats?.steps ?? 0)} | ${n(m.stats?.refused ?? 0)} | ${m.failure ? `**failed**: ${cell(m.failure)}` : 'as promised'} |`),
+  `| all | ${n(total('sequences'))} | ${n(total('steps'))} | ${n(total('refused'))} | ${modelFailures} failed |`,
+  '',
+  '## The bot sweep',
+  '',
+  `- games played by random bots: ${n(sweep.games)} (${sweepSeeds} seeds for every shipped pack and number of players)`,
+  `- steps, each followed by a check of the pack's invariants: ${n(sweep.steps)}`,
+  `- failures: ${sweep.failures.length}`,
+  ...sweep.failures.slice(0, 20).map((f) => `  - ${f.pack}${f.players ? `, ${f.players} players, seed ${f.seed}, step ${f.step}` : ''}: ${cell(f.message)}`),
+  '',
+];
+writeFileSync('docs/reliability.md', lines.join('\n'));
+say(`docs/reliability.md written: ${failures} failures`);
+process.exitCode = failures ? 1 : 0;
