@@ -54,7 +54,7 @@ export interface Rules {
   tiebreak?: Expr;
 }
 
-/** Where a rule was written, as `file:line`, plus a short name such as `orcs: on conquered`. */
+/** Where a rule was written, as `file:line`, plus a short name such as `card: on event` (the card's id, then the rule). */
 export interface Origin {
   where: string;
   rule: string;

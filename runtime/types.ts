@@ -6,14 +6,6 @@
 /** A value of the rules language at run time: numbers, texts (ids and enum members), booleans, none, lists. */
 export type Value = number | string | boolean | null | Value[];
 
-/** Where a rule was written, for the event log ("which rule fired") and for error messages. */
-export interface RuleOrigin {
-  file: string;
-  line: number;
-  /** `on conquered` in `races/orcs.yaml`, shown in the log. */
-  rule: string;
-}
-
 export interface FieldInfo {
   name: string;
   type: string;
