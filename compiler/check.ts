@@ -123,6 +123,7 @@ export function checkExpression(c: Checked, unit: RulesUnit, e: A.Expr, report: 
 function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
   const at = (u: RulesUnit, s: A.Span) => fragmentSpan(u.fragment, s);
   const globalOnly = new Set<string>(declarations.filter((f) => !f.onCards).map((f) => f.keyword));
+  const namedKinds = new Set<string>(declarations.filter((f) => f.named).map((f) => f.keyword));
   const named = new Map<string, { at: FileSpan; unit: RulesUnit }>();
   const replace = (name: string) => {
     c.events.delete(name);
@@ -138,7 +139,8 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
         continue;
       }
       const placed = { decl, unit, slots: 0 } as Placed<never>;
-      const global = decl.kind === 'event' || decl.kind === 'fn' || decl.kind === 'pipeline' || decl.kind === 'proc' || (decl.kind === 'action' && !unit.owner);
+      // Named declarations share one set of names, a card's actions aside (each card has its own).
+      const global = namedKinds.has(decl.kind) && !unit.owner;
       if (decl.override && (!global || unit.fromBase)) {
         report({ code: 'RB0403', message: `\`override\` replaces a declaration of the pack this one extends; this ${decl.kind} has none to replace`, at: at(unit, decl.nameSpan), hint: 'remove `override`' });
       }

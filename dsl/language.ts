@@ -15,12 +15,13 @@ export interface DeclarationForm {
   /** The grammar, as docs/language.md writes it. */
   form: string;
   doc: string;
-  /** Names a thing declared once per pack (a function, a procedure …); `on` and `modify` name what they attach to. */
+  /**
+   * Names a thing declared once per pack (a function, a procedure, a game action), which `override`
+   * may replace; `on` and `modify` name what they attach to.
+   */
   named: boolean;
   /** May be written in a card's `rules` (else only in the game's own rules). */
   onCards: boolean;
-  /** May follow `override` in a pack that extends another (game actions only, for `action`). */
-  overridable: boolean;
   /** A declaration of this form as a pack writes it; test/language-table.test.ts parses it. */
   example: string;
 }
@@ -35,16 +36,16 @@ export interface StatementForm {
 }
 
 export const declarations = [
-  { keyword: 'event', form: 'event name(params)', doc: 'declares an event that rules can `emit` and react to with `on`', named: true, onCards: false, overridable: true, example: 'event conquered(r: region, attacker: player, loser: player?)' },
-  { keyword: 'fn', form: 'fn name(params): T = expr', doc: 'declares a pure function: `fn name(params): type = expression`', named: true, onCards: false, overridable: true, example: 'fn activeRegions(p: player): list<region> = regions where owner == p and not declined' },
-  { keyword: 'pipeline', form: 'pipeline name(params): T [min e] [max e] = expr', doc: 'declares a value that cards can adjust with `modify`', named: true, onCards: false, overridable: true, example: 'pipeline conquestCost(r: region): number min 1 max 20 = 2 + r.tokens' },
-  { keyword: 'proc', form: 'proc name(params) { … }', doc: 'declares a procedure: a named block of statements', named: true, onCards: false, overridable: true, example: 'proc scoreRegions(p: player) { p.coins += count(regions where owner == p) }' },
-  { keyword: 'action', form: 'action name(params) ["label"] [limit N per turn|game] [with action | anytime] [while roles] { … }', doc: 'declares something a player may do when offered: `action name(params) { … }`', named: true, onCards: true, overridable: true, example: 'action airAttack(r: region in (regions where owner != me)) "Air attack on {r}" limit 1 per turn with conquer while active { me.hand -= 1 }' },
-  { keyword: 'on', form: 'on event(binds) [when cond] [while roles] { … }', doc: 'reacts to an event: `on event(args) when condition { … }`', named: false, onCards: true, overridable: false, example: 'on conquered(r, attacker) when attacker == holder while active, decline { holder.coins += 1 }' },
-  { keyword: 'modify', form: 'modify pipeline(binds) [by anyone] [while roles] [when cond] = expr', doc: 'adjusts a pipeline value: `modify pipeline(args) when condition = value`', named: false, onCards: true, overridable: false, example: 'modify conquestCost(r) by anyone when r.terrain == mountains = value - 2' },
-  { keyword: 'setup', form: 'setup { … }', doc: 'the statements that prepare a new game', named: false, onCards: false, overridable: false, example: 'setup { game.round = 1 }' },
-  { keyword: 'flow', form: 'flow { … }', doc: 'the turn structure of the game (one per pack)', named: false, onCards: false, overridable: false, example: 'flow { loop max 20 { for p in players { turn p { offer p: conquer } } } finish }' },
-  { keyword: 'invariant', form: 'invariant "message" = cond', doc: 'a state no game may reach: `invariant "message" = condition`', named: false, onCards: false, overridable: false, example: 'invariant "no race has more tokens out than the box holds" = all(races, it.tokens <= it.box)' },
+  { keyword: 'event', form: 'event name(params)', doc: 'declares an event that rules can `emit` and react to with `on`', named: true, onCards: false, example: 'event conquered(r: region, attacker: player, loser: player?)' },
+  { keyword: 'fn', form: 'fn name(params): T = expr', doc: 'declares a pure function: `fn name(params): type = expression`', named: true, onCards: false, example: 'fn activeRegions(p: player): list<region> = regions where owner == p and not declined' },
+  { keyword: 'pipeline', form: 'pipeline name(params): T [min e] [max e] = expr', doc: 'declares a value that cards can adjust with `modify`', named: true, onCards: false, example: 'pipeline conquestCost(r: region): number min 1 max 20 = 2 + r.tokens' },
+  { keyword: 'proc', form: 'proc name(params) { … }', doc: 'declares a procedure: a named block of statements', named: true, onCards: false, example: 'proc scoreRegions(p: player) { p.coins += count(regions where owner == p) }' },
+  { keyword: 'action', form: 'action name(params) ["label"] [limit N per turn|game] [with action | anytime] [while roles] { … }', doc: 'declares something a player may do when offered: `action name(params) { … }`', named: true, onCards: true, example: 'action airAttack(r: region in (regions where owner != me)) "Air attack on {r}" limit 1 per turn with conquer while active { me.hand -= 1 }' },
+  { keyword: 'on', form: 'on event(binds) [when cond] [while roles] { … }', doc: 'reacts to an event: `on event(args) when condition { … }`', named: false, onCards: true, example: 'on conquered(r, attacker) when attacker == holder while active, decline { holder.coins += 1 }' },
+  { keyword: 'modify', form: 'modify pipeline(binds) [by anyone] [while roles] [when cond] = expr', doc: 'adjusts a pipeline value: `modify pipeline(args) when condition = value`', named: false, onCards: true, example: 'modify conquestCost(r) by anyone when r.terrain == mountains = value - 2' },
+  { keyword: 'setup', form: 'setup { … }', doc: 'the statements that prepare a new game', named: false, onCards: false, example: 'setup { game.round = 1 }' },
+  { keyword: 'flow', form: 'flow { … }', doc: 'the turn structure of the game (one per pack)', named: false, onCards: false, example: 'flow { loop max 20 { for p in players { turn p { offer p: conquer } } } finish }' },
+  { keyword: 'invariant', form: 'invariant "message" = cond', doc: 'a state no game may reach: `invariant "message" = condition`', named: false, onCards: false, example: 'invariant "no race has more tokens out than the box holds" = all(races, it.tokens <= it.box)' },
 ] as const satisfies readonly DeclarationForm[];
 
 export const statements = [
@@ -141,13 +142,13 @@ export interface SpecialName {
 export type SpecialNameWord = 'me' | 'current' | 'players' | 'game' | 'self' | 'holder' | 'it' | 'value';
 
 export const specialNames = [
-  { name: 'me', doc: 'the player taking the action, or whose turn it is', type: 'player', scope: 'everywhere' },
-  { name: 'current', doc: 'the player whose turn it is', type: 'player', scope: 'everywhere' },
-  { name: 'players', doc: 'every player, in seat order', type: 'list<player>', scope: 'everywhere' },
-  { name: 'game', doc: 'the game itself: its state fields (`game.round`)', type: 'game', scope: 'everywhere' },
+  { name: 'me', doc: "the player the rule acts for: the one choosing an action, the card's holder in a card's trigger, the one asking for a pipeline's value", type: 'player', scope: 'everywhere' },
+  { name: 'current', doc: 'the player whose `turn` it is', type: 'player', scope: 'everywhere' },
+  { name: 'players', doc: 'all players, `p1` … `pN`, in seat order', type: 'list<player>', scope: 'everywhere' },
+  { name: 'game', doc: 'the game entity (`game.round`)', type: 'game', scope: 'everywhere' },
   { name: 'self', doc: 'the card a rule is written on', type: 'the card’s kind', scope: 'card' },
-  { name: 'holder', doc: 'the player who holds the card a rule is written on', type: 'player', scope: 'card' },
-  { name: 'it', doc: 'the element being looked at, inside `where` or a per-element argument such as `sum(xs, it.tokens)`', type: 'the element’s type', scope: 'element' },
+  { name: 'holder', doc: "the player for whom the card's rule works now (by its role)", type: 'player', scope: 'card' },
+  { name: 'it', doc: 'the element, in `where` and per-element arguments', type: 'the element’s type', scope: 'element' },
   { name: 'value', doc: 'in `modify`: the pipeline’s value so far', type: 'the pipeline’s type', scope: 'modify' },
 ] as const satisfies readonly SpecialName[];
 

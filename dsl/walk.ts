@@ -70,7 +70,7 @@ export function stmtExprs(s: A.Stmt): A.Expr[] {
     case 'let':
       return [s.value];
     case 'assign':
-      return [s.target, s.value];
+      return [s.value, s.target];
     case 'if':
       return [s.cond];
     case 'for':

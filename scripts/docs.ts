@@ -1,6 +1,7 @@
 /**
- * Regenerates what the docs say from the tables the compiler reads: the built-in functions in
- * docs/language.md from compiler/builtins.ts, and docs/diagnostics.md from compiler/codes.ts with
+ * Regenerates what the docs say from the tables the compiler reads: the built-in functions, the
+ * keywords and the special names in docs/language.md from compiler/builtins.ts and
+ * dsl/language.ts, and docs/diagnostics.md from compiler/codes.ts with
  * an example of each code taken from the golden tests. Run with `npm run docs`; test/docs.test.ts
  * fails when a document is stale.
  */
@@ -8,6 +9,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { builtins, type Builtin } from '../compiler/builtins.ts';
 import { diagnosticCodes, type CodeInfo } from '../compiler/codes.ts';
+import { clauseKeywords, declarations, specialNames, statements } from '../dsl/language.ts';
 
 export const DOC_PATH = 'docs/language.md';
 export const START = '<!-- builtins:start -->';
@@ -38,10 +40,43 @@ export function builtinsTable(): string {
 
 /** The document with its built-in section replaced by the current table. */
 export function withBuiltins(doc: string): string {
-  const a = doc.indexOf(START);
-  const b = doc.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`${DOC_PATH} needs the markers ${START} and ${END}, in that order`);
-  return `${doc.slice(0, a + START.length)}\n${builtinsTable()}\n${doc.slice(b)}`;
+  return withSection(doc, START, END, builtinsTable());
+}
+
+export const NAMES_START = '<!-- names:start -->';
+export const NAMES_END = '<!-- names:end -->';
+export const KEYWORDS_START = '<!-- keywords:start -->';
+export const KEYWORDS_END = '<!-- keywords:end -->';
+
+/** The special names, from dsl/language.ts. */
+export function namesTable(): string {
+  return ['<!-- Generated from dsl/language.ts by `npm run docs`. -->', '', '| name | means |', '| --- | --- |', ...specialNames.map((n) => `| \`${n.name}\` | ${cell(n.doc)} |`)].join('\n');
+}
+
+/** Every keyword and what it does, from dsl/language.ts. */
+export function keywordsTable(): string {
+  const row = (k: string, what: string, doc: string) => `| \`${k}\` | ${what} | ${cell(doc)} |`;
+  return [
+    '<!-- Generated from dsl/language.ts by `npm run docs`; the editor’s completion and hover read the same table. -->',
+    '',
+    '| keyword | starts | what it does |',
+    '| --- | --- | --- |',
+    ...declarations.map((d) => row(d.keyword, 'a declaration', d.doc)),
+    ...statements.map((st) => row(st.keyword, 'a statement', st.doc)),
+    ...clauseKeywords.map((c) => row(c.keyword, '', c.doc)),
+  ].join('\n');
+}
+
+function withSection(doc: string, start: string, end: string, content: string): string {
+  const a = doc.indexOf(start);
+  const b = doc.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`${DOC_PATH} needs the markers ${start} and ${end}, in that order`);
+  return `${doc.slice(0, a + start.length)}\n${content}\n${doc.slice(b)}`;
+}
+
+/** docs/language.md with every generated section (built-ins, special names, keywords) rewritten. */
+export function withGenerated(doc: string): string {
+  return withSection(withSection(withBuiltins(doc), NAMES_START, NAMES_END, namesTable()), KEYWORDS_START, KEYWORDS_END, keywordsTable());
 }
 
 export const DIAGNOSTICS_PATH = 'docs/diagnostics.md';
@@ -102,9 +137,9 @@ export function diagnosticsDoc(examples = goldenExamples()): string {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const before = readFileSync(DOC_PATH, 'utf8');
-  const after = withBuiltins(before);
+  const after = withGenerated(before);
   if (after !== before) writeFileSync(DOC_PATH, after);
-  console.log(after === before ? `${DOC_PATH}: the built-in table is up to date` : `${DOC_PATH}: the built-in table was rewritten (${builtins.length} functions)`);
+  console.log(after === before ? `${DOC_PATH}: up to date` : `${DOC_PATH}: the generated tables were rewritten`);
   let old = '';
   try {
     old = readFileSync(DIAGNOSTICS_PATH, 'utf8');

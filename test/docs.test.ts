@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { builtins } from '../compiler/builtins.ts';
 import { diagnosticCodes } from '../compiler/codes.ts';
-import { DIAGNOSTICS_PATH, DOC_PATH, END, START, builtinsTable, diagnosticsDoc, withBuiltins } from '../scripts/docs.ts';
+import { DIAGNOSTICS_PATH, DOC_PATH, END, START, builtinsTable, diagnosticsDoc, withBuiltins, withGenerated } from '../scripts/docs.ts';
 
 describe('docs/language.md', () => {
   const doc = readFileSync(DOC_PATH, 'utf8');
@@ -11,6 +11,10 @@ describe('docs/language.md', () => {
     const section = doc.slice(doc.indexOf(START) + START.length, doc.indexOf(END)).trim();
     expect(section).toBe(builtinsTable().trim());
     expect(withBuiltins(doc)).toBe(doc);
+  });
+
+  it('has its keyword and special-name tables generated from dsl/language.ts (run `npm run docs` when this fails)', () => {
+    expect(withGenerated(doc)).toBe(doc);
   });
 
   it('lists every built-in function', () => {

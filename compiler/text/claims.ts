@@ -8,7 +8,7 @@ import type * as A from '../../dsl/ast.ts';
 import type { Checked } from '../check.ts';
 import type { Declared, RulesUnit } from '../declare.ts';
 import { printExpr } from '../../dsl/printer.ts';
-import { walkExpr, walkStmts } from '../../dsl/walk.ts';
+import { stmtExprs, walkExpr, walkStmts } from '../../dsl/walk.ts';
 
 export { walkExpr, walkStmts };
 import type { ClaimBody, How, RuleClaim, Transfer } from './claim.ts';
@@ -856,40 +856,14 @@ export function listKind(c: Checked, e: A.Expr): string | undefined {
   return undefined;
 }
 
-/** Every expression of a declaration's rules, for the mutation sites. */
+/** Every expression of a declaration's rules, for the mutation sites (texts shown to players left out). */
 export function declExprs(d: A.Decl): A.Expr[] {
-  const out: A.Expr[] = [];
-  const stmts = (ss: A.Stmt[]) => {
-    for (const s of ss) {
-      const x = s as unknown as Record<string, unknown>;
-      if (s.kind === 'log') continue;
-      for (const key of ['value', 'cond', 'source', 'times', 'max', 'player', 'by', 'target', 'from', 'into']) {
-        const v = x[key] as A.Expr | undefined;
-        if (v && typeof v === 'object' && 'kind' in v && key !== 'reason' && key !== 'prompt') out.push(v);
-      }
-      if (s.kind === 'emit') out.push(...s.args);
-      if (s.kind === 'call') out.push(s.call);
-      const sub = x as { body?: A.Block; then?: A.Block; else?: A.Block };
-      if (sub.body?.stmts) stmts(sub.body.stmts);
-      if (sub.then?.stmts) stmts(sub.then.stmts);
-      if (sub.else?.stmts) stmts(sub.else.stmts);
-    }
-  };
-  switch (d.kind) {
-    case 'on':
-      if (d.when) out.push(d.when);
-      stmts(d.body.stmts);
-      break;
-    case 'modify':
-      if (d.when) out.push(d.when);
-      out.push(d.value);
-      break;
-    case 'action':
-      for (const p of d.params) if (p.domain) out.push(p.domain);
-      stmts(d.body.stmts);
-      break;
-    default:
-      break;
-  }
+  if (d.kind === 'modify') return [...(d.when ? [d.when] : []), d.value];
+  if (d.kind !== 'on' && d.kind !== 'action') return [];
+  const out: A.Expr[] = d.kind === 'on' ? (d.when ? [d.when] : []) : d.params.flatMap((p) => (p.domain ? [p.domain] : []));
+  walkStmts(d.body.stmts, (s) => {
+    if (s.kind === 'log') return;
+    for (const e of stmtExprs(s)) if (!(s.kind === 'require' && e === s.reason) && !(s.kind === 'choose' && e === s.prompt)) out.push(e);
+  });
   return out;
 }
