@@ -354,3 +354,20 @@ rules: |
     expect(st.e.game).toEqual({ rounds: 3, picks: [2, 1, 2] });
   });
 });
+
+describe('what the compiler hands over', () => {
+  it('is data: a JSON copy of the rules plays the same game, choice for choice', () => {
+    const pack = compileOk(counters);
+    const copy = { ...pack, rules: JSON.parse(JSON.stringify(pack.rules)) };
+    let a = newGame(pack, { players: 2, seed: 9 });
+    let b = newGame(copy, { players: 2, seed: 9 });
+    for (const id of ['gain 2', 'bonus', 'gain 3', 'pass', 'gain 1']) {
+      expect(legalChoices(b)).toEqual(legalChoices(a));
+      const ra = apply(a, id);
+      const rb = apply(b, id);
+      expect(JSON.stringify(rb)).toBe(JSON.stringify(ra));
+      if (ra.ok && rb.ok) [a, b] = [ra.state, rb.state];
+    }
+    expect(a.e.p1.score).toBeGreaterThan(0);
+  });
+});
