@@ -323,7 +323,6 @@ export class PlayPane {
     };
     setTimeout(() => document.addEventListener('pointerdown', close, true));
   }
-
 }
 
 function highlight(c: Choice, on: boolean) {
