@@ -30,7 +30,7 @@ const warning = (code: string, title: string, message: string, explain: string, 
 
 export const diagnosticCodes: readonly CodeInfo[] = [
   // ─── Reading the pack's files ─────────────────────────────────────────────
-  error('RB0001', 'Malformed YAML', '‹what is wrong with the YAML›', 'The file is not valid YAML, so nothing in it can be read: an unclosed `{` or `[`, a key given twice, a second document, a bad alias.', 'Fix the YAML at the caret; the message says what the reader found there.'),
+  error('RB0001', 'Malformed YAML', 'this YAML is malformed: ‹what the YAML reader found›', 'The file is not valid YAML, so nothing in it can be read: an unclosed `{` or `[`, a bad indent, a stray character.', 'Fix the YAML at the caret; the message says what the reader found there.'),
   error('RB0002', 'No manifest', 'this pack has no manifest `pack.yaml`', 'Every pack starts with a manifest that names it and says how many players it takes.', 'Add a `pack.yaml` with `id`, `version`, `name`, `languages` and `players`.'),
   error('RB0003', 'Missing pack', 'this pack needs the pack `‹id›`, which was not found', 'The manifest `extends` or `dependsOn` a pack that is not beside this one.', 'Put the needed pack folder beside this one, or remove the entry.'),
   error('RB0004', 'Wrong version of a needed pack', 'this pack ‹extends or depends on› `‹id›` ‹range›, but the `‹id›` found is version ‹version›', 'The pack found does not satisfy the version range the manifest asks for.', 'Use a version of that pack inside the range, or widen the range if this pack works with it.'),
@@ -39,6 +39,9 @@ export const diagnosticCodes: readonly CodeInfo[] = [
   error('RB0007', 'File or pack too large', '‹this file or the pack› ‹is larger than a pack may be›', 'Packs come from strangers: a file or a pack past the size cap is not read, so it cannot exhaust memory.', 'Split the file, or remove what is not rules or cards.'),
   error('RB0008', 'File not read', '‹why the file was left out›', 'The pack folder holds something that is not read: a link out of the folder, a link loop, a file too large to open.', 'Replace the link by the file it points at, or remove it.'),
   error('RB0009', 'Packs that need each other', 'this pack ‹extends or depends on› `‹id›`, which leads back to it: ‹the circle›', 'A circle of packs that extend or depend on each other has no first pack to read.', 'Break the circle: one of the packs must not need the other.'),
+  error('RB0010', 'Key given twice', 'the key `‹key›` appears twice in this mapping', 'A YAML mapping holds each key once; the second would silently replace the first.', 'Merge the two entries.'),
+  error('RB0011', 'Several YAML documents', 'this file holds more than one YAML document', 'A pack file is one YAML document; what follows a `---` line would be lost.', 'Remove the `---` line, or move what follows it to a file of its own.'),
+  error('RB0012', 'YAML that cannot be read', 'this YAML cannot be read: ‹why›', 'The YAML parses but cannot be turned into values: an alias without its anchor, or aliases that multiply a value many times over (an alias bomb).', 'Give each alias its anchor earlier in the file, or write the values out.'),
 
   // ─── The shape of the YAML ────────────────────────────────────────────────
   error('RB0101', 'Unknown key', 'unknown key `‹key›` in ‹where›', 'The key is not one the pack format knows at that place, often a misspelling.', 'Use the suggested key, or one of the allowed keys the hint lists.'),

@@ -89,7 +89,7 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
     } catch (err) {
       const alias = /alias/i.test((err as Error).message);
       report({
-        code: 'RB0001',
+        code: 'RB0012',
         message: `this YAML cannot be read: ${(err as Error).message}`,
         at: { file: src.path, start: 0, end: Math.max(1, src.text.indexOf('\n')) },
         hint: alias ? 'an alias `*name` needs its anchor `&name` earlier in the file, and aliases may not multiply a value many times over' : undefined,
@@ -111,10 +111,10 @@ function yamlError(src: SourceFile, doc: Document.Parsed, e: YAMLError): Diagnos
   const at = { file: src.path, start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1) };
   if (e.code === 'DUPLICATE_KEY') {
     const key = src.text.slice(e.pos[0]).match(/^[^:\n]*/)?.[0].trim() || 'this key';
-    return { code: 'RB0001', message: `the key \`${key}\` appears twice in this mapping`, at: { ...at, end: Math.max(at.end, at.start + key.length) }, hint: 'each key may appear once in a mapping; merge the two entries' };
+    return { code: 'RB0010', message: `the key \`${key}\` appears twice in this mapping`, at: { ...at, end: Math.max(at.end, at.start + key.length) }, hint: 'each key may appear once in a mapping; merge the two entries' };
   }
   if (e.code === 'MULTIPLE_DOCS') {
-    return { code: 'RB0001', message: 'this file holds more than one YAML document', at, hint: 'a pack file is one document: remove the `---` line, or move what follows it to its own file' };
+    return { code: 'RB0011', message: 'this file holds more than one YAML document', at, hint: 'a pack file is one document: remove the `---` line, or move what follows it to its own file' };
   }
   const flow = /^Flow (map|sequence) in block collection/.exec(e.message);
   if (e.code === 'BAD_INDENT' && flow) {

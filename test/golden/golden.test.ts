@@ -169,6 +169,15 @@ const cases: Case[] = [
     edits: [addFile('notes.yaml', '# filler\n'.repeat(350_000))],
   },
   {
+    name: 'yaml-documents',
+    edit: 'a key given twice, a file of two YAML documents, and aliases that multiply a list a million times',
+    edits: [
+      replace('races/orcs.yaml', '    tokens: 6\n', '    tokens: 6\n    tokens: 7\n'),
+      addFile('extra.yaml', 'enums:\n  colour: [red]\n---\nenums:\n  shade: [dark]\n'),
+      addFile('bomb.yaml', `a: &a [x, x, x, x, x, x, x, x, x, x]\n${'bcdef'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcde'[i]}`).join(', ')}]`).join('\n')}\n`),
+    ],
+  },
+  {
     name: 'dangling-link',
     edit: 'a link to a file that does not exist, among the pack files',
     edits: [],
@@ -293,8 +302,9 @@ const cases: Case[] = [
   },
   {
     name: 'no-flow',
-    edit: 'rules/game.yaml: the `flow` renamed into a procedure',
-    edits: [replace('rules/game.yaml', '  flow {\n', '  proc playGame() {\n')],
+    edit: 'rules/game.yaml: the `flow` renamed into a procedure (and a first rules file, a-first.yaml)',
+    // The message points at the first rules of the pack: a file that sorts first keeps it in one place.
+    edits: [replace('rules/game.yaml', '  flow {\n', '  proc playGame() {\n'), rulesFile('a-first.yaml', 'event firstOfAll()')],
   },
   {
     name: 'unused-function',

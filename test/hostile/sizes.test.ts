@@ -60,9 +60,9 @@ describe('files too large', () => {
 describe('YAML alias bombs', () => {
   const bomb = 'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n';
 
-  it('in a pack file: RB0001 at the file, no billion values', budget, () => {
+  it('in a pack file: RB0012 at the file, no billion values', budget, () => {
     const { diagnostics, texts } = compiled(bomb);
-    const d = one(diagnostics, 'RB0001');
+    const d = one(diagnostics, 'RB0012');
     expectPositioned(d, texts);
     expect(d!.hint).toMatch(/alias/);
   });
