@@ -43,7 +43,7 @@ export function usePlayground(): { readonly url: string; readonly browser: Brows
     const started = await startPlayground();
     server = started.server;
     handle.url = started.url;
-    handle.browser = await launchBrowser();
+    handle.browser = untimed(await launchBrowser());
     const context = await handle.browser.newContext();
     try {
       const page = await context.newPage();
@@ -58,6 +58,21 @@ export function usePlayground(): { readonly url: string; readonly browser: Brows
     await server?.close();
   });
   return handle;
+}
+
+/**
+ * Every context and page of the browser waits without a limit of its own (Playwright's is 30 s):
+ * a wait ends when its condition holds, and the test's timeout (vitest.config.ts) stops one that
+ * never does, however slow a busy machine makes the page. A wait given its own timeout keeps it.
+ */
+function untimed(browser: Browser): Browser {
+  const open = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await open(options);
+    context.setDefaultTimeout(0);
+    return context;
+  };
+  return browser;
 }
 
 /** Waits until the compile status reads `state` (`ok` once the pack compiles without errors). */
