@@ -101,7 +101,7 @@ describe('rolls: forced results of the next rolls', () => {
     expect(messages(unused)).toEqual(['step 1 (`p1: pass`) used 0 of the 2 forced rolls']);
     expect(at(unused.failures[0])).toBe('6:5');
     const wrong = run('scenario: No such face\nseed: 1\nplayers: 2\nsteps:\n  - p1: attack marsh\n    rolls: [5]\n');
-    expect(wrong.failures[0].reason).toBe('the forced result 5 is not a face of the die d6 (0, 0, 1, 2, 3, 4)');
+    expect(wrong.failures[0].reason).toMatch(/^the forced result 5 is not a face of the die d6 \(0, 0, 1, 2, 3, 4\) \(game\.yaml:\d+\)$/);
   });
 });
 
