@@ -1,6 +1,6 @@
 import type * as A from '../dsl/ast.ts';
 import { parseExpression, parseRules, parseType } from '../dsl/parser.ts';
-import { builtinKinds, isReservedName } from '../dsl/language.ts';
+import { builtinKinds, isReservedName, typeNames } from '../dsl/language.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentOf, fragmentSpan, spanAt, type LoadedFile, type LoadedPack } from './load.ts';
 import { LineIndex, type Fragment } from './source.ts';
@@ -298,7 +298,7 @@ export function resolveTypeRef(d: Declared, t: A.TypeRef, at: (s: A.Span) => Fil
   else if (d.enums.has(t.name)) base = { k: 'enum', name: t.name };
   else if (d.kinds.has(t.name)) base = Ty.entity(t.name);
   else {
-    const guess = closest(t.name, ['number', 'bool', 'text', 'list', ...d.enums.keys(), ...d.kinds.keys()]);
+    const guess = closest(t.name, [...typeNames, ...d.enums.keys(), ...d.kinds.keys()]);
     report({
       code: 'RB0207',
       message: `unknown type \`${t.name}\``,
