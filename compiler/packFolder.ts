@@ -2,7 +2,7 @@ import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, existsSyn
 import { join, relative, dirname, sep, isAbsolute } from 'node:path';
 import type { SourceFile } from './source.ts';
 import type { CompileOptions } from './index.ts';
-import { MAX_FILE_BYTES, megabytes } from './load.ts';
+import { MAX_FILE_BYTES, MAX_PACK_BYTES, megabytes } from './load.ts';
 import { isPackId, neededPacks, requirementsOf } from './requirements.ts';
 
 /** Is `path` the folder `root` or inside it? */
@@ -14,20 +14,23 @@ function inside(root: string, path: string): boolean {
 /**
  * Node only: the YAML files of a pack folder, with paths relative to it. A pack is untrusted: a
  * symbolic link is followed only while it stays inside the pack folder, a folder reached twice
- * (a link loop) is not walked again, and a file too large to be a pack file is not read. Each file
- * left out is still listed, `refused`, so the compiler reports it at its path.
+ * (a link loop, or links multiplying one folder) is walked once, and a file too large to be a pack
+ * file, or past what a whole pack may hold, is not read. Each file left out is still listed,
+ * `refused`, so the compiler reports it at its path.
  */
 export function readPackFolder(dir: string): SourceFile[] {
   const out: SourceFile[] = [];
   const root = realpathSync(dir);
-  const onPath = new Set<string>();
+  const walked = new Set<string>();
+  let total = 0;
   const refuse = (full: string, message: string, hint?: string, code: 'RB0007' | 'RB0008' = 'RB0008') => out.push({ path: relative(dir, full).split(sep).join('/'), text: '', refused: { code, message, hint } });
   const walk = (d: string, real: string) => {
-    onPath.add(real);
+    walked.add(real);
     for (const name of readdirSync(d).sort()) {
       const full = join(d, name);
-      let target = full;
-      if (lstatSync(full).isSymbolicLink()) {
+      const link = lstatSync(full).isSymbolicLink();
+      let target = join(real, name);
+      if (link) {
         try {
           target = realpathSync(full);
         } catch (e) {
@@ -41,14 +44,17 @@ export function readPackFolder(dir: string): SourceFile[] {
       }
       const stat = statSync(target);
       if (stat.isDirectory()) {
-        if (onPath.has(target)) refuse(full, 'this link leads back into a folder that contains it (a loop), so it is not followed', 'remove the link, or point it at a folder that is not above it');
+        if (link && walked.has(target)) refuse(full, 'this link leads to a folder already read (a loop, or a second way into it), so it is not followed', 'remove the link, or point it at a folder that is not above it and not linked already');
         else walk(full, target);
+      } else if (/\.ya?ml$/.test(name) && !stat.isFile()) {
+        refuse(full, 'this is not a plain file (a pipe or a device), so it is not read', 'a pack holds plain YAML files only');
       } else if (/\.ya?ml$/.test(name)) {
+        total += stat.size;
         if (stat.size > MAX_FILE_BYTES) refuse(full, `this file is ${megabytes(stat.size)}, more than a pack file may be (${megabytes(MAX_FILE_BYTES)})`, 'split it into several files, or remove what is not rules or cards', 'RB0007');
+        else if (total > MAX_PACK_BYTES) refuse(full, `with this file the pack holds more than a pack may (${megabytes(MAX_PACK_BYTES)} in all)`, 'a pack this large is not read; remove files that are not rules or cards', 'RB0007');
         else out.push({ path: relative(dir, full).split(sep).join('/'), text: readFileSync(target, 'utf8') });
       }
     }
-    onPath.delete(real);
   };
   walk(dir, root);
   return out;

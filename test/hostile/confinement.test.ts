@@ -3,7 +3,8 @@
  * never become paths unless they are pack ids, links leaving the pack are not followed, a link loop
  * is a diagnostic, and packs extending each other in a circle are named as a circle.
  */
-import { symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.ts';
@@ -81,6 +82,28 @@ describe('files outside the pack', () => {
     const cli = await rulebook(['check', dir]);
     expect(cli.out + cli.err).not.toContain('ELOOP:');
     expect(cli.out).toContain('RB0008');
+  });
+
+  it('links that multiply one folder (each level linking twice to the next, 30 deep) are walked once each', budget, () => {
+    const files: Record<string, string> = { 'pack.yaml': MANIFEST('diamond'), 'd30/game.yaml': GAME };
+    const dir = pack('diamond', files);
+    for (let i = 0; i < 30; i++) {
+      mkdirSync(join(dir, `d${i}`), { recursive: true });
+      symlinkSync(join(dir, `d${i + 1}`), join(dir, `d${i}`, 'left'));
+      symlinkSync(join(dir, `d${i + 1}`), join(dir, `d${i}`, 'right'));
+    }
+    const { files: read, r } = compileDir(dir);
+    expect(read.filter((f) => !f.refused).length).toBeLessThan(10);
+    expect(r.diagnostics.some((d) => d.code === 'RB0008')).toBe(true);
+  });
+
+  it('a pipe named like a pack file is not opened (reading it would wait forever)', budget, () => {
+    const dir = pack('pipe', { 'pack.yaml': MANIFEST('pipe'), 'game.yaml': GAME });
+    execFileSync('mkfifo', [join(dir, 'cards.yaml')]);
+    const { r, texts } = compileDir(dir);
+    const d = r.diagnostics.find((x) => x.code === 'RB0008');
+    expectPositioned(d, texts);
+    expect(d!.file).toBe('cards.yaml');
   });
 });
 
