@@ -54,9 +54,15 @@ interface Row {
   ratio?: string;
   target?: string;
 }
-const rows: Row[] = [];
-const section = (title: string) => rows.push({ figure: `── ${title}`, value: '' });
-const progress = (what: string) => process.stderr.write(`… ${what}\n`);
+// Each row printed as soon as it is measured: a run is long, and one cut short keeps what it had.
+const [wf, wv, wr] = [76, 18, 28];
+const rows = {
+  push(r: Row): void {
+    console.log(`${r.figure.padEnd(wf)}  ${r.value.padStart(wv)}  ${(r.ratio ?? '').padEnd(wr)}  ${r.target ?? ''}`.trimEnd());
+  },
+};
+const section = (title: string) => console.log(`\n── ${title}`);
+console.log(`${'figure'.padEnd(wf)}  ${'value'.padStart(wv)}  ${'ratio'.padEnd(wr)}  target`);
 const ms = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(1)} ms`;
 const perS = (x: number, unit: string) => `${x < 100 ? x.toFixed(2) : x.toFixed(0)} ${unit}/s`;
 const times = (x: number) => `${x < 0.1 ? x.toFixed(4) : x.toFixed(2)}×`;
@@ -87,7 +93,6 @@ function randomGame(pack: CompiledPack, players: number, seed: number, length: n
 
 // ─── compiling ───
 {
-  progress('compiling');
   // The files the compiler reads: its scenarios are the scenario runner's.
   const files = readPackFolder(DEFAULT_PACK).filter((f) => !f.path.startsWith('scenarios/'));
   const pack = packOf(files);
@@ -122,7 +127,6 @@ function randomGame(pack: CompiledPack, players: number, seed: number, length: n
 
 // ─── random playouts, three ways ───
 function race(title: string, ways: Record<'hand' | 'bgio' | 'pack', (seed: number) => unknown>, sliceMs: number) {
-  progress(title);
   const n = { hand: batchFor(ways.hand, sliceMs, 10), bgio: batchFor(ways.bgio, sliceMs), pack: batchFor(ways.pack, sliceMs) };
   const batch = (way: keyof typeof ways) => () => {
     for (let s = 1; s <= n[way]; s++) ways[way](s);
@@ -140,7 +144,6 @@ race('tic-tac-toe', { hand: playTicTacToe, bgio: boardgameIoPlayer(ticTacToe, ti
 race('Connect Four', { hand: playConnectFour, bgio: boardgameIoPlayer(connectFour, connectFourMoves), pack: packPlayer(packOf(readPackFolder('test/packs/connect-four'))) }, 250);
 
 {
-  progress('Small World core');
   const players = 4;
   const pack = packOf(smallWorldCoreFiles(DEFAULT_PACK));
   const data = smallWorldData(pack);
@@ -178,7 +181,6 @@ race('Connect Four', { hand: playConnectFour, bgio: boardgameIoPlayer(connectFou
   };
   await simulate(DEFAULT_PACK, { games: 1, players: 2, seed: 1, agents: ['random'], maxSteps: 5000, workers: 1 });
   for (const players of [2, 3, 4, 5]) {
-    progress(`Small World, ${players} players`);
     const one: Array<{ wall: number; cpu: number }> = [];
     const two: Array<{ wall: number; cpu: number }> = [];
     for (let r = 0; r < SW_ROUNDS; r++) {
@@ -197,7 +199,6 @@ race('Connect Four', { hand: playConnectFour, bgio: boardgameIoPlayer(connectFou
     rows.push({ figure: `${players} players, 2 workers (wall time)`, value: perS(b, 'games'), ratio: `${times(b / a)} one thread`, target: players === 4 ? '≥ 167 games/s; ≥ 1.85× one' : '≥ 1.85× one' });
   }
 
-  progress('memory per state');
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   const pack = packOf(readPackFolder(DEFAULT_PACK));
@@ -215,12 +216,4 @@ race('Connect Four', { hand: playConnectFour, bgio: boardgameIoPlayer(connectFou
   const heap = (process.memoryUsage().heapUsed - before) / states.length;
   const json = states.reduce((s, st) => s + JSON.stringify(st).length, 0) / states.length;
   rows.push({ figure: `memory per state (${players} players, the ${states.length} states of a game kept)`, value: `${(heap / 1024).toFixed(1)} KB heap`, ratio: `${(json / 1024).toFixed(1)} KB as JSON` });
-}
-
-const width = (k: keyof Row) => Math.max(...rows.map((r) => (r[k] ?? '').length));
-const [wf, wv, wr] = [width('figure'), width('value'), width('ratio')];
-console.log(`${'figure'.padEnd(wf)}  ${'value'.padStart(wv)}  ${'ratio'.padEnd(wr)}  target`);
-for (const r of rows) {
-  if (r.figure.startsWith('──')) console.log(`\n${r.figure}`);
-  else console.log(`${r.figure.padEnd(wf)}  ${r.value.padStart(wv)}  ${(r.ratio ?? '').padEnd(wr)}  ${r.target ?? ''}`.trimEnd());
 }
