@@ -28,11 +28,12 @@ export function processIo(): Io {
 /**
  * Content's text made safe for a terminal: control characters (ANSI and OSC escapes, carriage
  * returns, bells), C1 controls and the marks that reverse the direction of text are shown as
- * `\u{…}` instead of acting on the terminal. Line breaks and tabs stay. A pack's names and texts
+ * `\uXXXX` instead of acting on the terminal; inside `--json` output that is the same character
+ * escaped, so the JSON stays valid and means the same. Line breaks and tabs stay. A pack's names and texts
  * reach every command's output, so every write of the CLI goes through here (see `cleanIo`).
  */
 export function safeText(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The same place to write, with every text made safe first. */

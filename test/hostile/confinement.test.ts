@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../../compiler/packFolder.ts';
-import { MANIFEST, expectPositioned, rulebook, tempFolder, writeFiles } from './harness.ts';
+import { budget, MANIFEST, expectPositioned, rulebook, tempFolder, writeFiles } from './harness.ts';
 
-const budget = { timeout: 10_000 };
 const root = tempFolder('confinement');
 const SECRET = 'secret-outside-the-packs: 42';
 writeFiles(root, { 'outside/secret.yaml': `${SECRET}\n`, 'outside/pack.yaml': MANIFEST('outside'), 'outside/game.yaml': 'kinds: {}\n' });

@@ -8,6 +8,12 @@ import { main } from '../../cli/main.ts';
 import type { Io } from '../../cli/io.ts';
 import type { Diagnostic } from '../../compiler/index.ts';
 
+/**
+ * Each hostile input is refused in well under 10 s on an idle machine; the bound allows three times
+ * that for the shared 2-core machine the suite runs on, where a slow test is not a failing one.
+ */
+export const budget = { timeout: 30_000 };
+
 export const MANIFEST = (id = 'test', extra = '') => `id: ${id}\nversion: 0.1.0\nname: { en: Test }\nlanguages: [en]\nplayers: { min: 1, max: 4 }\n${extra}`;
 
 /** A temporary folder for this test file, removed after it. */

@@ -6,9 +6,8 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { safeText } from '../../cli/io.ts';
-import { rulebook, tempFolder } from './harness.ts';
+import { budget, rulebook, tempFolder } from './harness.ts';
 
-const budget = { timeout: 10_000 };
 const root = tempFolder('output');
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
@@ -25,16 +24,24 @@ function nastyPack(name: string): string {
 
 describe('control characters from content', () => {
   it('safeText shows them as escapes and keeps lines and tabs', () => {
-    expect(safeText('a\u001b[31mb\u0007c\r\n\td\u202e')).toBe('a\\u{1b}[31mb\\u{7}c\\u{d}\n\td\\u{202e}');
+    expect(safeText('a\u001b[31mb\u0007c\r\n\td\u202e')).toBe('a\\u001b[31mb\\u0007c\\u000d\n\td\\u202e');
   });
 
   it('`rulebook play --bots` prints a card name with escapes as text', budget, async () => {
     const dir = nastyPack('play');
     const r = await rulebook(['play', dir, '--bots', '--seed', '3']);
     expect(r.code).toBe(0);
-    expect(r.out).toContain('\\u{1b}');
+    expect(r.out).toContain('\\u001b');
     expect(r.out).not.toMatch(RAW);
     expect(r.err).not.toMatch(RAW);
+  });
+
+  it('`--json` output stays valid JSON, and means the same text', budget, async () => {
+    const dir = nastyPack('json');
+    const r = await rulebook(['play', dir, '--bots', '--seed', '3', '--json']);
+    expect(r.out).not.toMatch(RAW);
+    expect(JSON.stringify(JSON.parse(r.out))).toContain('\\u001b]0;pwned');
+    expect(JSON.stringify(JSON.parse(r.out))).toContain('\u202eZ');
   });
 
   it('`rulebook check` quotes the author\'s line with escapes in it as text', budget, async () => {
@@ -43,7 +50,7 @@ describe('control characters from content', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('    terrain: hills\n    next: [b]', '    terrain: "hil\\e[8mls"\n    next: [b]'));
     const r = await rulebook(['check', dir]);
     expect(r.code).toBe(1);
-    expect(r.out).toContain('\\u{1b}[8m');
+    expect(r.out).toContain('\\u001b[8m');
     expect(r.out).not.toMatch(RAW);
   });
 
@@ -51,7 +58,7 @@ describe('control characters from content', () => {
     const dir = nastyPack('test');
     writeFileSync(join(dir, 'scenarios', 'nasty.yaml'), 'scenario: "passes \\e[2K\\rFAKE: all green"\nplayers: 2\nsteps:\n  - p1: pass\n');
     const r = await rulebook(['test', join(dir, 'scenarios', 'nasty.yaml')]);
-    expect(r.out + r.err).toContain('\\u{1b}[2K');
+    expect(r.out + r.err).toContain('\\u001b[2K');
     expect(r.out).not.toMatch(RAW);
     expect(r.err).not.toMatch(RAW);
   });

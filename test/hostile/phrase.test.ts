@@ -6,12 +6,12 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compilePhrase, findAll, matchAt, tokenize } from '../../compiler/text/phrase.ts';
-import { rulebookChild, tempFolder } from './harness.ts';
+import { budget, rulebookChild, tempFolder } from './harness.ts';
 
 const GAPS = `${Array(24).fill('…').join(' ')} zzz`;
 
 describe('a phrase of 24 gaps', () => {
-  it('is matched, or not, at once: over a text of 2,000 words', { timeout: 10_000 }, () => {
+  it('is matched, or not, at once: over a text of 2,000 words', budget, () => {
     const tokens = tokenize(Array(2000).fill('word').join(' ') + ' zzz', 'en');
     const phrase = compilePhrase(GAPS, 'en');
     const found = findAll(tokens, [{ phrase, value: 1 }]);

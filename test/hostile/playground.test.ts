@@ -8,9 +8,8 @@ import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { decodeShare, encodeShare, MAX_INFLATED_BYTES, type SharePayload } from '../../playground/src/share.ts';
 import { importZip } from '../../playground/src/zip.ts';
-import { MANIFEST } from './harness.ts';
+import { budget, MANIFEST } from './harness.ts';
 
-const budget = { timeout: 10_000 };
 
 function toBase64Url(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -6,9 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.ts';
 import { readPackFolder } from '../../compiler/packFolder.ts';
 import { JS_RESERVED } from '../../compiler/reserved.ts';
-import { MANIFEST, expectPositioned } from './harness.ts';
+import { budget, MANIFEST, expectPositioned } from './harness.ts';
 
-const budget = { timeout: 10_000 };
 
 /** Compiles a one-file pack and returns its RB0107s, checking each points at `name` where it is written. */
 function refused(game: string, name: string): void {

@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile, type Diagnostic } from '../../compiler/index.ts';
 import { readScenarioFile } from '../../scenario/read.ts';
-import { MANIFEST, expectPositioned, rulebook, rulebookChild, tempFolder, writeFiles } from './harness.ts';
+import { budget, MANIFEST, expectPositioned, rulebook, rulebookChild, tempFolder, writeFiles } from './harness.ts';
 
-const budget = { timeout: 10_000 };
 // A child process starts tsx and the whole CLI: its own 30 s bound allows for a loaded machine.
 const child = { timeout: 40_000 };
 const root = tempFolder('sizes');
