@@ -399,7 +399,9 @@ export class SmallWorldCore {
   private cost(r: number, p: number): number {
     const region = this.data.regions[r];
     const travel = region.anchor && !this.bordersRace(r, p) ? 1 : 0;
-    return Math.max(1, 2 + this.tokens[r] + this.murlocs[r] + travel + (region.mountain ? 1 : 0));
+    // Only another player's race tokens defend: the player's own race in decline adds nothing.
+    const defenders = this.owner[r] === p ? 0 : this.tokens[r];
+    return Math.max(1, 2 + defenders + this.murlocs[r] + travel + (region.mountain ? 1 : 0));
   }
 
   private occupy(p: number, r: number, used: number): void {
@@ -414,6 +416,15 @@ export class SmallWorldCore {
     this.declined[r] = 0;
     this.hand[p] -= used;
     this.conquests[p]++;
+    // A race in decline whose last region fell goes under the race stack, its lasting badge discarded.
+    if (loser >= 0 && lostRace >= 0 && this.pDeclined[loser] === lostRace && !this.race.includes(lostRace)) {
+      this.pDeclined[loser] = -1;
+      if (this.pDeclinedPower[loser] >= 0) {
+        this.powerDiscard.push(this.pDeclinedPower[loser]);
+        this.pDeclinedPower[loser] = -1;
+      }
+      this.raceStack.push(lostRace);
+    }
   }
 
   private emptyRegion(r: number): void {
