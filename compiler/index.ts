@@ -31,7 +31,7 @@ export interface CompileOptions {
  * as far as it can and reports everything it finds; bad content never throws out of here.
  */
 export function compile(files: SourceFile[], options: CompileOptions = {}): CompileResult {
-  const { diagnostics, pack } = analyze(files, { ...options, lower: true, symbols: false });
+  const { diagnostics, pack } = analyze(files, { ...options, lower: true });
   return { diagnostics, pack };
 }
 
@@ -42,14 +42,14 @@ export interface Analysis extends CompileResult {
   declared?: Declared;
   /** Present when the pack got through the checker (it may still have errors). */
   checked?: Checked;
-  /** Every name the pack declares, where, its uses and hovers, and each file's outline; for editors. */
-  symbols: SymbolIndex;
+  /** With `symbols: true`: every name the pack declares, where, its uses and hovers, and each file's outline; for editors. */
+  symbols?: SymbolIndex;
 }
 
 /**
- * The same stages as `compile`, keeping what each produced, and the pack's symbol index.
- * `lower: false` skips the lowering (no runnable pack) for tools that only read the checked rules;
- * `symbols: false` skips the index for tools that do not show the pack to a person.
+ * The same stages as `compile`, keeping what each produced. `lower: false` skips the lowering (no
+ * runnable pack) for tools that only read the checked rules; `symbols: true` adds the pack's
+ * symbol index, for editors.
  */
 export function analyze(files: SourceFile[], options: CompileOptions & { lower?: boolean; symbols?: boolean } = {}): Analysis {
   const texts = new Map(files.map((f) => [f.path, f.text]));
@@ -76,7 +76,7 @@ export function analyze(files: SourceFile[], options: CompileOptions & { lower?:
   }
   const diagnostics = found.map((d) => locate(d, texts, options));
   diagnostics.sort((a, b) => a.file.localeCompare(b.file) || a.offset - b.offset);
-  const symbols = options.symbols === false ? emptySymbolIndex() : symbolsOf({ loaded, declared, checked });
+  const symbols = options.symbols ? symbolsOf({ loaded, declared, checked }) : undefined;
   return { diagnostics, pack: diagnostics.some((d) => d.severity === 'error') ? undefined : pack, loaded, declared, checked, symbols };
 }
 

@@ -15,10 +15,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 function pack(name: string): { files: SourceFile[]; symbols: SymbolIndex; text: (path: string) => string } {
   const dir = `${root}content/${name}`;
   const files = readPackFolder(dir);
-  const { symbols, diagnostics } = analyze(files, { dependencies: dependenciesOf(dir, files), lower: false });
+  const { symbols, diagnostics } = analyze(files, { dependencies: dependenciesOf(dir, files), lower: false, symbols: true });
   expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   const text = (path: string) => files.find((f) => f.path === path)!.text;
-  return { files, symbols, text };
+  return { files, symbols: symbols!, text };
 }
 
 const sw = pack('smallworld-wow');
@@ -126,9 +126,11 @@ describe('symbol index', () => {
 
   it('keeps the names that were understood when a pack has errors', () => {
     const files = sw.files.map((f) => (f.path === 'rules/conquest.yaml' ? { ...f, text: f.text.replace('r.terrain != sea', 'r.terain != sea') } : f));
-    const { symbols, diagnostics } = analyze(files, { lower: false });
-    expect(diagnostics.some((d) => d.code === 'RB0523')).toBe(true);
-    expect(symbols.symbols.get('pipeline:conquestCost')?.defs).toHaveLength(1);
-    expect(symbols.symbols.get('entity:orcs')).toBeDefined();
+    const { symbols, diagnostics } = analyze(files, { lower: false, symbols: true });
+    expect(diagnostics.some((d) => d.severity === 'error' && d.file === 'rules/conquest.yaml' && d.message.includes('terain'))).toBe(true);
+    expect(symbols!.symbols.get('pipeline:conquestCost')?.defs).toHaveLength(1);
+    expect(symbols!.symbols.get('entity:orcs')).toBeDefined();
+    // Without being asked for, no index is built.
+    expect(analyze(files, { lower: false }).symbols).toBeUndefined();
   });
 });

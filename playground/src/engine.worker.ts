@@ -78,12 +78,13 @@ function compile(req: CompileRequest) {
   const t0 = performance.now();
   let result: Analysis;
   try {
-    result = analyze(req.files, { dependencies: req.dependencies, lower: true });
+    result = analyze(req.files, { dependencies: req.dependencies, lower: true, symbols: true });
   } catch (e) {
     post({ type: 'compiled', id: req.id, diagnostics: [], symbols: emptySymbolIndex(), engineProblem: `the compiler crashed: ${(e as Error).message}`, ms: performance.now() - t0 });
     return;
   }
-  const { pack, symbols } = result;
+  const pack = result.pack;
+  const symbols = result.symbols ?? emptySymbolIndex();
   if (!pack || result.diagnostics.some((d) => d.severity === 'error')) {
     post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, symbols, ms: performance.now() - t0 });
     return;
