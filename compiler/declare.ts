@@ -17,7 +17,24 @@ export interface FieldSym {
   default: Value;
   hidden: boolean;
   at: FileSpan;
+  /** `loweredOnlyBy: [rout]`: the procedures that alone may make a change to the field (compiler/fieldWrites.ts). */
+  writers: FieldWriters[];
 }
+
+/** The way a statement changes a field: `-=`, `remove`, `draw` lower it; `+=`, `put` raise it; `=` may do either. */
+export type WriteDirection = 'lowered' | 'raised' | 'changed';
+
+export interface FieldWriters {
+  direction: WriteDirection;
+  procs: Array<{ name: string; at: FileSpan }>;
+}
+
+/** The YAML key of each direction, as a field declaration writes it. */
+export const writerKeys: ReadonlyArray<readonly [WriteDirection, string]> = [
+  ['lowered', 'loweredOnlyBy'],
+  ['raised', 'raisedOnlyBy'],
+  ['changed', 'changedOnlyBy'],
+];
 
 export interface KindSym {
   name: string;
@@ -139,6 +156,12 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
             default: null,
             hidden: !!mapOf(spec).hidden,
             at: spanAt(file, path, true),
+            writers: writerKeys.flatMap(([direction, key]) => {
+              const names = mapOf(spec)[key];
+              if (names === undefined) return [];
+              const procs = listOf(names).flatMap((n, i) => (typeof n === 'string' ? [{ name: n, at: spanAt(file, [...path, key, i]) }] : []));
+              return [{ direction, procs }];
+            }),
           };
           if (kind.props.has(field) || kind.state.has(field)) {
             report({ code: 'RB0215', message: `\`${name}.${field}\` is declared twice`, at: sym.at });
@@ -204,7 +227,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
       const id = String(item[first]);
       const at = spanAt(file, [...path, first]);
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(id) || isReservedName(id)) {
-        report({ code: 'RB0204', message: `\`${id}\` cannot be an id: ids are names such as \`orcs\` or \`r_12\`, not keywords`, at });
+        report({ code: 'RB0204', message: `\`${id}\` cannot be an id: ids are names such as \`north_gate\` or \`r_12\`, not keywords`, at });
         return;
       }
       const clash = d.entities.get(id);
