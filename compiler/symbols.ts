@@ -756,7 +756,7 @@ function showRef(t: A.TypeRef): string {
 }
 
 /** A declaration's head as written: `pipeline conquestCost(r: region): number`. */
-export function signature(d: A.Decl): string {
+function signature(d: A.Decl): string {
   const params = 'params' in d ? `(${d.params.map((p) => `${p.name}: ${showRef(p.type)}`).join(', ')})` : '';
   const binds = 'binds' in d ? `(${d.binds.map((b) => b.name).join(', ')})` : '';
   const returns = 'returns' in d ? `: ${showRef(d.returns)}` : '';
