@@ -6,6 +6,7 @@ import { resolveTypeRef } from './declare.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentSpan } from './load.ts';
 import { reportUnused } from './unused.ts';
+import { checkFieldWrites } from './fieldWrites.ts';
 import { walkDecl, walkStmts } from '../dsl/walk.ts';
 import { LineIndex, type Fragment } from './source.ts';
 import { closest } from './suggest.ts';
@@ -109,6 +110,7 @@ export function check(d: Declared, report: (x: DiagnosticInput) => void): Checke
   };
   collect(c, counted);
   new Checker(c, counted).run();
+  checkFieldWrites(c, counted);
   // Broken rules record no calls: what they would have used is not unused.
   if (!errors) reportUnused(c, report);
   return c;

@@ -311,6 +311,34 @@ const cases: Case[] = [
     edit: 'a function nothing calls (a warning: the pack still compiles)',
     edits: [addRules('rules/scoring.yaml', 'fn unusedHelper(): number = 1')],
   },
+  {
+    name: 'field-writers',
+    edit: 'a game counter lowered only by `spendFavour`, lowered by the setup itself; another names a procedure that does not exist',
+    edits: [
+      addFile(
+        'rules/zz-favour.yaml',
+        [
+          'kinds:',
+          '  game:',
+          '    state:',
+          '      favour: { type: number, loweredOnlyBy: [spendFavour] }',
+          '      grace: { type: number, raisedOnlyBy: [grantGrace] }',
+          'rules: |',
+          '  proc spendFavour(n: number) {',
+          '    game.favour -= min(n, game.favour)',
+          '    log "{n} favour spent"',
+          '  }',
+          '  setup {',
+          '    game.favour += 3',
+          '    game.favour -= 1',
+          '    spendFavour(1)',
+          '    game.grace += 1',
+          '  }',
+          '',
+        ].join('\n'),
+      ),
+    ],
+  },
 ];
 
 function broken(c: Case): SourceFile[] {
