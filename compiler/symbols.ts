@@ -18,7 +18,7 @@ import { LineIndex, type Fragment } from './source.ts';
 import * as Ty from './types.ts';
 import type { Type } from './types.ts';
 
-export type SymbolKind = 'kind' | 'field' | 'role' | 'enum' | 'member' | 'die' | 'entity' | 'event' | 'fn' | 'pipeline' | 'proc' | 'action' | 'local';
+export type SymbolKind = 'kind' | 'field' | 'role' | 'enum' | 'member' | 'die' | 'entity' | 'event' | 'fn' | 'pipeline' | 'check' | 'proc' | 'action' | 'local';
 
 /** A span of a pack file: offsets into the file as the author wrote it. */
 export type Place = FileSpan;
@@ -269,7 +269,7 @@ class Builder {
     }).key;
   }
 
-  private declKey(kind: 'event' | 'fn' | 'pipeline' | 'proc' | 'action', name: string, decl?: A.Decl, unit?: RulesUnit): string {
+  private declKey(kind: 'event' | 'fn' | 'pipeline' | 'check' | 'proc' | 'action', name: string, decl?: A.Decl, unit?: RulesUnit): string {
     return this.symbol(`${kind}:${name}`, () => {
       const sig = decl ? signature(decl) : `${kind} ${name}`;
       const at = decl && unit ? this.where(fragmentSpan(unit.fragment, decl.nameSpan)) : undefined;
@@ -432,7 +432,7 @@ class Builder {
   /** The symbols of a rules text's declarations, before any use of them is recorded. */
   declarations(unit: RulesUnit): void {
     for (const decl of unit.program.decls) {
-      if (decl.kind === 'event' || decl.kind === 'fn' || decl.kind === 'pipeline' || decl.kind === 'proc' || decl.kind === 'action') this.declKey(decl.kind, decl.name, decl, unit);
+      if (decl.kind === 'event' || decl.kind === 'fn' || decl.kind === 'pipeline' || decl.kind === 'check' || decl.kind === 'proc' || decl.kind === 'action') this.declKey(decl.kind, decl.name, decl, unit);
     }
   }
 
@@ -443,26 +443,23 @@ class Builder {
       const scope: Scope = { unit, defs: new Map(), uses: [], where: [] };
       const name = at(decl.nameSpan);
       const range = at(decl.span);
-      let detail = signature(decl);
       switch (decl.kind) {
         case 'event':
         case 'fn':
         case 'pipeline':
+        case 'check':
         case 'proc':
-        case 'action': {
-          const key = this.declKey(decl.kind, decl.name, decl, unit);
-          this.occur(key, name, true);
-          detail = this.idx.symbols.get(key)!.detail;
+        case 'action':
+          this.occur(this.declKey(decl.kind, decl.name, decl, unit), name, true);
           break;
-        }
         case 'on':
-          if (this.d && this.c?.events.has(decl.name)) this.occur(this.declKey('event', decl.name), name, false);
+          if (this.c?.events.has(decl.name)) this.occur(this.declKey('event', decl.name), name, false);
           break;
         case 'modify':
           if (this.c?.pipelines.has(decl.name)) this.occur(this.declKey('pipeline', decl.name), name, false);
           break;
       }
-      this.outline(unit.fragment.file, { name: decl.kind === 'setup' || decl.kind === 'flow' || decl.kind === 'invariant' ? decl.kind : decl.name, detail, kind: decl.kind, at: name, range: range.end > name.end ? range : name, children: [] });
+      this.outline(unit.fragment.file, { name: decl.kind === 'setup' || decl.kind === 'flow' || decl.kind === 'invariant' ? decl.kind : decl.name, detail: signature(decl), kind: decl.kind, at: name, range: range.end > name.end ? range : name, children: [] });
       if (this.c) this.declBody(scope, decl);
       for (const use of scope.uses) {
         const def = scope.defs.get(use.slot);
@@ -522,6 +519,7 @@ class Builder {
         this.expr(scope, decl.body);
         return;
       case 'proc':
+      case 'check':
         this.params(scope, decl.params, unit);
         this.block(scope, decl.body);
         return;
@@ -607,7 +605,7 @@ class Builder {
         return;
       case 'require':
         this.expr(scope, s.cond);
-        this.expr(scope, s.reason);
+        if (s.reason) this.expr(scope, s.reason);
         return;
       case 'choose':
         this.expr(scope, s.source);
