@@ -23,5 +23,5 @@ describe('playground balance', () => {
     expect(await page.textContent('[data-testid=balance-count]')).toBe('20 games');
     expect(errors).toEqual([]);
     await page.close();
-  }, 180_000);
+  });
 });

@@ -120,5 +120,5 @@ describe('playground card texts', () => {
     );
     expect(errors).toEqual([]);
     await context.close();
-  }, 240_000);
+  });
 });

@@ -29,5 +29,5 @@ describe('every shipped pack in the playground', () => {
     await page.waitForFunction(() => ((window as unknown as { playground: { state(): { choices: string[] } | undefined } }).playground.state()?.choices.length ?? 0) > 0, undefined, { timeout: 60_000 });
     expect(errors).toEqual([]);
     await page.close();
-  }, 180_000);
+  });
 });

@@ -225,7 +225,7 @@ describe('playground', () => {
 
     expect(errors).toEqual([]);
     await context.close();
-  }, 180_000);
+  });
 
   it('offers completion, hover, quick fixes, zip export and import, and share links', async () => {
     const context = await pg.browser.newContext({ viewport: { width: 1366, height: 768 }, acceptDownloads: true });
@@ -374,5 +374,5 @@ describe('playground', () => {
     expect(errors2).toEqual([]);
     await other.close();
     await context.close();
-  }, 180_000);
+  });
 });
