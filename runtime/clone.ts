@@ -23,14 +23,41 @@ export function sameValue(a: Value, b: Value): boolean {
 }
 
 /**
- * A game state copied for the next choice. The log and the choice list only ever grow, and their
- * entries never change, so they are copied shallowly.
+ * The entity records a copied state may write in place. The other records are still shared with the
+ * state it was copied from, and are copied on their first write (`writableRecord`): a choice changes
+ * a few of a state's records, and copying all of them was most of the cost of a choice. A state with
+ * no entry here (a new game, a state loaded from JSON) shares nothing.
  */
-export function cloneState<T extends { log: unknown[]; choices: string[] }>(st: T): T {
+const owned = new WeakMap<object, Set<object>>();
+
+/**
+ * A game state copied for the next choice. The log and the choice list only ever grow, and their
+ * entries never change, so they are copied shallowly; the entity records are shared until written.
+ */
+export function cloneState<T extends { log: unknown[]; choices: string[]; e: Record<string, Record<string, Value>> }>(st: T): T {
   const out: Record<string, unknown> = {};
   for (const k in st) {
     const v = (st as Record<string, unknown>)[k];
-    out[k] = k === 'log' || k === 'choices' ? (v as unknown[]).slice() : cloneJson(v);
+    if (k === 'e') {
+      const e = Object.create(null) as Record<string, unknown>;
+      for (const id in st.e) e[id] = st.e[id];
+      out[k] = e;
+    } else out[k] = k === 'log' || k === 'choices' ? (v as unknown[]).slice() : cloneJson(v);
   }
+  // The source shares its records from now on too, should anything still write to it.
+  owned.set(st, new Set());
+  owned.set(out, new Set());
   return out as T;
+}
+
+/** An entity's record, ready to be written: copied first when it is shared with another state. */
+export function writableRecord(st: { e: Record<string, Record<string, Value>> }, id: string): Record<string, Value> | undefined {
+  const rec = st.e[id];
+  if (!rec) return undefined;
+  const own = owned.get(st);
+  if (!own || own.has(rec)) return rec;
+  const copy = cloneJson(rec);
+  st.e[id] = copy;
+  own.add(copy);
+  return copy;
 }

@@ -5,7 +5,15 @@ import { Refusal } from './refusal.ts';
 import type { Frame, GameState, Value } from './types.ts';
 
 export function ctxFor(st: GameState, prog: Program, slots: number, me: string | null, self: string | null = null, holder: string | null = null, step = st.choices.length): RunCtx {
-  return { st, prog, env: new Array(slots).fill(null), me, self, holder, it: null, value: null, step };
+  return { st, prog, env: new Array(slots).fill(null), me, self, holder, it: null, value: null, step, resolving: false };
+}
+
+/**
+ * A context for a call inside `c` (a function, pipeline, modifier, trigger, block). Every context is
+ * made here with its fields in one order, so the engine's property reads stay monomorphic.
+ */
+export function innerCtx(c: RunCtx, env: Value[], me: string | null, self: string | null, holder: string | null, it: Value, value: Value, resolving: boolean): RunCtx {
+  return { st: c.st, prog: c.prog, env, me, self, holder, it, value, step: c.step, resolving };
 }
 
 function frameOf(block: BlockCode, pc: number, c: RunCtx): Frame {
@@ -148,7 +156,7 @@ function emitNow(event: string, args: Value[], c: RunCtx, pending?: Array<[numbe
   for (let k = 0; k < calls.length; k++) {
     const [i, holder] = calls[k];
     const t = triggers[i];
-    const tc: RunCtx = { ...c, env: new Array(t.slots).fill(null), me: holder ?? c.me, self: t.card?.card ?? null, holder, it: null, value: null };
+    const tc = innerCtx(c, new Array(t.slots).fill(null), holder ?? c.me, t.card?.card ?? null, holder, null, null, c.resolving);
     for (let a = 0; a < args.length; a++) tc.env[a] = args[a];
     if (t.when && t.when(tc) !== true) continue;
     logLine(st, c.step, t.origin.rule, t.origin.where, holder ?? undefined);
@@ -169,7 +177,7 @@ function emitNow(event: string, args: Value[], c: RunCtx, pending?: Array<[numbe
 export function resume(frames: Frame[], prog: Program, st: GameState, step: number, endsGame = true): void {
   for (let i = 0; i < frames.length; i++) {
     const f = frames[i];
-    const c: RunCtx = { st, prog, env: f.env, me: f.me, self: f.self, holder: f.holder, it: null, value: null, step, resolving: f.resolving };
+    const c: RunCtx = { st, prog, env: f.env, me: f.me, self: f.self, holder: f.holder, it: null, value: null, step, resolving: f.resolving === true };
     if (f.reprompt) {
       st.prompt = { ...f.reprompt, frames: [...f.reprompt.frames, ...frames.slice(i + 1)] };
       return;
@@ -205,7 +213,8 @@ export function runPipeline(name: string, args: Value[], c: RunCtx): Value {
   const p = c.prog.pipelines[name];
   const env: Value[] = new Array(p.slots).fill(null);
   for (let i = 0; i < args.length; i++) env[i] = args[i];
-  let v = p.base({ ...c, env, it: null, value: null });
+  const pc = innerCtx(c, env, c.me, c.self, c.holder, null, null, c.resolving);
+  let v = p.base(pc);
   for (const m of p.modifiers) {
     let holder: string | null = null;
     if (m.card) {
@@ -216,12 +225,12 @@ export function runPipeline(name: string, args: Value[], c: RunCtx): Value {
     }
     const menv: Value[] = new Array(m.slots).fill(null);
     for (let i = 0; i < args.length; i++) menv[i] = args[i];
-    const mc: RunCtx = { ...c, env: menv, self: m.card?.card ?? null, holder, it: null, value: v };
+    const mc = innerCtx(c, menv, c.me, m.card?.card ?? null, holder, null, v, c.resolving);
     if (m.when && m.when(mc) !== true) continue;
     v = m.value(mc);
   }
-  if (p.min) v = Math.max(v as number, p.min({ ...c, env, it: null, value: null }) as number);
-  if (p.max) v = Math.min(v as number, p.max({ ...c, env, it: null, value: null }) as number);
+  if (p.min) v = Math.max(v as number, p.min(pc) as number);
+  if (p.max) v = Math.min(v as number, p.max(pc) as number);
   return v;
 }
 

@@ -1,8 +1,8 @@
 import { BUILTINS } from './builtins.ts';
-import { cloneJson, sameValue } from './clone.ts';
+import { cloneJson, sameValue, writableRecord } from './clone.ts';
 import type { Block, CardBinding, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
 import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from './budget.ts';
-import { runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
+import { innerCtx, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
 import { logLine } from './log.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type Binding, type BlockCode, type ExprFn, type Program, type RunCtx, type StmtFn } from './program.ts';
 import { askToChoose, offerActions } from './prompts.ts';
@@ -59,7 +59,7 @@ function linker(pack: CompiledPack) {
     const what = ref.what;
     return (c) => {
       const id = obj(c);
-      const rec = typeof id === 'string' ? c.st.e[id] : undefined;
+      const rec = typeof id === 'string' ? writableRecord(c.st, id) : undefined;
       if (!rec) throw new Refusal(`${what} is none here, so it has no fields to change`);
       return rec;
     };
@@ -186,7 +186,7 @@ function linker(pack: CompiledPack) {
       }
       case 'resolving': {
         const body = block(s.body);
-        return (c) => runBlock(body, 0, { ...c, resolving: true });
+        return (c) => runBlock(body, 0, innerCtx(c, c.env, c.me, c.self, c.holder, c.it, c.value, true));
       }
       case 'turn': {
         const player = expr(s.player);
@@ -195,7 +195,7 @@ function linker(pack: CompiledPack) {
         return (c) => {
           const p = player(c) as string;
           startTurn(c, p, rule);
-          return runBlock(body, 0, { ...c, me: p });
+          return runBlock(body, 0, innerCtx(c, c.env, p, c.self, c.holder, c.it, c.value, c.resolving));
         };
       }
       case 'shuffle': {
@@ -247,7 +247,7 @@ function linker(pack: CompiledPack) {
           const proc = c.prog.procs[name];
           const env: Value[] = new Array(proc.slots).fill(null);
           for (let i = 0; i < args.length; i++) env[i] = args[i](c);
-          return runBlock(proc.body, 0, { ...c, env, it: null, value: null });
+          return runBlock(proc.body, 0, innerCtx(c, env, c.me, c.self, c.holder, null, null, c.resolving));
         };
       }
     }
@@ -353,7 +353,7 @@ function linker(pack: CompiledPack) {
           const fn = c.prog.fns[name];
           const env: Value[] = new Array(fn.slots).fill(null);
           for (let i = 0; i < args.length; i++) env[i] = args[i](c);
-          return fn.body({ ...c, env, it: null, value: null });
+          return fn.body(innerCtx(c, env, c.me, c.self, c.holder, null, null, c.resolving));
         };
       }
       case 'pipeline': {

@@ -45,7 +45,7 @@ export interface RunCtx {
   /** Index of the choice being applied, for the log. */
   step: number;
   /** Inside a `resolving` block: no `anytime` action may be taken at a prompt asked here. */
-  resolving?: boolean;
+  resolving: boolean;
 }
 
 export type ExprFn = (c: RunCtx) => Value;
