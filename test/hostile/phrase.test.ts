@@ -27,7 +27,7 @@ describe('a phrase of 24 gaps', () => {
     expect(matchAt(compilePhrase('you? pay … , coins', 'en'), tokens, 0)).toBeUndefined();
   });
 
-  it('in a pack\'s language file: `rulebook text` finishes (a child held to 512 MB)', { timeout: 40_000 }, () => {
+  it('in a pack\'s language file: `rulebook text` finishes (a child held to 512 MB)', { timeout: 70_000 }, () => {
     const dir = join(tempFolder('phrase'), 'wroth');
     cpSync('content/wroth', dir, { recursive: true });
     const file = join(dir, 'language/en.yaml');

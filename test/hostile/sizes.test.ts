@@ -11,8 +11,8 @@ import { compile, type Diagnostic } from '../../compiler/index.ts';
 import { readScenarioFile } from '../../scenario/read.ts';
 import { budget, MANIFEST, expectPositioned, rulebook, rulebookChild, tempFolder, writeFiles } from './harness.ts';
 
-// A child process starts tsx and the whole CLI: its own 30 s bound allows for a loaded machine.
-const child = { timeout: 40_000 };
+// A child process starts tsx and the whole CLI: its own 60 s bound allows for a loaded machine.
+const child = { timeout: 70_000 };
 const root = tempFolder('sizes');
 const FLOW = '  action pass "Pass" { }\n  flow {\n    for p in players {\n      turn p {\n        offer p: pass\n      }\n    }\n  }\n';
 
@@ -83,6 +83,13 @@ describe('values and nesting', () => {
     const d = one(diagnostics, 'RB0218');
     expectPositioned(d, texts);
     expect(d!.line).toBe(6);
+  });
+
+  it('`{ toString: false }` as an entity\'s id: RB0204, not RB9000 (found by the fuzzer)', budget, () => {
+    const { diagnostics, texts } = compiled('kinds:\n  card:\n    props: { n: number }\nentities:\n  - card: { toString: false }\n    n: 1\n');
+    const d = one(diagnostics, 'RB0204');
+    expectPositioned(d, texts);
+    expect(d!.line).toBe(5);
   });
 
   it('a `1 + 1 + …` chain of 2,000 terms: RB0302 at the deep end, not RB9000', budget, () => {
