@@ -1,6 +1,8 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { readFileSync } from 'node:fs';
 import { check } from './check.ts';
 import { cleanIo, processIo, UsageError, type Io } from './io.ts';
+import { newCard, newPack } from './new.ts';
 import { play } from './play.ts';
 import { simulateCommand } from './simulate.ts';
 import { test } from './test.ts';
@@ -18,7 +20,8 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .showHelpAfterError('(add --help for usage)')
-    .helpCommand(true);
+    .helpCommand(true)
+    .version(rulebookVersion(), '-V, --version', "print rulebook's version");
 
   program
     .command('check')
@@ -85,6 +88,37 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
       code = text(packs, opts, io);
     });
 
+  program
+    .command('lsp')
+    .description('the language server, on standard input and output: diagnostics, completion, hover, definitions, references, rename and quick fixes in any editor (see editors/vscode)')
+    .option('--stdio', 'talk over standard input and output (the only way; editors pass it)')
+    .action(async () => {
+      // Loaded only here: the protocol library is not worth loading for the other commands.
+      const { lsp } = await import('./lsp.ts');
+      code = await lsp();
+    });
+
+  const scaffold = program.command('new').description('start a pack, or a card of a kind a pack declares, with a first scenario');
+  scaffold
+    .command('pack')
+    .description('a new pack folder: a small game, its scenario, and $schema lines that point at this rulebook')
+    .argument('<name>', 'the pack id: lowercase letters, digits and dashes')
+    .option('--dir <folder>', 'where to put the pack folder', '.')
+    .addHelpText('after', '\nExample: rulebook new pack my-game && rulebook test my-game')
+    .action((name: string, opts: { dir: string }) => {
+      code = newPack(name, opts, io);
+    });
+  scaffold
+    .command('card')
+    .description("a new entity of one of the pack's kinds, in its own file, with a scenario that checks it is in the game")
+    .argument('<kind>', "one of the pack's kinds (`rulebook new card --pack P x y` lists them when the kind is wrong)")
+    .argument('<name>', 'the id of the new card: a letter, then letters and digits')
+    .option('--pack <folder>', 'the pack folder', '.')
+    .addHelpText('after', '\nExample: rulebook new card race ogres --pack my-game')
+    .action((kind: string, name: string, opts: { pack: string }) => {
+      code = newCard(kind, name, opts, io);
+    });
+
   try {
     await program.parseAsync(argv, { from: 'user' });
     return code;
@@ -97,6 +131,11 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
     io.err(`rulebook: internal error: ${(e as Error).stack ?? e}\n`);
     return 1;
   }
+}
+
+/** The version in rulebook's own package.json. */
+function rulebookVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 function integer(value: string): number {

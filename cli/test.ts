@@ -73,9 +73,11 @@ export function test(paths: string[], options: TestOptions, io: Io): number {
     results.push(...runScenarios(pack, files, { filter: options.grep }));
   }
   const { passed, failed, line } = summarize(results);
+  // A test run that ran nothing proves nothing: a mistyped path or --grep must not pass.
+  const none = results.length === 0;
   if (options.json) {
     io.out(JSON.stringify({ passed, failed, results, compileProblems }, null, 2) + '\n');
-    return failed ? 1 : 0;
+    return failed || none ? 1 : 0;
   }
   for (const c of compileProblems) {
     io.out(`${c.pack} does not compile:\n\n`);
@@ -83,8 +85,12 @@ export function test(paths: string[], options: TestOptions, io: Io): number {
     if (c.diagnostics.length > 20) io.out(`… and ${c.diagnostics.length - 20} more\n\n`);
   }
   for (const r of results) io.out(formatResult(r) + '\n');
-  if (!results.length) io.out('no scenarios found\n');
   io.out(`\n${line}\n`);
+  if (none) {
+    const what = options.grep ? `no scenario whose name contains \`${options.grep}\`` : 'no scenarios';
+    io.err(`rulebook test: ${what} in ${paths.join(', ')}, so nothing was tested\n  hint: scenarios are YAML files in a pack's scenarios/ folder (docs/scenarios.md); \`rulebook new pack\` and \`rulebook new card\` write a first one\n`);
+    return 1;
+  }
   return failed ? 1 : 0;
 }
 
