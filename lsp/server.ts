@@ -169,6 +169,10 @@ export function serve(connection: Connection): void {
   documents.onDidOpen((e) => schedule(e.document.uri));
   documents.onDidChangeContent((e) => schedule(e.document.uri));
   documents.onDidSave((e) => schedule(e.document.uri));
+  // A file changed on disk that no editor holds (a checkout, a new card): its pack is read again.
+  connection.onDidChangeWatchedFiles(({ changes }) => {
+    for (const c of changes) schedule(c.uri);
+  });
 
   connection.onInitialize(() => ({
     capabilities: {
