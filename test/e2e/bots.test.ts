@@ -14,7 +14,7 @@ interface PageHandle {
   };
 }
 
-const STEPS = 30;
+const STEPS = 12;
 
 describe('playground bots', () => {
   const pg = usePlayground();
