@@ -29,7 +29,7 @@ export type Resolution =
   | { k: 'all'; kind: string }
   | { k: 'const'; value: Value };
 
-export type CallTarget = { k: 'builtin'; b: Builtin; die?: string } | { k: 'fn'; name: string } | { k: 'pipeline'; name: string } | { k: 'proc'; name: string };
+export type CallTarget = { k: 'builtin'; b: Builtin; die?: string } | { k: 'fn'; name: string } | { k: 'pipeline'; name: string } | { k: 'proc'; name: string } | { k: 'check'; name: string };
 
 /** A declaration together with the rules text it came from and its card, if any. */
 export interface Placed<D extends A.Decl> {
@@ -51,6 +51,12 @@ export interface Checked {
   fns: Map<string, Placed<A.FnDecl>>;
   pipelines: Map<string, Placed<A.PipelineDecl>>;
   procs: Map<string, Placed<A.ProcDecl>>;
+  checks: Map<string, Placed<A.CheckDecl>>;
+  /**
+   * `require canConquer(r)`: the check applied there, and the first of the caller's slots that hold
+   * the check's parameters and locals (the lowering puts the check's statements in place).
+   */
+  applied: Map<A.RequireStmt, { name: string; base: number }>;
   actions: Map<string, Array<Placed<A.ActionDecl>>>;
   triggers: Map<string, Array<Placed<A.OnDecl>>>;
   modifiers: Map<string, Array<Placed<A.ModifyDecl>>>;
@@ -96,6 +102,8 @@ export function check(d: Declared, report: (x: DiagnosticInput) => void): Checke
     fns: new Map(),
     pipelines: new Map(),
     procs: new Map(),
+    checks: new Map(),
+    applied: new Map(),
     actions: new Map(),
     triggers: new Map(),
     modifiers: new Map(),
@@ -132,6 +140,7 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
     c.fns.delete(name);
     c.pipelines.delete(name);
     c.procs.delete(name);
+    c.checks.delete(name);
     c.actions.set(name, (c.actions.get(name) ?? []).filter((p) => p.unit.owner));
   };
   for (const unit of c.declared.units) {
@@ -177,6 +186,9 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
         case 'proc':
           c.procs.set(decl.name, placed);
           break;
+        case 'check':
+          c.checks.set(decl.name, placed);
+          break;
         case 'action': {
           const list = c.actions.get(decl.name) ?? [];
           if (unit.owner && list.some((p) => p.unit.owner === unit.owner)) {
@@ -210,6 +222,8 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
 
 class Checker {
   private readonly d: Declared;
+  /** Checks whose body is checked (and so their slot count known), or being checked (`false`). */
+  private readonly checked = new Map<string, boolean>();
 
   constructor(
     private readonly c: Checked,
@@ -238,6 +252,7 @@ class Checker {
       if ((p.decl.min || p.decl.max) && ret.k !== 'number') this.error(p.unit, p.decl.nameSpan, 'RB0503', 'only a number pipeline can have `min` or `max`');
       p.slots = ctx.slots;
     }
+    for (const name of c.checks.keys()) this.checkBody(name);
     for (const [, p] of c.procs) {
       const ctx = this.ctx(p.unit, true);
       ctx.calls = new Set();
@@ -599,6 +614,7 @@ class Checker {
         if (!ctx.loops) this.error(ctx.unit, s.span, 'RB0516', '`break` is only meaningful inside `for`, `repeat` or `loop`');
         return;
       case 'require':
+        if (!s.reason) return this.applyCheck(ctx, s);
         this.expect(ctx, s.cond, Ty.BOOL, 'a requirement');
         this.expr(ctx, s.reason);
         for (const f of notNone(s.cond, true)) ctx.narrow[ctx.narrow.length - 1].add(f);
@@ -675,6 +691,52 @@ class Checker {
         return;
       }
     }
+  }
+
+  /**
+   * A check's body is checked once, before its first use, so a caller knows how many slots to keep
+   * for it; one that applies itself (through others) could never finish.
+   */
+  private checkBody(name: string): Placed<A.CheckDecl> | undefined {
+    const p = this.c.checks.get(name)!;
+    const state = this.checked.get(name);
+    if (state === false) return undefined;
+    if (state) return p;
+    this.checked.set(name, false);
+    const ctx = this.ctx(p.unit, false);
+    this.bindParams(ctx, p.decl.params);
+    ctx.vars.push(new Map());
+    for (const s of p.decl.body.stmts) {
+      if (s.kind === 'let' || s.kind === 'require') this.stmt(ctx, s);
+      else this.error(p.unit, s.span, 'RB0561', `a check holds only \`let\` and \`require\`, not ${s.kind === 'assign' ? 'an assignment' : s.kind === 'call' ? 'a procedure call' : `\`${s.kind}\``}`, 'a check decides whether something may be done; do it in the action that applies the check');
+    }
+    ctx.vars.pop();
+    p.slots = ctx.slots;
+    this.checked.set(name, true);
+    return p;
+  }
+
+  /** `require canConquer(r)`: the check's requires, in place, each with its own reason. */
+  private applyCheck(ctx: Ctx, s: A.RequireStmt): void {
+    const call = s.cond.kind === 'call' ? s.cond : undefined;
+    const target = call && this.c.checks.get(call.callee);
+    if (!call || !target) {
+      if (!call || !this.d.broken.has(call.callee)) {
+        const what = call ? `\`${call.callee}\`` : 'this condition';
+        this.error(ctx.unit, s.cond.span, 'RB0559', `\`require\` without \`else "reason"\` applies a shared check, and ${what} is not one`, call ? this.suggest(call.callee, this.c.checks.keys()) ?? 'declare it: `check name(params) { require … else "…" }`, or give a reason: `require cond else "why not"`' : 'give the reason a player reads when it fails: `require cond else "why not"`');
+        this.expr(ctx, s.cond);
+      }
+      return;
+    }
+    this.c.calls.set(call, { k: 'check', name: call.callee });
+    this.args(ctx, call.callee, target.decl.params.map((p) => this.typeRef(target.unit, p.type)), call.args, call.span);
+    const body = this.checkBody(call.callee);
+    if (!body) {
+      this.error(ctx.unit, call.calleeSpan, 'RB0562', `the check \`${call.callee}\` applies itself, so it could never finish`, 'a check may apply other checks, but none may lead back to it');
+      return;
+    }
+    this.c.applied.set(s, { name: call.callee, base: ctx.slots });
+    ctx.slots += body.slots;
   }
 
   private fieldTarget(ctx: Ctx, f: A.FieldExpr): Type {
@@ -874,6 +936,10 @@ class Checker {
       this.c.calls.set(e, { k: 'pipeline', name: e.callee });
       this.args(ctx, e.callee, pipe.decl.params.map((p) => this.typeRef(pipe.unit, p.type)), e.args, e.span);
       return this.typeRef(pipe.unit, pipe.decl.returns);
+    }
+    if (this.c.checks.has(e.callee)) {
+      this.error(ctx.unit, e.calleeSpan, 'RB0560', `\`${e.callee}\` is a check: it is applied with \`require ${e.callee}(…)\`, not used as a value`, `write \`require ${e.callee}(…)\` on a line of its own`);
+      return Ty.ERROR;
     }
     if (this.c.procs.has(e.callee)) {
       this.error(ctx.unit, e.calleeSpan, 'RB0524', `\`${e.callee}\` is a procedure: it acts and gives no value`, 'call it as a statement on its own line');

@@ -38,6 +38,8 @@ class Lowering {
   private unit?: RulesUnit;
   /** Blocks are numbered in the order they are lowered; a saved game's frames name them so. */
   private blocks = 0;
+  /** Where the locals of an applied `check` start among its caller's slots (0 outside a check). */
+  private base = 0;
 
   constructor(private readonly c: Checked) {
     const d = c.declared;
@@ -181,11 +183,7 @@ class Lowering {
     // The leading requires (and the lets they read) decide legality without changing the game,
     // so they stop before anything random.
     const checks: Check[] = [];
-    for (const s of d.body.stmts) {
-      if (s.kind === 'let' && !this.usesRandom(s.value)) checks.push({ slot: this.slot(s), value: this.expr(s.value) });
-      else if (s.kind === 'require' && !this.usesRandom(s.cond) && !this.usesRandom(s.reason)) checks.push({ cond: this.expr(s.cond), reason: this.expr(s.reason), rule: this.where(s.span) });
-      else break;
-    }
+    for (const s of d.body.stmts) if (!this.leadingCheck(s, checks)) break;
     return {
       name: d.name,
       card: this.card(p.unit, d.roles),
@@ -199,6 +197,41 @@ class Lowering {
       body,
       origin,
     };
+  }
+
+  /** Adds a leading `let` or `require` to an action's checks (an applied `check`'s, in place); false at the first that is neither. */
+  private leadingCheck(s: A.Stmt, checks: Check[]): boolean {
+    const applied = s.kind === 'require' ? this.c.applied.get(s) : undefined;
+    if (applied) {
+      checks.push(...this.applyCheck(s as A.RequireStmt, applied).map(({ stmt, line }) => (stmt.op === 'let' ? { slot: stmt.slot, value: stmt.value } : { cond: (stmt as Extract<Stmt, { op: 'require' }>).cond, reason: (stmt as Extract<Stmt, { op: 'require' }>).reason, rule: line })));
+      return true;
+    }
+    if (s.kind === 'let' && !this.usesRandom(s.value)) checks.push({ slot: this.slot(s), value: this.expr(s.value) });
+    else if (s.kind === 'require' && s.reason && !this.usesRandom(s.cond) && !this.usesRandom(s.reason)) checks.push({ cond: this.expr(s.cond), reason: this.expr(s.reason), rule: this.where(s.span) });
+    else return false;
+    return true;
+  }
+
+  /**
+   * `require canConquer(r)`: the check's parameters bound in the caller's slots kept for them, then
+   * its `let`s and `require`s, each naming its own line of the check.
+   */
+  private applyCheck(s: A.RequireStmt, applied: { name: string; base: number }): Array<{ stmt: Stmt; line?: string }> {
+    const check = this.c.checks.get(applied.name)!;
+    const call = s.cond as A.CallExpr;
+    const line = this.where(s.span);
+    const base = this.base + applied.base;
+    const out: Array<{ stmt: Stmt; line?: string }> = call.args.map((a, i) => ({ stmt: { op: 'let', slot: base + i, value: this.expr(a) }, line }));
+    const [unit, outer] = [this.unit, this.base];
+    this.unit = check.unit;
+    this.base = base;
+    try {
+      for (const x of check.decl.body.stmts) out.push(...this.stmts(x));
+    } finally {
+      this.unit = unit;
+      this.base = outer;
+    }
+    return out;
   }
 
   /** Does the expression (the holes of its texts included) call `random` or `roll`? */
@@ -225,15 +258,24 @@ class Lowering {
   // ─── statements ──────────────────────────────────────────────────────────
 
   private block(b: A.Block): Block {
-    const code: Block = { id: this.blocks++, stmts: [], lines: b.stmts.map((s) => this.where(s.span)) };
-    code.stmts = b.stmts.map((s) => this.stmt(s));
+    const code: Block = { id: this.blocks++, stmts: [], lines: [] };
+    const lowered = b.stmts.flatMap((s) => this.stmts(s));
+    code.stmts = lowered.map((x) => x.stmt);
+    code.lines = lowered.map((x) => x.line);
     return code;
+  }
+
+  /** One statement, or the statements of the `check` a `require` applies. */
+  private stmts(s: A.Stmt): Array<{ stmt: Stmt; line?: string }> {
+    const applied = s.kind === 'require' ? this.c.applied.get(s) : undefined;
+    if (applied) return this.applyCheck(s as A.RequireStmt, applied);
+    return [{ line: this.where(s.span), stmt: this.stmt(s) }];
   }
 
   private slot(n: A.Node): number {
     const s = this.c.slots.get(n);
     if (s === undefined) throw new Error('internal: a variable without a slot reached the lowering');
-    return s;
+    return this.base + s;
   }
 
   private stmt(s: A.Stmt): Stmt {
@@ -253,6 +295,7 @@ class Lowering {
       case 'finish':
         return { op: s.kind };
       case 'require':
+        if (!s.reason) throw new Error('internal: a `require` without a reason applies no check');
         return { op: 'require', cond: this.expr(s.cond), reason: this.expr(s.reason), rule: this.where(s.span) };
       case 'choose':
         return {
@@ -354,7 +397,7 @@ class Lowering {
     if (!r) throw new Error(`internal: unresolved name ${e.name} reached the lowering`);
     switch (r.k) {
       case 'local':
-        return { op: 'local', slot: r.slot };
+        return { op: 'local', slot: this.base + r.slot };
       case 'me':
       case 'self':
       case 'holder':
@@ -385,7 +428,7 @@ class Lowering {
     if (!target) throw new Error(`internal: unresolved call ${e.callee} reached the lowering`);
     const args = e.args.map((a) => this.expr(a));
     if (target.k === 'fn' || target.k === 'pipeline') return { op: target.k, name: target.name, args };
-    if (target.k === 'proc') throw new Error('internal: a procedure used as a value');
+    if (target.k === 'proc' || target.k === 'check') throw new Error(`internal: a ${target.k} used as a value`);
     return { op: 'builtin', name: target.b.name, args, die: target.die, rule: this.where(e.span) };
   }
 }

@@ -39,7 +39,7 @@ export function reservedMessage(name: string, what: string): { message: string; 
 }
 
 const BINDERS = new Set(['let', 'for', 'choose', 'draw', 'where']);
-const NAMED_DECLS = new Set(['event', 'fn', 'pipeline', 'proc', 'action']);
+const NAMED_DECLS = new Set(['event', 'fn', 'pipeline', 'check', 'proc', 'action']);
 
 /**
  * RB0107 for every name a pack declares that JavaScript reserves: enums and their members, kinds,

@@ -23,5 +23,6 @@ export function reportUnused(c: Checked, report: (x: DiagnosticInput) => void): 
   for (const [name, p] of c.fns) if (!called.has(`fn:${name}`)) warn(p, `the function \`${name}\` is never called`, 'remove it, or call it where the rules need its value');
   for (const [name, p] of c.pipelines) if (!called.has(`pipeline:${name}`)) warn(p, `the pipeline \`${name}\` is never asked for`, 'remove it (and its modifiers), or use its value where the rules need it');
   for (const [name, p] of c.procs) if (!called.has(`proc:${name}`)) warn(p, `the procedure \`${name}\` is never called`, 'remove it, or call it where the rules need it');
+  for (const [name, p] of c.checks) if (!called.has(`check:${name}`)) warn(p, `the check \`${name}\` is never applied`, `remove it, or apply it where an action needs it: \`require ${name}(…)\``);
   for (const [name, p] of c.events) if (!emitted.has(name)) warn(p, `the event \`${name}\` is never emitted, so no trigger on it ever runs`, `emit it where it happens (\`emit ${name}(…)\`), or remove it and its triggers`);
 }

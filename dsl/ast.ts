@@ -177,10 +177,11 @@ export interface LoopStmt extends Node {
 export interface BreakStmt extends Node {
   kind: 'break';
 }
+/** `require c else "why"`; without a reason, `require canConquer(r)` applies a shared `check` (its `cond` is the call). */
 export interface RequireStmt extends Node {
   kind: 'require';
   cond: Expr;
-  reason: StringExpr;
+  reason?: StringExpr;
 }
 /** `choose r in regions where … by p "Place the aegis" { … }`: the player picks; the body runs with the pick. */
 export interface ChooseStmt extends Node {
@@ -263,6 +264,7 @@ export type Decl =
   | EventDecl
   | FnDecl
   | PipelineDecl
+  | CheckDecl
   | ProcDecl
   | ActionDecl
   | OnDecl
@@ -295,6 +297,12 @@ export interface PipelineDecl extends DeclBase {
   min?: Expr;
   max?: Expr;
   body: Expr;
+}
+/** `check canConquer(r: region) { let … require … }`: legality checks shared by actions; no effects. */
+export interface CheckDecl extends DeclBase {
+  kind: 'check';
+  params: Param[];
+  body: Block;
 }
 export interface ProcDecl extends DeclBase {
   kind: 'proc';

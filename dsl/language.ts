@@ -39,6 +39,7 @@ export const declarations = [
   { keyword: 'event', form: 'event name(params)', doc: 'declares an event that rules can `emit` and react to with `on`', named: true, onCards: false, example: 'event conquered(r: region, attacker: player, loser: player?)' },
   { keyword: 'fn', form: 'fn name(params): T = expr', doc: 'declares a pure function: `fn name(params): type = expression`', named: true, onCards: false, example: 'fn activeRegions(p: player): list<region> = regions where owner == p and not declined' },
   { keyword: 'pipeline', form: 'pipeline name(params): T [min e] [max e] = expr', doc: 'declares a value that cards can adjust with `modify`', named: true, onCards: false, example: 'pipeline conquestCost(r: region): number min 1 max 20 = 2 + r.tokens' },
+  { keyword: 'check', form: 'check name(params) { let … require … }', doc: 'declares a shared legality check: `let`s and `require`s that `require name(args)` puts in place, each keeping its reason', named: true, onCards: false, example: 'check canAttack(r: region) { let cost = 2 + r.tokens\n require me.hand >= cost else "attacking {r} takes {cost} tokens" }' },
   { keyword: 'proc', form: 'proc name(params) { … }', doc: 'declares a procedure: a named block of statements', named: true, onCards: false, example: 'proc scoreRegions(p: player) { p.coins += count(regions where owner == p) }' },
   { keyword: 'action', form: 'action name(params) ["label"] [limit N per turn|game] [with action | anytime] [while roles] { … }', doc: 'declares something a player may do when offered: `action name(params) { … }`', named: true, onCards: true, example: 'action airAttack(r: region in (regions where owner != me)) "Air attack on {r}" limit 1 per turn with conquer while active { me.hand -= 1 }' },
   { keyword: 'on', form: 'on event(binds) [when cond] [while roles] { … }', doc: 'reacts to an event: `on event(args) when condition { … }`', named: false, onCards: true, example: 'on conquered(r, attacker) when attacker == holder while active, decline { holder.coins += 1 }' },
@@ -55,7 +56,7 @@ export const statements = [
   { keyword: 'repeat', form: 'repeat n { }', doc: 'runs a block n times: `repeat 3 { … }`', example: 'repeat 6 { refillColumn() }' },
   { keyword: 'loop', form: 'loop max n { … break … }', doc: 'runs a block until `break`, at most n times: `loop max 200 { … }`', example: 'loop max 200 { if p.stage == done { break } offer p: conquer, redeploy }' },
   { keyword: 'break', form: 'break', doc: 'leaves the innermost `for`, `repeat` or `loop`', example: 'break' },
-  { keyword: 'require', form: 'require c else "reason"', doc: 'stops an action unless the condition holds: `require cond else "reason"`', example: 'require me.hand >= cost else "conquering {r} takes {cost} tokens"' },
+  { keyword: 'require', form: 'require c else "reason" | require check(args)', doc: 'stops an action unless the condition holds: `require cond else "reason"`; `require name(args)` applies a shared `check`', example: 'require me.hand >= cost else "conquering {r} takes {cost} tokens"' },
   { keyword: 'choose', form: 'choose [optional] x in list [by player] ["prompt"] { }', doc: 'asks a player to pick one of a set: `choose x in set by player "prompt" { … }`', example: 'choose optional die in faces(game.pool) by p "Pick an action die" { remove die from game.pool }' },
   { keyword: 'offer', form: 'offer player: action, action', doc: 'offers actions to a player: `offer player: action1, action2`', example: 'offer p: move, fight, rest' },
   { keyword: 'emit', form: 'emit event(args)', doc: 'raises an event: `emit event(args)`', example: 'emit conquered(r, p, loser)' },
@@ -100,7 +101,7 @@ export const clauseKeywords = [
   { keyword: 'anytime', doc: 'a card action offered at every offer and choice', example: 'action play "Play" anytime { me.coins += 1 }' },
 ] as const satisfies ReadonlyArray<{ keyword: string; doc: string; example: string }>;
 
-export type DeclarationKeyword = 'event' | 'fn' | 'pipeline' | 'proc' | 'action' | 'on' | 'modify' | 'setup' | 'flow' | 'invariant';
+export type DeclarationKeyword = 'event' | 'fn' | 'pipeline' | 'check' | 'proc' | 'action' | 'on' | 'modify' | 'setup' | 'flow' | 'invariant';
 export type StatementKeyword =
   | 'let' | 'if' | 'for' | 'repeat' | 'loop' | 'break' | 'require' | 'choose' | 'offer' | 'emit' | 'log'
   | 'turn' | 'resolving' | 'shuffle' | 'draw' | 'put' | 'remove' | 'finish';

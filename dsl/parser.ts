@@ -123,6 +123,7 @@ class RulesParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.eventDecl) },
       { ALT: () => this.SUBRULE(this.fnDecl) },
       { ALT: () => this.SUBRULE(this.pipelineDecl) },
+      { ALT: () => this.SUBRULE(this.checkDecl) },
       { ALT: () => this.SUBRULE(this.procDecl) },
       { ALT: () => this.SUBRULE(this.actionDecl) },
       { ALT: () => this.SUBRULE(this.onDecl) },
@@ -240,6 +241,14 @@ class RulesParser extends EmbeddedActionsParser {
     this.CONSUME(T.Assign);
     const body = this.SUBRULE(this.expression);
     return { kind: 'pipeline', name: n.image, nameSpan: tokSpan(n), params, returns, min, max, body, span: this.ACTION(() => span(kw, body)) };
+  });
+
+  checkDecl = this.RULE('checkDecl', (): A.CheckDecl => {
+    const kw = this.CONSUME(K.check);
+    const n = this.CONSUME(T.Ident);
+    const params = this.SUBRULE(this.params);
+    const body = this.SUBRULE(this.block);
+    return { kind: 'check', name: n.image, nameSpan: tokSpan(n), params, body, span: this.ACTION(() => span(kw, body)) };
   });
 
   procDecl = this.RULE('procDecl', (): A.ProcDecl => {
@@ -434,9 +443,16 @@ class RulesParser extends EmbeddedActionsParser {
   requireStmt = this.RULE('requireStmt', (): A.RequireStmt => {
     const kw = this.CONSUME(K.require);
     const cond = this.SUBRULE(this.expression);
-    this.CONSUME(K.else);
-    const reason = this.SUBRULE(this.stringLit);
-    return { kind: 'require', cond, reason, span: this.ACTION(() => span(kw, reason)) };
+    const reason = this.OPTION(() => {
+      this.CONSUME(K.else);
+      return this.SUBRULE(this.stringLit);
+    });
+    this.ACTION(() => {
+      const next = this.LA(1);
+      // A reason without its `else`: say so, rather than that a statement was expected.
+      if (!reason && next.tokenType === T.StringLit) this.reject(`expected \`else\` but found ${shown(next)}`, tokSpan(next), next);
+    });
+    return { kind: 'require', cond, reason, span: this.ACTION(() => span(kw, reason ?? cond)) };
   });
 
   chooseStmt = this.RULE('chooseStmt', (): A.ChooseStmt => {

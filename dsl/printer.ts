@@ -164,7 +164,7 @@ function stmt(s: A.Stmt, depth: number): string {
     case 'finish':
       return 'finish';
     case 'require':
-      return `require ${printExpr(s.cond)} else ${printString(s.reason)}`;
+      return s.reason ? `require ${printExpr(s.cond)} else ${printString(s.reason)}` : `require ${printExpr(s.cond)}`;
     case 'choose': {
       const parts = ['choose'];
       if (s.optional) parts.push('optional');
@@ -229,6 +229,8 @@ function decl(d: A.Decl): string {
     }
     case 'proc':
       return `proc ${d.name}${params(d.params)} ${block(d.body, 0)}`;
+    case 'check':
+      return `check ${d.name}${params(d.params)} ${block(d.body, 0)}`;
     case 'action': {
       let head = `action ${d.name}${d.params.length ? params(d.params) : ''}`;
       if (d.label) head += ` ${printString(d.label)}`;

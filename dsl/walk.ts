@@ -80,7 +80,7 @@ export function stmtExprs(s: A.Stmt): A.Expr[] {
     case 'loop':
       return [s.max];
     case 'require':
-      return [s.cond, s.reason];
+      return s.reason ? [s.cond, s.reason] : [s.cond];
     case 'choose':
       return [s.source, ...(s.by ? [s.by] : []), ...(s.prompt ? [s.prompt] : [])];
     case 'offer':
@@ -127,6 +127,7 @@ export function declParts(d: A.Decl): { exprs: A.Expr[]; body?: A.Block } {
     case 'pipeline':
       return { exprs: [...domains, d.body, ...(d.min ? [d.min] : []), ...(d.max ? [d.max] : [])] };
     case 'proc':
+    case 'check':
       return { exprs: domains, body: d.body };
     case 'action':
       return { exprs: [...domains, ...(d.label ? [d.label] : [])], body: d.body };

@@ -90,3 +90,92 @@ describe('fields changed only by named procedures', () => {
     expect(ds[0].line).toBe(5);
   });
 });
+
+/** A core check shared by the game's action and a card's, with a nested check and its own `let`. */
+const checked = (extra = '') => `
+kinds:
+  region:
+    state:
+      tokens: { type: number, default: 2 }
+      closed: bool
+  trick:
+    roles:
+      active: players
+  player:
+    state:
+      coins: { type: number, default: 3 }
+entities:
+  - region: a
+  - region: b
+  - trick: t
+    rules: |
+      action raid(r: region in regions) "Raid {r}" with attack {
+        require canAttack(r)
+        r.tokens = 0
+      }
+rules: |
+  check open(r: region) {
+    require not r.closed else "{r} is closed"
+  }
+  check canAttack(r: region) {
+    require open(r)
+    let cost = 1 + r.tokens
+    require me.coins >= cost else "attacking {r} costs {cost} coins"
+  }
+  action attack(r: region in regions) "Attack {r}" {
+    let extra = 0
+    require canAttack(r)
+    me.coins -= 1 + r.tokens + extra
+  }
+  action pass "Pass" { }
+${extra}
+  flow {
+    for p in players { turn p { offer p: attack, pass } }
+  }
+`;
+
+describe('shared checks', () => {
+  it('list only the choices every applied require allows, for the game’s actions and the cards’', () => {
+    const pack = compileOk(checked());
+    const st = newGame(pack, { players: 1, seed: 1, prepare: (s) => void ((s.e.b.closed = true), (s.e.a.tokens = 2)) });
+    expect(legalChoices(st).map((c) => c.id)).toEqual(['attack a', 't.raid a', 'pass']);
+  });
+
+  it('refuse with the reason and the line of the require that failed, inside the check, and change nothing', () => {
+    const pack = compileOk(checked());
+    const st = newGame(pack, { players: 1, seed: 1, prepare: (s) => void ((s.e.b.closed = true), (s.e.a.tokens = 5)) });
+    const closed = apply(st, 'attack b');
+    expect(closed).toMatchObject({ ok: false, reason: expect.stringContaining('b is closed') });
+    const poor = apply(st, 't.raid a');
+    expect(poor).toMatchObject({ ok: false, reason: expect.stringContaining('attacking a costs 6 coins') });
+    const line = checked().split('\n').findIndex((l) => l.includes('attacking {r} costs')) + 1;
+    expect(JSON.stringify(poor)).toContain(`game.yaml:${line}`);
+    expect(legalChoices(st).map((c) => c.id)).toEqual(['pass']);
+  });
+
+  it('apply the check with the caller’s values, its locals apart from the caller’s', () => {
+    const pack = compileOk(checked());
+    const st = newGame(pack, { players: 1, seed: 1, prepare: (s) => void (s.e.a.tokens = 1) });
+    const r = apply(st, 'attack a');
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.state.e.p1.coins).toBe(1);
+  });
+
+  it('are errors when misused: a require with no reason and no check, a check as a value, effects inside, a check applying itself', () => {
+    const ds = diagnosticsOf(
+      checked(`
+  check loops(r: region) {
+    require loops(r)
+  }
+  check busy(r: region) {
+    r.tokens += 1
+    require loops(r)
+  }
+  action odd(r: region in regions) {
+    require r.tokens > 0
+    require canAttack(r) else "no"
+  }`),
+    ).filter((d) => d.severity === 'error');
+    expect(ds.map((d) => d.code).sort()).toEqual(['RB0559', 'RB0560', 'RB0561', 'RB0562']);
+  });
+});

@@ -297,9 +297,9 @@ describe('parser: syntax errors in the author’s words, at the right place', ()
     ['flow { log "a {b" }', 'unclosed `{` in text: write `{{` for a literal brace', '{b"'],
     ['flow { log "a {1 +} b" }', 'expected a value (a name, a number, a quoted text, `(`, `[`, `-` or `not`) but found the `}` that closes the hole', '⟂'],
     ['flow { x.y = 1 @ }', 'unexpected character `@`', '@'],
-    ['fn f(): number = 1 2', 'unexpected `2`: a declaration (event, fn, pipeline, proc, action, on, modify, setup, flow or invariant) or the end of the rules was expected', '2'],
+    ['fn f(): number = 1 2', 'unexpected `2`: a declaration (event, fn, pipeline, check, proc, action, on, modify, setup, flow or invariant) or the end of the rules was expected', '2'],
     ['event e(x)', 'expected `:` but found `)`', ')'],
-    ['banana', 'unexpected `banana`: a declaration (event, fn, pipeline, proc, action, on, modify, setup, flow or invariant) or the end of the rules was expected', 'banana'],
+    ['banana', 'unexpected `banana`: a declaration (event, fn, pipeline, check, proc, action, on, modify, setup, flow or invariant) or the end of the rules was expected', 'banana'],
   ];
   for (const [src, message, at] of cases) {
     it(`${JSON.stringify(src)} → ${message}`, () => {

@@ -339,6 +339,28 @@ const cases: Case[] = [
       ),
     ],
   },
+  {
+    name: 'check-misuse',
+    edit: 'shared checks misused: one that applies itself, one that changes the game, a require with no reason, a check used as a value',
+    edits: [
+      rulesFile(
+        'rules/zz-checks.yaml',
+        'check rested(p: player) {',
+        '  require rested(p)',
+        '}',
+        'check paid(p: player) {',
+        '  p.coins -= 1',
+        '  require p.coins >= 0 else "{p} has no coins left"',
+        '}',
+        'action zzRest "Rest" {',
+        '  require me.coins > 0',
+        '  require paid(me) else "no coins"',
+        '  require rested(me)',
+        '  require paid(me)',
+        '}',
+      ),
+    ],
+  },
 ];
 
 function broken(c: Case): SourceFile[] {
