@@ -101,8 +101,18 @@ function setUp(prog: Program, st: GameState, options: NewGameOptions, frameOf: (
  * Bots that never show labels may pass `{ labels: false }`: the label is then the id.
  */
 export function legalChoices(state: GameState, options: { labels?: boolean } = {}): Choice[] {
-  return withStepBudget(() => withFrozenState(() => listChoices(state, options.labels ?? true)));
+  const out = withStepBudget(() => withFrozenState(() => listChoices(state, options.labels ?? true)));
+  listed.set(state, new Set(out.map((c) => listedKey(c.player, c.id))));
+  return out;
 }
+
+/**
+ * The ids last listed as legal for a state. A state is never changed once made (apply copies it), so
+ * a choice listed for it (for the same player) need not have its parameters and leading requires
+ * checked again by `apply`; the action's body still runs every require.
+ */
+const listed = new WeakMap<GameState, Set<string>>();
+const listedKey = (player: string, id: string) => `${player} ${id}`;
 
 function listChoices(state: GameState, labels: boolean): Choice[] {
   const prog = programFor(state);
@@ -195,14 +205,10 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
     const args = rawArgs.map(decodeArg);
     if (args.length !== a.params.length) return { ok: false, reason: `\`${a.name}\` takes ${a.params.length} choice(s): ${a.params.map((x) => x.name).join(', ')}`, state };
     const c = actionCtx(prog, next, a, player, args, step);
-    for (let i = 0; i < args.length; i++) {
-      const domain = a.params[i].domain(actionCtx(prog, state, a, player, args)) as Value[];
-      if (!domain.some((v) => sameValue(v, args[i]))) return { ok: false, reason: `${display(pack, args[i])} is not a possible ${a.params[i].name} for ${a.name}`, state };
+    if (!listed.get(state)?.has(listedKey(player, id))) {
+      const refused = withFrozenState(() => checkArgs(prog, state, a, player, args));
+      if (refused) return { ok: false, ...refused, state };
     }
-    const limit = limitReason(a, state, player);
-    if (limit) return { ok: false, reason: limit, state };
-    const pre = a.pre(actionCtx(prog, state, a, player, args));
-    if (pre !== null) return { ok: false, reason: pre.reason, rule: pre.rule, state };
     const usage = usageKey(a, player);
     if (a.limit?.per === 'turn') next.used[usage] = (next.used[usage] ?? 0) + 1;
     if (a.limit?.per === 'game') next.usedGame[usage] = (next.usedGame[usage] ?? 0) + 1;
@@ -319,6 +325,18 @@ function standing(prog: Program, state: GameState): Array<[ActionCode, string]> 
   const out: Array<[ActionCode, string]> = [];
   for (const a of prog.anytime) for (const q of a.card ? holdersOf(prog, state, a.card) : state.players) out.push([a, q]);
   return out;
+}
+
+/** Why `a` with `args` cannot be taken by `player` in `st`, before its body runs, or null. */
+function checkArgs(prog: Program, st: GameState, a: ActionCode, player: string, args: Value[]): { reason: string; rule?: string } | null {
+  const pack = prog.pack;
+  for (let i = 0; i < args.length; i++) {
+    const domain = a.params[i].domain(actionCtx(prog, st, a, player, args)) as Value[];
+    if (!domain.some((v) => sameValue(v, args[i]))) return { reason: `${display(pack, args[i])} is not a possible ${a.params[i].name} for ${a.name}` };
+  }
+  const limit = limitReason(a, st, player);
+  if (limit) return { reason: limit };
+  return a.pre(actionCtx(prog, st, a, player, args));
 }
 
 function actionCtx(prog: Program, st: GameState, a: ActionCode, player: string, args: Value[], step = st.choices.length): RunCtx {
