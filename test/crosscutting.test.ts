@@ -4,6 +4,8 @@
  * rules). Each on a small pack written here, through the real compiler and runtime.
  */
 import { describe, expect, it } from 'vitest';
+import { compile } from '../compiler/index.ts';
+import { readPackFolder } from '../compiler/packFolder.ts';
 import { apply, legalChoices, newGame } from '../runtime/index.ts';
 import { compileOk, diagnosticsOf } from './helpers/inlinePack.ts';
 
@@ -177,5 +179,45 @@ describe('shared checks', () => {
   }`),
     ).filter((d) => d.severity === 'error');
     expect(ds.map((d) => d.code).sort()).toEqual(['RB0559', 'RB0560', 'RB0561', 'RB0562']);
+  });
+});
+
+/** A shipped pack with one more card file, as a designer would add it. */
+function withCard(pack: string, path: string, yaml: string) {
+  const files = readPackFolder(`content/${pack}`);
+  return compile([...files, { path, text: yaml }]).diagnostics.filter((d) => d.severity === 'error');
+}
+
+describe('the shipped packs hold new cards to their rules stated once', () => {
+  it('Small World: a new power that takes a token off a region itself does not compile; one that calls the core does', () => {
+    const card = (body: string) => `entities:
+  - power: zzThieves
+    tokens: 4
+    name: { en: Thieves, pl: Złodzieje }
+    text: { en: "Take a token.", pl: "Weź żeton." }
+    rules: |
+      action pilfer(r: region in inPlay()) "Pilfer {r}" limit 1 per turn with conquer {
+        require canConquer(r)
+        ${body}
+      }
+`;
+    const bad = withCard('smallworld-wow', 'powers/zzThieves.yaml', card('r.tokens -= 1'));
+    expect(bad.map((d) => `${d.code} ${d.file}:${d.line}`)).toEqual(['RB0557 powers/zzThieves.yaml:9']);
+    expect(bad[0].message).toContain('`discardTokens`');
+    expect(withCard('smallworld-wow', 'powers/zzThieves.yaml', card('discardTokens(r, 1, false)'))).toEqual([]);
+  });
+
+  it('Wrath of the Lich King: a new reward that adds a ghoul itself does not compile', () => {
+    const bad = withCard('wotlk', 'rewards/zzCurse.yaml', `entities:
+  - reward: zzCurse
+    name: { en: Curse, pl: Klątwa }
+    text: { en: "A ghoul.", pl: "Ghul." }
+    rules: |
+      action curse(s: space) "Curse {s}" anytime {
+        s.ghouls += 1
+      }
+`);
+    expect(bad.map((d) => d.code)).toContain('RB0557');
+    expect(bad.find((d) => d.code === 'RB0557')!.message).toContain('raised only by `placeGhoul` or `moveGhouls`');
   });
 });
