@@ -224,8 +224,8 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
         });
         return;
       }
-      // A mapping as the id (`card: { toString: false }`) is shown as written, never turned into text by its own methods.
-      const id = item[first] !== null && typeof item[first] === 'object' ? JSON.stringify(item[first]) : String(item[first]);
+      // A mapping or list as the id (`card: { toString: false }`, maybe circular through aliases) is never turned into text by its own methods.
+      const id = item[first] !== null && typeof item[first] === 'object' ? (Array.isArray(item[first]) ? '[…]' : '{…}') : String(item[first]);
       const at = spanAt(file, [...path, first]);
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(id) || isReservedName(id)) {
         report({ code: 'RB0204', message: `\`${id}\` cannot be an id: ids are names such as \`north_gate\` or \`r_12\`, not keywords`, at });
