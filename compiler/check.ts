@@ -146,10 +146,17 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
   for (const unit of c.declared.units) {
     for (const decl of unit.program.decls) {
       if (unit.owner && globalOnly.has(decl.kind)) {
-        report({ code: 'RB0401', message: `a card cannot declare \`${decl.kind}\`: cards add \`on\`, \`modify\` and \`action\` rules`, at: at(unit, decl.nameSpan), hint: `move this \`${decl.kind}\` into the pack's own \`rules:\`` });
+        report({ code: 'RB0401', message: `a card cannot declare \`${decl.kind}\`: cards add \`on\`, \`modify\` and \`action\` rules, and \`fn\` helpers of their own`, at: at(unit, decl.nameSpan), hint: `move this \`${decl.kind}\` into the pack's own \`rules:\`` });
         continue;
       }
       const placed = { decl, unit, slots: 0 } as Placed<never>;
+      if (decl.kind === 'fn' && unit.owner) {
+        // A card's helper: only that card's rules call it, so two cards may each have a `cost`.
+        const key = cardFnKey(unit.owner.id, decl.name);
+        if (c.fns.has(key)) report({ code: 'RB0404', message: `the card \`${unit.owner.id}\` declares the function \`${decl.name}\` twice`, at: at(unit, decl.nameSpan) });
+        else c.fns.set(key, placed);
+        continue;
+      }
       // Named declarations share one set of names, a card's actions aside (each card has its own).
       const global = namedKinds.has(decl.kind) && !unit.owner;
       if (decl.override && (!global || unit.fromBase)) {
@@ -925,9 +932,11 @@ class Checker {
   }
 
   private call(ctx: Ctx, e: A.CallExpr): Type {
-    const fn = this.c.fns.get(e.callee);
+    const own = ctx.unit.owner && cardFnKey(ctx.unit.owner.id, e.callee);
+    const local = own ? this.c.fns.get(own) : undefined;
+    const fn = local ?? this.c.fns.get(e.callee);
     if (fn) {
-      this.c.calls.set(e, { k: 'fn', name: e.callee });
+      this.c.calls.set(e, { k: 'fn', name: local ? own! : e.callee });
       this.args(ctx, e.callee, fn.decl.params.map((p) => this.typeRef(fn.unit, p.type)), e.args, e.span);
       return this.typeRef(fn.unit, fn.decl.returns);
     }
@@ -1038,6 +1047,11 @@ class Checker {
     const guess = closest(n.name, values);
     this.error(ctx.unit, n.span, 'RB0530', `\`${n.name}\` is not a ${wanted}`, guess ? `did you mean \`${guess}\`?` : `a ${wanted} is one of: ${values.join(', ')}`, guess ? { replacement: guess, safe: true } : undefined);
   }
+}
+
+/** The name a card's own function is known by outside the card: its id and the function's name. */
+export function cardFnKey(card: string, fn: string): string {
+  return `${card}.${fn}`;
 }
 
 /** A field read through an entity that may be none: enums, entities and texts become optional; numbers read 0. */

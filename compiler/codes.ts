@@ -79,10 +79,10 @@ export const diagnosticCodes: readonly CodeInfo[] = [
   error('RB0302', 'Nested too deeply', 'this ‹declaration› nests more than ‹n› levels deep (values or blocks inside each other), more than the compiler reads', 'A tree deeper than the compiler reads could exhaust its stack.', 'Split it: name a part with `let`, or move it into an `fn` of its own.'),
 
   // ─── Collecting the rules ─────────────────────────────────────────────────
-  error('RB0401', 'Declaration not allowed on a card', 'a card cannot declare `‹declaration›`: cards add `on`, `modify` and `action` rules', 'A card’s rules react to the game; events, functions, procedures, the setup and the flow belong to the game.', 'Move it into the pack’s own `rules:`.'),
+  error('RB0401', 'Declaration not allowed on a card', 'a card cannot declare `‹declaration›`: cards add `on`, `modify` and `action` rules, and `fn` helpers of their own', 'A card’s rules react to the game; events, pipelines, checks, procedures, the setup and the flow belong to the game.', 'Move it into the pack’s own `rules:`.'),
   error('RB0402', 'Name declared twice', '`‹name›` is declared twice', 'Events, functions, pipelines, procedures and game actions share one set of names (built-in functions included).', 'Rename or remove one; in a pack that extends another, write `override` to replace the base’s.'),
   error('RB0403', 'Override of nothing that can be replaced', '`override` replaces a declaration of the pack this one extends; this ‹declaration› has none to replace', '`override` is for a pack that extends another, before a named declaration of the game.', 'Remove `override`.'),
-  error('RB0404', 'Card action declared twice', 'the card `‹card›` declares the action `‹action›` twice', 'A card offers an action once.', 'Remove or rename one.'),
+  error('RB0404', 'Card action or function declared twice', 'the card `‹card›` declares the ‹action or function› `‹name›` twice', 'A card offers an action once, and names a helper of its own once.', 'Remove or rename one.'),
   error('RB0405', 'Second flow', 'a pack has one `flow`; this is a second one', 'The flow is the game itself, from the first turn to the end.', 'Call procedures from the one flow instead.'),
   error('RB0406', 'Override of a missing declaration', '`override ‹declaration› ‹name›` replaces nothing: the base pack has no `‹name›`', 'There is nothing of that name in the base pack to replace.', 'Remove `override` to declare something new, or correct the name.'),
 

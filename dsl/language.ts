@@ -37,7 +37,7 @@ export interface StatementForm {
 
 export const declarations = [
   { keyword: 'event', form: 'event name(params)', doc: 'declares an event that rules can `emit` and react to with `on`', named: true, onCards: false, example: 'event conquered(r: region, attacker: player, loser: player?)' },
-  { keyword: 'fn', form: 'fn name(params): T = expr', doc: 'declares a pure function: `fn name(params): type = expression`', named: true, onCards: false, example: 'fn activeRegions(p: player): list<region> = regions where owner == p and not declined' },
+  { keyword: 'fn', form: 'fn name(params): T = expr', doc: 'declares a pure function: `fn name(params): type = expression`; on a card, one only that card’s rules see', named: true, onCards: true, example: 'fn activeRegions(p: player): list<region> = regions where owner == p and not declined' },
   { keyword: 'pipeline', form: 'pipeline name(params): T [min e] [max e] = expr', doc: 'declares a value that cards can adjust with `modify`', named: true, onCards: false, example: 'pipeline conquestCost(r: region): number min 1 max 20 = 2 + r.tokens' },
   { keyword: 'check', form: 'check name(params) { let … require … }', doc: 'declares a shared legality check: `let`s and `require`s that `require name(args)` puts in place, each keeping its reason', named: true, onCards: false, example: 'check canAttack(r: region) { let cost = 2 + r.tokens\n require me.hand >= cost else "attacking {r} takes {cost} tokens" }' },
   { keyword: 'proc', form: 'proc name(params) { … }', doc: 'declares a procedure: a named block of statements', named: true, onCards: false, example: 'proc scoreRegions(p: player) { p.coins += count(regions where owner == p) }' },

@@ -221,3 +221,52 @@ describe('the shipped packs hold new cards to their rules stated once', () => {
     expect(bad.find((d) => d.code === 'RB0557')!.message).toContain('raised only by `placeGhoul` or `moveGhouls`');
   });
 });
+
+describe('card-local functions', () => {
+  const cards = (a: string, b: string, game = '') => `
+kinds:
+  charm:
+    roles:
+      active: players
+  player:
+    state:
+      score: number
+entities:
+  - charm: luck
+    rules: |
+${a.split('\n').map((l) => `      ${l}`).join('\n')}
+  - charm: haste
+    rules: |
+${b.split('\n').map((l) => `      ${l}`).join('\n')}
+rules: |
+  action gain "Gain" { me.score += 1 }
+${game}
+  flow {
+    for p in players { turn p { offer p: gain } }
+  }
+`;
+
+  it('are seen by their own card only, so two cards may each have one of the same name', () => {
+    const pack = compileOk(
+      cards(
+        'fn bonus(n: number): number = n * 10\naction use "Use luck" with gain { me.score += bonus(1) }',
+        'fn bonus(n: number): number = n + 2\naction use "Use haste" with gain { me.score += bonus(1) }',
+      ),
+    );
+    const st = newGame(pack, { players: 1, seed: 1 });
+    const luck = apply(st, 'luck.use');
+    const haste = apply(st, 'haste.use');
+    expect(luck.ok && luck.state.e.p1.score).toBe(10);
+    expect(haste.ok && haste.state.e.p1.score).toBe(3);
+  });
+
+  it('are unknown to other cards and to the game’s rules', () => {
+    const ds = diagnosticsOf(cards('fn bonus(): number = 10\naction use with gain { me.score += bonus() }', 'action use with gain { me.score += bonus() }', '  fn total(): number = bonus()'));
+    expect(ds.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual(['RB0525', 'RB0525']);
+  });
+
+  it('are declared once per card', () => {
+    const ds = diagnosticsOf(cards('fn bonus(): number = 10\nfn bonus(): number = 2\naction use with gain { me.score += bonus() }', 'action use with gain { me.score += 1 }'));
+    expect(ds.map((d) => d.code)).toEqual(['RB0404']);
+  });
+});
