@@ -81,10 +81,12 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
     .argument('<pack...>', 'pack folders (with a pack.yaml), or folders of packs such as content/')
     .option('--lang <lang...>', 'only these languages (default: every language the pack declares)')
     .option('--draft <lang>', "print every card rendered from its rules in this language, for a translator to polish")
-    .option('--out <file>', 'with --draft: write the draft to this file')
+    .option('--out <file>', 'with --draft or --export: write to this file')
     .option('--json', 'print the report as JSON')
-    .addHelpText('after', '\nExit code: 0 when every text agrees with its rules, 1 otherwise, 2 for a wrong command line.\nExamples: rulebook text content/smallworld-wow --lang pl\n          rulebook text --draft de content/smallworld-wow --out draft.de.yaml')
-    .action((packs: string[], opts: { lang?: string[]; draft?: string; out?: string; json?: boolean }) => {
+    .option('--export <format>', 'write every card\'s text for a translator\'s tool, as `po` (gettext) or `xliff` (1.2): give the language before the pack')
+    .option('--import <file>', 'read a translated PO or XLIFF file back into the cards\' YAML, then check those texts')
+    .addHelpText('after', '\nExit code: 0 when every text agrees with its rules, 1 otherwise, 2 for a wrong command line.\nExamples: rulebook text content/smallworld-wow --lang pl\n          rulebook text --draft de content/smallworld-wow --out draft.de.yaml\n          rulebook text --export po de content/smallworld-wow --out de.po\n          rulebook text --import de.po content/smallworld-wow')
+    .action((packs: string[], opts: { lang?: string[]; draft?: string; out?: string; json?: boolean; export?: string; import?: string }) => {
       code = text(packs, opts, io);
     });
 
