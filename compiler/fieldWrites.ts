@@ -22,6 +22,12 @@ export function checkFieldWrites(c: Checked, report: (x: DiagnosticInput) => voi
   const d = c.declared;
   let guarded = false;
   for (const [kindName, kind] of d.kinds) {
+    for (const [fieldName, f] of kind.props) {
+      for (const w of f.writers) {
+        const key = writerKeys.find(([dir]) => dir === w.direction)![1];
+        report({ code: 'RB0563', message: `\`${kindName}.${fieldName}\` is a printed property, which never changes, so \`${key}\` means nothing on it`, at: f.at, hint: `remove \`${key}\`, or declare the field under kinds.${kindName}.state if it changes during play` });
+      }
+    }
     for (const [fieldName, f] of kind.state) {
       for (const w of f.writers) {
         guarded = true;

@@ -10,7 +10,7 @@
  */
 import type * as A from '../dsl/ast.ts';
 import { parseType } from '../dsl/parser.ts';
-import type { Checked, Resolution } from './check.ts';
+import { cardFnKey, type Checked, type Resolution } from './check.ts';
 import type { Declared, RulesUnit } from './declare.ts';
 import type { FileSpan } from './diagnostic.ts';
 import { fragmentSpan, isMap, isScalar, isSeq, nodeAt, spanOf, type LoadedFile, type LoadedPack } from './load.ts';
@@ -432,7 +432,7 @@ class Builder {
   /** The symbols of a rules text's declarations, before any use of them is recorded. */
   declarations(unit: RulesUnit): void {
     for (const decl of unit.program.decls) {
-      if (decl.kind === 'event' || decl.kind === 'fn' || decl.kind === 'pipeline' || decl.kind === 'check' || decl.kind === 'proc' || decl.kind === 'action') this.declKey(decl.kind, decl.name, decl, unit);
+      if (decl.kind === 'event' || decl.kind === 'fn' || decl.kind === 'pipeline' || decl.kind === 'check' || decl.kind === 'proc' || decl.kind === 'action') this.declKey(decl.kind, ownName(decl, unit), decl, unit);
     }
   }
 
@@ -450,7 +450,7 @@ class Builder {
         case 'check':
         case 'proc':
         case 'action':
-          this.occur(this.declKey(decl.kind, decl.name, decl, unit), name, true);
+          this.occur(this.declKey(decl.kind, ownName(decl, unit), decl, unit), name, true);
           break;
         case 'on':
           if (this.c?.events.has(decl.name)) this.occur(this.declKey('event', decl.name), name, false);
@@ -760,4 +760,9 @@ function signature(d: A.Decl): string {
   const returns = 'returns' in d ? `: ${showRef(d.returns)}` : '';
   if (d.kind === 'setup' || d.kind === 'flow' || d.kind === 'invariant') return d.kind;
   return `${d.kind} ${d.name}${params || binds}${returns}`;
+}
+
+/** A card's own function is known by its card and name, as calls to it are recorded (`luck.bonus`). */
+function ownName(decl: A.Decl, unit: RulesUnit): string {
+  return decl.kind === 'fn' && unit.owner ? cardFnKey(unit.owner.id, decl.name) : decl.name;
 }

@@ -313,7 +313,7 @@ const cases: Case[] = [
   },
   {
     name: 'field-writers',
-    edit: 'a game counter lowered only by `spendFavour`, lowered by the setup itself; another names a procedure that does not exist',
+    edit: 'a game counter lowered only by `spendFavour`, lowered by the setup itself; another names a procedure that does not exist; a printed property said to change only by a procedure',
     edits: [
       addFile(
         'rules/zz-favour.yaml',
@@ -323,6 +323,9 @@ const cases: Case[] = [
           '    state:',
           '      favour: { type: number, loweredOnlyBy: [spendFavour] }',
           '      grace: { type: number, raisedOnlyBy: [grantGrace] }',
+          '  zzFavourToken:',
+          '    props:',
+          '      worth: { type: number, changedOnlyBy: [spendFavour] }',
           'rules: |',
           '  proc spendFavour(n: number) {',
           '    game.favour -= min(n, game.favour)',
