@@ -8,17 +8,23 @@ import type { CompileRequest, CompileResponse, PlayRequest, PlayResponse, Scenar
 import { emptySymbolIndex } from '../../compiler/symbols.ts';
 import EngineWorker from './engine.worker.ts?worker';
 
-/** Longer than any compile or replay of a real pack; past it the worker is taken to be stuck. */
-const TIMEOUT_MS = 20_000;
+/**
+ * Longer than any compile or replay of a real pack on a slow, busy machine; past it the worker is
+ * taken to be stuck. It counts from when the worker's code has loaded (loading it is not a hang,
+ * however slow the dev server is), and rules are bounded by the runtime's step budget anyway.
+ */
+const TIMEOUT_MS = 60_000;
 
 interface Pending {
   kind: 'compile' | 'play';
   resolve: (r: WorkerResponse) => void;
-  timer: ReturnType<typeof setTimeout>;
+  /** Unset while the worker's code is loading. */
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 export class EngineClient {
   private worker!: Worker;
+  private ready = false;
   private next = 1;
   private pending = new Map<number, Pending>();
   /** Scenario verdicts arrive after their compile's answer. */
@@ -36,7 +42,13 @@ export class EngineClient {
 
   private start() {
     this.worker = new EngineWorker();
+    this.ready = false;
     this.worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
+      if (ev.data.type === 'ready') {
+        this.ready = true;
+        for (const p of this.pending.values()) p.timer ??= this.watchdog();
+        return;
+      }
       if (ev.data.type === 'scenarios') return this.onScenarios(ev.data);
       if (ev.data.type === 'texts') return this.onTexts(ev.data);
       if (ev.data.type === 'simulated') return this.onSimulated(ev.data);
@@ -69,9 +81,13 @@ export class EngineClient {
     this.onRestart(held.some(([, p]) => p.kind === 'compile'));
   }
 
+  private watchdog() {
+    return setTimeout(() => this.restart(`the engine took more than ${TIMEOUT_MS / 1000} s and was restarted`), TIMEOUT_MS);
+  }
+
   private send<T extends WorkerResponse>(kind: Pending['kind'], msg: CompileRequest | PlayRequest): Promise<T> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.restart(`the engine took more than ${TIMEOUT_MS / 1000} s and was restarted`), TIMEOUT_MS);
+      const timer = this.ready ? this.watchdog() : undefined;
       this.pending.set(msg.id, { kind, resolve: resolve as (r: WorkerResponse) => void, timer });
       this.worker.postMessage(msg);
     });

@@ -74,6 +74,8 @@ function post(msg: WorkerResponse) {
   (self as unknown as DedicatedWorkerGlobalScope).postMessage(msg);
 }
 
+post({ type: 'ready' });
+
 function compile(req: CompileRequest) {
   const t0 = performance.now();
   let result: Analysis;

@@ -121,4 +121,9 @@ export interface SimulateResponse {
 }
 
 export type WorkerRequest = CompileRequest | PlayRequest | SimulateRequest;
-export type WorkerResponse = CompileResponse | PlayResponse | ScenariosResponse | TextsResponse | SimulateResponse;
+/** Sent once, when the worker's code has loaded: the watchdog starts counting from then. */
+export interface ReadyResponse {
+  type: 'ready';
+}
+
+export type WorkerResponse = ReadyResponse | CompileResponse | PlayResponse | ScenariosResponse | TextsResponse | SimulateResponse;
