@@ -38,6 +38,7 @@ export class PackPane {
     const shared = decodeShare(location.hash);
     if (shared?.ok) {
       this.openShared(shared.payload);
+      if (shared.notice) this.ctx.toast(shared.notice, 'info');
       return true;
     }
     if (shared && !shared.ok) this.ctx.toast(shared.reason, 'error');
