@@ -98,23 +98,34 @@ describe('an edited PO file', () => {
     expect(out).toContain('1 error on 1 card');
   });
 
-  it('a text in a new language is added beside the card\'s others, in their layout', async () => {
-    const pack = join(content, 'smallworld-wow');
-    const file = join(tmp, 'de.xlf');
-    await run('text', '--export', 'xliff', 'de', pack, '--out', file);
-    const german = 'Du erhältst 1 zusätzliche Siegmünze für jede magische Region, die du am Ende deines Zuges besetzt.';
-    const xml = readFileSync(file, 'utf8');
-    const unit = xml.indexOf('<trans-unit id="bloodElves">');
-    const target = xml.indexOf('<target></target>', unit);
-    writeFileSync(file, xml.slice(0, target) + `<target>${german}</target>` + xml.slice(target + '<target></target>'.length));
+  it('a text in a new language is added beside the card\'s others, in their layout (block or flow)', async () => {
+    const file = join(tmp, 'fr.xlf');
+    const fill = (pack: string, id: string, text: string) => {
+      const xml = readFileSync(file, 'utf8');
+      const unit = xml.indexOf(`<trans-unit id="${id}">`);
+      const target = xml.indexOf('<target></target>', unit);
+      expect(unit).toBeGreaterThan(0);
+      writeFileSync(file, xml.slice(0, target) + `<target>${text}</target>` + xml.slice(target + '<target></target>'.length));
+      return run('text', '--import', file, pack);
+    };
 
-    const path = join(pack, 'races', 'bloodElves.yaml');
-    const before = readFileSync(path, 'utf8');
-    const { out } = await run('text', '--import', file, pack);
-    expect(out).toContain('1 card changed in 1 file');
-    const after = readFileSync(path, 'utf8');
-    const enLine = before.split('\n').find((l) => l.startsWith('      en: '))!;
-    expect(after).toBe(before.replace(enLine, `${enLine}\n      de: ${JSON.stringify(german)}`));
+    const smallworld = join(content, 'smallworld-wow');
+    await run('text', '--export', 'xliff', 'fr', smallworld, '--out', file);
+    const french = 'À la fin de votre tour, vous recevez 1 pièce de victoire supplémentaire pour chaque région magique que vous occupez.';
+    const elves = join(smallworld, 'races', 'bloodElves.yaml');
+    const elvesBefore = readFileSync(elves, 'utf8');
+    const block = await fill(smallworld, 'bloodElves', french);
+    expect(block.out).toContain('1 card changed in 1 file');
+    const lastText = elvesBefore.split('\n').find((l) => l.startsWith('      de: '))!;
+    expect(readFileSync(elves, 'utf8')).toBe(elvesBefore.replace(lastText, `${lastText}\n      fr: ${JSON.stringify(french)}`));
+
+    const wotlk = join(content, 'wotlk');
+    await run('text', '--export', 'xliff', 'fr', wotlk, '--out', file);
+    const board = join(wotlk, 'board.yaml');
+    const boardBefore = readFileSync(board, 'utf8');
+    const flow = await fill(wotlk, 'sc_nexus', 'Le Nexus');
+    expect(flow.out).toContain('1 card changed in 1 file');
+    expect(readFileSync(board, 'utf8')).toBe(boardBefore.replace('text: { en: "The Nexus", pl: "Splot" }', 'text: { en: "The Nexus", pl: "Splot", fr: "Le Nexus" }'));
   });
 });
 

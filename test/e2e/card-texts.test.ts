@@ -79,7 +79,7 @@ describe('playground card texts', () => {
     await page.waitForSelector('[data-testid=card-text][data-card=orcs][data-ok=true]', { timeout: 90_000 });
     const count = (await page.textContent('[data-testid=text-count]')) ?? '';
     expect(count).toMatch(/^\d+ cards · \d+ findings?$/);
-    expect(await page.$$eval('[data-testid=card-text][data-card=orcs] [data-testid=card-verdict]', (els) => els.map((e) => e.getAttribute('data-lang')))).toEqual(['en', 'pl']);
+    expect(await page.$$eval('[data-testid=card-text][data-card=orcs] [data-testid=card-verdict]', (els) => els.map((e) => e.getAttribute('data-lang')))).toEqual(['en', 'pl', 'de']);
     const findingsBefore = Number(await page.getAttribute('[data-testid=text-count]', 'data-findings'));
 
     // ── A number changed in the English text: Orcs gets a finding, listed and underlined. ──

@@ -150,7 +150,7 @@ const cases: Case[] = [
   {
     name: 'manifest-shapes',
     edit: 'pack.yaml: `players: 5`, no languages, and a rules language version this compiler does not read',
-    edits: [replace('pack.yaml', 'players: { min: 2, max: 5 }', 'players: 5'), replace('pack.yaml', 'languages: [en, pl]', 'languages: []'), replace('pack.yaml', 'rulebook: ^0.1 ', 'rulebook: ^9 ')],
+    edits: [replace('pack.yaml', 'players: { min: 2, max: 5 }', 'players: 5'), replace('pack.yaml', 'languages: [en, pl, de]', 'languages: []'), replace('pack.yaml', 'rulebook: ^0.1 ', 'rulebook: ^9 ')],
   },
   {
     name: 'no-manifest',
