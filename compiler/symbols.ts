@@ -258,11 +258,11 @@ class Builder {
       const text: Record<string, unknown> = e?.text && typeof e.text === 'object' ? e.text : {};
       const langs = this.d?.manifest.languages.length ? this.d.manifest.languages : Object.keys({ ...name, ...text });
       const title = [name.en, name[langs[0]]].find((x) => typeof x === 'string') ?? id;
-      const lines = [`**${title}** · \`${id}\`${e ? ` · ${e.kind}` : ''}`];
+      const lines = [`**${plain(String(title))}** · \`${id}\`${e ? ` · ${e.kind}` : ''}`];
       for (const l of langs) {
         const n = typeof name[l] === 'string' ? name[l] : undefined;
         const t = typeof text[l] === 'string' ? text[l] : undefined;
-        if (n || t) lines.push(`*${l}*: ${n ? `**${n}**` : ''}${n && t ? ' — ' : ''}${t ?? ''}`);
+        if (n || t) lines.push(`*${plain(l)}*: ${n ? `**${plain(n)}**` : ''}${n && t ? ' — ' : ''}${plain(t ?? '')}`);
       }
       const shown = [name.en, ...Object.values(name)].find((x) => typeof x === 'string') ?? '';
       return { name: id, kind: 'entity', detail: `${e?.kind ?? 'entity'} · ${shown}`, hover: lines.join('\n\n') };
@@ -765,4 +765,12 @@ function signature(d: A.Decl): string {
 /** A card's own function is known by its card and name, as calls to it are recorded (`luck.bonus`). */
 function ownName(decl: A.Decl, unit: RulesUnit): string {
   return decl.kind === 'fn' && unit.owner ? cardFnKey(unit.owner.id, decl.name) : decl.name;
+}
+
+/**
+ * A pack's own words, shown in Markdown as the words they are: an author's `![x](https://…)` in a
+ * card name must not make an editor fetch an image, nor `<b>` or `[a](b)` become markup.
+ */
+export function plain(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`);
 }

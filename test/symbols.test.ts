@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { analyze } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
-import { definitionsAt, hoverAt, inRules, occurrenceAt, referencesAt, type SymbolIndex } from '../compiler/symbols.ts';
+import { definitionsAt, hoverAt, inRules, occurrenceAt, plain, referencesAt, type SymbolIndex } from '../compiler/symbols.ts';
 import type { SourceFile } from '../compiler/source.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -76,6 +76,15 @@ describe('symbol index', () => {
     expect(hoverAt(sw.symbols, 'rules/conquest.yaml', param)!.text).toBe('`r: region` — a name of this rule');
     const body = conquest.indexOf('defenders(r)', param) + 'defenders('.length;
     expect(definitionsAt(sw.symbols, 'rules/conquest.yaml', body)).toEqual([{ file: 'rules/conquest.yaml', start: param, end: param + 1 }]);
+  });
+
+  it('shows the words of a pack in a hover as text, never as markup an editor would act on', () => {
+    const hostile = '![seen](https://example.invalid/pixel.png) <img src=x> [link](javascript:x)';
+    const shown = plain(hostile);
+    expect(shown).not.toMatch(/(^|[^\\])!\[/);
+    expect(shown).not.toMatch(/(^|[^\\])</);
+    expect(shown).not.toMatch(/(^|[^\\])\]\(/);
+    expect(shown.replace(/\\(.)/g, '$1')).toBe(hostile);
   });
 
   it('outlines a file', () => {
