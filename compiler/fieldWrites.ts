@@ -1,12 +1,12 @@
 /**
  * Fields that change only through named procedures (`loweredOnlyBy`, `raisedOnlyBy`,
  * `changedOnlyBy` on a kind's state field). A rule that must hold for every change of a field —
- * "every token removed is a loss the cards may answer", "a space never holds a 4th ghoul" — is
+ * "every piece removed is a loss the cards may answer", "no place ever holds more than three" — is
  * written once, in a procedure of the pack's own rules; this pass makes every other change of the
  * field, in the game's rules or in any card's, present or future, a compile error. Reads stay free.
  *
  * Why at compile time and not a runtime hook on every write: the procedures' own bookkeeping also
- * writes the field (gathering tokens back into a hand is no loss), and only the pack knows which
+ * writes the field (taking pieces back into a hand is no loss), and only the pack knows which
  * writes mean what. Naming the procedures keeps the meaning in the pack and the check here.
  */
 import type * as A from '../dsl/ast.ts';
