@@ -64,7 +64,7 @@ export interface Checked {
   flow?: Placed<A.FlowDecl>;
   invariants: Array<Placed<A.InvariantDecl>>;
   roles: Map<string, Map<string, { expr: A.Expr; slots: number; fragment: Fragment; single: boolean }>>;
-  scoring?: { score: A.Expr; tiebreak?: A.Expr; slots: number };
+  scoring?: { score: A.Expr; tiebreak?: A.Expr; estimate?: A.Expr; slots: number };
 }
 
 interface Var {
@@ -392,7 +392,8 @@ class Checker {
     };
     const score = s.scoreExpr && one(s.score, s.scoreExpr);
     const tiebreak = s.tiebreak && s.tiebreakExpr ? one(s.tiebreak, s.tiebreakExpr) : undefined;
-    if (score) this.c.scoring = { score, tiebreak, slots: 0 };
+    const estimate = s.estimate && s.estimateExpr ? one(s.estimate, s.estimateExpr) : undefined;
+    if (score) this.c.scoring = { score, tiebreak, estimate, slots: 0 };
   }
 
   private checkRecursion(): void {

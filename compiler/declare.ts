@@ -85,7 +85,7 @@ export interface Declared {
   /** Names of declarations that did not parse: uses of them are not reported again. */
   broken: Set<string>;
   /** The scoring expressions as written, and parsed (absent when one has a syntax error). */
-  scoring?: { score: Fragment; tiebreak?: Fragment; scoreExpr?: A.Expr; tiebreakExpr?: A.Expr };
+  scoring?: { score: Fragment; tiebreak?: Fragment; estimate?: Fragment; scoreExpr?: A.Expr; tiebreakExpr?: A.Expr; estimateExpr?: A.Expr };
 }
 
 const BUILTIN_KINDS: readonly string[] = builtinKinds;
@@ -191,7 +191,8 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
     if (data.scoring) {
       const score = fragmentOf(file, ['scoring', 'score']);
       const tiebreak = fragmentOf(file, ['scoring', 'tiebreak']);
-      if (score) d.scoring = { score, tiebreak, scoreExpr: parseYamlExpression(score, report), tiebreakExpr: tiebreak && parseYamlExpression(tiebreak, report) };
+      const estimate = fragmentOf(file, ['scoring', 'estimate']);
+      if (score) d.scoring = { score, tiebreak, estimate, scoreExpr: parseYamlExpression(score, report), tiebreakExpr: tiebreak && parseYamlExpression(tiebreak, report), estimateExpr: estimate && parseYamlExpression(estimate, report) };
     }
   }
   for (const k of BUILTIN_KINDS) {

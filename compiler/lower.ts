@@ -151,6 +151,7 @@ class Lowering {
     if (c.scoring) {
       rules.score = this.expr(c.scoring.score);
       rules.tiebreak = c.scoring.tiebreak && this.expr(c.scoring.tiebreak);
+      rules.estimate = c.scoring.estimate && this.expr(c.scoring.estimate);
     }
   }
 

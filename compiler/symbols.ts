@@ -138,6 +138,7 @@ export function buildSymbols({ loaded, declared, checked }: Stages): SymbolIndex
       if (checked.scoring && declared.scoring) {
         b.standalone(declared.scoring.score, checked.scoring.score, [Ty.entity('player')]);
         if (checked.scoring.tiebreak && declared.scoring.tiebreak) b.standalone(declared.scoring.tiebreak, checked.scoring.tiebreak, [Ty.entity('player')]);
+        if (checked.scoring.estimate && declared.scoring.estimate) b.standalone(declared.scoring.estimate, checked.scoring.estimate, [Ty.entity('player')]);
       }
     }
   }

@@ -52,6 +52,8 @@ export interface Rules {
   invariants: Array<{ message: Expr; holds: Expr; slots: number; rule: string }>;
   score?: Expr;
   tiebreak?: Expr;
+  /** A player's expected final score mid-game (`scoring: estimate`), for bots that stop looking ahead. */
+  estimate?: Expr;
 }
 
 /** Where a rule was written, as `file:line`, plus a short name such as `card: on event` (the card's id, then the rule). */

@@ -225,7 +225,7 @@ function play(req: PlayRequest) {
     }
     const legal = state.over ? [] : legalChoices(state);
     const view = req.viewAs ? viewFor(state, req.viewAs) : state;
-    post({ ...base, state, view, legal, applied, stoppedAt, bot: botPick(state, req.seed), standings: state.over ? standings(state) : undefined });
+    post({ ...base, state, view, legal, applied, stoppedAt, bot: botPick(pack, state, req.seed), standings: state.over ? standings(state) : undefined });
   } catch (e) {
     cache = undefined;
     post({ ...base, error: `the runtime failed: ${(e as Error).message}` });
@@ -233,11 +233,11 @@ function play(req: PlayRequest) {
 }
 
 /** The pick of a bot in the seat asked: the agent `rulebook play --bots` plays with, so a seed plays the same game. */
-function botPick(state: GameState, seed: number): Choice | undefined {
+function botPick(pack: CompiledPack, state: GameState, seed: number): Choice | undefined {
   const asked = state.prompt?.player;
   if (state.over || !asked) return undefined;
   const legal = choicesOfAsked(state);
-  return legal.length ? agent(PLAYGROUND_BOTS, seed, asked).choose(state, legal, asked) : undefined;
+  return legal.length ? agent(PLAYGROUND_BOTS, seed, asked, pack).choose(state, legal, asked) : undefined;
 }
 
 function commonPrefix(a: string[], b: string[]): number {

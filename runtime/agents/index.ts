@@ -1,0 +1,119 @@
+/**
+ * Agents: players the computer plays, and the one loop that plays a game by them. The playground,
+ * `rulebook play --bots`, `rulebook simulate` and the test sweep all play through here, so the same
+ * pack, seed and bots play the same game everywhere. An agent knows no game, only what the runtime
+ * offers (the legal choices, `apply`, `viewFor`'s hidden fields, the pack's scoring). No Node
+ * imports: the playground's browser worker runs it too.
+ *
+ * An agent's pick depends only on the state it is shown, never on the picks it made before: its
+ * generator is seeded from the game's seed, the player and the step. A game can then be resumed,
+ * branched or taken over from any point (the playground's undo, a human seat turned bot) and the
+ * bots still play as they would have from there. (A tree search asked to reuse its tree trades
+ * this away, and says so: `mcts:…:reuse`.)
+ */
+import type { CompiledPack } from '../compiled.ts';
+import { apply, newGame } from '../index.ts';
+import type { Choice, GameState } from '../types.ts';
+import { display } from '../values.ts';
+import { choicesOfAsked } from './decision.ts';
+import { greedyAgent } from './greedy.ts';
+import { mctsAgent, type MctsOptions } from './mcts.ts';
+import { randomAgent } from './random.ts';
+
+export { choicesOfAsked } from './decision.ts';
+export { greedyAgent } from './greedy.ts';
+export { mctsAgent, PLAYOUT_CAP, type MctsOptions } from './mcts.ts';
+export { randomAgent } from './random.ts';
+
+export interface Agent {
+  readonly kind: AgentKind;
+  /** One of `legal` (never empty), the choices of `player`, the player asked. */
+  choose(state: GameState, legal: Choice[], player: string): Choice;
+}
+
+/** A bot's name, as every command and the playground take it: `random`, `greedy`, `mcts:200`, `mcts:200:team`. */
+export type AgentKind = 'random' | 'greedy' | `mcts:${string}`;
+/** The bots to offer where one is picked from a list. */
+export const AGENT_KINDS: AgentKind[] = ['random', 'greedy', 'mcts:100', 'mcts:100:team'];
+
+/** What a bot's name says. */
+export type AgentSpec = { kind: 'random' } | { kind: 'greedy' } | ({ kind: 'mcts' } & MctsOptions);
+
+/** Playouts with a pack's estimate stop after this many choices unless the name says `depth=`. */
+export const DEFAULT_DEPTH = 30;
+const MAX_ITERATIONS = 1_000_000;
+const FORMS = '`random`, `greedy` or `mcts:<iterations>` with optional `:team`, `:reuse`, `:depth=<choices>`, `:ms=<milliseconds>` (e.g. `mcts:200`, `mcts:200:team`)';
+
+/** A bad bot name, with the names there are. */
+export class AgentKindError extends Error {}
+
+/** The one place a bot's name is read. */
+export function parseAgentKind(name: string): AgentSpec {
+  if (name === 'random' || name === 'greedy') return { kind: name };
+  const [head, count, ...flags] = name.split(':');
+  const bad = (why: string) => new AgentKindError(`\`${name}\` is not a bot: ${why}; choose ${FORMS}`);
+  if (head !== 'mcts') throw bad('unknown name');
+  const iterations = whole(count);
+  if (iterations === undefined || iterations < 1 || iterations > MAX_ITERATIONS) throw bad(`the iterations must be a whole number from 1 to ${MAX_ITERATIONS.toLocaleString('en')}`);
+  const spec: AgentSpec = { kind: 'mcts', iterations, team: false, reuse: false, depth: DEFAULT_DEPTH };
+  for (const flag of flags) {
+    const [key, value] = flag.split('=');
+    if (flag === 'team') spec.team = true;
+    else if (flag === 'reuse') spec.reuse = true;
+    else if ((key === 'depth' || key === 'ms') && whole(value)) spec[key] = whole(value)!;
+    else throw bad(`\`${flag}\` is not an option of mcts`);
+  }
+  return spec;
+}
+
+function whole(text: string | undefined): number | undefined {
+  return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+}
+
+/** The bot a name asks for, seated at `player`, for games of `pack` with `seed`. */
+export function agent(kind: AgentKind, seed: number | string, player: string, pack: CompiledPack): Agent {
+  const spec = parseAgentKind(kind);
+  if (spec.kind === 'greedy') return greedyAgent(seed, player);
+  if (spec.kind === 'random') return randomAgent(seed, player);
+  return mctsAgent(pack, seed, player, spec, kind);
+}
+
+export interface AgentGameOptions {
+  players: number;
+  seed: number;
+  /** One kind for every seat, or one per seat (repeated when there are fewer kinds than seats). */
+  agents: AgentKind | AgentKind[];
+  /** The game stops, unfinished, after this many choices. */
+  maxSteps: number;
+  /** The game to play on from (it must be of `pack`); by default a new game of `players` and `seed`. */
+  start?: GameState;
+  /** Told of the state it starts from (no choice) and after every choice; may throw to stop the game. */
+  observe?: (state: GameState, choice?: Choice) => void;
+}
+
+export interface AgentGame {
+  state: GameState;
+  /** Why the game stopped before its end: `limit` at `maxSteps`, `stuck` when the rules left no way on. */
+  stopped?: { kind: 'limit' | 'stuck'; reason: string };
+}
+
+/** A game of `pack` played by agents up to its end, or until it has `maxSteps` choices. */
+export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame {
+  let state = o.start ?? newGame(pack, { players: o.players, seed: o.seed });
+  const kinds = Array.isArray(o.agents) ? o.agents : [o.agents];
+  const seats = new Map<string, Agent>(state.players.map((p, i) => [p, agent(kinds[i % kinds.length], o.seed, p, pack)]));
+  o.observe?.(state);
+  while (!state.over) {
+    if (state.choices.length >= o.maxSteps) return { state, stopped: { kind: 'limit', reason: `no end after ${o.maxSteps} choices` } };
+    const asked = state.prompt?.player;
+    if (!asked) return { state, stopped: { kind: 'stuck', reason: 'the game is not over, but nobody is to act' } };
+    const legal = choicesOfAsked(state);
+    if (!legal.length) return { state, stopped: { kind: 'stuck', reason: `${display(pack, asked)} (${asked}) must act but has no legal choice at step ${state.choices.length + 1}` } };
+    const pick = seats.get(asked)!.choose(state, legal, asked);
+    const r = apply(state, pick);
+    if (!r.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice \`${pick.id}\` was refused at step ${state.choices.length + 1}: ${r.reason}` } };
+    state = r.state;
+    o.observe?.(state, pick);
+  }
+  return { state };
+}

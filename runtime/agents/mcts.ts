@@ -1,0 +1,202 @@
+import type { CompiledPack } from '../compiled.ts';
+import { estimates } from '../estimate.ts';
+import { apply, standings } from '../index.ts';
+import type { Choice, GameState } from '../types.ts';
+import { choicesOfAsked, decisionRandom } from './decision.ts';
+import { determinise } from './determinise.ts';
+import type { Agent, AgentKind } from './index.ts';
+
+export interface MctsOptions {
+  /** Searches (one world, one path down the tree, one playout) per decision. */
+  iterations: number;
+  /** Every seat plays for the table: one reward, the mean of the players' scores, and shared hands. */
+  team: boolean;
+  /**
+   * Keeps the subtree under its pick for its next decision when that comes straight after it. The
+   * pick then also depends on the search before it: a bot taking over a game in the middle of such
+   * a run of decisions may pick otherwise than one that played it from the start.
+   */
+  reuse: boolean;
+  /** With a pack's `scoring: estimate`, a playout stops after this many choices and is valued by it. */
+  depth: number;
+  /**
+   * Stops searching after this many milliseconds even if iterations are left. The pick then depends
+   * on the machine's speed: for a person's opponent, never for figures that must replay.
+   */
+  ms?: number;
+}
+
+/** A playout that reaches this many choices without an end or an estimate is counted as a draw. */
+export const PLAYOUT_CAP = 3000;
+/** UCT's exploration weight, for rewards scaled to 0..1. */
+const EXPLORE = 0.7;
+
+/** A node of the search: the choice that led here, by whom, and what came of it. */
+interface Node {
+  by: string | null;
+  visits: number;
+  /** Sum of the rewards of `by` over the visits. */
+  total: number;
+  /** How many of the visits to the parent this choice was legal in (worlds differ in what is legal). */
+  avail: number;
+  children: Map<string, Node>;
+}
+
+const node = (by: string | null): Node => ({ by, visits: 0, total: 0, avail: 0, children: new Map() });
+
+/**
+ * Information-set Monte Carlo tree search (single observer) through `legalChoices` and `apply`
+ * alone. Each iteration deals a world consistent with what the player sees (`determinise`), walks
+ * the tree by UCT among the choices legal in that world (counting how often each was available),
+ * adds one node, plays on at random to the end (or to `depth` choices when the pack declares an
+ * estimate) and backs the reward up: each node is scored for the player who made its choice. The
+ * pick is the most visited of the legal choices. All randomness comes from a generator seeded by
+ * the game's seed, the player and the step, so the pick depends on those and the state alone.
+ *
+ * The reward of a player is their score's lead over the best other player (a draw is 0), by the
+ * pack's `scoring` at the end or its `estimate` at the cut; in team mode (or alone at the table)
+ * it is the mean score of the table. Rewards are scaled to 0..1 by the range the search has seen.
+ */
+export function mctsAgent(pack: CompiledPack, seed: number | string, player: string, o: MctsOptions, kind: AgentKind = `mcts:${o.iterations}`): Agent {
+  let kept: { choices: string[]; root: Node } | undefined;
+  return {
+    kind,
+    choose(state, legal, who) {
+      if (legal.length === 1) return legal[0];
+      const random = decisionRandom(seed, kind, player, state);
+      const root = (o.reuse && kept && continues(kept.choices, state.choices) && kept.root) || node(null);
+      const observers = o.team ? state.players : [who];
+      const allowed = new Set(legal.map((c) => c.id));
+      const range = { lo: Infinity, hi: -Infinity };
+      const started = o.ms === undefined ? 0 : performance.now();
+      for (let i = 0; i < o.iterations; i++) {
+        if (o.ms !== undefined && performance.now() - started > o.ms) break;
+        iterate(pack, determinise(pack, state, observers, random), root, allowed, o, random, range);
+      }
+      const pick = best(root, legal) ?? legal[Math.floor(random() * legal.length)];
+      kept = o.reuse ? { choices: [...state.choices, pick.id], root: root.children.get(pick.id) ?? node(who) } : undefined;
+      return pick;
+    },
+  };
+}
+
+/** Whether `now` is `before` and one more choice: the game went on straight from the kept pick. */
+function continues(before: string[], now: string[]): boolean {
+  return now.length === before.length && now.every((c, i) => c === before[i]);
+}
+
+/** The legal choice searched most, then with the best mean; undefined when none was searched. */
+function best(root: Node, legal: Choice[]): Choice | undefined {
+  let top: Choice | undefined;
+  let visits = 0;
+  let mean = -Infinity;
+  for (const c of legal) {
+    const n = root.children.get(c.id);
+    if (!n?.visits) continue;
+    const m = n.total / n.visits;
+    if (n.visits > visits || (n.visits === visits && m > mean)) (top = c), (visits = n.visits), (mean = m);
+  }
+  return top;
+}
+
+function iterate(pack: CompiledPack, world: GameState, root: Node, allowed: Set<string>, o: MctsOptions, random: () => number, range: { lo: number; hi: number }): void {
+  let st = world;
+  let at = root;
+  const path: Node[] = [];
+  while (!st.over) {
+    const asked = st.prompt?.player;
+    if (!asked) break;
+    let legal = choicesOfAsked(st);
+    if (at === root) legal = legal.filter((c) => allowed.has(c.id));
+    if (!legal.length) break;
+    const untried: Choice[] = [];
+    for (const c of legal) {
+      const child = at.children.get(c.id);
+      if (child) child.avail++;
+      else untried.push(c);
+    }
+    let pick: Choice;
+    let next: Node;
+    if (untried.length) {
+      pick = untried[Math.floor(random() * untried.length)];
+      next = node(asked);
+      next.avail = 1;
+      at.children.set(pick.id, next);
+    } else {
+      pick = legal[0];
+      next = at.children.get(pick.id)!;
+      let top = -Infinity;
+      for (const c of legal) {
+        const n = at.children.get(c.id)!;
+        const u = scaled(n.total / n.visits, range) + EXPLORE * Math.sqrt(Math.log(n.avail) / n.visits);
+        if (u > top) (top = u), (pick = c), (next = n);
+      }
+    }
+    const r = apply(st, pick);
+    if (!r.ok) {
+      at.children.delete(pick.id);
+      break;
+    }
+    st = r.state;
+    path.push(next);
+    at = next;
+    if (untried.length) break;
+  }
+  const reward = playout(pack, st, o, random);
+  root.visits++;
+  for (const n of path) {
+    const v = reward(n.by!);
+    n.visits++;
+    n.total += v;
+    if (v < range.lo) range.lo = v;
+    if (v > range.hi) range.hi = v;
+  }
+}
+
+function scaled(v: number, range: { lo: number; hi: number }): number {
+  return range.hi > range.lo ? (v - range.lo) / (range.hi - range.lo) : 0.5;
+}
+
+/** Plays on at random from `st` and gives each player's reward where it stopped. */
+function playout(pack: CompiledPack, st: GameState, o: MctsOptions, random: () => number): (player: string) => number {
+  const cut = pack.rules.estimate ? o.depth : PLAYOUT_CAP;
+  for (let steps = 0; !st.over && steps < cut; steps++) {
+    const legal = choicesOfAsked(st);
+    if (!legal.length) break;
+    const r = apply(st, legal[Math.floor(random() * legal.length)]);
+    if (!r.ok) break;
+    st = r.state;
+  }
+  if (st.over) return rewards(st, scoresAtEnd(st), o.team);
+  const guessed = estimated(pack, st);
+  if (guessed) return rewards(st, guessed, o.team);
+  return o.team || st.players.length === 1 ? rewards(st, scoresAtEnd(st), true) : () => 0;
+}
+
+function scoresAtEnd(st: GameState): Map<string, number> {
+  return new Map(standings(st).map((r) => [r.player, r.score]));
+}
+
+/** The pack's estimates, or undefined when it declares none or one cannot be computed here. */
+function estimated(pack: CompiledPack, st: GameState): Map<string, number> | undefined {
+  try {
+    const values = estimates(pack, st);
+    return values && new Map(st.players.map((p, i) => [p, values[i]]));
+  } catch {
+    return undefined;
+  }
+}
+
+function rewards(st: GameState, scores: Map<string, number>, team: boolean): (player: string) => number {
+  if (team || st.players.length === 1) {
+    let sum = 0;
+    for (const v of scores.values()) sum += v;
+    const table = sum / Math.max(1, scores.size);
+    return () => table;
+  }
+  return (p) => {
+    let other = -Infinity;
+    for (const [q, v] of scores) if (q !== p && v > other) other = v;
+    return (scores.get(p) ?? 0) - other;
+  };
+}
