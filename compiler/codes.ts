@@ -142,6 +142,12 @@ export const diagnosticCodes: readonly CodeInfo[] = [
   error('RB0562', 'Check that applies itself', 'the check `‹check›` applies itself, so it could never finish', 'Applying a check puts its statements in place; a check that leads back to itself would never end.', 'Break the circle: a check may apply other checks, none of which leads back to it.'),
   error('RB0563', 'Change rule on a printed property', '`‹kind›.‹field›` is a printed property, which never changes, so `‹key›` means nothing on it', 'Props are printed on the card or board and never change; only a state field can be limited to the procedures that change it.', 'Remove the key, or declare the field under `state` if it changes during play.'),
 
+  // RB06xx: the presentation (how the playground draws a pack's things; compiler/presentation.ts).
+  error('RB0601', 'Presentation of an unknown kind', 'the presentation names the kind `‹kind›`, which this pack does not declare', 'A presentation says how entities of a kind are drawn; this kind has none, often a misspelling.', 'Use the suggested kind, or one the hint lists.'),
+  error('RB0602', 'Unknown field in a presentation', '‹a kind› has no field `‹field›` to present', 'The presentation draws a field its kind does not declare, so it would draw nothing.', 'Use the suggested field, or one of the kind’s fields the hint lists.'),
+  error('RB0603', 'Field that cannot be drawn so', '`‹kind›.‹field›` is ‹a type›, but this place needs ‹the types it takes›', 'Each place of a presentation draws fields of some types: a count is a number or a list, a marker a bool, a number or an optional value, an owner a player or an entity, `at` a node of a board.', 'Name a field of the type the place needs.'),
+  warning('RB0604', 'Colour of nothing', 'the colour of `‹name›` is never used: it is no enum member or entity of this pack', 'The colour table gives colours to enum members and entities; this name is neither, so the colour is never drawn.', 'Use the suggested name, or remove the entry.'),
+
   error('RB9000', 'Compiler failure', 'the compiler failed on this pack: ‹what went wrong›', 'A bug in rulebook, not in the pack.', 'Report it with the pack attached.'),
 ].map((c) => (c.code === 'RB9000' ? { ...c, noExample: 'it reports a bug in the compiler itself, which no pack triggers on purpose' } : c));
 

@@ -4,6 +4,7 @@ import type { Diagnostic, DiagnosticInput } from './diagnostic.ts';
 import { loadPack, type LoadedPack } from './load.ts';
 import { lower } from './lower.ts';
 import { checkCycles, checkVersions, neededPacks, requirementsOf } from './requirements.ts';
+import { readPresentation, type Presentation } from './presentation.ts';
 import { checkSchemas } from './schema.ts';
 import { LineIndex, type SourceFile } from './source.ts';
 import { buildSymbols, emptySymbolIndex, type SymbolIndex } from './symbols.ts';
@@ -42,6 +43,8 @@ export interface Analysis extends CompileResult {
   declared?: Declared;
   /** Present when the pack got through the checker (it may still have errors). */
   checked?: Checked;
+  /** How the playground draws the pack's things (compiler/presentation.ts). */
+  presentation?: Presentation;
   /** With `symbols: true`: every name the pack declares, where, its uses and hovers, and each file's outline; for editors. */
   symbols?: SymbolIndex;
 }
@@ -59,11 +62,13 @@ export function analyze(files: SourceFile[], options: CompileOptions & { lower?:
   let loaded: LoadedPack | undefined;
   let declared: Declared | undefined;
   let checked: Checked | undefined;
+  let presentation: Presentation | undefined;
   try {
     loaded = loadPack(withBase(files, options, report), report);
     checkSchemas(loaded, report);
     declared = declare(loaded, report);
     checked = check(declared, report);
+    presentation = readPresentation(loaded, declared, report);
     if (options.lower !== false && !found.some((d) => (d.severity ?? 'error') === 'error')) pack = lower(checked);
   } catch (err) {
     report({
@@ -77,7 +82,7 @@ export function analyze(files: SourceFile[], options: CompileOptions & { lower?:
   const diagnostics = found.map((d) => locate(d, texts, options));
   diagnostics.sort((a, b) => a.file.localeCompare(b.file) || a.offset - b.offset);
   const symbols = options.symbols ? symbolsOf({ loaded, declared, checked }) : undefined;
-  return { diagnostics, pack: diagnostics.some((d) => d.severity === 'error') ? undefined : pack, loaded, declared, checked, symbols };
+  return { diagnostics, pack: diagnostics.some((d) => d.severity === 'error') ? undefined : pack, loaded, declared, checked, presentation, symbols };
 }
 
 /** The symbol index, or an empty one: an editor's aid never stops the compiler's answer. */

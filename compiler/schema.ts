@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import manifestSchema from '../schemas/manifest.schema.json' with { type: 'json' };
 import packFileSchema from '../schemas/pack-file.schema.json' with { type: 'json' };
+import presentationSchema from '../schemas/presentation.schema.json' with { type: 'json' };
 import type { DiagnosticInput } from './diagnostic.ts';
 import { spanAt, type LoadedFile, type LoadedPack } from './load.ts';
 import { closest } from './suggest.ts';
@@ -10,6 +11,8 @@ let validators: { manifest: ValidateFunction; file: ValidateFunction } | undefin
 function compiled() {
   if (!validators) {
     const ajv = new Ajv({ allErrors: true, strict: false });
+    // A pack file's `presentation` refers to it.
+    ajv.addSchema(presentationSchema);
     validators = { manifest: ajv.compile(manifestSchema), file: ajv.compile(packFileSchema) };
   }
   return validators;

@@ -364,6 +364,16 @@ const cases: Case[] = [
       ),
     ],
   },
+  {
+    name: 'presentation-names',
+    edit: 'presentation.yaml: a misspelt kind, field and colour name, and a count that is no number',
+    edits: [
+      replace('presentation.yaml', '      fill: terrain', '      fill: terain'),
+      replace('presentation.yaml', '    race:\n      fill: faction', '    rase:\n      fill: faction'),
+      replace('presentation.yaml', '    lake: "#8cbde6"', '    lak: "#8cbde6"'),
+      replace('presentation.yaml', '{ count: beasts,', '{ count: declined,'),
+    ],
+  },
 ];
 
 function broken(c: Case): SourceFile[] {
