@@ -39,11 +39,11 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
     .argument('<pack>', 'a pack folder')
     .option('--players <n>', "number of players (default: the pack's minimum)", positiveInt)
     .option('--seed <s>', 'seed of the game and of the bots', integer, 1)
-    .option('--bots [kind...]', 'every player is a bot: random (a uniform pick, the default) or greedy (the best lead at the end of its turn); one for every seat, or one per seat')
+    .option('--bots [kind...]', 'every player is a bot: random (a uniform pick, the default), greedy (the best lead at the end of its turn) or mcts:<iterations>[:team] (a tree search; docs/bots.md); one for every seat, or one per seat')
     .option('--max-steps <k>', 'stop after this many choices', positiveInt, 10000)
     .option('--quiet', 'print only the outcome and the standings, not the log')
     .option('--json', 'print the choices, log and standings as JSON')
-    .addHelpText('after', '\nThe same seed plays the same game and prints the same log.\nExit code: 0 when the game ran, 1 when the pack does not compile or the game got stuck, 2 for a wrong command line.\nExamples: rulebook play content/smallworld-wow --players 3 --seed 7 --bots\n          rulebook play content/smallworld-wow --players 2 --bots greedy random')
+    .addHelpText('after', '\nThe same seed plays the same game and prints the same log.\nExit code: 0 when the game ran, 1 when the pack does not compile or the game got stuck, 2 for a wrong command line.\nExamples: rulebook play content/smallworld-wow --players 3 --seed 7 --bots\n          rulebook play content/smallworld-wow --players 2 --bots greedy random\n          rulebook play content/wotlk --players 2 --bots mcts:200:team')
     .action(async (pack: string, opts: { players?: number; seed: number; bots?: boolean | string[]; maxSteps: number; quiet?: boolean; json?: boolean }) => {
       code = await play(pack, opts, io);
     });
@@ -55,7 +55,7 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
     .option('--games <n>', 'number of games', positiveInt, 100)
     .option('--players <n>', "number of players (default: the pack's minimum)", positiveInt)
     .option('--seed <s>', 'seed of the first game; the others follow (seed + 1, …)', integer, 1)
-    .option('--bots <kind...>', 'random (a uniform pick) or greedy (the best lead at the end of its turn); one for every seat, or one per seat', ['random'])
+    .option('--bots <kind...>', 'random (a uniform pick), greedy (the best lead at the end of its turn) or mcts:<iterations>[:team] (a tree search; docs/bots.md); one for every seat, or one per seat', ['random'])
     .option('--max-steps <k>', 'give up on a game after this many choices', positiveInt, 10000)
     .option('--workers <n>', 'worker threads (default: one per core)', positiveInt)
     .option('--json', 'print the figures as JSON')

@@ -1,5 +1,5 @@
 import { apply, legalChoices, newGame, standings, type GameState, type LogEntry } from '../runtime/index.ts';
-import { playByAgents } from '../runtime/agents.ts';
+import { playByAgents } from '../runtime/agents/index.ts';
 import { display } from '../runtime/values.ts';
 import type { CompiledPack } from '../compiler/index.ts';
 import { botKinds, runnablePack } from './runnable.ts';

@@ -1,5 +1,5 @@
 import type { CompiledPack } from '../compiler/index.ts';
-import { AGENT_KINDS, type AgentKind } from '../runtime/agents.ts';
+import { AgentKindError, parseAgentKind, type AgentKind } from '../runtime/agents/index.ts';
 import { plural } from './check.ts';
 import { UsageError, type Io } from './io.ts';
 import { isDir, isPackDir, packAt, packLabel, renderDiagnostic } from './packs.ts';
@@ -25,12 +25,19 @@ export function runnablePack(dir: string, asked: number | undefined, io: Io): { 
 
 /**
  * The bots a command line asks for: `--bots` alone (`true`) is a random bot at every seat; kinds
- * are one for every seat, or one per seat. `undefined` when no bots are asked.
+ * (`random`, `greedy`, `mcts:200`, …, read by the agents' `parseAgentKind`) are one for every seat,
+ * or one per seat. `undefined` when no bots are asked.
  */
 export function botKinds(asked: boolean | string[] | undefined): AgentKind[] | undefined {
   if (!asked) return undefined;
   if (asked === true || !asked.length) return ['random'];
-  const bad = asked.find((b) => !(AGENT_KINDS as string[]).includes(b));
-  if (bad) throw new UsageError(`\`${bad}\` is not a bot: choose ${AGENT_KINDS.join(' or ')}`);
+  for (const name of asked) {
+    try {
+      parseAgentKind(name);
+    } catch (e) {
+      if (e instanceof AgentKindError) throw new UsageError(e.message);
+      throw e;
+    }
+  }
   return asked as AgentKind[];
 }
