@@ -59,8 +59,10 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
     .option('--max-steps <k>', 'give up on a game after this many choices', positiveInt, 10000)
     .option('--workers <n>', 'worker threads (default: one per core)', positiveInt)
     .option('--json', 'print the figures as JSON')
+    .option('--html <file>', 'also write the study as one self-contained HTML page with charts')
+    .option('--margin <points>', 'half-width of the fair band around an even share, in percentage points', margin, 5)
     .addHelpText('after', '\nThe same options give the same figures, whatever the number of threads.\nExit code: 0 when every game ended, 1 when the pack does not compile or a game got stuck, 2 for a wrong command line.\nExample: rulebook simulate content/smallworld-wow --players 4 --games 400 --bots greedy random random random')
-    .action(async (pack: string, opts: { games: number; players?: number; seed: number; bots: string[]; maxSteps: number; workers?: number; json?: boolean }) => {
+    .action(async (pack: string, opts: { games: number; players?: number; seed: number; bots: string[]; maxSteps: number; workers?: number; json?: boolean; html?: string; margin: number }) => {
       code = await simulateCommand(pack, opts, io);
     });
 
@@ -143,6 +145,13 @@ function rulebookVersion(): string {
 function integer(value: string): number {
   if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError('expected a whole number');
   return Number(value);
+}
+
+/** A fair band's half-width: a number of percentage points from 0 to 100. */
+function margin(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || n > 100) throw new InvalidArgumentError('expected percentage points from 0 to 100, such as 5 or 2.5');
+  return n;
 }
 
 function positiveInt(value: string): number {

@@ -1,8 +1,10 @@
+import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { SingleBar, Presets } from 'cli-progress';
-import { balance, type BalanceReport } from '../simulate/balance.ts';
+import { htmlReport } from '../simulate/html.ts';
+import { packNames, textReport, type ReportContext } from '../simulate/report.ts';
 import { simulate } from '../simulate/run.ts';
-import { plural } from './check.ts';
+import { study } from '../simulate/study.ts';
 import type { Io } from './io.ts';
 import { botKinds, runnablePack } from './runnable.ts';
 
@@ -14,11 +16,16 @@ export interface SimulateOptions {
   maxSteps: number;
   workers?: number;
   json?: boolean;
+  /** Also write the study as a self-contained HTML page with charts. */
+  html?: string;
+  /** Half-width of the fair band, in percentage points (default 5). */
+  margin?: number;
 }
 
 /**
- * `rulebook simulate PACK`: many games by bots, and the balance figures they give: each seat's
- * and each card's win share against an even game, with 95% intervals.
+ * `rulebook simulate PACK`: many games by bots, and the balance study they give (simulate/study.ts):
+ * each seat's, card's and pair's win share against an even game with 95% intervals, the first
+ * player's advantage, game length, and the games that did not end.
  */
 export async function simulateCommand(dir: string, o: SimulateOptions, io: Io): Promise<number> {
   const agents = botKinds(o.bots)!;
@@ -36,38 +43,17 @@ export async function simulateCommand(dir: string, o: SimulateOptions, io: Io): 
     bar?.stop();
   }
   const seconds = (performance.now() - started) / 1000;
-  const report = balance(games);
-  if (o.json) io.out(JSON.stringify({ pack: pack.id, players, bots: o.bots, seed: o.seed, seconds, ...report }, null, 2) + '\n');
-  else io.out(formatReport(pack.name.en ?? pack.id, players, o, report, seconds, workers));
-  return report.stuck.length ? 1 : 0;
-}
-
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-
-function formatReport(name: string, players: number, o: SimulateOptions, r: BalanceReport, seconds: number, workers: number): string {
-  const lines: string[] = [];
-  lines.push(`${name}: ${r.games} games of ${players} players by ${o.bots.join('/')} bots, seeds ${o.seed}–${o.seed + r.games - 1}`);
-  lines.push(`${r.finished} finished, ${r.games - r.finished} stuck; ${r.meanSteps.toFixed(0)} choices a game; ${seconds.toFixed(1)} s on ${plural(workers, 'thread')} (${(r.games / seconds).toFixed(1)} games/s)`);
-  for (const s of r.stuck) lines.push(`  stuck: seed ${s.seed}: ${s.why}`);
-  if (r.cooperative) {
-    // One score for the table: no seat wins over another, cards are told apart by the table's score.
-    lines.push('', `One score for the table (a solo or cooperative game): every player scored the same in every game; mean score ${(r.seats[0]?.meanScore ?? 0).toFixed(2)}.`);
-    if (r.cards.length) {
-      lines.push('', 'Mean score of the games in which each card was held at the end (best first):');
-      const width = Math.max(...r.cards.map((c) => c.card.length));
-      for (const c of r.cards) lines.push(`  ${c.card.padEnd(width)}  ${c.meanScore.toFixed(2).padStart(6)}  in ${plural(c.n, 'game')}`);
-    }
-    return lines.join('\n') + '\n';
-  }
-  lines.push('', `Wins by seat (an even game: ${pct(r.even)}):`);
-  for (const s of r.seats) lines.push(`  ${s.player}  ${pct(s.share).padStart(6)}  [${pct(s.low)}–${pct(s.high)}]  mean score ${s.meanScore.toFixed(1)}`);
-  if (r.cards.length) {
-    lines.push('', 'Wins of the players holding each card at the end (best first; * outside an even game\'s share):');
-    const width = Math.max(...r.cards.map((c) => c.card.length));
-    for (const c of r.cards) {
-      const off = c.low > r.even || c.high < r.even ? '*' : ' ';
-      lines.push(`  ${c.card.padEnd(width)}  ${pct(c.share).padStart(6)}  [${pct(c.low)}–${pct(c.high)}] ${off} in ${plural(c.n, 'game')}`);
+  const figures = study(games, { margin: o.margin === undefined ? undefined : o.margin / 100 });
+  const ctx: ReportContext = { title: pack.name.en ?? pack.id, bots: o.bots, seconds, workers, names: packNames(pack) };
+  if (o.html) {
+    try {
+      writeFileSync(o.html, htmlReport(figures, ctx));
+    } catch (e) {
+      io.err(`cannot write ${o.html}: ${(e as Error).message}\n`);
+      return 1;
     }
   }
-  return lines.join('\n') + '\n';
+  if (o.json) io.out(JSON.stringify({ pack: pack.id, bots: o.bots, seed: o.seed, seconds, ...figures }, null, 2) + '\n');
+  else io.out(textReport(figures, ctx) + (o.html ? `\nThe study with its charts: ${o.html}\n` : ''));
+  return figures.finished < figures.games ? 1 : 0;
 }

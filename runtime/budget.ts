@@ -24,6 +24,16 @@ let stepsLeft = Infinity;
 /** `file:line` of the statement running now. */
 let running: string | undefined;
 
+/**
+ * The budget a refusal's reason names (`step`, `list`, `text`, `range`, `choices`), or undefined when
+ * no budget refused it: every budget's refusal ends its first clause with "(the … budget)", so a
+ * game stopped by one can be told from a game stuck for another reason even after its reason has
+ * been carried as text (a simulation's summaries, a shard's file).
+ */
+export function budgetNamedIn(reason: string): string | undefined {
+  return /\(the (step|list|text|range|choices) budget\)/.exec(reason)?.[1];
+}
+
 export function withStepBudget<T>(run: () => T): T {
   const outer = stepsLeft;
   const outerAt = running;

@@ -1,24 +1,34 @@
 /**
  * One game played to its end by agents, summed up for balance figures: who won, the scores, how
- * long it took, and which cards each player held at the end. Pure: no Node imports, so a browser
- * worker runs it too.
+ * long it took, which cards each player held at the end and of what kind they are, and, for a game
+ * that did not end, why (a rule past its evaluation budget named apart). Plain JSON, so summaries
+ * can be written to files and merged; pure (no Node imports), so a browser worker runs it too.
  */
 import { playByAgents, type AgentKind } from '../runtime/agents.ts';
-import { cardHolders, standings, type CompiledPack } from '../runtime/index.ts';
+import { budgetNamedIn } from '../runtime/budget.ts';
+import { cardHolders, standings, type CompiledPack, type GameState } from '../runtime/index.ts';
+import { Refusal } from '../runtime/refusal.ts';
+import { table } from '../runtime/table.ts';
 
 export interface GameSummary {
   seed: number;
   players: number;
   /** Choices made. */
   steps: number;
+  /** Turns begun (`turn p { … }`); 0 for a game without turns. */
+  turns: number;
   /** The game reached its end; otherwise `stuck` says why it stopped. */
   over: boolean;
   stuck?: string;
+  /** The evaluation budget (`step`, `list`, …) a rule went past, ending the game: see runtime/budget.ts. */
+  budget?: string;
   standings: Array<{ player: string; score: number; tiebreak: number }>;
   /** The players with the best score and tiebreak (several on a full tie). */
   winners: string[];
   /** Card → the players holding it when the game ended. */
   held: Record<string, string[]>;
+  /** Card → its kind (the pack's entity kind: a race, a hero…), for the cards held by someone. */
+  kinds: Record<string, string>;
 }
 
 export interface PlayoutOptions {
@@ -30,9 +40,38 @@ export interface PlayoutOptions {
 }
 
 export function playGame(pack: CompiledPack, o: PlayoutOptions): GameSummary {
-  const { state, stopped } = playByAgents(pack, o);
+  // Listing the legal choices runs the pack's rules too: past a budget there it throws, and the
+  // game ends at the last state reached, as when a chosen action's rules go past one.
+  let last: GameState | undefined;
+  let state: GameState;
+  let stuck: string | undefined;
+  try {
+    const played = playByAgents(pack, { ...o, observe: (st) => void (last = st) });
+    state = played.state;
+    stuck = played.stopped?.reason;
+  } catch (e) {
+    if (!(e instanceof Refusal) || !last) throw e;
+    state = last;
+    stuck = `the rules were refused at step ${state.choices.length + 1}: ${e.message}${e.where ? ` (${e.where})` : ''}`;
+  }
   const rows = standings(state);
   const top = rows[0];
   const winners = rows.filter((r) => r.score === top.score && r.tiebreak === top.tiebreak).map((r) => r.player);
-  return { seed: o.seed, players: o.players, steps: state.choices.length, over: state.over, stuck: stopped?.reason, standings: rows, winners, held: cardHolders(state) };
+  const held = cardHolders(state);
+  const kinds = table<string>();
+  for (const [card, holders] of Object.entries(held)) if (holders.length) kinds[card] = pack.kindOf(card) ?? '';
+  const budget = stuck === undefined ? undefined : budgetNamedIn(stuck);
+  return {
+    seed: o.seed,
+    players: o.players,
+    steps: state.choices.length,
+    turns: state.turn,
+    over: state.over,
+    ...(stuck === undefined ? {} : { stuck }),
+    ...(budget === undefined ? {} : { budget }),
+    standings: rows,
+    winners,
+    held,
+    kinds,
+  };
 }

@@ -1,6 +1,7 @@
 /**
  * Bots and balance simulation on the real packs: games played to their end by agents, summed up
  * into win shares by seat and by the cards held at the end, the same whatever the number of threads.
+ * The study's own figures are tested in study.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { compile } from '../compiler/index.ts';
 import { readPackFolder } from '../compiler/packFolder.ts';
 import { greedyAgent, playByAgents, randomAgent, type AgentKind } from '../runtime/agents.ts';
 import { legalChoices, newGame, type GameState } from '../runtime/index.ts';
-import { balance, wilson } from '../simulate/balance.ts';
+import { study, wilson } from '../simulate/study.ts';
 import { playGame, type GameSummary } from '../simulate/playout.ts';
 import { simulate } from '../simulate/run.ts';
 import { sweepPack } from '../simulate/sweep.ts';
@@ -121,11 +122,13 @@ describe('balance figures', () => {
         { player: 'p2', score: winners.length === 2 ? 10 : 5, tiebreak: 0 },
       ],
       winners,
+      turns: 4,
       held: { orcs: ['p1'], dwarves: ['p2'] },
+      kinds: { orcs: 'race', dwarves: 'race' },
     });
-    const r = balance([game(1, ['p1']), game(2, ['p1', 'p2'])]);
+    const r = study([game(1, ['p1']), game(2, ['p1', 'p2'])]);
     expect(r.seats.map((s) => s.wins)).toEqual([1.5, 0.5]);
-    expect(r.cards.map((c) => [c.card, c.share])).toEqual([
+    expect(r.kinds[0].cards.map((c) => [c.card, c.share])).toEqual([
       ['orcs', 0.75],
       ['dwarves', 0.25],
     ]);
@@ -145,11 +148,13 @@ describe('balance figures of a cooperative game', () => {
         { player: 'p2', score: won ? 1 : 0, tiebreak: 0 },
       ],
       winners: ['p1', 'p2'],
+      turns: 2,
       held,
+      kinds: Object.fromEntries(Object.keys(held).map((h) => [h, 'hero'])),
     });
-    const r = balance([game(1, true, { jaina: ['p1'], thrall: ['p2'] }), game(2, false, { jaina: ['p2'], varian: ['p1'] })]);
+    const r = study([game(1, true, { jaina: ['p1'], thrall: ['p2'] }), game(2, false, { jaina: ['p2'], varian: ['p1'] })]);
     expect(r.cooperative).toBe(true);
-    expect(r.cards.map((c) => [c.card, c.meanScore])).toEqual([
+    expect(r.kinds[0].cards.map((c) => [c.card, c.meanScore])).toEqual([
       ['thrall', 1],
       ['jaina', 0.5],
       ['varian', 0],
@@ -180,15 +185,15 @@ describe('simulate', () => {
     const code = await main(['simulate', dir, '--games', '3', '--players', '2', '--workers', '1', '--json'], { out: (s) => void out.push(s), err: () => {}, readLine: async () => undefined });
     expect(code).toBe(0);
     const r = JSON.parse(out.join(''));
-    expect(r).toMatchObject({ pack: 'smallworld-wow', players: 2, games: 3, finished: 3, even: 0.5 });
+    expect(r).toMatchObject({ pack: 'smallworld-wow', players: 2, games: 3, finished: 3, even: 0.5, seeds: { first: 1, last: 3 } });
     expect(r.seats).toHaveLength(2);
-    expect(r.cards.length).toBeGreaterThan(2);
+    expect(r.kinds.flatMap((k: { cards: unknown[] }) => k.cards).length).toBeGreaterThan(2);
   });
 
   it('refuses a bot it does not know, as a wrong command line', async () => {
     const err: string[] = [];
     const code = await main(['simulate', dir, '--bots', 'clever'], { out: () => {}, err: (s) => void err.push(s), readLine: async () => undefined });
     expect(code).toBe(2);
-    expect(err.join('')).toContain('`clever` is not a bot: choose random or greedy');
+    expect(err.join('')).toContain('`clever` is not a bot');
   });
 });

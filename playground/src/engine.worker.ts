@@ -14,7 +14,7 @@ import { agent, choicesOfAsked, type AgentKind } from '../../runtime/agents.ts';
 import type { CardVerdict, CompileRequest, PlayRequest, PlayResponse, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
 
 import { playGame, type GameSummary } from '../../simulate/playout.ts';
-import { balance } from '../../simulate/balance.ts';
+import { study } from '../../simulate/study.ts';
 
 /** The playground's bots, as `rulebook play --bots` has them. */
 const PLAYGROUND_BOTS: AgentKind = 'random';
@@ -93,7 +93,7 @@ function compile(req: CompileRequest) {
   }
   // Only plain data crosses to the page: the lowered rules are closures and stay here.
   const summary: PackSummary = JSON.parse(
-    JSON.stringify({ id: pack.id, name: pack.name, players: pack.players, languages: pack.languages, kinds: pack.kinds, entities: pack.entities, byKind: pack.byKind }),
+    JSON.stringify({ id: pack.id, name: pack.name, players: pack.players, languages: pack.languages, kinds: pack.kinds, entities: pack.entities, byKind: pack.byKind, presentation: result.presentation }),
   );
   good = { version: ++version, pack, summary };
   cache = undefined;
@@ -155,7 +155,7 @@ function simulateNext() {
   }
   const done = sim.games.length;
   const last = done >= req.games;
-  post({ type: 'simulated', id: req.id, version: sim.version, done, games: req.games, ms: performance.now() - sim.started, report: last ? balance(sim.games) : undefined });
+  post({ type: 'simulated', id: req.id, version: sim.version, done, games: req.games, ms: performance.now() - sim.started, report: last ? study(sim.games) : undefined });
   if (last) simulation = undefined;
   else setTimeout(simulateNext, 0);
 }

@@ -2,7 +2,7 @@
 import type { Choice, Diagnostic, GameState, PackSummary, SourceFile } from './engine-types.ts';
 import type { SymbolIndex } from '../../compiler/symbols.ts';
 import type { ScenarioResult } from '../../scenario/index.ts';
-import type { BalanceReport } from '../../simulate/balance.ts';
+import type { Study } from '../../simulate/study.ts';
 import type { AgentKind } from '../../runtime/agents.ts';
 
 export type { ScenarioResult };
@@ -115,7 +115,7 @@ export interface SimulateResponse {
   version: number;
   done: number;
   games: number;
-  report?: BalanceReport;
+  report?: Study;
   ms: number;
   error?: string;
 }

@@ -1,13 +1,44 @@
-/** The Balance tab: games by bots on the last good compile, with wins by seat and by the cards held at the end. */
+/**
+ * The Balance tab: bots play games on the last good compile, in the engine worker, and the tab
+ * shows the balance study (simulate/study.ts) with the charts `rulebook simulate --html` draws
+ * (simulate/charts.ts). Results belong to the pack, the rules they were played on and the settings
+ * they were asked with: another pack, new rules or other settings show their own results, or none.
+ */
+import { BarWithErrorBar, BarWithErrorBarsController } from 'chartjs-chart-error-bars';
+import { Chart, registerables, type ChartConfiguration } from 'chart.js';
+import { studyCharts } from '../../../simulate/charts.ts';
+import type { Figure, Study } from '../../../simulate/study.ts';
 import { h, clear } from '../dom.ts';
 import type { AppContext } from '../context.ts';
-import type { SimulateResponse } from '../protocol.ts';
+import type { SimulateRequest, SimulateResponse } from '../protocol.ts';
 import type { Tab } from './tab.ts';
+
+Chart.register(...registerables, BarWithErrorBarsController, BarWithErrorBar);
+
+type Bots = SimulateRequest['bots'];
+
+interface Settings {
+  games: number;
+  players: number;
+  bots: Bots;
+}
+
+/** A simulation asked for, its progress, then its study. */
+interface Run {
+  id: number;
+  games: number;
+  response?: SimulateResponse;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export class BalanceTab implements Tab {
   readonly id = 'balance';
-  /** The simulation asked for last, its progress, then its figures. */
-  private balance: { id: number; games: number; players: number; bots: 'random' | 'greedy'; run?: SimulateResponse } | undefined;
+  /** The settings shown; the players' default is the pack's minimum. */
+  private settings: Settings | undefined;
+  /** Runs by the scope they answer: pack, rules version and settings. */
+  private runs = new Map<string, Run>();
+  private charts: Chart[] = [];
 
   constructor(
     private readonly ctx: AppContext,
@@ -15,10 +46,34 @@ export class BalanceTab implements Tab {
     private readonly lang: () => string,
   ) {
     ctx.engine.onSimulated = (r) => {
-      if (!this.balance || r.id !== this.balance.id) return;
-      this.balance.run = r;
-      if (ctx.openTab === this.id || r.report || r.error) ctx.renderTabs();
+      const run = [...this.runs.values()].find((x) => x.id === r.id);
+      if (!run) return;
+      run.response = r;
+      if ((ctx.openTab === this.id && this.current() === run) || r.report || r.error) ctx.renderTabs();
     };
+  }
+
+  reset() {
+    this.runs.clear();
+    this.settings = undefined;
+  }
+
+  private scope(s: Settings): string {
+    return JSON.stringify([this.ctx.packKey, this.ctx.version, s.games, s.players, s.bots]);
+  }
+
+  private chosen(): Settings | undefined {
+    const summary = this.ctx.summary;
+    if (!summary) return undefined;
+    const s = this.settings ?? { games: 20, players: summary.players.min, bots: 'random' };
+    // Settings carried over from rules with other player counts fall back to the pack's minimum.
+    return s.players >= summary.players.min && s.players <= summary.players.max ? s : { ...s, players: summary.players.min };
+  }
+
+  /** The run of the settings shown, on the rules compiled last. */
+  private current(): Run | undefined {
+    const s = this.chosen();
+    return s && this.runs.get(this.scope(s));
   }
 
   label() {
@@ -26,45 +81,87 @@ export class BalanceTab implements Tab {
   }
 
   private progress(): string {
-    const run = this.balance?.run;
-    if (!this.balance) return 'not run';
-    if (!run) return '…';
-    if (run.error) return 'stopped';
-    return run.report ? `${run.games} games` : `${run.done}/${run.games}`;
+    const run = this.current();
+    const r = run?.response;
+    if (!run) return 'not run';
+    if (!r) return '…';
+    if (r.error) return 'stopped';
+    return r.report ? `${r.games} games` : `${r.done}/${r.games}`;
   }
 
   render(into: HTMLElement) {
+    for (const c of this.charts) c.destroy();
+    this.charts = [];
     const summary = this.ctx.summary;
-    const b = this.balance;
-    const players = summary ? Array.from({ length: summary.players.max - summary.players.min + 1 }, (_, i) => summary!.players.min + i) : [];
-    const games = h('select', { 'data-testid': 'balance-games', title: 'Games to play' }, [20, 50, 100, 200].map((n) => h('option', { value: n, selected: n === (b?.games ?? 20) }, `${n} games`)));
-    const seats = h('select', { 'data-testid': 'balance-players', title: 'Players' }, players.map((n) => h('option', { value: n, selected: n === (b?.players ?? players[0]) }, `${n} players`)));
-    const bots = h('select', { 'data-testid': 'balance-bots', title: 'random: a uniform pick; greedy: the best lead after playing the rest of its turn (slower)' }, ['random', 'greedy'].map((k) => h('option', { value: k, selected: k === (b?.bots ?? 'random') }, `${k} bots`)));
+    const s = this.chosen();
+    const players = summary ? Array.from({ length: summary.players.max - summary.players.min + 1 }, (_, i) => summary.players.min + i) : [];
+    const change = (patch: Partial<Settings>) => {
+      if (!s) return;
+      this.settings = { ...s, ...patch };
+      this.ctx.renderTabs();
+    };
+    const games = h('select', { 'data-testid': 'balance-games', title: 'Games to play', onchange: () => change({ games: Number(games.value) }) }, [20, 50, 100, 200].map((n) => h('option', { value: n, selected: n === s?.games }, `${n} games`)));
+    const seats = h('select', { 'data-testid': 'balance-players', title: 'Players', onchange: () => change({ players: Number(seats.value) }) }, players.map((n) => h('option', { value: n, selected: n === s?.players }, `${n} players`)));
+    const bots = h('select', { 'data-testid': 'balance-bots', title: 'random: a uniform pick; greedy: the best lead after playing the rest of its turn (slower)', onchange: () => change({ bots: bots.value as Bots }) }, ['random', 'greedy'].map((k) => h('option', { value: k, selected: k === s?.bots }, `${k} bots`)));
     const start = () => {
-      const req = { games: Number(games.value), players: Number(seats.value), seed: 1, bots: bots.value as 'random' | 'greedy' };
-      this.balance = { id: this.ctx.engine.simulate(req), games: req.games, players: req.players, bots: req.bots };
+      if (!s) return;
+      this.runs.set(this.scope(s), { id: this.ctx.engine.simulate({ ...s, seed: 1 }), games: s.games });
       this.ctx.renderTabs();
     };
     const controls = h('div', { class: 'balance-controls' }, games, seats, bots, h('button', { class: 'small', 'data-testid': 'balance-run', disabled: !summary, onclick: start }, 'Run'));
-    const run = b?.run;
-    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+    const run = this.current();
+    const response = run?.response;
     const body: Array<HTMLElement | null> = [];
     if (!summary) body.push(h('div', { class: 'empty' }, 'Bots play once the pack compiles without errors.'));
-    else if (!b) body.push(h('div', { class: 'empty' }, 'Play many games by bots on these rules, to see how often each seat and each card wins.'));
-    else if (run?.error) body.push(h('div', { class: 'problem error' }, h('span', { class: 'sev' }, '✕'), h('div', { class: 'body' }, `${run.error} (after ${run.done} games)`)));
-    else if (!run?.report) body.push(h('div', { class: 'empty', 'data-testid': 'balance-progress' }, `Playing: ${run?.done ?? 0} of ${b.games} games…`));
-    else {
-      const r = run.report;
-      body.push(h('div', { class: 'balance-note', 'data-testid': 'balance-summary' }, `${r.finished} of ${r.games} games finished, ${r.meanSteps.toFixed(0)} choices a game, ${(run.ms / 1000).toFixed(1)} s`));
-      for (const s of r.stuck) body.push(h('div', { class: 'problem warning' }, `seed ${s.seed}: ${s.why}`));
-      if (r.cooperative) body.push(h('div', { class: 'empty' }, `One score for the table (a solo or cooperative game); mean score ${(r.seats[0]?.meanScore ?? 0).toFixed(2)}.`));
-      else body.push(h('div', { class: 'balance-row head' }, `Wins by seat (even: ${pct(r.even)})`), ...r.seats.map((s) => h('div', { class: 'balance-row', 'data-testid': 'balance-seat' }, h('span', { class: 'name' }, s.player), h('span', null, pct(s.share)), h('span', { class: 'where' }, `[${pct(s.low)}–${pct(s.high)}] mean score ${s.meanScore.toFixed(1)}`))));
-      body.push(h('div', { class: 'balance-row head' }, r.cooperative ? 'Mean score by card held at the end' : 'Wins of the players holding each card at the end'));
-      for (const c of r.cards) {
-        const off = !r.cooperative && (c.low > r.even || c.high < r.even);
-        body.push(h('div', { class: `balance-row${off ? ' off' : ''}`, 'data-testid': 'balance-card', 'data-card': c.card, title: off ? 'outside an even game’s share, with 95% confidence' : '' }, h('span', { class: 'name' }, summary.entities[c.card]?.name[this.lang()] ?? c.card), h('span', null, r.cooperative ? c.meanScore.toFixed(2) : pct(c.share)), h('span', { class: 'where' }, `${r.cooperative ? '' : `[${pct(c.low)}–${pct(c.high)}] `}in ${c.n} game${c.n === 1 ? '' : 's'}`)));
-      }
-    }
+    else if (!run) body.push(h('div', { class: 'empty', 'data-testid': 'balance-empty' }, 'Not run on these rules with these settings: play many games by bots, to see how often each seat and each card wins.'));
+    else if (response?.error) body.push(h('div', { class: 'problem error' }, h('span', { class: 'sev' }, '✕'), h('div', { class: 'body' }, `${response.error} (after ${response.done} games)`)));
+    else if (!response?.report) body.push(h('div', { class: 'empty', 'data-testid': 'balance-progress' }, `Playing: ${response?.done ?? 0} of ${run.games} games…`));
+    else body.push(...this.study(response.report, response.ms));
     clear(into, controls, ...body);
+    // Charts are drawn once their canvases are in the page, so that they take its size.
+    for (const canvas of into.querySelectorAll<HTMLCanvasElement>('canvas[data-chart]')) {
+      const spec = this.specs.get(canvas.dataset.chart!);
+      if (spec) this.charts.push(new Chart(canvas, spec as unknown as ChartConfiguration));
+    }
+  }
+
+  /** The charts of the study shown, by id, for `render` to draw. */
+  private specs = new Map<string, unknown>();
+
+  private study(r: Study, ms: number): HTMLElement[] {
+    const summary = this.ctx.summary!;
+    const lang = this.lang();
+    const card = (id: string) => summary.entities[id]?.name[lang] ?? summary.entities[id]?.name.en ?? id;
+    const kind = (k: string) => summary.kinds[k]?.plural ?? k;
+    const out: HTMLElement[] = [];
+    const unfinished = r.games - r.finished;
+    out.push(h('div', { class: 'balance-note', 'data-testid': 'balance-summary' }, `${r.finished} of ${r.games} games finished, ${r.length.choices.mean.toFixed(0)} choices a game (median ${r.length.choices.median}, 90th percentile ${r.length.choices.p90}), ${(ms / 1000).toFixed(1)} s`));
+    if (unfinished) out.push(h('div', { class: 'balance-note' }, `${r.budgetEnded.length} ended by the evaluation budget, ${r.stuck.length} stuck`));
+    for (const g of r.budgetEnded) out.push(h('div', { class: 'problem warning', 'data-testid': 'balance-budget' }, `seed ${g.seed} (${g.budget} budget): ${g.why}`));
+    for (const g of r.stuck) out.push(h('div', { class: 'problem warning' }, `seed ${g.seed}: ${g.why}`));
+    out.push(
+      h(
+        'div',
+        { class: 'balance-note', 'data-testid': 'balance-band' },
+        r.cooperative
+          ? `One score for the table (a solo or cooperative game); mean score ${(r.seats[0]?.meanScore ?? 0).toFixed(2)}. Fair band ${r.band.low.toFixed(2)}–${r.band.high.toFixed(2)}.`
+          : `Fair band: ${pct(r.band.low)}–${pct(r.band.high)} (an even ${pct(r.even)} ± ${(r.margin * 100).toFixed(0)} points).${r.firstPlayer ? ` First player: ${pct(r.firstPlayer.share)} [${pct(r.firstPlayer.low)}–${pct(r.firstPlayer.high)}].` : ''}`,
+      ),
+    );
+    this.specs.clear();
+    for (const spec of studyCharts(r, { card, kind })) {
+      this.specs.set(spec.id, spec.config);
+      out.push(h('div', { style: `position: relative; height: ${spec.height}px; margin: 8px 10px`, 'data-testid': 'balance-chart' }, h('canvas', { 'data-chart': spec.id, 'aria-label': spec.title })));
+    }
+    const value = (f: Figure) => (r.cooperative ? f.meanScore.toFixed(2) : pct(f.share));
+    const where = (f: Figure) => `${r.cooperative ? `[${f.scoreLow.toFixed(2)}–${f.scoreHigh.toFixed(2)}]` : `[${pct(f.low)}–${pct(f.high)}]`} in ${f.n} game${f.n === 1 ? '' : 's'}`;
+    const row = (f: Figure, name: string, attrs: Record<string, string>) =>
+      h('div', { class: `balance-row${f.flag ? ' off' : ''}`, title: f.flag ? `${f.flag === 'strong' ? 'above' : 'below'} the fair band, with 95% confidence` : '', ...attrs }, h('span', { class: 'name' }, name), h('span', null, value(f)), h('span', { class: 'where' }, where(f)));
+    if (!r.cooperative) out.push(h('div', { class: 'balance-row head' }, `Wins by seat (even: ${pct(r.even)})`), ...r.seats.map((x) => row(x, x.player, { 'data-testid': 'balance-seat' })));
+    for (const k of r.kinds) {
+      out.push(h('div', { class: 'balance-row head' }, `${r.cooperative ? 'Mean score' : 'Wins'} by ${kind(k.kind)} held at the end`));
+      out.push(...k.cards.map((c) => row(c, card(c.card), { 'data-testid': 'balance-card', 'data-card': c.card, 'data-kind': c.kind })));
+    }
+    return out;
   }
 }
