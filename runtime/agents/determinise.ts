@@ -10,9 +10,12 @@ import type { GameState, Value } from '../types.ts';
  * A hidden list field holds things (cards in a hand, a deck): the items of every hidden list field
  * of one type are pooled, shuffled and dealt back, each field keeping its length (how many cards a
  * hand or a deck holds is known at the table, which cards is not). A hidden field of another type
- * (a face-down token) trades values with the same field of the other entities hiding it. A search
- * that looked at the real hidden values, or at the real generator, would know the deck's next card
- * and the next roll.
+ * (a face-down token) trades values with the same field of the other entities hiding one: that
+ * there is a token is seen, its face is not, so a field that is none stays none. A search that
+ * looked at the real hidden values, or at the real generator, would know the deck's next card and
+ * the next roll. What the values are, as a whole, is taken as known (the cards of the game, its
+ * tokens): one hidden value with nothing to trade with, such as the only opponent's hidden
+ * number, stays as it is.
  *
  * `observers` see their own hidden player fields: one player, or a whole team sharing its hands.
  */
@@ -32,7 +35,7 @@ export function determinise(pack: CompiledPack, state: GameState, observers: rea
         const slots = lists.get(type) ?? [];
         slots.push({ id, field, length: value.length });
         lists.set(type, slots);
-      } else {
+      } else if (value !== null) {
         const key = `${kind}.${field}`;
         const ids = scalars.get(key) ?? [];
         ids.push(id);

@@ -1,0 +1,180 @@
+/**
+ * The bots of `runtime/agents/` on real packs: names read in one place, the tree search's picks
+ * as deterministic as the game, better than random on a small game, cooperating in team mode,
+ * cutting its playouts by a pack's `scoring: estimate`, and never looking at what its player cannot see.
+ */
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { compile } from '../compiler/index.ts';
+import type { SourceFile } from '../compiler/index.ts';
+import { readPackFolder } from '../compiler/packFolder.ts';
+import { agent, AgentKindError, choicesOfAsked, mctsAgent, parseAgentKind, playByAgents, type AgentKind } from '../runtime/agents/index.ts';
+import { determinise } from '../runtime/agents/determinise.ts';
+import { estimates } from '../runtime/estimate.ts';
+import { apply, newGame, standings, viewFor, type CompiledPack, type GameState } from '../runtime/index.ts';
+import { main } from '../cli/main.ts';
+
+const packs = join(import.meta.dirname, 'packs');
+const compiled = (files: SourceFile[]): CompiledPack => {
+  const r = compile(files);
+  if (!r.pack) throw new Error(r.diagnostics.map((d) => `${d.file}:${d.line} ${d.message}`).join('\n'));
+  return r.pack;
+};
+const tictactoe = compiled(readPackFolder(join(packs, 'tictactoe')));
+
+/** The state after these choices of a new game. */
+function after(pack: CompiledPack, players: number, seed: number, choices: string[]): GameState {
+  let st = newGame(pack, { players, seed });
+  for (const c of choices) {
+    const r = apply(st, c);
+    if (!r.ok) throw new Error(r.reason);
+    st = r.state;
+  }
+  return st;
+}
+
+const mcts = (iterations: number, extra: Partial<Parameters<typeof mctsAgent>[3]> = {}) => ({ iterations, team: false, reuse: false, depth: 30, ...extra });
+
+describe('bot names', () => {
+  it('reads random, greedy and mcts with its options, in one place', () => {
+    expect(parseAgentKind('random')).toEqual({ kind: 'random' });
+    expect(parseAgentKind('greedy')).toEqual({ kind: 'greedy' });
+    expect(parseAgentKind('mcts:200')).toEqual({ kind: 'mcts', iterations: 200, team: false, reuse: false, depth: 30 });
+    expect(parseAgentKind('mcts:50:team:depth=12:ms=900')).toEqual({ kind: 'mcts', iterations: 50, team: true, reuse: false, depth: 12, ms: 900 });
+  });
+
+  it('refuses a bad name with the forms there are', () => {
+    for (const [name, why] of [
+      ['mcst:100', /unknown name/],
+      ['mcts', /iterations must be a whole number/],
+      ['mcts:0', /from 1 to 1,000,000/],
+      ['mcts:1e3', /iterations must be a whole number/],
+      ['mcts:100:teams', /`teams` is not an option of mcts/],
+      ['mcts:100:depth=x', /`depth=x` is not an option/],
+    ] as const) {
+      expect(() => parseAgentKind(name), name).toThrow(AgentKindError);
+      expect(() => parseAgentKind(name), name).toThrow(why);
+      expect(() => parseAgentKind(name), name).toThrow(/choose `random`, `greedy` or `mcts:<iterations>`/);
+    }
+  });
+
+  it('a command line with a bad bot is a usage error (exit 2) that names it', async () => {
+    let err = '';
+    const code = await main(['play', join(packs, 'tictactoe'), '--bots', 'mcts:lots'], { out: () => {}, err: (s: string) => (err += s), readLine: async () => undefined });
+    expect(code).toBe(2);
+    expect(err).toContain('`mcts:lots` is not a bot');
+  });
+});
+
+describe('tree search', () => {
+  it('picks the same for the same seed, player and state, and plays the same game again', () => {
+    const st = after(tictactoe, 2, 4, ['mark a1', 'mark b2']);
+    const legal = choicesOfAsked(st);
+    const picks = [1, 2].map(() => mctsAgent(tictactoe, 4, 'p1', mcts(60)).choose(st, legal, 'p1').id);
+    expect(picks[0]).toBe(picks[1]);
+    const game = () => playByAgents(tictactoe, { players: 2, seed: 8, agents: ['mcts:40', 'mcts:40'], maxSteps: 20 }).state.choices;
+    expect(game()).toEqual(game());
+  });
+
+  it('reusing its tree, a bot still plays the same game again from the same start', () => {
+    const game = () => playByAgents(tictactoe, { players: 2, seed: 6, agents: ['mcts:40:reuse', 'random'], maxSteps: 20 }).state.choices;
+    expect(game()).toEqual(game());
+  });
+
+  it('a game taken over half way is played on as it would have been', () => {
+    const o = { players: 2, seed: 3, agents: ['mcts:40', 'random'] as AgentKind[], maxSteps: 20 };
+    const whole = playByAgents(tictactoe, o);
+    const half = playByAgents(tictactoe, { ...o, maxSteps: 3 });
+    expect(playByAgents(tictactoe, { ...o, start: half.state }).state.choices).toEqual(whole.state.choices);
+  });
+
+  it('takes a win in one, and blocks a loss in one', () => {
+    // p1 has a1 and b1 (c1 wins the top row); p2 has a2 and b2 (c2 would win the middle row).
+    const win = after(tictactoe, 2, 1, ['mark a1', 'mark a2', 'mark b1', 'mark b2']);
+    expect(mctsAgent(tictactoe, 1, 'p1', mcts(200)).choose(win, choicesOfAsked(win), 'p1').id).toBe('mark c1');
+    const block = after(tictactoe, 2, 1, ['mark a1', 'mark a2', 'mark b1']);
+    expect(mctsAgent(tictactoe, 1, 'p2', mcts(200)).choose(block, choicesOfAsked(block), 'p2').id).toBe('mark c1');
+  });
+
+  it('never loses tic-tac-toe to random play, in either seat', () => {
+    const results: string[] = [];
+    for (let seed = 1; seed <= 8; seed++) {
+      const seat = seed % 2 ? 'p1' : 'p2';
+      const agents: AgentKind[] = seat === 'p1' ? ['mcts:200', 'random'] : ['random', 'mcts:200'];
+      const rows = standings(playByAgents(tictactoe, { players: 2, seed, agents, maxSteps: 20 }).state);
+      results.push(rows[0].score === rows[1].score ? 'draw' : rows[0].player === seat ? 'win' : 'loss');
+    }
+    expect(results).not.toContain('loss');
+    expect(results.filter((r) => r === 'win').length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('in team mode the table plays for one pot: setting up a teammate beats scoring alone', () => {
+    const relay = compiled(readPackFolder(join(packs, 'relay')));
+    const pot = (kind: AgentKind, seed: number) => standings(playByAgents(relay, { players: 2, seed, agents: kind, maxSteps: 50 }).state)[0].score;
+    const team = [1, 2, 3, 4].map((seed) => pot('mcts:300:team', seed));
+    // The best is 12 (set up, strike, three times); a bot for itself sees the same score for
+    // everyone, no lead to gain and no reason to set up, and works alone: 6.
+    for (const p of team) expect(p).toBeGreaterThanOrEqual(10);
+    expect(team.filter((p) => p === 12).length).toBeGreaterThanOrEqual(2);
+    expect(pot('mcts:300', 1)).toBe(6);
+  });
+
+  it("cuts its playouts by the pack's estimate when one is declared, and plays to the end without", () => {
+    const files = readPackFolder(join(packs, 'patience'));
+    const withEstimate = compiled(files);
+    const without = compiled(files.map((f) => (f.path === 'game.yaml' ? { ...f, text: f.text.replace(/^ {2}estimate: .*\n/m, '') } : f)));
+    expect(without.rules.estimate).toBeUndefined();
+    const first = (pack: CompiledPack) => {
+      const st = newGame(pack, { players: 1, seed: 1 });
+      return mctsAgent(pack, 1, 'p1', mcts(30, { depth: 10 })).choose(st, choicesOfAsked(st), 'p1').id;
+    };
+    expect(first(withEstimate)).toBe('late');
+    expect(first(without)).toBe('early');
+    expect(estimates(withEstimate, after(withEstimate, 1, 1, ['late']))).toEqual([5]);
+    expect(estimates(without, newGame(without, { players: 1, seed: 1 }))).toBeUndefined();
+  });
+
+  it('an estimate that is not a number is a compile error at its place in the YAML', () => {
+    const files = readPackFolder(join(packs, 'patience')).map((f) => (f.path === 'game.yaml' ? { ...f, text: f.text.replace(/estimate: .*/, 'estimate: "\'soon\'"') } : f));
+    const r = compile(files);
+    const d = r.diagnostics.find((x) => x.severity === 'error');
+    expect(d).toBeDefined();
+    const line = files.find((f) => f.path === 'game.yaml')!.text.split('\n').findIndex((l) => l.includes('estimate:')) + 1;
+    expect({ file: d!.file, line: d!.line }).toEqual({ file: 'game.yaml', line });
+    expect(d!.code).toMatch(/^RB\d{4}$/);
+    expect(d!.column).toBeGreaterThan(1);
+  });
+});
+
+describe('what a bot may see', () => {
+  let compiledSw: CompiledPack | undefined;
+  const smallWorld = () => (compiledSw ??= compiled(readPackFolder(join(import.meta.dirname, '..', 'content', 'smallworld-wow'))));
+
+  it('a determinised world looks to its player exactly like the real one, but its hidden parts and its future rolls are dealt anew', () => {
+    const sw = smallWorld();
+    let changed = 0;
+    for (const seed of [1, 2, 3]) {
+      const st = playByAgents(sw, { players: 3, seed, agents: 'random', maxSteps: 40 }).state;
+      let n = 0;
+      const random = () => ((n = (n * 1103515245 + 12345 + seed) % 2147483648) / 2147483648);
+      for (let k = 0; k < 5; k++) {
+        const world = determinise(sw, st, ['p1'], random);
+        const { rng: realRng, ...realView } = viewFor(st, 'p1');
+        const { rng: worldRng, ...worldView } = viewFor(world, 'p1');
+        expect(worldView).toEqual(realView);
+        expect(worldRng).not.toBe(realRng);
+        if (JSON.stringify(world.e) !== JSON.stringify(st.e)) changed++;
+      }
+      // The real state is left as it was: the world copied what it dealt anew.
+      expect(playByAgents(sw, { players: 3, seed, agents: 'random', maxSteps: 40 }).state.e).toEqual(st.e);
+    }
+    expect(changed).toBeGreaterThan(0);
+  });
+
+  it('every named bot plays a whole game of a shipped pack through the one loop', () => {
+    const sw = smallWorld();
+    const g = playByAgents(sw, { players: 2, seed: 5, agents: ['mcts:3:depth=5', 'random'], maxSteps: 400 });
+    expect(g.stopped?.kind).not.toBe('stuck');
+    expect(agent('mcts:3', 5, 'p1', sw).kind).toBe('mcts:3');
+  });
+});
