@@ -36,7 +36,7 @@ export function studyCharts(s: Study, names: ChartNames = {}): ChartSpec[] {
   const kind = names.kind ?? ((k: string) => k || 'cards');
   const out: ChartSpec[] = [];
   const measured = (f: Figure) => (s.cooperative ? { v: round(f.meanScore), low: round(f.scoreLow), high: round(f.scoreHigh) } : { v: percent(f.share), low: percent(f.low), high: percent(f.high) });
-  const axis = s.cooperative ? 'mean score of the table (95% interval)' : 'win share, % (95% interval)';
+  const axis = s.cooperative ? 'mean score of the table' : 'win share, %';
   const band = s.cooperative ? [round(s.band.low), round(s.band.high)] : [percent(s.band.low), percent(s.band.high)];
   const colour = (f: Figure) => (f.flag ? COLOURS[f.flag] : COLOURS.bar);
 
@@ -61,8 +61,8 @@ export function studyCharts(s: Study, names: ChartNames = {}): ChartSpec[] {
           indexAxis: horizontal ? 'y' : 'x',
           animation: false,
           maintainAspectRatio: false,
-          plugins: { legend: { display: false }, title: { display: true, text: title } },
-          scales: { [horizontal ? 'x' : 'y']: { title: { display: true, text: `${axis}; fair band ${band[0]}–${band[1]}` }, ...(s.cooperative ? {} : { min: 0, max: 100 }) } },
+          plugins: { legend: { display: false }, title: { display: true, text: `${title} (95% intervals; fair band ${band[0]}–${band[1]}${s.cooperative ? '' : '%'})` } },
+          scales: { [horizontal ? 'x' : 'y']: { title: { display: true, text: axis }, ...(s.cooperative ? {} : { min: 0, max: 100 }) } },
         },
       },
     };

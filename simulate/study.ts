@@ -5,8 +5,8 @@
  * did not end, those stopped by a rule past its evaluation budget apart from the others.
  *
  * Cards are grouped by their kind, the pack's own entity kinds (a race, a power, a hero, a faction,
- * a scenario card: whatever kinds have roles), and pairs of cards held by one player at the end
- * are "combos", shown for the most frequent pairs. A win shared by a tie counts for each winner as
+ * a scenario card: whatever kinds have roles), and pairs of cards of two kinds held by one player
+ * at the end (a race with its power) are "combos", shown for the most frequent pairs. A win shared by a tie counts for each winner as
  * a share.
  *
  * The fair band: an even share ± `margin` (default 5 percentage points). A card or seat whose whole
@@ -107,7 +107,7 @@ export interface Study {
   firstPlayer?: { share: number; low: number; high: number; even: number; advantage: number; flag?: Flag };
   /** Cards grouped by kind (kinds by name), each group best first. */
   kinds: Array<{ kind: string; cards: CardFigure[] }>;
-  /** The most frequent pairs of cards held together by one player at the end. */
+  /** The most frequent pairs of cards of two kinds held together by one player at the end. */
   combos: ComboFigure[];
   length: { choices: Spread; turns?: Spread; histogram: Histogram };
   /** Scores of the finished games, one series per seat. */
@@ -194,6 +194,7 @@ export function study(summaries: readonly GameSummary[], options: StudyOptions =
       const sorted = [...cards].sort(byText);
       for (let i = 0; i < sorted.length; i++) {
         for (let j = i + 1; j < sorted.length; j++) {
+          if (kindOfCard.get(sorted[i]) === kindOfCard.get(sorted[j])) continue;
           const key = `${sorted[i]}\u0000${sorted[j]}`;
           const c = comboTallies.get(key) ?? { cards: [sorted[i], sorted[j]] as [string, string], tally: new Tally() };
           c.tally.add(winOf(g, p), scoreOf(g, p));
