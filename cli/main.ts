@@ -1,12 +1,13 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { readFileSync } from 'node:fs';
 import { check } from './check.ts';
 import { cleanIo, processIo, UsageError, type Io } from './io.ts';
 import { newCard, newPack } from './new.ts';
 import { play } from './play.ts';
-import { simulateCommand } from './simulate.ts';
+import { simulateCommand, simulateMergeCommand } from './simulate.ts';
 import { test } from './test.ts';
 import { text } from './text.ts';
+import { rulebookVersion } from './version.ts';
+import { workerCommand } from './worker.ts';
 
 /**
  * The `rulebook` command. Returns the exit code: 0 ok, 1 failures or errors in the packs or
@@ -18,6 +19,8 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
   const program = new Command('rulebook')
     .description('A rules language for board and card games: check packs, play them, run their scenario tests.')
     .exitOverride()
+    // A command's options are read by that command only: `simulate merge --json` is merge's --json, not simulate's.
+    .enablePositionalOptions()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .showHelpAfterError('(add --help for usage)')
     .helpCommand(true)
@@ -48,8 +51,9 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
       code = await play(pack, opts, io);
     });
 
-  program
+  const simulateCommandLine = program
     .command('simulate')
+    .enablePositionalOptions()
     .description('play many games by bots and print balance figures: wins by seat and by the cards held at the end')
     .argument('<pack>', 'a pack folder')
     .option('--games <n>', 'number of games', positiveInt, 100)
@@ -61,9 +65,40 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
     .option('--json', 'print the figures as JSON')
     .option('--html <file>', 'also write the study as one self-contained HTML page with charts')
     .option('--margin <points>', 'half-width of the fair band around an even share, in percentage points', margin, 5)
-    .addHelpText('after', '\nThe same options give the same figures, whatever the number of threads.\nExit code: 0 when every game ended, 1 when the pack does not compile or a game got stuck, 2 for a wrong command line.\nExample: rulebook simulate content/smallworld-wow --players 4 --games 400 --bots greedy random random random')
-    .action(async (pack: string, opts: { games: number; players?: number; seed: number; bots: string[]; maxSteps: number; workers?: number; json?: boolean; html?: string; margin: number }) => {
+    .option('--shard <i/n>', 'play only shard i of n (a block of the seeds) and write its games as a results file, for `simulate merge`')
+    .option('--out <file>', 'write the games played to this results file (with --shard: instead of standard output)')
+    .option('--queue <redis-url>', 'spread the study over `rulebook worker`s through a BullMQ queue on this Redis, then print it')
+    .option('--shards <n>', 'with --queue: shards of the study (default 8)', positiveInt)
+    .option('--packs <folder>', "with --queue: the folder the workers' --packs name (default: the pack folder's parent)")
+    .option('--prefix <name>', 'with --queue: prefix of the queue in Redis, to keep groups of studies apart')
+    .addHelpText('after', '\nThe same options give the same figures, whatever the number of threads, shards or machines (docs/distributed.md).\nExit code: 0 when every game ended, 1 when the pack does not compile or a game got stuck, 2 for a wrong command line.\nExamples: rulebook simulate content/smallworld-wow --players 4 --games 400 --bots greedy random random random\n          rulebook simulate content/wroth --games 2000 --shard 3/4 --out wroth-3.jsonl\n          rulebook simulate content/wroth --games 2000 --queue redis://127.0.0.1:6379')
+    .action(async (pack: string, opts: { games: number; players?: number; seed: number; bots: string[]; maxSteps: number; workers?: number; json?: boolean; html?: string; margin: number; shard?: string; out?: string; queue?: string; shards?: number; packs?: string; prefix?: string }) => {
       code = await simulateCommand(pack, opts, io);
+    });
+  simulateCommandLine
+    .command('merge')
+    .description("join the results files of a study's shards and print the study, as one run would")
+    .argument('<file...>', 'results files written by `rulebook simulate --shard i/n`, one for every shard, in any order')
+    .option('--pack <folder>', "the pack folder the shards played, for its cards' names")
+    .option('--json', 'print the figures as JSON')
+    .option('--html <file>', 'also write the study as one self-contained HTML page with charts')
+    .option('--margin <points>', 'half-width of the fair band around an even share, in percentage points', margin, 5)
+    .addHelpText('after', '\nShards of different studies (pack content, rulebook version, settings), a shard missing or given twice are refused.\nExit code: 0 when every game ended, 1 when the shards are refused or a game got stuck, 2 for a wrong command line.\nExample: rulebook simulate merge wroth-*.jsonl --pack content/wroth')
+    .action(async (files: string[], opts: { pack?: string; json?: boolean; html?: string; margin: number }) => {
+      code = await simulateMergeCommand(files, opts, io);
+    });
+
+  program
+    .command('worker')
+    .description('play the shards of studies queued with `rulebook simulate --queue` on a Redis, until stopped')
+    .argument('<redis-url>', 'the Redis of the queue, such as redis://127.0.0.1:6379')
+    .requiredOption('--packs <folder>', 'the folder holding the packs (such as content/); a job naming a pack outside it is refused')
+    .option('--jobs <n>', 'shards played at once, each in its own thread (default: one per core)', positiveInt)
+    .option('--lock <seconds>', 'how long a shard stays claimed by a worker that stopped answering before another worker plays it', positiveInt, 30)
+    .option('--prefix <name>', 'prefix of the queue in Redis (as given to simulate --prefix)')
+    .addHelpText('after', '\nCtrl-C (or SIGTERM) stops it once the shards it began are played.\nExit code: 0 when stopped, 1 when Redis cannot be reached, 2 for a wrong command line.\nExample: rulebook worker redis://10.0.0.5:6379 --packs content')
+    .action(async (url: string, opts: { packs: string; jobs?: number; lock: number; prefix?: string }) => {
+      code = await workerCommand(url, opts, io);
     });
 
   program
@@ -135,11 +170,6 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
     io.err(`rulebook: internal error: ${(e as Error).stack ?? e}\n`);
     return 1;
   }
-}
-
-/** The version in rulebook's own package.json. */
-function rulebookVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 function integer(value: string): number {
