@@ -5,7 +5,7 @@
  * past its evaluation budget counted apart from the stuck ones, and the study written as text and
  * as an HTML page whose names stay text.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { compile } from '../compiler/index.ts';
 import { readPackFolder } from '../compiler/packFolder.ts';
@@ -18,8 +18,12 @@ import { compileOk } from './helpers/inlinePack.ts';
 const dir = join(import.meta.dirname, '..', 'content', 'smallworld-wow');
 const pack = compile(readPackFolder(dir)).pack!;
 const GAMES = 16;
-const games = Array.from({ length: GAMES }, (_, i) => playGame(pack, { players: 2, seed: 100 + i, agents: 'random', maxSteps: 10_000 }));
-const s = study(games);
+let games: GameSummary[];
+let s: Study;
+beforeAll(() => {
+  games = Array.from({ length: GAMES }, (_, i) => playGame(pack, { players: 2, seed: 100 + i, agents: 'random', maxSteps: 10_000 }));
+  s = study(games);
+});
 
 const figures = (st: Study): Figure[] => [...st.seats, ...st.kinds.flatMap((k) => k.cards), ...st.combos];
 
@@ -133,8 +137,12 @@ rules: |
     }
   }
 `);
-  const played = Array.from({ length: 12 }, (_, i) => playGame(budgetPack, { players: 2, seed: i + 1, agents: 'random', maxSteps: 100 }));
-  const limited = playGame(budgetPack, { players: 2, seed: 1, agents: 'random', maxSteps: 0 });
+  let played: GameSummary[];
+  let limited: GameSummary;
+  beforeAll(() => {
+    played = Array.from({ length: 12 }, (_, i) => playGame(budgetPack, { players: 2, seed: i + 1, agents: 'random', maxSteps: 100 }));
+    limited = playGame(budgetPack, { players: 2, seed: 1, agents: 'random', maxSteps: 0 });
+  });
 
   it('a game whose rules go past a budget ends there, named for the budget, with its state so far', () => {
     const ended = played.filter((g) => g.budget);
@@ -165,8 +173,8 @@ rules: |
 
 describe('the study as text and as HTML', () => {
   const hostile = '</script><script>alert(1)</script>';
-  const someCard = s.kinds[0].cards[0].card;
-  const names = { ...packNames(pack), card: (id: string) => (id === someCard ? hostile : packNames(pack).card(id)) };
+  /** The pack's names, but the first card studied is called `hostile`. */
+  const names = () => ({ ...packNames(pack), card: (id: string) => (id === s.kinds[0].cards[0].card ? hostile : packNames(pack).card(id)) });
 
   it('the text report names cards and kinds as the pack does', () => {
     const text = textReport(s, { title: 'Small World', bots: ['random'], names: packNames(pack) });
@@ -177,7 +185,7 @@ describe('the study as text and as HTML', () => {
   });
 
   it('writes the charts’ data into the page, and a name as text, never as HTML', () => {
-    const html = htmlReport(s, { title: 'Small <World>', bots: ['random'], names });
+    const html = htmlReport(s, { title: 'Small <World>', bots: ['random'], names: names() });
     expect(html).not.toContain('<script>alert(1)');
     expect(html).toContain('<title>Small &#60;World&#62;: balance study</title>');
     expect(html).toContain(`<td>&#60;/script&#62;&#60;script&#62;alert(1)&#60;/script&#62;</td>`);
