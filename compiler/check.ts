@@ -666,24 +666,37 @@ class Checker {
         this.block(ctx, s.body);
         return;
       case 'shuffle':
-        this.listField(ctx, s.target);
+        this.listField(ctx, s.target, s.kind);
         return;
       case 'draw': {
-        const el = this.listField(ctx, s.from);
+        const el = this.listField(ctx, s.from, s.kind);
         this.declareVar(ctx, ctx.unit, s.name, s.nameSpan, el, s);
         return;
       }
       case 'put': {
-        const el = this.listField(ctx, s.into);
+        const el = this.listField(ctx, s.into, s.kind);
         this.expect(ctx, s.value, el, 'what is put on the pile');
         return;
       }
       case 'remove': {
-        const el = this.listField(ctx, s.from);
+        const el = this.listField(ctx, s.from, s.kind);
         this.expect(ctx, s.value, el, 'what is removed');
         return;
       }
       case 'finish':
+        return;
+      case 'expr':
+        this.expr(ctx, s.expr);
+        if (s.assigned) {
+          this.expr(ctx, s.assigned.value);
+          const hint = s.expr.kind === 'call' ? 'a call gives a value, which cannot be changed: assign to one of its fields, or keep it with `let x = …`' : 'assign to a field of it (`x.count = …`), or keep a new value with `let x = …`';
+          this.error(ctx.unit, s.expr.span, 'RB0564', `only a field can be assigned, such as \`me.coins\` or \`r.tokens\`; this is ${valueWords(s.expr)}`, hint);
+        } else {
+          const compares = s.expr.kind === 'binary' && s.expr.op === '==';
+          const hint = compares ? '`==` compares; to change a field write `x.f = value`, to demand it write `require … else "why not"`' : 'use the value: `let x = …`, `require … else "…"`, `if … { }`, or assign it to a field';
+          const words = valueWords(s.expr);
+          this.error(ctx.unit, s.span, 'RB0565', `${words[0].toUpperCase()}${words.slice(1)} on its own does nothing: a statement is an assignment, a call or a keyword statement`, hint);
+        }
         return;
       case 'call': {
         const target = this.c.procs.get(s.call.callee);
@@ -715,7 +728,8 @@ class Checker {
     this.bindParams(ctx, p.decl.params);
     ctx.vars.push(new Map());
     for (const s of p.decl.body.stmts) {
-      if (s.kind === 'let' || s.kind === 'require') this.stmt(ctx, s);
+      // A value on its own line is no effect, and is reported as what it is.
+      if (s.kind === 'let' || s.kind === 'require' || s.kind === 'expr') this.stmt(ctx, s);
       else this.error(p.unit, s.span, 'RB0561', `a check holds only \`let\` and \`require\`, not ${s.kind === 'assign' ? 'an assignment' : s.kind === 'call' ? 'a procedure call' : `\`${s.kind}\``}`, 'a check decides whether something may be done; do it in the action that applies the check');
     }
     ctx.vars.pop();
@@ -757,7 +771,12 @@ class Checker {
     return declared ?? (t.k === 'none' ? Ty.ERROR : t);
   }
 
-  private listField(ctx: Ctx, f: A.FieldExpr): Type {
+  private listField(ctx: Ctx, f: A.Expr, statement: string): Type {
+    if (f.kind !== 'field') {
+      this.expr(ctx, f);
+      this.error(ctx.unit, f.span, 'RB0566', `\`${statement}\` changes a list field, such as \`game.deck\`; this is ${valueWords(f)}`, 'name the field that holds the pile: `x.pile`');
+      return Ty.ERROR;
+    }
     const t = this.fieldTarget(ctx, f);
     if (t.k === 'list') return t.of;
     if (t.k !== 'error') this.error(ctx.unit, f.span, 'RB0547', `\`${f.field}\` should be a list (a pile or deck), but it is ${article(t)}`);
@@ -787,6 +806,10 @@ class Checker {
         return Ty.NONE;
       case 'string':
         for (const p of e.parts) if (typeof p !== 'string') this.expr(ctx, p);
+        for (const h of e.badHoles ?? []) {
+          if (h.unclosed) this.error(ctx.unit, h.span, 'RB0567', 'unclosed `{` in text: write `{{` for a literal brace', 'close the hole with `}`, or write `{{` for a brace the player reads');
+          else this.error(ctx.unit, h.span, 'RB0568', `this \`{…}\` in a text holds no value: ${h.message}`, 'a `{…}` in a text holds one value, such as `{r}` or `{count(xs)}`; write `{{` for a literal brace');
+        }
         return Ty.TEXT;
       case 'name':
         return this.name(ctx, e, want);
@@ -1065,6 +1088,38 @@ function article(t: Type): string {
   if (t.k === 'none') return '`none`';
   const s = Ty.show(t);
   return `${/^[aeiou]/.test(s) ? 'an' : 'a'} ${s}`;
+}
+
+/** What a value written where it cannot stand is, in the author's words: `a call`, `a comparison`. */
+function valueWords(e: A.Expr): string {
+  switch (e.kind) {
+    case 'number':
+      return 'a number';
+    case 'string':
+      return 'a text';
+    case 'bool':
+      return `\`${e.value}\``;
+    case 'none':
+      return '`none`';
+    case 'name':
+      return `the name \`${e.name}\``;
+    case 'field':
+      return `the field \`${e.field}\``;
+    case 'call':
+      return `a call of \`${e.callee}\``;
+    case 'unary':
+      return e.op === 'not' ? 'a condition' : 'a calculation';
+    case 'binary':
+      return e.op === 'and' || e.op === 'or' ? 'a condition' : ['+', '-', '*', '/', '%'].includes(e.op) ? 'a calculation' : 'a comparison';
+    case 'if':
+      return 'an `if … then … else …` value';
+    case 'where':
+      return 'a `where` list';
+    case 'list':
+      return 'a list';
+    case 'range':
+      return 'a range';
+  }
 }
 
 /** The name or field path an expression reads, for narrowing: `r.owner`, `me.race`, `x`. */

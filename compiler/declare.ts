@@ -290,7 +290,6 @@ function parseYamlExpression(fragment: Fragment, report: (d: DiagnosticInput) =>
 }
 
 function syntaxHint(message: string): string | undefined {
-  if (message.includes('closes the hole')) return 'a `{…}` in a text holds one value, such as `{r}` or `{count(xs)}`';
   if (message.includes('after `let`')) return 'write `let name = value`';
   if (message.includes('after `for`')) return 'write `for x in list { … }`';
   if (message.includes('after `choose`')) return 'write `choose x in list { … }`';

@@ -96,11 +96,10 @@ function writesOf(s: A.Stmt): Array<[A.FieldExpr, WriteDirection]> {
       return [[s.target, (s.op === '+=') !== negative ? 'raised' : 'lowered']];
     }
     case 'put':
-      return [[s.into, 'raised']];
+      return s.into.kind === 'field' ? [[s.into, 'raised']] : [];
     case 'remove':
-      return [[s.from, 'lowered']];
     case 'draw':
-      return [[s.from, 'lowered']];
+      return s.from.kind === 'field' ? [[s.from, 'lowered']] : [];
     default:
       return [];
   }

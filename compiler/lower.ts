@@ -329,6 +329,8 @@ class Lowering {
         return { op: 'remove', list: this.listRef(s.from), value: this.expr(s.value) };
       case 'call':
         return { op: 'call', name: s.call.callee, args: s.call.args.map((a) => this.expr(a)) };
+      case 'expr':
+        throw new Error('internal: a value standing as a statement reached the lowering');
     }
   }
 
@@ -336,7 +338,8 @@ class Lowering {
     return { target: this.expr(target), what: printExpr(target) };
   }
 
-  private listRef(f: A.FieldExpr): ListRef {
+  private listRef(f: A.Expr): ListRef {
+    if (f.kind !== 'field') throw new Error('internal: a pile that is no field reached the lowering');
     return { record: this.record(f.target), field: f.field, what: printField(f) };
   }
 

@@ -651,6 +651,10 @@ class Builder {
       case 'call':
         this.expr(scope, s.call);
         return;
+      case 'expr':
+        this.expr(scope, s.expr);
+        if (s.assigned) this.expr(scope, s.assigned.value);
+        return;
       case 'break':
       case 'finish':
         return;

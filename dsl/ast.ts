@@ -46,7 +46,11 @@ export interface StringExpr extends Node {
   kind: 'string';
   /** Text with `{expr}` holes; each hole is parsed into `parts`. */
   parts: Array<string | Expr>;
+  /** Holes that hold no value (`{1 +}`, a `{` never closed): left out of `parts`, reported by the checker. */
+  badHoles?: BadHole[];
 }
+/** A `{` never closed (the rest of the text would be swallowed), or a hole whose words are no value. */
+export type BadHole = Node & ({ unclosed: true } | { unclosed: false; message: string });
 export interface BoolExpr extends Node {
   kind: 'bool';
   value: boolean;
@@ -132,7 +136,8 @@ export type Stmt =
   | PutStmt
   | RemoveStmt
   | FinishStmt
-  | CallStmt;
+  | CallStmt
+  | ExprStmt;
 
 export interface Block extends Node {
   stmts: Stmt[];
@@ -144,10 +149,11 @@ export interface LetStmt extends Node {
   nameSpan: Span;
   value: Expr;
 }
+export type AssignOp = '=' | '+=' | '-=';
 export interface AssignStmt extends Node {
   kind: 'assign';
   target: FieldExpr;
-  op: '=' | '+=' | '-=';
+  op: AssignOp;
   value: Expr;
 }
 export interface IfStmt extends Node {
@@ -221,27 +227,28 @@ export interface ResolvingStmt extends Node {
   kind: 'resolving';
   body: Block;
 }
+/** The pile of `shuffle`, `draw`, `put` and `remove` is any value as read; the checker requires a list field. */
 export interface ShuffleStmt extends Node {
   kind: 'shuffle';
-  target: FieldExpr;
+  target: Expr;
 }
 export interface DrawStmt extends Node {
   kind: 'draw';
   name: string;
   nameSpan: Span;
-  from: FieldExpr;
+  from: Expr;
   end: 'top' | 'bottom';
 }
 export interface PutStmt extends Node {
   kind: 'put';
   value: Expr;
   end: 'top' | 'bottom';
-  into: FieldExpr;
+  into: Expr;
 }
 export interface RemoveStmt extends Node {
   kind: 'remove';
   value: Expr;
-  from: FieldExpr;
+  from: Expr;
 }
 export interface FinishStmt extends Node {
   kind: 'finish';
@@ -249,6 +256,16 @@ export interface FinishStmt extends Node {
 export interface CallStmt extends Node {
   kind: 'call';
   call: CallExpr;
+}
+/**
+ * A value written where a statement belongs: on its own (`3`, `r.owner`), or assigned to when it is
+ * no field (`f() = 3`). The grammar reads it so the checker can say why it is no statement; the
+ * lowering never meets one.
+ */
+export interface ExprStmt extends Node {
+  kind: 'expr';
+  expr: Expr;
+  assigned?: { op: AssignOp; value: Expr };
 }
 
 // ─── Declarations ───────────────────────────────────────────────────────────

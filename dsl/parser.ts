@@ -519,7 +519,7 @@ class RulesParser extends EmbeddedActionsParser {
 
   shuffleStmt = this.RULE('shuffleStmt', (): A.ShuffleStmt => {
     const kw = this.CONSUME(K.shuffle);
-    const target = this.SUBRULE(this.fieldTarget);
+    const target = this.SUBRULE(this.postfix);
     return { kind: 'shuffle', target, span: this.ACTION(() => span(kw, target)) };
   });
 
@@ -533,7 +533,7 @@ class RulesParser extends EmbeddedActionsParser {
       this.OR([{ ALT: () => this.CONSUME(K.top) }, { ALT: () => { this.CONSUME(K.bottom); end = 'bottom'; } }]);
       this.CONSUME(K.of);
     });
-    const from = this.SUBRULE(this.fieldTarget);
+    const from = this.SUBRULE(this.postfix);
     return { kind: 'draw', name: n.image, nameSpan: tokSpan(n), from, end, span: this.ACTION(() => span(kw, from)) };
   });
 
@@ -545,7 +545,7 @@ class RulesParser extends EmbeddedActionsParser {
     let end: 'top' | 'bottom' = 'top';
     this.OR([{ ALT: () => this.CONSUME(K.top) }, { ALT: () => { this.CONSUME(K.bottom); end = 'bottom'; } }]);
     this.CONSUME(K.of);
-    const into = this.SUBRULE(this.fieldTarget);
+    const into = this.SUBRULE(this.postfix);
     return { kind: 'put', value, end, into, span: this.ACTION(() => span(kw, into)) };
   });
 
@@ -553,7 +553,7 @@ class RulesParser extends EmbeddedActionsParser {
     const kw = this.CONSUME(K.remove);
     const value = this.SUBRULE(this.additive);
     this.SUBRULE(this.fromWord);
-    const from = this.SUBRULE(this.fieldTarget);
+    const from = this.SUBRULE(this.postfix);
     return { kind: 'remove', value, from, span: this.ACTION(() => span(kw, from)) };
   });
 
@@ -567,18 +567,11 @@ class RulesParser extends EmbeddedActionsParser {
     this.OR([{ GATE: () => this.LA(1).image === contextualWords.anyone, ALT: () => this.CONSUME(T.Ident) }]);
   });
 
-  /** A field to change: `me.coins`, `game.stack`, `r.owner`. */
-  fieldTarget = this.RULE('fieldTarget', (): A.FieldExpr => {
-    const e = this.SUBRULE(this.postfix);
-    this.ACTION(() => {
-      if (e && e.kind !== 'field') this.reject('expected a field such as `me.coins` or `r.tokens`', e.span, this.LA(0));
-    });
-    return e as A.FieldExpr;
-  });
-
+  /** An assignment, a call, or a value on its own: which of them may stand as a statement is the checker's to say. */
   assignOrCall = this.RULE('assignOrCall', (): A.Stmt => {
-    const target = this.SUBRULE(this.postfix);
-    let result: A.Stmt | undefined;
+    // Any value but `if … then` (an `if` statement) and `where` (which would read a following block as its condition's).
+    const target = this.SUBRULE(this.orExpr);
+    let assigned: A.ExprStmt['assigned'];
     this.OPTION(() => {
       const op = this.OR([
         { ALT: () => this.CONSUME(T.Assign) },
@@ -586,15 +579,14 @@ class RulesParser extends EmbeddedActionsParser {
         { ALT: () => this.CONSUME(T.MinusAssign) },
       ]);
       const value = this.SUBRULE(this.expression);
-      result = this.ACTION(() => {
-        if (target?.kind !== 'field') this.reject('only a field can be assigned, such as `me.coins` or `r.tokens`', target?.span ?? tokSpan(op), op);
-        return { kind: 'assign', target, op: op.image as A.AssignStmt['op'], value, span: span(target, value) } as A.AssignStmt;
-      });
+      assigned = { op: op.image as A.AssignOp, value };
     });
-    return this.ACTION(() => {
-      if (result) return result;
-      if (target && target.kind !== 'call') this.reject('this expression does nothing on its own: a statement is an assignment, a call or a keyword statement', target.span, this.LA(0));
-      return { kind: 'call', call: target, span: target?.span ?? { start: 0, end: 0 } } as A.CallStmt;
+    return this.ACTION((): A.Stmt => {
+      if (assigned) {
+        const whole = span(target, assigned.value);
+        return target.kind === 'field' ? { kind: 'assign', target, ...assigned, span: whole } : { kind: 'expr', expr: target, assigned, span: whole };
+      }
+      return target.kind === 'call' ? { kind: 'call', call: target, span: target.span } : { kind: 'expr', expr: target, span: target?.span ?? { start: 0, end: 0 } };
     });
   });
 
@@ -798,16 +790,24 @@ class RulesParser extends EmbeddedActionsParser {
 
   stringLit = this.RULE('stringLit', (): A.StringExpr => {
     const t = this.CONSUME(T.StringLit);
-    return this.ACTION(() => ({ kind: 'string', parts: this.holeParser ? splitHoles(t, this.holeParser, (m, at) => this.reject(m, at, t)) : [], span: tokSpan(t) }));
+    return this.ACTION((): A.StringExpr => {
+      if (!this.holeParser) return { kind: 'string', parts: [], span: tokSpan(t) };
+      const { parts, badHoles } = splitHoles(t, this.holeParser);
+      return badHoles.length ? { kind: 'string', parts, badHoles, span: tokSpan(t) } : { kind: 'string', parts, span: tokSpan(t) };
+    });
   });
 }
 
-/** Split `"Conquer {r} for {cost(r)} tokens"` into text and parsed holes; `{{` is a literal brace. */
-function splitHoles(tok: IToken, parseHole: (text: string, offset: number) => A.Expr | SyntaxError, reject: (message: string, at: A.Span) => void): Array<string | A.Expr> {
+/**
+ * Split `"Conquer {r} for {cost(r)} tokens"` into text and parsed holes; `{{` is a literal brace. A
+ * hole that holds no value is kept aside for the checker to report.
+ */
+function splitHoles(tok: IToken, parseHole: (text: string, offset: number) => A.Expr | SyntaxError): { parts: Array<string | A.Expr>; badHoles: A.BadHole[] } {
   const image = tok.image;
   const offset = tok.startOffset;
   const body = image.slice(1, -1);
   const parts: Array<string | A.Expr> = [];
+  const badHoles: A.BadHole[] = [];
   let text = '';
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
@@ -819,21 +819,21 @@ function splitHoles(tok: IToken, parseHole: (text: string, offset: number) => A.
     } else if (c === '{') {
       const close = body.indexOf('}', i);
       if (close < 0) {
-        reject('unclosed `{` in text: write `{{` for a literal brace', { start: offset + 1 + i, end: offset + image.length });
+        badHoles.push({ unclosed: true, span: { start: offset + 1 + i, end: offset + image.length } });
         break;
       }
       if (text) parts.push(text);
       text = '';
       const hole = parseHole(body.slice(i + 1, close), offset + 2 + i);
       if ('kind' in hole) parts.push(hole);
-      else reject(hole.message, hole.span);
+      else badHoles.push({ unclosed: false, message: hole.message, span: hole.span });
       i = close;
     } else {
       text += c;
     }
   }
   if (text) parts.push(text);
-  return parts;
+  return { parts, badHoles };
 }
 
 /** Parsers by nesting depth: a text's `{hole}` is parsed while the outer text is still being parsed. */

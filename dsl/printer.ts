@@ -135,8 +135,8 @@ function block(b: A.Block, depth: number): string {
   return `{\n${b.stmts.map((s) => printStmt(s, depth + 1)).join('\n')}\n${INDENT.repeat(depth)}}`;
 }
 
-function field(f: A.FieldExpr): string {
-  return expr(f, P.Postfix);
+function target(e: A.Expr): string {
+  return expr(e, P.Postfix);
 }
 
 function stmt(s: A.Stmt, depth: number): string {
@@ -144,7 +144,7 @@ function stmt(s: A.Stmt, depth: number): string {
     case 'let':
       return `let ${s.name} = ${printExpr(s.value)}`;
     case 'assign':
-      return `${field(s.target)} ${s.op} ${printExpr(s.value)}`;
+      return `${target(s.target)} ${s.op} ${printExpr(s.value)}`;
     case 'if': {
       let out = `if ${printExpr(s.cond)} ${block(s.then, depth)}`;
       if (s.else) {
@@ -185,15 +185,17 @@ function stmt(s: A.Stmt, depth: number): string {
     case 'resolving':
       return `resolving ${block(s.body, depth)}`;
     case 'shuffle':
-      return `shuffle ${field(s.target)}`;
+      return `shuffle ${target(s.target)}`;
     case 'draw':
-      return `draw ${s.name} from ${s.end === 'bottom' ? 'bottom of ' : ''}${field(s.from)}`;
+      return `draw ${s.name} from ${s.end === 'bottom' ? 'bottom of ' : ''}${target(s.from)}`;
     case 'put':
-      return `put ${expr(s.value, P.Add)} on ${s.end} of ${field(s.into)}`;
+      return `put ${expr(s.value, P.Add)} on ${s.end} of ${target(s.into)}`;
     case 'remove':
-      return `remove ${expr(s.value, P.Add)} from ${field(s.from)}`;
+      return `remove ${expr(s.value, P.Add)} from ${target(s.from)}`;
     case 'call':
       return printExpr(s.call);
+    case 'expr':
+      return s.assigned ? `${target(s.expr)} ${s.assigned.op} ${printExpr(s.assigned.value)}` : printExpr(s.expr);
   }
 }
 

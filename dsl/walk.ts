@@ -101,6 +101,8 @@ export function stmtExprs(s: A.Stmt): A.Expr[] {
       return [s.value, s.from];
     case 'call':
       return [s.call];
+    case 'expr':
+      return s.assigned ? [s.expr, s.assigned.value] : [s.expr];
     case 'break':
     case 'finish':
     case 'resolving':

@@ -7,7 +7,9 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { builtinTable } from '../compiler/builtins.ts';
 import { compile } from '../compiler/index.ts';
+import { builtinKinds, contextualWords, keywordSet, specialNameSet, typeNames } from '../dsl/language.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -26,6 +28,11 @@ interface Source {
   imports: Import[];
   /** Identifiers and the text of string literals outside comments. */
   words: Set<string>;
+  /**
+   * What code can read a game's value by or test it against: whole string literals and the names of
+   * properties read (`x.tokens`, `x['tokens']`). Local names are the code's own words.
+   */
+  names: Set<string>;
 }
 
 const sources = new Map<string, Source>();
@@ -34,7 +41,7 @@ function source(path: string): Source {
   let s = sources.get(path);
   if (s) return s;
   const file = ts.createSourceFile(path, readFileSync(join(root, path), 'utf8'), ts.ScriptTarget.Latest, true);
-  s = { path, imports: [], words: new Set() };
+  s = { path, imports: [], words: new Set(), names: new Set() };
   const add = (spec: string, node: ts.Node, typeOnly: boolean) => {
     const bare = spec.replace(/\?.*$/, '');
     const target = bare.startsWith('.') ? relative(root, resolve(root, dirname(path), bare)) : undefined;
@@ -52,8 +59,13 @@ function source(path: string): Source {
       add(node.arguments[0].text, node, false);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       add(node.argument.literal.text, node, true);
-    } else if (ts.isIdentifier(node)) s!.words.add(node.text);
-    else if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) for (const w of node.text.match(/[A-Za-z_][\w-]*/g) ?? []) s!.words.add(w);
+    } else if (ts.isIdentifier(node)) {
+      s!.words.add(node.text);
+      if (ts.isPropertyAccessExpression(node.parent) && node.parent.name === node) s!.names.add(node.text);
+    } else if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+      for (const w of node.text.match(/[A-Za-z_][\w-]*/g) ?? []) s!.words.add(w);
+      if (ts.isStringLiteralLike(node)) s!.names.add(node.text);
+    }
     ts.forEachChild(node, visit);
   };
   visit(file);
@@ -133,24 +145,100 @@ describe('import rules', () => {
   });
 });
 
+/** Every key the pack formats (schemas/*.schema.json) define: `type`, `markers`, `size` … */
+function schemaKeys(): string[] {
+  const keys: string[] = [];
+  const visit = (x: unknown): void => {
+    if (Array.isArray(x)) x.forEach(visit);
+    else if (x && typeof x === 'object') {
+      for (const [k, v] of Object.entries(x)) {
+        if (k === 'properties' && v && typeof v === 'object') keys.push(...Object.keys(v));
+        visit(v);
+      }
+    }
+  };
+  for (const f of readdirSync(join(root, 'schemas'))) visit(JSON.parse(readFileSync(join(root, 'schemas', f), 'utf8')));
+  return keys;
+}
+
+/**
+ * Words a pack may use for its own things that the core uses in its own sense: the language's
+ * (keywords, special names, types, built-ins) and the pack format's keys, read from their tables.
+ */
+const languageWords = new Set<string>([
+  ...keywordSet,
+  ...specialNameSet,
+  ...typeNames,
+  ...builtinKinds,
+  ...Object.values(contextualWords).flat(),
+  ...builtinTable.keys(),
+  ...schemaKeys(),
+]);
+
+/** Plain words of programming that name the core's own data, where the core uses them, and why. */
+const ownWords: ReadonlyMap<string, { under: string; why: string }> = new Map([
+  ['start', { under: '', why: 'where a span, a game or a run starts' }],
+  ['size', { under: '', why: 'a Map’s or a Set’s size' }],
+  ['target', { under: '', why: 'what a field expression reads, a translation’s target text, a link’s target' }],
+  ['block', { under: '', why: 'a block of statements' }],
+  ['blocks', { under: '', why: 'the lowered program’s blocks' }],
+  ['base', { under: '', why: 'the pack a pack extends, the first slot of a check put in place, a pipeline’s base value' }],
+  ['actions', { under: '', why: 'a pack’s table of actions, an offer’s actions' }],
+  ['face', { under: 'compiler/', why: 'the type of a die’s faces' }],
+  ['token', { under: 'dsl/', why: 'the lexer’s tokens' }],
+  ['tokens', { under: 'dsl/', why: 'the lexer’s tokens' }],
+  ['symbol', { under: 'compiler/symbols.ts', why: 'the editor’s symbol index' }],
+  ['marker', { under: 'compiler/presentation.ts', why: 'the presentation format’s markers' }],
+  ['normal', { under: 'compiler/text/', why: 'a card text’s claim about a pipeline’s normal value' }],
+  ['picked', { under: 'compiler/text/', why: 'a card text’s claim about what a player picks' }],
+  ['nothing', { under: '', why: 'what a log line says a player chose when they chose none' }],
+  ['team', { under: 'runtime/agents/', why: 'the bots’ `:team` option' }],
+  ['links', { under: 'runtime/builtins.ts', why: 'a compiled pack’s graph' }],
+  ['pending', { under: 'runtime/engine.ts', why: 'events waiting to be emitted' }],
+]);
+
 describe('the core names no game', () => {
-  // Every entity id of the shipped packs: a race, a hero, a region, a card. (Their enum values are
-  // left out: many are plain words the core uses too, such as `block`, `normal` or `nothing`.)
-  const names = new Map<string, string>();
+  // Every entity id of the shipped packs (a race, a hero, a region, a card), and every word a pack
+  // gives its own meaning to: its kinds and their plurals, fields, enums and their members, dice.
+  const ids = new Map<string, string>();
+  const words = new Map<string, string>();
   for (const dir of readdirSync(join(root, 'content'))) {
     const folder = join(root, 'content', dir);
     if (!existsSync(join(folder, 'pack.yaml'))) continue;
     const files = readPackFolder(folder);
     const { pack } = compile(files, { dependencies: dependenciesOf(folder, files) });
     if (!pack) throw new Error(`content/${dir} does not compile`);
-    for (const id of Object.keys(pack.entities)) names.set(id, `content/${dir}`);
+    for (const id of Object.keys(pack.entities)) ids.set(id, `content/${dir}`);
+    const name = (w: string, what: string) => words.set(w, `${what} of content/${dir}`);
+    for (const [k, info] of Object.entries(pack.kinds)) {
+      name(k, 'a kind');
+      name(info.plural, 'a kind’s plural');
+      for (const f of [...Object.keys(info.props), ...Object.keys(info.state)]) name(f, `a field of ${k}`);
+    }
+    for (const [e, members] of Object.entries(pack.enums)) {
+      name(e, 'an enum');
+      for (const m of members) name(m, `a member of ${e}`);
+    }
+    for (const d of Object.keys(pack.dice)) name(d, 'a die');
   }
 
   it('no identifier or string in dsl/, compiler/ or runtime/ is the id of a shipped pack’s entity', () => {
-    expect(names.size).toBeGreaterThan(100);
+    expect(ids.size).toBeGreaterThan(100);
     const hits: string[] = [];
     for (const f of ['dsl', 'compiler', 'runtime'].flatMap(filesUnder)) {
-      for (const w of source(f).words) if (names.has(w)) hits.push(`${f}: \`${w}\` (${names.get(w)})`);
+      for (const w of source(f).words) if (ids.has(w)) hits.push(`${f}: \`${w}\` (${ids.get(w)})`);
+    }
+    expect(hits).toEqual([]);
+  });
+
+  it('no identifier or whole string in dsl/, compiler/ or runtime/ is a kind, field or enum word of a shipped pack, but for general words', () => {
+    expect(words.size).toBeGreaterThan(100);
+    const hits: string[] = [];
+    for (const f of ['dsl', 'compiler', 'runtime'].flatMap(filesUnder)) {
+      for (const w of source(f).names) {
+        if (!words.has(w) || languageWords.has(w) || f.startsWith(ownWords.get(w)?.under ?? '\0')) continue;
+        hits.push(`${f}: \`${w}\` (${words.get(w)})`);
+      }
     }
     expect(hits).toEqual([]);
   });

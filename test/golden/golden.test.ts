@@ -301,6 +301,20 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'statement-shapes',
+    edit: 'values written where a statement, a field to change or a text hole belongs (the grammar reads them, the checker refuses them)',
+    edits: [
+      rulesFile(
+        'rules/broken.yaml',
+        'proc sameAs(r: region) { r.tokens == 2 }',
+        'proc renameCall(r: region) { neighbours(r) = [] }',
+        'proc shuffleNumber() { shuffle 3 }',
+        'proc unclosed(p: player) { log "{p} gains {" }',
+        'proc emptyHole(p: player) { log "{p} gains {1 +} coins" }',
+      ),
+    ],
+  },
+  {
     name: 'no-flow',
     edit: 'rules/game.yaml: the `flow` renamed into a procedure (and a first rules file, a-first.yaml)',
     // The message points at the first rules of the pack: a file that sorts first keeps it in one place.
