@@ -2,7 +2,9 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { check } from './check.ts';
 import { cleanIo, processIo, UsageError, type Io } from './io.ts';
 import { newCard, newPack } from './new.ts';
+import { packCommand } from './pack.ts';
 import { play } from './play.ts';
+import { serve } from './serve.ts';
 import { simulateCommand, simulateMergeCommand } from './simulate.ts';
 import { test } from './test.ts';
 import { text } from './text.ts';
@@ -135,6 +137,27 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
       // Loaded only here: the protocol library is not worth loading for the other commands.
       const { lsp } = await import('./lsp.ts');
       code = await lsp();
+    });
+
+  program
+    .command('pack')
+    .description('write the pack as an npm package tarball (<id>-<version>.tgz): only its YAML, scenarios, notes and package.json')
+    .argument('[path]', 'the pack folder', '.')
+    .option('--out <folder>', 'where to write the tarball', '.')
+    .addHelpText('after', "\nA package.json beside pack.yaml must name the package by the pack's id and give pack.yaml's version; without one, it is made from pack.yaml.\nOther packs find it, once installed (npm install ./<id>-<version>.tgz), in node_modules.\nExit code: 0 when written, 1 when the pack does not compile, 2 for a wrong command line.\nExample: rulebook pack examples/modder-race --out dist")
+    .action((path: string, opts: { out?: string }) => {
+      code = packCommand(path, opts, io);
+    });
+
+  program
+    .command('serve')
+    .description('the playground, with the packs of a folder of your own (a pack, or a folder of packs) opened in it, read-only')
+    .argument('[path]', 'a pack folder, or a folder of packs')
+    .option('--port <n>', 'the port to serve on', positiveInt, 5173)
+    .option('--host <host>', 'the address to listen on (default: localhost only)')
+    .addHelpText('after', '\nThe same as `npm start -- PATH`. Edits are kept in the browser; save them back from the playground (Open folder) or export a zip.\nExample: rulebook serve my-game')
+    .action(async (path: string | undefined, opts: { port: number; host?: string }) => {
+      code = await serve(path, opts, io);
     });
 
   const scaffold = program.command('new').description('start a pack, or a card of a kind a pack declares, with a first scenario');

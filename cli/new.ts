@@ -8,6 +8,7 @@ import { isPackId } from '../compiler/requirements.ts';
 import { isReservedName, builtinKinds } from '../dsl/language.ts';
 import type { Type } from '../compiler/types.ts';
 import { isPackDir } from './packs.ts';
+import { PACKAGE_FILES } from './pack.ts';
 import { UsageError, type Io } from './io.ts';
 
 /** The JSON Schemas of this rulebook, which the first line of every file written here points at. */
@@ -28,7 +29,8 @@ function write(file: string, text: string, io: Io) {
 /**
  * `rulebook new pack NAME`: a pack folder holding a small whole game — a kind of card (`race`),
  * the board's spaces, a player's state, two actions and a flow — and a scenario of it that passes,
- * so the designer starts from something that compiles, plays and tests.
+ * so the designer starts from something that compiles, plays and tests; and its `package.json`,
+ * so it travels as an npm package (`rulebook pack`) named by its pack id.
  */
 export function newPack(name: string, opts: { dir: string }, io: Io): number {
   if (!isPackId(name)) throw new UsageError(`\`${name}\` is not a pack id: lowercase letters, digits and dashes, starting with a letter (e.g. my-game)`);
@@ -41,6 +43,8 @@ export function newPack(name: string, opts: { dir: string }, io: Io): number {
   write(game, schemaLine(game, 'pack-file') + GAME_YAML, io);
   const scenario = join(dir, 'scenarios', 'first.yaml');
   write(scenario, schemaLine(scenario, 'scenario') + FIRST_SCENARIO, io);
+  const pkg = { name, version: '0.1.0', description: `A rulebook pack: ${name}`, keywords: ['rulebook-pack'], files: PACKAGE_FILES };
+  write(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`, io);
   io.out(`\nNext: rulebook test ${dir.split(sep).join('/')}\n`);
   return 0;
 }

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { compile, formatDiagnostic, type CompileResult, type Diagnostic, type SourceFile } from '../compiler/index.ts';
-import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+import { dependenciesOf, dependencyFolder, readPackFolder } from '../compiler/packFolder.ts';
 import { UsageError } from './io.ts';
 
 /** Node only: pack folders on disk, compiled with their dependencies, and the scenario files around them. */
@@ -124,14 +124,15 @@ export function readSource(path: string): SourceFile {
   return { path: path.split(sep).join('/'), text: readFileSync(path, 'utf8') };
 }
 
-/** Where a diagnostic's file is on disk: the pack's own files, or a dependency's (`base:file.yaml`) beside it. */
+/** Where a diagnostic's file is on disk: the pack's own files, or a dependency's (`base:file.yaml`) where it was found (beside the pack, or installed). */
 export function diagnosticFile(pack: PackOnDisk, d: Diagnostic): { path: string; text?: string } {
   const own = pack.files.find((f) => f.path === d.file);
   if (own) return { path: join(pack.dir, d.file).split(sep).join('/'), text: own.text };
   const [dep, ...rest] = d.file.split(':');
   const file = rest.join(':');
   const text = pack.dependencies[dep]?.find((f) => f.path === file)?.text;
-  return { path: join(dirname(pack.dir.replace(/[\\/]+$/, '')), dep, file).split(sep).join('/'), text };
+  const folder = dependencyFolder(pack.dir, dep) ?? join(dirname(pack.dir.replace(/[\\/]+$/, '')), dep);
+  return { path: join(folder, file).split(sep).join('/'), text };
 }
 
 /** A diagnostic as a compiler prints it, with the path from the working folder and the caret excerpt. */

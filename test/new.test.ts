@@ -36,6 +36,11 @@ describe('rulebook new pack', () => {
     expect(schemaOf(join(dir, 'pack.yaml'))).toBe(join(root, 'schemas', 'manifest.schema.json'));
     expect(schemaOf(join(dir, 'game.yaml'))).toBe(join(root, 'schemas', 'pack-file.schema.json'));
     expect(schemaOf(join(dir, 'scenarios', 'first.yaml'))).toBe(join(root, 'schemas', 'scenario.schema.json'));
+    // An npm package named by the pack id, at the manifest's version, publishing only pack files.
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string; files: string[] };
+    expect(pkg).toMatchObject({ name: 'first-game', version: '0.1.0' });
+    expect(readFileSync(join(dir, 'pack.yaml'), 'utf8')).toMatch(/^version: 0\.1\.0$/m);
+    expect(pkg.files).toContain('**/*.yaml');
     const checked = await rulebook(['check', dir]);
     expect(checked.out).toContain('0 errors, 0 warnings');
     expect(checked.code).toBe(0);
