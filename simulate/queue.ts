@@ -143,12 +143,14 @@ function connectionOf(url: string) {
 /** Fails at once, with the reason, when Redis does not answer, instead of retrying forever. */
 async function reachable(url: string): Promise<void> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5000 });
-  redis.on('error', () => {});
+  // The connection's own error (ECONNREFUSED, a wrong password) says more than the "closed" that follows it.
+  let cause: Error | undefined;
+  redis.on('error', (e: Error) => void (cause ??= e));
   try {
     await redis.connect();
     await redis.ping();
   } catch (e) {
-    throw new QueueError(`cannot reach Redis at ${shownUrl(url)}: ${(e as Error).message}`);
+    throw new QueueError(`cannot reach Redis at ${shownUrl(url)}: ${(cause ?? (e as Error)).message}`);
   } finally {
     redis.disconnect();
   }

@@ -1,0 +1,174 @@
+/**
+ * A study through the BullMQ queue on a real Redis: `rulebook worker` processes drain the shards,
+ * one is killed (SIGKILL) in the middle of a shard, its shard is put back and played by the other,
+ * and the study's games are exactly a single run's: none lost, none counted twice.
+ *
+ * The Redis is `RULEBOOK_REDIS_URL` (.ci/run starts one), else a redis-server of this test's own on
+ * a free port. With neither, the test fails saying so: it never passes by skipping.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../cli/main.ts';
+import type { Io } from '../cli/io.ts';
+import { rulebookVersion } from '../cli/version.ts';
+import { readPackContent } from '../simulate/packContent.ts';
+import { QUEUE_NAME, QueueError, runQueued } from '../simulate/queue.ts';
+import { simulate } from '../simulate/run.ts';
+import { study } from '../simulate/study.ts';
+
+const root = join(import.meta.dirname, '..');
+const packs = join(import.meta.dirname, 'packs');
+const c4 = join(packs, 'connect-four');
+const temp = mkdtempSync(join(tmpdir(), 'rulebook-queue-'));
+/** Keys of this run of the test only: a shared Redis may hold other studies, or this test's last run. */
+const prefix = `rulebook-test-${process.pid}-${Date.now()}`;
+const children: ChildProcess[] = [];
+let url = process.env.RULEBOOK_REDIS_URL ?? '';
+
+/** Resolves once `check` holds, polling: the test waits on conditions, never on a fixed time. */
+async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 240_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+async function ping(u: string): Promise<boolean> {
+  const r = new Redis(u, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  r.on('error', () => {});
+  try {
+    await r.connect();
+    return (await r.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+
+beforeAll(async () => {
+  if (!url) {
+    const binary = spawnSync('redis-server', ['--version']);
+    if (binary.error) throw new Error('test/queue.test.ts needs a Redis: set RULEBOOK_REDIS_URL (bash .ci/run starts one) or install redis-server (apt-get install redis-server)');
+    const port = await freePort();
+    const server = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', temp], { stdio: 'ignore' });
+    children.push(server);
+    url = `redis://127.0.0.1:${port}`;
+  }
+  await until(`Redis at ${url}`, () => ping(url), 30_000);
+});
+
+afterAll(async () => {
+  const queue = new Queue(QUEUE_NAME, { connection: { url, maxRetriesPerRequest: null }, prefix });
+  await queue.obliterate({ force: true }).catch(() => {});
+  await queue.close();
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+  await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
+  rmSync(temp, { recursive: true, force: true });
+});
+
+/** `rulebook worker` in a process of its own, with what it has written to standard error. */
+function worker(packsDir = packs): { process: ChildProcess; log: () => string } {
+  let log = '';
+  const p = spawn(process.execPath, [join(root, 'bin', 'rulebook.mjs'), 'worker', url, '--packs', packsDir, '--jobs', '1', '--lock', '2', '--prefix', prefix], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  p.stderr!.on('data', (d) => void (log += d));
+  children.push(p);
+  return { process: p, log: () => log };
+}
+
+async function rulebook(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: Io = { out: (t) => void (out += t), err: (t) => void (err += t), readLine: async () => undefined };
+  const code = await main(args, io);
+  return { code, out, err };
+}
+
+describe('a study through the queue', () => {
+  const games = 240;
+  const agents = ['greedy', 'random'] as const;
+  const content = readPackContent(c4);
+  const settings = { pack: { id: 'connect-four', name: 'Connect Four', hash: content.hash }, rulebook: rulebookVersion(), players: 2, bots: [...agents], seed: 3, games, maxSteps: 10_000 };
+
+  it('two workers, one killed mid-shard: its shard is played again, and the games are the single run\'s', { timeout: 600_000 }, async () => {
+    const a = worker();
+    const b = worker();
+    await until('both workers to start', () => a.log().includes('waiting for shards') && b.log().includes('waiting for shards'));
+
+    const queue = new Queue(QUEUE_NAME, { connection: { url, maxRetriesPerRequest: null }, prefix });
+    let run = '';
+    const result = runQueued({ url, prefix, study: settings, agents: [...agents], pack: 'connect-four', shards: 4, onQueued: (id) => (run = id) });
+    // Worker a's first shard, once some of its games are played (and well before all are).
+    const jobId = await until('worker a to be playing a shard', async () => {
+      const id = /playing .* \(job (\S+)\)/.exec(a.log())?.[1];
+      const job = id ? await queue.getJob(id) : undefined;
+      return job && typeof job.progress === 'number' && job.progress > 0 && (await job.getState()) === 'active' ? id : undefined;
+    });
+    a.process.kill('SIGKILL');
+    const merged = await result;
+    const job = (await queue.getJob(jobId!))!;
+    await queue.close();
+
+    expect(run).not.toBe('');
+    expect(jobId!.startsWith(run)).toBe(true);
+    // The killed worker's shard stalled, went back to the queue and was played by the other worker.
+    expect(job.stalledCounter).toBeGreaterThanOrEqual(1);
+    expect(job.processedBy).not.toContain(String(a.process.pid));
+    expect(b.log()).toContain(`played ${job.name} (job ${jobId})`);
+
+    const whole = await simulate(c4, { games, players: 2, seed: 3, agents: [...agents], maxSteps: 10_000, workers: 1 });
+    expect(merged.games.map((g) => g.seed)).toEqual(Array.from({ length: games }, (_, i) => 3 + i));
+    expect(merged.games).toEqual(whole);
+    expect(study(merged.games)).toEqual(study(whole));
+
+    // The same study through the command line: the shards are the run's jobs, already played.
+    const cli = await rulebook('simulate', c4, '--games', String(games), '--seed', '3', '--bots', ...agents, '--queue', url, '--shards', '4', '--prefix', prefix, '--json');
+    const single = await rulebook('simulate', c4, '--games', String(games), '--seed', '3', '--bots', ...agents, '--workers', '1', '--json');
+    expect(cli.code).toBe(0);
+    const { seconds: s1, ...queued } = JSON.parse(cli.out);
+    const { seconds: s2, ...here } = JSON.parse(single.out);
+    expect([typeof s1, typeof s2]).toEqual(['number', 'number']);
+    expect(queued).toEqual(here);
+  });
+
+  it('a worker refuses a pack whose content is not the study\'s, and a pack outside its packs folder', { timeout: 600_000 }, async () => {
+    // The study is queued from a copy of the pack edited on the coordinator's machine only.
+    const edited = join(temp, 'connect-four');
+    cpSync(c4, edited, { recursive: true });
+    writeFileSync(join(edited, 'pack.yaml'), readFileSync(join(c4, 'pack.yaml'), 'utf8') + '\n# only on this machine\n');
+    const w = worker();
+    await until('the worker to start', () => w.log().includes('waiting for shards'));
+    const elsewhere = { ...settings, games: 4, seed: 1000, pack: { ...settings.pack, hash: readPackContent(edited).hash } };
+    await expect(runQueued({ url, prefix, study: elsewhere, agents: [...agents], pack: 'connect-four', shards: 1 })).rejects.toThrow(/shard 1\/1 failed: the pack `connect-four` in .* is not the one the study was queued with \(content hash/);
+    const outside = { ...settings, games: 4, seed: 2000 };
+    await expect(runQueued({ url, prefix, study: outside, agents: [...agents], pack: '../../connect-four', shards: 1 })).rejects.toThrow(/shard 1\/1 failed: the job names the pack `..\/..\/connect-four`, which is not a folder inside the packs folder/);
+  });
+
+  it('an unreachable Redis is a clear error, at once', async () => {
+    const port = await freePort();
+    await expect(runQueued({ url: `redis://127.0.0.1:${port}`, study: settings, agents: [...agents], pack: 'connect-four', shards: 1 })).rejects.toThrow(QueueError);
+    const r = await rulebook('simulate', c4, '--queue', `redis://127.0.0.1:${port}`);
+    expect(r.err).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/?: .*ECONNREFUSED/);
+    expect(r.code).toBe(1);
+    const bad = await rulebook('worker', 'http://example.org', '--packs', packs);
+    expect(bad.err).toMatch(/not a Redis URL/);
+    expect(bad.code).toBe(2);
+  });
+});
