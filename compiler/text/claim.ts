@@ -28,7 +28,16 @@ export type ClaimBody =
   | { k: 'limit'; times: number; per: 'turn' | 'game' }
   | { k: 'condition'; cond: string }
   /** What a rule does, named by the glossary (`rout` → "the region counts as empty"): only paired with terms, never required. */
-  | { k: 'effect'; effect: string };
+  | { k: 'effect'; effect: string }
+  /** Whether the player chooses (`may`), has no choice (`must`), or is barred (`cannot`). */
+  | { k: 'mode'; mode: Mode }
+  /** How long what a card keeps lasts: until the moment of the turn (a timing id) that clears it. */
+  | { k: 'duration'; until: string }
+  /** Every player, not only you: a rule that walks all players. */
+  | { k: 'who'; who: Who };
+
+export type Mode = 'may' | 'must' | 'cannot';
+export type Who = 'each';
 
 /** How a rule produces a number: its role in the rule, for messages and rendering. */
 export type How =
@@ -101,6 +110,8 @@ export function compatible(t: ClaimBody, r: ClaimBody): boolean {
       // A threshold is said in a condition ("when … 1 Beast token") or as "at least 2".
       if (b.cond && !t.cond && t.dir !== 'atLeast' && t.dir !== 'atMost') return false;
       if (t.transfer && b.transfer) return t.transfer === b.transfer;
+      // "You pay 1 coin" is no payment to you, nor "you receive 1 coin" one you make.
+      if (b.transfer && t.dir) return SIGN[t.dir] !== (b.transfer === 'in' ? '-' : '+');
       if (t.transfer || b.transfer) return true;
       if (t.dir && b.dir) return SIGN[t.dir] === SIGN[b.dir];
       return true;
@@ -115,6 +126,12 @@ export function compatible(t: ClaimBody, r: ClaimBody): boolean {
       return t.cond === (r as typeof t).cond;
     case 'effect':
       return t.effect === (r as typeof t).effect;
+    case 'mode':
+      return t.mode === (r as typeof t).mode;
+    case 'duration':
+      return t.until === (r as typeof t).until;
+    case 'who':
+      return t.who === (r as typeof t).who;
   }
 }
 
@@ -126,7 +143,7 @@ export function sameSubject(t: ClaimBody, r: ClaimBody): boolean {
     return t.unit !== undefined && (t.unit === b.unit || !!b.anyUnit);
   }
   if (t.k === 'limit') return t.per === (r as typeof t).per;
-  return t.k === 'timing';
+  return t.k === 'timing' || t.k === 'duration';
 }
 
 export function describeClaim(c: ClaimBody): string {
@@ -143,5 +160,11 @@ export function describeClaim(c: ClaimBody): string {
       return `condition \`${c.cond}\``;
     case 'effect':
       return `effect \`${c.effect}\``;
+    case 'mode':
+      return c.mode === 'may' ? 'the player may choose' : c.mode === 'must' ? 'it happens without a choice' : 'the player cannot';
+    case 'duration':
+      return `lasting until \`${c.until}\``;
+    case 'who':
+      return 'every player';
   }
 }

@@ -28,6 +28,7 @@ export function ruleClaims(c: Checked, g: Glossary, unit: RulesUnit): RuleClaim[
   for (const decl of unit.program.decls) first.decl(decl);
   const r = new RuleReader(c, g, unit, first.inferred);
   for (const decl of unit.program.decls) r.decl(decl);
+  r.durations();
   return r.out;
 }
 
@@ -109,12 +110,14 @@ class RuleReader {
         if (decl.when) this.scan(decl.when, { required: true });
         this.pairUp(decl.body);
         this.guarded(decl.when, () => this.block(decl.body));
+        this.triggerMode(decl, at);
         // When a trigger gives or takes what a text must say, the text must say when, too; a trigger
         // that only keeps the card's books (a reset at the start of a turn) goes unsaid.
         if (timing && this.out.slice(at + 1).some((c) => c.required && c.body.k === 'number' && c.how !== 'condition')) this.out[at].required = true;
         break;
       }
       case 'modify':
+        if (decl.value.kind === 'bool') this.push({ k: 'mode', mode: decl.value.value ? 'may' : 'cannot' }, false, decl.nameSpan, []);
         this.roles(decl.roles);
         if (decl.when) {
           this.scan(decl.when, { required: true });
@@ -123,6 +126,7 @@ class RuleReader {
         this.guarded(decl.when, () => this.modify(decl));
         break;
       case 'action': {
+        this.push({ k: 'mode', mode: 'may' }, false, decl.nameSpan, []);
         this.roles(decl.roles);
         if (decl.limit) this.push({ k: 'limit', times: decl.limit.times, per: decl.limit.per }, true, decl.limit.span, [decl.limit], { how: 'limit' });
         else if (this.oncePerTurn(decl)) this.push({ k: 'limit', times: 1, per: 'turn' }, true, decl.nameSpan, [], { how: 'limit' });
@@ -149,6 +153,68 @@ class RuleReader {
         break;
     }
     this.setTotals();
+  }
+
+  /**
+   * A trigger that asks its player (`choose optional`, or how many from 0) leaves it to them; one
+   * that gives, takes or places without asking happens whether they like it or not.
+   */
+  private triggerMode(decl: A.OnDecl, from: number): void {
+    let asks = false;
+    walkStmts(decl.body.stmts, (s) => {
+      if (s.kind === 'choose' && (s.optional || (s.source.kind === 'range' && s.source.from.kind === 'number' && s.source.from.value === 0))) asks = true;
+      if (s.kind === 'assign' && s.op === '+=' && this.g.choices.has(s.target.field)) asks = true;
+    });
+    if (asks) return this.push({ k: 'mode', mode: 'may' }, false, decl.nameSpan, []);
+    if (this.out.slice(from).some((c) => c.required && c.body.k === 'number' && c.how !== 'condition')) this.push({ k: 'mode', mode: 'must' }, false, decl.nameSpan, []);
+  }
+
+  /**
+   * A field of the card (`self.f`) that a rule sets, another reads, and a trigger clears at a moment
+   * of the turn: what it holds lasts until then ("this turn", "until your next turn"), and a text
+   * must say so. A flag only an action's own `require not self.f` reads is its limit, said as
+   * "once per turn" instead.
+   */
+  durations(): void {
+    const clears = new Map<string, string>();
+    const sets = new Map<string, { decl: A.Decl; span: A.Span }>();
+    /** Fields a condition reads (what the card keeps changes what happens), or a timed trigger uses up. */
+    const conditions = new Set<string>();
+    const paid = new Set<string>();
+    const selfField = (e: A.Expr) => (e.kind === 'field' && this.isSelf(e.target) ? e.field : undefined);
+    const readIn = (e: A.Expr, into: Set<string>) =>
+      walkExpr(e, (x) => {
+        const f = selfField(x);
+        if (f) into.add(f);
+      });
+    // `not self.used` asks whether the card was used, which its limit says.
+    const limitsOnly = (e: A.Expr): A.Expr => (e.kind === 'unary' && e.op === 'not' && selfField(e.operand) ? { kind: 'bool', value: true, span: e.span } : e.kind === 'binary' && e.op === 'and' ? { ...e, left: limitsOnly(e.left), right: limitsOnly(e.right) } : e);
+    for (const decl of this.unit.program.decls) {
+      if (decl.kind === 'modify') {
+        for (const e of [...(decl.when ? [decl.when] : []), decl.value]) readIn(limitsOnly(e), conditions);
+        continue;
+      }
+      if (decl.kind !== 'on' && decl.kind !== 'action') continue;
+      const timing = decl.kind === 'on' ? this.g.timing.get(decl.name) : undefined;
+      // A trigger at a moment of the turn that reads what the card kept says when it is used ("in the redeployment phase").
+      const reads = timing ? paid : conditions;
+      if (decl.kind === 'on' && decl.when) readIn(limitsOnly(decl.when), reads);
+      walkStmts(decl.body.stmts, (s) => {
+        if (s.kind === 'if') readIn(limitsOnly(s.cond), reads);
+        if (s.kind !== 'assign') return;
+        const f = this.isSelf(s.target.target) ? s.target.field : undefined;
+        if (f && s.op === '=' && isReset(s.value)) {
+          if (timing) clears.set(f, timing);
+        } else if (f && !sets.has(f)) sets.set(f, { decl, span: s.span });
+        if (!f) readIn(s.value, paid);
+      });
+    }
+    for (const [field, until] of clears) {
+      const set = sets.get(field);
+      if (!set || !(conditions.has(field) || paid.has(field))) continue;
+      // What a condition reads lasts, and a text must say how long; a tally paid out at a moment of the turn is said by that moment.
+      this.out.push({ body: { k: 'duration', until }, required: conditions.has(field), decl: set.decl, span: set.span, sites: [] });
+    }
   }
 
   /** Terms the condition compares a bound parameter with (`x.kind == someMember`): what the rule is about. */
@@ -285,6 +351,7 @@ class RuleReader {
         if (s.else) this.block(s.else);
         break;
       case 'for':
+        if (listKind(this.c, s.source) === 'player') this.push({ k: 'who', who: 'each' }, false, s.span, []);
         this.locals.set(s.name, { k: 'each', source: s.source });
         this.scan(s.source, { required: true });
         this.loops++;

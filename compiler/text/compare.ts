@@ -11,6 +11,9 @@ export type FindingCode =
   | 'TX0102' // a term differs
   | 'TX0103' // a moment of the turn differs
   | 'TX0104' // a number is said with another term than the one the rules give it with
+  | 'TX0105' // whether the player chooses differs: may, must, cannot
+  | 'TX0106' // who it is for differs: you, every player
+  | 'TX0107' // how long it lasts differs, or goes unsaid
   | 'TX0201' // the text claims what the rules do not do
   | 'TX0202'; // the rules do what the text does not say
 
@@ -28,7 +31,9 @@ export interface Mismatch {
  * `sameClass(a, b)`: two terms of one kind (two members of one enum), so that one named where the
  * rules name the other is one finding.
  */
-export function compareClaims(rule: RuleClaim[], text: TextClaim[], sameClass: (a: string, b: string) => boolean): Mismatch[] {
+export function compareClaims(allRules: RuleClaim[], allText: TextClaim[], sameClass: (a: string, b: string) => boolean): Mismatch[] {
+  const rule = allRules.filter((r) => !ASPECTS.has(r.body.k));
+  const text = allText.filter((t) => !ASPECTS.has(t.body.k));
   const checked = text.filter((t) => !t.negated);
   const unsupported = checked.filter((t) => !t.implicit && !t.unchecked && !rule.some((r) => compatible(t.body, r.body)));
   const missing: RuleClaim[] = [];
@@ -63,6 +68,44 @@ export function compareClaims(rule: RuleClaim[], text: TextClaim[], sameClass: (
     if (said) out.push({ code: 'TX0102', text: t, term: said });
   }
   out.push(...pairings(rule, checked, sameClass));
+  out.push(...aspects(allRules, allText));
+  return out;
+}
+
+/** Claims about what a player does with an effect rather than what it is: compared by `aspects`. */
+const ASPECTS = new Set<ClaimBody['k']>(['mode', 'who', 'duration']);
+
+/**
+ * Whether the player chooses, who it is for, how long it lasts. Texts word these loosely ("you may
+ * conquer … for 1 fewer" of a modifier that always applies), so a text's word is a finding only
+ * where the rules say the opposite and nothing of the rules backs the word; a duration the rules
+ * give (a card's field cleared at a moment of the turn) must be said.
+ */
+function aspects(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
+  const out: Mismatch[] = [];
+  const modes = (m: string) => rule.filter((r) => r.body.k === 'mode' && r.body.mode === m);
+  // "You must pay at least 1 token" is about a floor, not about a choice.
+  const floors = new Set(text.filter((t) => t.body.k === 'number' && t.body.dir === 'atLeast').map((t) => t.sentence));
+  const said = (m: string) => text.filter((t) => t.body.k === 'mode' && t.body.mode === m && !t.negated && !(m === 'must' && floors.has(t.sentence)));
+  // "You must use Frostmourne" of an action: the rules leave it to the player, and the text says no "may".
+  for (const [word, against] of [['may', 'must'], ['must', 'may'], ['cannot', 'may']] as const) {
+    const words = said(word);
+    if (!words.length || modes(word).length || !modes(against).length) continue;
+    if (word !== 'may' && said('may').length) continue;
+    out.push({ code: 'TX0105', text: words[0], rule: modes(against)[0] });
+  }
+  const everyone = rule.filter((r) => r.body.k === 'who');
+  for (const t of text) {
+    if (t.body.k === 'who' && !t.negated && !everyone.length) out.push({ code: 'TX0106', text: t });
+  }
+  const lasts = rule.filter((r) => r.body.k === 'duration');
+  const durations = text.filter((t) => t.body.k === 'duration' && !t.negated);
+  for (const r of lasts.filter((x, i) => lasts.findIndex((y) => compatible(y.body, x.body)) === i)) {
+    if (durations.some((t) => compatible(t.body, r.body))) continue;
+    const wrong = durations.find((t) => !lasts.some((x) => compatible(t.body, x.body)));
+    if (wrong) out.push({ code: 'TX0107', text: wrong, rule: r });
+    else if (r.required) out.push({ code: 'TX0107', rule: r });
+  }
   return out;
 }
 

@@ -15,6 +15,8 @@
  *
  * Findings (errors unless marked):
  *   TX0101 a number or limit differs      TX0102 a term differs        TX0103 a moment of the turn differs
+ *   TX0105 may / must / cannot differs    TX0106 "each player" where the rules give it to you only
+ *   TX0107 how long it lasts differs or goes unsaid ("this turn", "until your next turn")
  *   TX0201 the text claims what the rules do not do                     TX0202 the rules do what the text does not say
  *   TX0301 a card has no text in a declared language                    TX0302 (warning) a capitalised word no glossary knows
  *   TX0401 (warning) a template missing for a construct                 TX0402 (warning) a pipeline the glossary does not count
@@ -336,6 +338,24 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
             lang,
             { words: t!.words, canonical: renderer.card(card.claims).text, rule: others[0] ? ruleInfo(others[0]) : undefined },
           ),
+        );
+        break;
+      }
+      case 'TX0105': {
+        const m2 = (t!.body as { mode: string }).mode;
+        const why = (r!.body as { mode: string }).mode === 'must' ? 'the rules make it mandatory' : m2 === 'cannot' ? 'the rules allow it' : 'the rules leave it to the player';
+        out.push(finding(ctx, { code: 'TX0105', message: `the ${lang} text says “${t!.words}”, but ${why}: \`${rule!.source}\``, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { ...extra, canonical: renderer.card(card.claims).text }));
+        break;
+      }
+      case 'TX0106':
+        out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text says “${t!.words}”, but the rules give it to the card's own player only (no rule of the card goes through every player)`, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { words: t!.words, canonical: renderer.card(card.claims).text }));
+        break;
+      case 'TX0107': {
+        const lasts = renderer.claim(r!);
+        out.push(
+          t
+            ? finding(ctx, { code: 'TX0107', message: `the ${lang} text says it lasts “${t.words}”, but the rules keep it “${lasts}”: \`${rule!.source}\` is cleared then`, at: textAt(t), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { ...extra, canonical: renderer.card(card.claims).text })
+            : finding(ctx, { code: 'TX0107', message: `the ${lang} text does not say how long it lasts: the rules keep \`${rule!.source}\` “${lasts}”`, at: ruleSpan(unitOf(card, r!), r!), hint: `say “${lasts}” in the ${lang} text, e.g. “${renderer.card(card.claims).text}”` }, e.id, lang, { ...extra, words: undefined, canonical: renderer.card(card.claims).text }),
         );
         break;
       }

@@ -8,6 +8,7 @@ import type { Declared } from '../declare.ts';
 import type { DiagnosticInput } from '../diagnostic.ts';
 import { spanAt, type LoadedFile, type LoadedPack } from '../load.ts';
 import { closest } from '../suggest.ts';
+import type { Mode } from './claim.ts';
 import { compilePhrase, type Phrase } from './phrase.ts';
 
 /** What a number counts: a unit id, and for payments between players who pays whom. */
@@ -41,6 +42,8 @@ export interface Glossary {
   conditions: Map<string, Condition>;
   /** Field, pipeline or function → terms it stands for without naming them. */
   implies: Map<string, string[]>;
+  /** Fields whose contents their player spends as they choose: what a rule adds to them is the player's to use or not. */
+  choices: Set<string>;
   /** Procedure or action → the effect it has ("the region counts as empty"), for pairing with terms. */
   effects: Map<string, string>;
   effectIds: Set<string>;
@@ -85,6 +88,12 @@ export interface Language {
   units: Map<string, WordEntry>;
   terms: Map<string, WordEntry>;
   timing: Map<string, WordEntry & { text?: string }>;
+  /** How long a card's effect lasts, by the moment of the turn that ends it: "this turn", "until your next turn". */
+  durations: Map<string, WordEntry & { text?: string }>;
+  /** Words for whether the player chooses: "may", "must", "cannot" (read longest first, so "may not" is `cannot`). */
+  modes: Map<Mode, Phrase[]>;
+  /** Words for every player rather than you: "each player". */
+  everyone: Phrase[];
   conditions: Map<string, WordEntry & { text?: string }>;
   effects: Map<string, WordEntry>;
   transfers: { in: Phrase[]; out: Phrase[] };
@@ -104,7 +113,7 @@ const listOf = (x: unknown): unknown[] => (Array.isArray(x) ? x : x === undefine
 const strings = (x: unknown): string[] => listOf(x).filter((s): s is string => typeof s === 'string');
 
 export function emptyGlossary(): Glossary {
-  return { units: new Map(), unitIds: new Set(), enums: new Set(), kinds: new Set(), fields: new Set(), dice: new Set(), timing: new Map(), timingIds: new Set(), conditions: new Map(), implies: new Map(), effects: new Map(), effectIds: new Set() };
+  return { units: new Map(), unitIds: new Set(), enums: new Set(), kinds: new Set(), fields: new Set(), dice: new Set(), timing: new Map(), timingIds: new Set(), conditions: new Map(), implies: new Map(), choices: new Set(), effects: new Map(), effectIds: new Set() };
 }
 
 export function emptyLanguage(lang: string): Language {
@@ -125,6 +134,9 @@ export function emptyLanguage(lang: string): Language {
     units: new Map(),
     terms: new Map(),
     timing: new Map(),
+    durations: new Map(),
+    modes: new Map(),
+    everyone: [],
     conditions: new Map(),
     effects: new Map(),
     transfers: { in: [], out: [] },
@@ -212,6 +224,7 @@ export function readVocabulary(pack: LoadedPack, d: Declared, report: (x: Diagno
       });
       glossary.implies.set(name, ts);
     }
+    strings(g.choices).forEach((f, i) => (fieldNames.has(f) ? glossary.choices.add(f) : unknown(file, ['glossary', 'choices', i], 'a field', f, fieldNames, false)));
     for (const [id, names] of Object.entries(mapOf(g.effects))) {
       glossary.effectIds.add(id);
       strings(names).forEach((n, i) => (doers.has(n) ? glossary.effects.set(n, id) : unknown(file, ['glossary', 'effects', id, i], 'a procedure or action', n, doers, false)));
@@ -274,7 +287,7 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
     const m = mapOf(raw);
     return { read: phrases(m.read), say: m.say === undefined ? undefined : typeof m.say === 'string' ? { nom: m.say } : byCase(mapOf(m.say) as Forms) };
   };
-  const section = (name: 'units' | 'terms' | 'timing' | 'conditions' | 'effects', known: (id: string) => boolean, what: string, candidates: () => Iterable<string>) => {
+  const section = (name: 'units' | 'terms' | 'timing' | 'durations' | 'conditions' | 'effects', known: (id: string) => boolean, what: string, candidates: () => Iterable<string>) => {
     for (const [id, raw] of Object.entries(mapOf(l[name]))) {
       if (!known(id)) {
         const guess = closest(id, [...candidates()]);
@@ -289,6 +302,7 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
   section('units', (id) => g.unitIds.has(id), 'a unit', () => g.unitIds);
   section('terms', (id) => isTerm(g, d, id), 'a game term', () => termIds(g, d));
   section('timing', (id) => g.timingIds.has(id), 'a timing', () => g.timingIds);
+  section('durations', (id) => g.timingIds.has(id), 'a timing', () => g.timingIds);
   section('conditions', (id) => g.conditions.has(id), 'a condition', () => g.conditions.keys());
   section('effects', (id) => g.effectIds.has(id), 'an effect', () => g.effectIds);
   const tr = mapOf(l.transfers);
@@ -301,6 +315,14 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
     const m = mapOf(raw);
     out.directions.set(dir as Direction, { before: phrases(m.before), after: phrases(m.after) });
   }
+  for (const [mode, raw] of Object.entries(mapOf(l.modes))) {
+    if (mode !== 'may' && mode !== 'must' && mode !== 'cannot') {
+      report({ code: 'TX0502', message: `\`${mode}\` is not a mode`, at: spanAt(file, ['language', 'modes', mode], true), hint: 'modes are may, must, cannot' });
+      continue;
+    }
+    out.modes.set(mode, phrases(raw));
+  }
+  out.everyone = phrases(l.everyone);
   out.except = phrases(l.except);
   out.words = phrases(l.words);
   out.templates = mapOf(l.templates);

@@ -6,7 +6,7 @@
  * capitalised words that look like game terms and are nowhere in the glossary, which are reported.
  */
 import type { Declared } from '../declare.ts';
-import type { TextClaim } from './claim.ts';
+import type { Mode, TextClaim } from './claim.ts';
 import { type Direction, type Glossary, type Language, termIds, termReads } from './language.ts';
 import { findAll, matchAt, tokenize, GAP, type Phrase, type Token } from './phrase.ts';
 
@@ -37,6 +37,9 @@ export interface Reader {
   if: Array<{ phrase: Phrase; value: true }>;
   one: Array<{ phrase: Phrase; value: true }>;
   timing: Array<{ phrase: Phrase; value: string }>;
+  durations: Array<{ phrase: Phrase; value: string }>;
+  modes: Array<{ phrase: Phrase; value: Mode }>;
+  everyone: Array<{ phrase: Phrase; value: 'each' }>;
   conditions: Array<{ phrase: Phrase; value: string }>;
   effects: Array<{ phrase: Phrase; value: string }>;
   transfers: Array<{ phrase: Phrase; value: 'in' | 'out' }>;
@@ -75,6 +78,9 @@ export function makeReader(lang: Language, g: Glossary, d: Declared): Reader {
     if: lang.if.map((phrase) => ({ phrase, value: true as const })),
     one: lang.one.map((phrase) => ({ phrase, value: true as const })),
     timing: [...lang.timing].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
+    durations: [...lang.durations].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
+    modes: [...lang.modes].flatMap(([mode, ps]) => ps.map((phrase) => ({ phrase, value: mode }))),
+    everyone: lang.everyone.map((phrase) => ({ phrase, value: 'each' as const })),
     conditions: [...lang.conditions].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     effects: [...lang.effects].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     transfers: [...lang.transfers.in.map((phrase) => ({ phrase, value: 'in' as const })), ...lang.transfers.out.map((phrase) => ({ phrase, value: 'out' as const }))],
@@ -226,7 +232,8 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     for (const b of befores) {
       if (b.to <= i && i - b.to <= GAP && clauseBetween(b.to, i) && i - b.to < dirDistance) (dir = b.value), (dirDistance = i - b.to);
     }
-    for (const a of afters) if (a.from >= end && a.from - end <= 1 && clauseBetween(end, a.from)) dir = a.value;
+    // "1 more Korra", "2 race tokens fewer": after the number, before or just after its unit.
+    for (const a of afters) if ((a.from >= end && a.from - end <= 1 && clauseBetween(end, a.from)) || (unit && a.from >= n.to && a.to <= unit.from)) dir = a.value;
     let transfer: 'in' | 'out' | undefined;
     for (const t of transfers) {
       if ((t.to <= i && i - t.to <= GAP && clauseBetween(t.to, i)) || (t.from >= end && t.from - end <= GAP && clauseBetween(end, t.from))) transfer = t.value;
@@ -272,6 +279,19 @@ export function readText(text: string, r: Reader, self: string): TextReading {
   for (const m of findAll(tokens, r.timing)) {
     cover(m.from, m.to);
     claims.push({ body: { k: 'timing', timing: m.value }, ...span(m.from, m.to) });
+  }
+  // How long it lasts, whether the player chooses, and whether it is every player's: read wherever they are said.
+  for (const m of findAll(tokens, r.durations)) {
+    cover(m.from, m.to);
+    claims.push({ body: { k: 'duration', until: m.value }, ...span(m.from, m.to) });
+  }
+  for (const m of findAll(tokens, r.modes)) {
+    cover(m.from, m.to);
+    claims.push({ body: { k: 'mode', mode: m.value }, ...span(m.from, m.to) });
+  }
+  for (const m of findAll(tokens, r.everyone)) {
+    cover(m.from, m.to);
+    claims.push({ body: { k: 'who', who: m.value }, ...span(m.from, m.to) });
   }
   // What the text says happens ("counts as empty"): paired with the terms around it, never reported on its own.
   for (const m of findAll(tokens, r.effects)) {

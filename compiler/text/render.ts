@@ -105,6 +105,12 @@ export class Renderer {
         const t = this.template(`limit.${b.per}`, c.decl, c.span);
         return t ? t.replace('{times}', this.times(b.times, c.decl, c.span)) : `${b.times}× / ${b.per}`;
       }
+      case 'mode':
+        return this.lang.modes.get(b.mode)?.[0]?.source ?? b.mode;
+      case 'duration':
+        return this.lang.durations.get(b.until)?.text ?? b.until;
+      case 'who':
+        return this.lang.everyone[0]?.source ?? b.who;
     }
   }
 
