@@ -21,9 +21,10 @@ export async function workerCommand(url: string, o: WorkerCommandOptions, io: Io
   redisUrl(url);
   if (!isDir(o.packs)) throw new UsageError(`\`${o.packs}\` is not a folder: --packs names the folder holding the packs (such as content/)`);
   const jobs = o.jobs ?? availableParallelism();
+  const name = `${hostname()}:${process.pid}`;
   let worker;
   try {
-    worker = await startWorker({ url, prefix: o.prefix, packs: o.packs, rulebook: rulebookVersion(), jobs, lockMs: o.lock * 1000, name: `${hostname()}:${process.pid}` });
+    worker = await startWorker({ url, prefix: o.prefix, packs: o.packs, rulebook: rulebookVersion(), jobs, lockMs: o.lock * 1000, name });
   } catch (e) {
     if (!(e instanceof QueueError)) throw e;
     io.err(`rulebook worker: ${e.message}\n`);
@@ -34,7 +35,7 @@ export async function workerCommand(url: string, o: WorkerCommandOptions, io: Io
   worker.on('completed', (job, r) => io.err(`played ${label(job)}: ${r.games.length} games in ${r.header.seconds.toFixed(1)} s\n`));
   worker.on('failed', (job, e) => io.err(`failed ${job ? label(job) : 'a shard'}: ${e.message}\n`));
   worker.on('error', (e) => io.err(`rulebook worker: ${e.message}\n`));
-  io.err(`rulebook worker ${worker.name}: waiting for shards on ${shownUrl(url)}, packs from ${o.packs}, ${jobs} at once\n`);
+  io.err(`rulebook worker ${name}: waiting for shards on ${shownUrl(url)}, packs from ${o.packs}, ${jobs} at once\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -161,7 +161,7 @@ describe('a study through the queue', () => {
     await expect(runQueued({ url, prefix, study: outside, agents: [...agents], pack: '../../connect-four', shards: 1 })).rejects.toThrow(/shard 1\/1 failed: the job names the pack `..\/..\/connect-four`, which is not a folder inside the packs folder/);
   });
 
-  it('an unreachable Redis is a clear error, at once', async () => {
+  it('an unreachable Redis is a clear error, not endless retries', async () => {
     const port = await freePort();
     await expect(runQueued({ url: `redis://127.0.0.1:${port}`, study: settings, agents: [...agents], pack: 'connect-four', shards: 1 })).rejects.toThrow(QueueError);
     const r = await rulebook('simulate', c4, '--queue', `redis://127.0.0.1:${port}`);
