@@ -56,7 +56,7 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
   const simulateCommandLine = program
     .command('simulate')
     .enablePositionalOptions()
-    .description('play many games by bots and print balance figures: wins by seat and by the cards held at the end')
+    .description('play many games by bots and print a balance study: wins by seat, by card of each kind and by pair, with 95% intervals and flags outside the fair band, the first player, game length')
     .argument('<pack>', 'a pack folder')
     .option('--games <n>', 'number of games', positiveInt, 100)
     .option('--players <n>', "number of players (default: the pack's minimum)", positiveInt)
@@ -73,7 +73,7 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
     .option('--shards <n>', 'with --queue: shards of the study (default 8)', positiveInt)
     .option('--packs <folder>', "with --queue: the folder the workers' --packs name (default: the pack folder's parent)")
     .option('--prefix <name>', 'with --queue: prefix of the queue in Redis, to keep groups of studies apart')
-    .addHelpText('after', '\nThe same options give the same figures, whatever the number of threads, shards or machines (docs/distributed.md).\nExit code: 0 when every game ended, 1 when the pack does not compile or a game got stuck, 2 for a wrong command line.\nExamples: rulebook simulate content/smallworld-wow --players 4 --games 400 --bots greedy random random random\n          rulebook simulate content/wroth --games 2000 --shard 3/4 --out wroth-3.jsonl\n          rulebook simulate content/wroth --games 2000 --queue redis://127.0.0.1:6379')
+    .addHelpText('after', '\nThe same options give the same figures, whatever the number of threads, shards or machines (docs/distributed.md).\nExit code: 0 when every game ended, 1 when the pack does not compile or a game got stuck, 2 for a wrong command line.\nExamples: rulebook simulate content/smallworld-wow --players 3 --games 40 --html study.html\n          rulebook simulate content/smallworld-wow --players 4 --games 400 --bots greedy random random random --margin 3\n          rulebook simulate content/wroth --games 2000 --shard 3/4 --out wroth-3.jsonl\n          rulebook simulate content/wroth --games 2000 --queue redis://127.0.0.1:6379')
     .action(async (pack: string, opts: { games: number; players?: number; seed: number; bots: string[]; maxSteps: number; workers?: number; json?: boolean; html?: string; margin: number; shard?: string; out?: string; queue?: string; shards?: number; packs?: string; prefix?: string }) => {
       code = await simulateCommand(pack, opts, io);
     });
