@@ -191,7 +191,8 @@ export function study(summaries: readonly GameSummary[], options: StudyOptions =
       }
     }
     for (const [p, cards] of byPlayer) {
-      const sorted = [...cards].sort(byText);
+      // By kind first, so that a pair always reads in the same order (a race, then its power).
+      const sorted = [...cards].sort((a, b) => byText(kindOfCard.get(a)!, kindOfCard.get(b)!) || byText(a, b));
       for (let i = 0; i < sorted.length; i++) {
         for (let j = i + 1; j < sorted.length; j++) {
           if (kindOfCard.get(sorted[i]) === kindOfCard.get(sorted[j])) continue;
