@@ -14,10 +14,13 @@
  *   the bots play, MCTS against random play; a game is won when the pack's `playersWin()` holds at
  *   its end.
  *
- * Options: --games N (each matchup; default 10), --iterations N (default 20), --depth N (default
- * 15), --only sw|wotlk|wroth (repeatable), --max-steps N (default 3000). Also printed: the mean
- * time of an MCTS decision and of a game, and what the issue's full run (200 games a matchup)
- * would take at that pace on this machine.
+ * Options: --games N (each MCTS matchup; default 10), --iterations N (default 20), --depth N
+ * (default 15), --only sw|sw-shipped|wotlk|wroth (repeatable; default sw, wotlk, wroth: Small World
+ * as shipped is slow), --difficulties (WotLK's for MCTS, comma-separated; default normal; random
+ * plays all four), --random-games N (the random rows of WotLK and Wroth; default 40), --cards N (Wroth's first N
+ * scenario cards; default all), --max-steps N (default 3000). Also printed: the mean time of an
+ * MCTS seat's choice and of a game, and what the issue's full run (200 games a matchup) would take
+ * at that pace on this machine.
  */
 import './production.ts';
 import { performance } from 'node:perf_hooks';
@@ -35,6 +38,9 @@ const { values: args } = parseArgs({
     iterations: { type: 'string', default: '20' },
     depth: { type: 'string', default: '15' },
     only: { type: 'string', multiple: true },
+    difficulties: { type: 'string', default: 'normal' },
+    'random-games': { type: 'string', default: '40' },
+    cards: { type: 'string' },
     'max-steps': { type: 'string', default: '3000' },
   },
 });
@@ -43,6 +49,8 @@ const ITERATIONS = Number(args.iterations);
 const DEPTH = Number(args.depth);
 const MAX_STEPS = Number(args['max-steps']);
 const FULL_RUN = 200;
+const RANDOM_GAMES = Number(args['random-games']);
+const MCTS_DIFFICULTIES = new Set(args.difficulties.split(','));
 const only = new Set(args.only ?? ['sw', 'wotlk', 'wroth']);
 const root = join(import.meta.dirname, '..', 'content');
 
@@ -107,10 +115,9 @@ function line(label: string, wins: number, games: number, clock?: Clock, seconds
 function smallWorld(): void {
   const files = readPackFolder(join(root, 'smallworld-wow'));
   const withEstimate = files.map((f) => (f.path === 'rules/game.yaml' ? { ...f, text: f.text.replace(/^ {2}tiebreak: .*\n/m, (m) => m + SW_ESTIMATE) } : f));
-  const variants: Array<[string, CompiledPack, AgentKind]> = [
-    ['as shipped', packOf(files), `mcts:${ITERATIONS}`],
-    ['+ estimate', packOf(withEstimate), `mcts:${ITERATIONS}:depth=${DEPTH}`],
-  ];
+  const variants: Array<[string, CompiledPack, AgentKind]> = [];
+  if (only.has('sw-shipped')) variants.push(['as shipped', packOf(files), `mcts:${ITERATIONS}`]);
+  if (only.has('sw')) variants.push(['+ estimate', packOf(withEstimate), `mcts:${ITERATIONS}:depth=${DEPTH}`]);
   console.log(`\nSmall World, 2 players (${GAMES} games a matchup, seats alternated)`);
   for (const [name, pack, bot] of variants) {
     for (const opponent of ['random', 'greedy'] as AgentKind[]) {
@@ -133,17 +140,19 @@ function smallWorld(): void {
 
 function wrathOfTheLichKing(): void {
   const pack = packOf(readPackFolder(join(root, 'wotlk')));
-  console.log(`\nWrath of the Lich King, 2 heroes (${GAMES} games a row; won = the pack's scoring)`);
+  console.log(`\nWrath of the Lich King, 2 heroes (won = the pack's scoring; random: ${RANDOM_GAMES} games a row, MCTS: ${GAMES})`);
   for (const difficulty of ['beginner', 'normal', 'heroic', 'mythic']) {
     for (const bots of ['random', `mcts:${ITERATIONS}:team`] as AgentKind[]) {
+      if (bots !== 'random' && !MCTS_DIFFICULTIES.has(difficulty)) continue;
+      const games = bots === 'random' ? RANDOM_GAMES : GAMES;
       const clock = { decisions: 0, ms: 0 };
       const t = performance.now();
       let wins = 0;
-      for (let g = 1; g <= GAMES; g++) {
+      for (let g = 1; g <= games; g++) {
         const st = play(pack, setUp(pack, 2, g, [`choose ${difficulty}`]), g, [bots], clock);
         if (st.over && standings(st)[0].score > 0) wins++;
       }
-      console.log(line(`  ${difficulty}: ${bots}`, wins, GAMES, clock, (performance.now() - t) / 1000));
+      console.log(line(`  ${difficulty}: ${bots}`, wins, games, clock, (performance.now() - t) / 1000));
     }
   }
 }
@@ -152,19 +161,20 @@ function wroth(): void {
   const pack = packOf(readPackFolder(join(root, 'wroth')));
   const won = pack.expression!('playersWin()');
   if (!won.ok) throw new Error(won.problems.map((p) => p.message).join('; '));
-  console.log(`\nWroth, solo against its AI (${GAMES} games a row; won = playersWin() at the end)`);
-  for (const card of pack.byKind.scenario ?? []) {
+  console.log(`\nWroth, solo against its AI (won = playersWin() at the end; random: ${RANDOM_GAMES} games a row, MCTS: ${GAMES})`);
+  for (const card of (pack.byKind.scenario ?? []).slice(0, args.cards ? Number(args.cards) : undefined)) {
     const faction = pack.entities[card].props.faction as string;
     const row: string[] = [];
     for (const bots of ['random', `mcts:${ITERATIONS}`] as AgentKind[]) {
+      const games = bots === 'random' ? RANDOM_GAMES : GAMES;
       const clock = { decisions: 0, ms: 0 };
       const t = performance.now();
       let wins = 0;
-      for (let g = 1; g <= GAMES; g++) {
+      for (let g = 1; g <= games; g++) {
         const st = play(pack, setUp(pack, 1, g, [`choose ${faction}`, `choose ${card}`]), g, [bots], clock);
         if (st.over && evaluate(st, won) === true) wins++;
       }
-      row.push(line(`  ${card} (${faction} AI): ${bots}`, wins, GAMES, clock, (performance.now() - t) / 1000));
+      row.push(line(`  ${card} (${faction} AI): ${bots}`, wins, games, clock, (performance.now() - t) / 1000));
     }
     console.log(row.join('\n'));
   }
