@@ -1,40 +1,15 @@
 /**
- * The board: every entity of a kind that has a graph is a node, at its `x`,`y` props when it has
- * them and laid out by its links otherwise (a force layout, the same every time); edges come from
- * the graph prop; nodes are coloured by a `terrain`
- * prop when there is one, and labelled with their state fields. Nodes named by a legal choice can
- * be clicked to make it.
+ * The board: every entity of a kind that has a graph is a node, drawn as the pack's presentation
+ * says (board/look.ts): fill, owner's colour, pieces, markers, label. Nodes are placed so that none
+ * overlaps another (board/layout.ts); edges come from the graph prop. Nodes named by a legal choice
+ * can be clicked to make it. Wheel zooms, dragging pans, a double click or the reset button goes
+ * back to the whole board.
  */
 import type { Choice, GameState, PackSummary, Value } from './engine-types.ts';
-import { forceCollide, forceLink, forceManyBody, forceSimulation, type SimulationNodeDatum } from 'd3-force';
 import { s } from './dom.ts';
-
-const terrainColours: Record<string, string> = {
-  forest: '#4f8f4a',
-  hills: '#b9a66a',
-  mountains: '#8d8f94',
-  mountain: '#8d8f94',
-  swamp: '#6f7d4f',
-  fields: '#d8c85a',
-  farmland: '#d8c85a',
-  grass: '#8fc46a',
-  caves: '#6e5a7e',
-  sea: '#5b8fc9',
-  lake: '#8cbde6',
-  water: '#5b8fc9',
-  desert: '#e3c48f',
-};
-const fallbackColours = ['#c9a27e', '#9cc0a0', '#b7a8d6', '#e0b2a0', '#a7c7d9', '#d6cf9a', '#c4a3b9', '#a9b8a0'];
-export const playerColours = ['#d9480f', '#1971c2', '#2f9e44', '#9c36b5', '#e8a200', '#0c8599', '#c2255c', '#5c940d'];
-
-function hash(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
-export function terrainColour(t: string): string {
-  return terrainColours[t] ?? fallbackColours[hash(t) % fallbackColours.length];
-}
+import { CHIP_FONT, CHIP_H, glyph, LABEL_FONT, MARKER_FONT, R, type Glyph, type Measure } from './board/glyph.ts';
+import { extent, place, stretch, type Placed } from './board/layout.ts';
+import { inkOn, Looks } from './board/look.ts';
 
 /** Ids named by a choice's arguments (deeply), so a choice can be made by clicking what it names. */
 export function idsIn(v: Value | undefined): string[] {
@@ -58,63 +33,34 @@ export interface BoardInput {
   onZoom(z: { k: number; cx: number; cy: number } | undefined): void;
 }
 
-interface Node {
-  id: string;
-  x: number;
-  y: number;
+/** Text widths from a canvas with the page's font, the font the board's texts are drawn in. */
+function measurer(): Measure {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const family = getComputedStyle(document.body).fontFamily || 'sans-serif';
+  const cache = new Map<string, number>();
+  return (text, px, bold) => {
+    const key = `${px}|${bold ? 1 : 0}|${text}`;
+    let w = cache.get(key);
+    if (w === undefined) {
+      if (ctx) {
+        ctx.font = `${bold ? 600 : 400} ${px}px ${family}`;
+        w = ctx.measureText(text).width;
+      } else w = text.length * px * 0.62;
+      cache.set(key, w);
+    }
+    return w;
+  };
 }
 
-function layout(ids: string[], props: (id: string) => Record<string, Value>, links: (id: string) => string[]): Node[] {
-  const withXY = ids.every((id) => typeof props(id).x === 'number' && typeof props(id).y === 'number');
-  if (withXY && ids.length) return ids.map((id) => ({ id, x: props(id).x as number, y: props(id).y as number }));
-  // No coordinates: linked nodes pulled together, all pushed apart, from a circle in id order.
-  // d3-force jiggles with its own seeded generator, so the board is the same at every visit.
-  const sorted = [...ids].sort();
-  const r = Math.max(120, sorted.length * 14);
-  const nodes: Array<Node & SimulationNodeDatum> = sorted.map((id, i) => ({ id, x: r + r * Math.cos((2 * Math.PI * i) / sorted.length - Math.PI / 2), y: r + r * Math.sin((2 * Math.PI * i) / sorted.length - Math.PI / 2) }));
-  const inGroup = new Set(sorted);
-  const edges = sorted.flatMap((a) => links(a).filter((b) => inGroup.has(b) && a < b).map((b) => ({ source: a, target: b })));
-  if (!edges.length) return nodes;
-  const sim = forceSimulation(nodes)
-    .force('link', forceLink<Node & SimulationNodeDatum, { source: string; target: string }>(edges).id((n) => n.id).distance(110))
-    .force('charge', forceManyBody().strength(-700))
-    .force('collide', forceCollide(62))
-    .stop();
-  sim.tick(400);
-  return nodes.map((n) => ({ id: n.id, x: n.x!, y: n.y! }));
-}
-
-function shortValue(v: Value, summary: PackSummary, lang: string, state: GameState): string {
-  if (Array.isArray(v)) return `${v.length}`;
-  if (typeof v === 'string') {
-    const pi = state.players.indexOf(v);
-    if (pi >= 0) return `P${pi + 1}`;
-    const e = summary.entities[v];
-    return e ? e.name[lang] ?? e.name.en ?? v : v;
-  }
-  if (typeof v === 'boolean') return v ? '✓' : '';
-  return String(v);
-}
-
-/** Draws the board; returns null when the pack has no kind with a graph. */
-export function renderBoard(input: BoardInput): SVGSVGElement | null {
-  const { summary, state, lang } = input;
-  const graphKinds = Object.values(summary.kinds).filter((k) => k.graph);
-  if (!graphKinds.length) return null;
-  const byEntity = new Map<string, Choice[]>();
-  if (input.clickable) {
-    for (const c of input.choices) for (const id of new Set(c.args.flatMap(idsIn))) if (summary.entities[id]) byEntity.set(id, [...(byEntity.get(id) ?? []), c]);
-  }
-
-  // Nodes fall into groups: one per graph kind, split further by a prop naming another entity
-  // (a region's `board`), since each group has its own coordinates. Groups that the game state
-  // names (`game.boards`) are the ones in play; when none is named, all are drawn.
+/** Groups of nodes with their own coordinates: one per graph kind, split by a prop naming another entity (a region's `board`). */
+function groupsOf(summary: PackSummary, state: GameState): Array<{ kind: string; ids: string[] }> {
+  // Groups that the game state names (`game.boards`) are the ones in play; when none is named, all are drawn.
   const referenced = new Set<string>();
   for (const rec of Object.values(state.e)) for (const v of Object.values(rec)) for (const id of idsIn(v)) referenced.add(id);
   const groups: Array<{ kind: string; ids: string[] }> = [];
-  for (const kind of graphKinds) {
-    const ids = summary.byKind[kind.name] ?? Object.keys(summary.entities).filter((id) => summary.entities[id].kind === kind.name);
-    const container = Object.entries(kind.props).find(([, f]) => summary.kinds[f.type] && f.type !== kind.name)?.[0];
+  for (const kind of Object.values(summary.kinds).filter((k) => k.graph)) {
+    const ids = (Object.hasOwn(summary.byKind, kind.name) ? summary.byKind[kind.name] : undefined) ?? Object.keys(summary.entities).filter((id) => summary.entities[id].kind === kind.name);
+    const container = Object.entries(kind.props).find(([, f]) => Object.hasOwn(summary.kinds, f.type) && f.type !== kind.name)?.[0];
     if (!container) {
       groups.push({ kind: kind.name, ids });
       continue;
@@ -127,18 +73,39 @@ export function renderBoard(input: BoardInput): SVGSVGElement | null {
     const inPlay = [...byOwner.keys()].filter((o) => referenced.has(o));
     for (const [owner, members] of byOwner) if (!inPlay.length || inPlay.includes(owner)) groups.push({ kind: kind.name, ids: members });
   }
-  const allNodes: Array<Node & { kind: string }> = [];
-  const edges: Array<[string, string]> = [];
+  return groups;
+}
+
+/** Draws the board; returns null when the pack has no kind with a graph. */
+export function renderBoard(input: BoardInput): SVGSVGElement | null {
+  const { summary, state } = input;
+  const groups = groupsOf(summary, state);
+  if (!groups.length) return null;
+  const looks = new Looks(summary, state, input.lang);
+  const measure = measurer();
+  const glyphs = new Map<string, Glyph>();
+  for (const g of groups) for (const id of g.ids) glyphs.set(id, glyph(looks.node(id), measure));
+  const box = (id: string) => glyphs.get(id)!.box;
+  const linksOf = (kind: string) => (id: string) => {
+    const graph = summary.kinds[kind]?.graph;
+    return graph ? idsIn(summary.entities[id]?.props[graph]) : [];
+  };
+
   const laid = groups.map((g) => {
-    const graph = summary.kinds[g.kind]?.graph;
-    const nodes = layout(g.ids, (id) => summary.entities[id]?.props ?? {}, (id) => (graph ? idsIn(summary.entities[id]?.props[graph]) : []));
-    const xs0 = nodes.map((n) => n.x);
-    const ys0 = nodes.map((n) => n.y);
-    return { g, nodes, minX: Math.min(...xs0), minY: Math.min(...ys0), w: Math.max(...xs0) - Math.min(...xs0), h: Math.max(...ys0) - Math.min(...ys0) };
+    const nodes = place(g.ids, (id) => {
+      const x = summary.entities[id]?.props.x;
+      const y = summary.entities[id]?.props.y;
+      return typeof x === 'number' && typeof y === 'number' ? { x, y } : undefined;
+    }, linksOf(g.kind), box);
+    // A board alone fills the space it has.
+    if (groups.length === 1) stretch(nodes, box, input.aspect);
+    const e = extent(nodes, box);
+    return { g, nodes, minX: e.minX, minY: e.minY, w: e.maxX - e.minX, h: e.maxY - e.minY };
   });
+
   // Boards in a grid: each column as wide as its widest board, each row as tall as its tallest;
   // as many columns as make the boards largest in the space there is.
-  const gap = 120;
+  const gap = 40;
   const grid = (cols: number) => {
     const colW: number[] = [];
     const rowH: number[] = [];
@@ -161,45 +128,31 @@ export function renderBoard(input: BoardInput): SVGSVGElement | null {
     }
   }
   const { colW, rowH } = grid(cols);
-  const drawn = new Set<string>();
+  const all: Array<Placed & { kind: string }> = [];
   laid.forEach((l, i) => {
     const c = i % cols;
     const r = Math.floor(i / cols);
     // Centred in its cell.
-    const ox = colW.slice(0, c).reduce((a, b) => a + b, 0) + (colW[c] - gap - l.w) / 2;
-    const oy = rowH.slice(0, r).reduce((a, b) => a + b, 0) + (rowH[r] - gap - l.h) / 2;
-    for (const n of l.nodes) {
-      allNodes.push({ id: n.id, x: n.x - l.minX + ox, y: n.y - l.minY + oy, kind: l.g.kind });
-      drawn.add(n.id);
-    }
+    const ox = colW.slice(0, c).reduce((a, b) => a + b, 0) + (colW[c] - l.w) / 2;
+    const oy = rowH.slice(0, r).reduce((a, b) => a + b, 0) + (rowH[r] - l.h) / 2;
+    for (const n of l.nodes) all.push({ id: n.id, x: n.x - l.minX + ox, y: n.y - l.minY + oy, kind: l.g.kind });
   });
+  const pos = new Map(all.map((n) => [n.id, n]));
   const seen = new Set<string>();
-  for (const n of allNodes) {
-    const graph = summary.kinds[n.kind]?.graph;
-    const adj = graph ? summary.entities[n.id]?.props[graph] : undefined;
-    for (const other of idsIn(adj)) {
+  const edges: Array<[string, string]> = [];
+  for (const n of all) {
+    for (const other of linksOf(n.kind)(n.id)) {
       const key = n.id < other ? `${n.id}|${other}` : `${other}|${n.id}`;
-      if (seen.has(key) || !drawn.has(other)) continue;
+      if (seen.has(key) || !pos.has(other)) continue;
       seen.add(key);
       edges.push([n.id, other]);
     }
   }
-  const pos = new Map(allNodes.map((n) => [n.id, n]));
-  const xs = allNodes.map((n) => n.x);
-  const ys = allNodes.map((n) => n.y);
-  // Node size from the typical distance between neighbours.
-  const dists = edges.map(([a, b]) => Math.hypot(pos.get(a)!.x - pos.get(b)!.x, pos.get(a)!.y - pos.get(b)!.y)).sort((a, b) => a - b);
-  const typical = dists.length ? dists[Math.floor(dists.length / 4)] : 80;
-  const r = Math.max(10, Math.min(40, typical * 0.42));
-  const pad = r * 1.6;
-  const minX = Math.min(...xs) - pad;
-  const minY = Math.min(...ys) - pad;
-  const w = Math.max(...xs) - Math.min(...xs) + 2 * pad;
-  const h = Math.max(...ys) - Math.min(...ys) + 2 * pad;
-  const font = r * 0.44;
-
+  const e = extent(all, box);
+  const pad = 6;
+  const full = { x: e.minX - pad, y: e.minY - pad, w: e.maxX - e.minX + 2 * pad, h: e.maxY - e.minY + 2 * pad };
   const z = input.zoom;
-  const view = z ? { w: w / z.k, h: h / z.k, x: z.cx - w / z.k / 2, y: z.cy - h / z.k / 2 } : { x: minX, y: minY, w, h };
+  const view = z ? { w: full.w / z.k, h: full.h / z.k, x: z.cx - full.w / z.k / 2, y: z.cy - full.h / z.k / 2 } : full;
   const svg = s('svg', { viewBox: `${view.x} ${view.y} ${view.w} ${view.h}`, class: 'board', 'data-testid': 'board', preserveAspectRatio: 'xMidYMid meet', role: 'img', 'aria-label': 'game board' });
   const edgeLayer = s('g', { class: 'edges' });
   for (const [a, b] of edges) {
@@ -209,55 +162,55 @@ export function renderBoard(input: BoardInput): SVGSVGElement | null {
   }
   svg.append(edgeLayer);
 
-  for (const n of allNodes) {
-    const ent = summary.entities[n.id];
-    const kind = summary.kinds[n.kind];
-    const fields = state.e[n.id] ?? {};
-    const terrain = ent?.props.terrain;
-    const fill = typeof terrain === 'string' ? terrainColour(terrain) : '#dfe3ea';
-    // A state field holding a player id colours the node's ring.
-    const ownerField = Object.entries(fields).find(([, v]) => typeof v === 'string' && state.players.includes(v));
-    const owner = ownerField ? state.players.indexOf(ownerField[1] as string) : -1;
-    const picks = byEntity.get(n.id);
-    const label = ent?.name[input.lang] ?? ent?.name.en ?? n.id;
-    const stateBits = Object.entries(fields)
-      .filter(([k, v]) => kind?.state[k] && v !== null && v !== false && v !== 0 && !(Array.isArray(v) && !v.length) && k !== ownerField?.[0])
-      .map(([k, v]) => (typeof v === 'number' ? `${k} ${v}` : typeof v === 'boolean' ? k : shortValue(v, summary, lang, state)));
-    const flags = Object.entries(ent?.props ?? {})
-      .filter(([k, v]) => v === true && kind?.props[k]?.type === 'bool')
-      .map(([k]) => k);
-    const title = [`${label} (${n.id})`, typeof terrain === 'string' ? terrain : '', flags.join(', '), ...Object.entries(fields).map(([k, v]) => `${k}: ${JSON.stringify(v)}`)].filter(Boolean).join('\n');
-    const g = s(
-      'g',
-      {
-        class: `node${picks ? ' pickable' : ''}`,
-        transform: `translate(${n.x} ${n.y})`,
-        'data-testid': `node-${n.id}`,
-        'data-entity': n.id,
-        tabindex: picks ? 0 : undefined,
-        role: picks ? 'button' : undefined,
-      },
-      s('title', null, title),
-      s('circle', { r, fill, class: 'body', stroke: owner >= 0 ? playerColours[owner % playerColours.length] : '#ffffff', 'stroke-width': owner >= 0 ? r * 0.22 : r * 0.08 }),
-      flags.includes('mountain') ? s('path', { d: `M${-r * 0.45} ${-r * 0.2} L0 ${-r * 0.75} L${r * 0.45} ${-r * 0.2} Z`, class: 'marker' }) : null,
-      flags.includes('magic') ? s('circle', { cx: r * 0.62, cy: -r * 0.62, r: r * 0.2, class: 'magic' }) : null,
-      s('text', { class: 'label', y: stateBits.length ? -font * 0.1 : font * 0.35, 'font-size': font }, label.length > 13 ? `${label.slice(0, 12)}…` : label),
-      stateBits.length ? s('text', { class: 'state', y: font * 1.05, 'font-size': font * 0.9 }, stateBits.slice(0, 2).join(' · ')) : null,
-    );
-    if (picks) {
-      const pick = (ev: Event) => {
-        const rect = (ev.currentTarget as SVGGElement).getBoundingClientRect();
-        input.onPick(n.id, picks, { x: rect.left + rect.width / 2, y: rect.bottom });
-      };
-      g.addEventListener('click', pick);
-      g.addEventListener('keydown', (ev) => {
-        if ((ev as KeyboardEvent).key === 'Enter' || (ev as KeyboardEvent).key === ' ') pick(ev);
-      });
-    }
-    svg.append(g);
+  const byEntity = new Map<string, Choice[]>();
+  if (input.clickable) {
+    for (const c of input.choices) for (const id of new Set(c.args.flatMap(idsIn))) if (Object.hasOwn(summary.entities, id)) byEntity.set(id, [...(byEntity.get(id) ?? []), c]);
   }
-  enableZoom(svg, { x: minX, y: minY, w, h }, input);
+  for (const n of all) svg.append(drawNode(n, glyphs.get(n.id)!, byEntity.get(n.id), input));
+  enableZoom(svg, full, input);
   return svg;
+}
+
+function drawNode(n: Placed, gl: Glyph, picks: Choice[] | undefined, input: BoardInput): SVGGElement {
+  const { look } = gl;
+  const title = [`${look.label} (${n.id})`, ...look.markers.map((m) => m.title), ...[...new Set(look.chips.map((c) => c.title))], ...look.details].join('\n');
+  const g = s(
+    'g',
+    {
+      class: `node${picks ? ' pickable' : ''}`,
+      transform: `translate(${n.x} ${n.y})`,
+      'data-testid': `node-${n.id}`,
+      'data-entity': n.id,
+      tabindex: picks ? 0 : undefined,
+      role: picks ? 'button' : undefined,
+    },
+    s('title', null, title),
+    s('circle', { r: R, fill: look.fill, class: 'body', stroke: look.ring ?? '#ffffff', 'stroke-width': look.ring ? 4.5 : 1.5 }),
+    gl.markers.map((m, i) =>
+      s('text', { class: 'mark', x: m.x + m.w / 2, y: gl.markerY + MARKER_FONT, 'font-size': MARKER_FONT, fill: look.markers[i].colour ?? '#3a3f4a' }, look.markers[i].text),
+    ),
+    gl.lines.map((line, i) => s('text', { class: 'label', y: gl.lineY[i], 'font-size': LABEL_FONT }, line)),
+    gl.chips.map((c, i) => {
+      const chip = look.chips[i];
+      return s('g', { class: 'chip' },
+        chip.text
+          ? s('rect', { x: c.x, y: c.y, width: c.w, height: CHIP_H, rx: CHIP_H / 2, fill: chip.colour })
+          : s('circle', { cx: c.x + c.w / 2, cy: c.y + CHIP_H / 2, r: c.w / 2, fill: chip.colour }),
+        chip.text ? s('text', { x: c.x + c.w / 2, y: c.y + CHIP_H / 2 + CHIP_FONT * 0.36, 'font-size': CHIP_FONT, fill: inkOn(chip.colour) }, chip.text) : null,
+      );
+    }),
+  );
+  if (picks) {
+    const pick = (ev: Event) => {
+      const rect = (ev.currentTarget as SVGGElement).getBoundingClientRect();
+      input.onPick(n.id, picks, { x: rect.left + rect.width / 2, y: rect.bottom });
+    };
+    g.addEventListener('click', pick);
+    g.addEventListener('keydown', (ev) => {
+      if ((ev as KeyboardEvent).key === 'Enter' || (ev as KeyboardEvent).key === ' ') pick(ev);
+    });
+  }
+  return g;
 }
 
 /** Wheel zooms around the pointer, dragging pans, double-click resets. */
@@ -281,11 +234,10 @@ function enableZoom(svg: SVGSVGElement, full: { x: number; y: number; w: number;
     z = k === 1 ? { k, cx: full.x + full.w / 2, cy: full.y + full.h / 2 } : { k, cx: p.x + (z.cx - p.x) * f, cy: p.y + (z.cy - p.y) * f };
     apply();
   }, { passive: false });
-  let drag: { x: number; y: number; cx: number; cy: number } | undefined;
+  let drag: { x: number; y: number } | undefined;
   svg.addEventListener('pointerdown', (ev) => {
     if (z.k === 1 || (ev.target as Element).closest('.pickable')) return;
-    const p = toBoard(ev);
-    drag = { x: p.x, y: p.y, cx: z.cx, cy: z.cy };
+    drag = toBoard(ev);
     svg.setPointerCapture(ev.pointerId);
   });
   svg.addEventListener('pointermove', (ev) => {
@@ -293,8 +245,7 @@ function enableZoom(svg: SVGSVGElement, full: { x: number; y: number; w: number;
     const p = toBoard(ev);
     z = { ...z, cx: z.cx - (p.x - drag.x), cy: z.cy - (p.y - drag.y) };
     apply();
-    const q = toBoard(ev);
-    drag = { ...drag, x: q.x, y: q.y };
+    drag = toBoard(ev);
   });
   svg.addEventListener('pointerup', () => (drag = undefined));
   svg.addEventListener('dblclick', () => {

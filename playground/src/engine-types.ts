@@ -1,8 +1,9 @@
 /** The engine's types as the playground uses them, plus the plain-data summary the worker sends the page. */
 import type { Diagnostic, SourceFile } from '../../compiler/index.ts';
+import type { KindLook, Presentation } from '../../compiler/presentation.ts';
 import type { Choice, EntityInfo, GameState, KindInfo, LogEntry, Value } from '../../runtime/types.ts';
 
-export type { Diagnostic, SourceFile, Choice, EntityInfo, GameState, KindInfo, LogEntry, Value };
+export type { Diagnostic, SourceFile, Choice, EntityInfo, GameState, KindInfo, KindLook, LogEntry, Presentation, Value };
 
 /** The part of a compiled pack the page reads to draw a board and name things (the rules stay in the worker). */
 export interface PackSummary {
@@ -13,4 +14,6 @@ export interface PackSummary {
   byKind: Record<string, string[]>;
   players: { min: number; max: number };
   languages: string[];
+  /** How the pack's things are drawn. */
+  presentation?: Presentation;
 }

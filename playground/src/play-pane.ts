@@ -3,7 +3,9 @@
  * the prompt and its choices, the players' fields, the log, and the history to step through.
  */
 import { h, clear } from './dom.ts';
-import { idsIn, renderBoard, playerColours } from './board.ts';
+import { idsIn, renderBoard } from './board.ts';
+import { seatColour } from './board/look.ts';
+import { renderPlayersPanel } from './players-panel.ts';
 import type { AppContext } from './context.ts';
 import type { Choice, GameState, PackSummary } from './engine-types.ts';
 import { BOT_DELAYS, botSpeed, setBotSpeed } from './prefs.ts';
@@ -18,6 +20,12 @@ export class PlayPane {
   lang = 'en';
   private boardZoom: { k: number; cx: number; cy: number } | undefined;
   private boardAspect = 1.7;
+  /**
+   * Whose view the game is shown in: `turn` is the one human seat, or the human to move when there
+   * are several (a table passing the game around; kept while bots move), or the first seat when
+   * bots play every seat; `all` shows everything; else a player.
+   */
+  private viewMode: 'turn' | 'all' | string = 'turn';
 
   constructor(
     private readonly ctx: AppContext,
@@ -59,7 +67,7 @@ export class PlayPane {
         seats,
         draft.seats.map((seat, i) =>
           h('label', { class: 'seat' },
-            h('span', { class: 'dot', style: `background:${playerColours[i % playerColours.length]}` }),
+            h('span', { class: 'dot', style: `background:${seatColour(summary, i)}` }),
             `Player ${i + 1}`,
             seatSelect(seat, (v) => (draft.seats[i] = v), `seat-${i}`),
           ),
@@ -102,12 +110,15 @@ export class PlayPane {
     const canChoose = !!r && !r.error && (!this.game.viewAs || this.game.viewAs === toMove);
 
     const viewSelect = h('select', { 'data-testid': 'view-as', title: 'Whose view of the game: hidden information is removed' },
-      h('option', { value: '' }, 'View: everything'),
-      (full?.players ?? []).map((p, i) => h('option', { value: p, selected: this.game.viewAs === p }, `View as P${i + 1}`)),
+      h('option', { value: 'turn', selected: this.viewMode === 'turn' }, 'View: current player'),
+      h('option', { value: 'all', selected: this.viewMode === 'all' }, 'View: everything'),
+      (full?.players ?? []).map((p, i) => h('option', { value: p, selected: this.viewMode === p }, `View as P${i + 1}`)),
     );
     viewSelect.addEventListener('change', () => {
-      this.game.setViewAs(viewSelect.value || null);
+      this.viewMode = viewSelect.value;
+      this.syncView(s);
     });
+    if (this.syncView(s)) return;
     const langSelect = summary.languages.length > 1
       ? h('select', { 'data-testid': 'language', title: 'Language of names and texts' }, summary.languages.map((l) => h('option', { value: l, selected: l === this.lang }, l.toUpperCase())))
       : null;
@@ -170,7 +181,11 @@ export class PlayPane {
         clickable: humanToMove && !r?.stoppedAt,
         onPick: (_entity, choices, at) => (choices.length === 1 ? this.game.choose(choices[0]) : this.pickMenu(choices, at)),
       });
-      clear(boardWrap, svg ?? h('div', { class: 'no-board' }, 'No kind of this pack has a graph, so there is no board to draw.'));
+      clear(
+        boardWrap,
+        svg ?? h('div', { class: 'no-board' }, 'No kind of this pack has a graph, so there is no board to draw.'),
+        svg ? h('button', { class: 'small board-reset', 'data-testid': 'board-reset', title: 'The whole board (or double-click it)', onclick: () => { this.boardZoom = undefined; drawBoard(this.boardAspect); } }, 'Reset view') : null,
+      );
     };
     // Several boards are arranged for the space they get: drawn for the last known shape, then
     // again if the space turns out to be another shape (a banner came or went).
@@ -199,10 +214,22 @@ export class PlayPane {
     );
   }
 
+  /** Asks for the view the mode wants; true when a new answer is on its way (and will be drawn). */
+  private syncView(s: Session): boolean {
+    const players = this.game.played?.state?.players ?? [];
+    const humans = players.filter((_, i) => s.seats[i] === 'human');
+    const toMove = this.game.toMove();
+    const turn = humans.length === 1 ? humans[0] : toMove && humans.includes(toMove) ? toMove : (this.game.viewAs ?? humans[0] ?? players[0]);
+    const wanted = this.viewMode === 'all' ? null : this.viewMode === 'turn' ? turn : this.viewMode;
+    if (!players.length || wanted === this.game.viewAs) return false;
+    this.game.setViewAs(wanted);
+    return true;
+  }
+
   private renderPrompt(state: GameState | undefined, toMove: string | undefined, legal: Choice[], humanToMove: boolean): HTMLElement {
     const r = this.game.played;
     const idx = state && toMove ? state.players.indexOf(toMove) : -1;
-    const who = idx >= 0 ? h('span', { class: 'who' }, h('span', { class: 'dot', style: `background:${playerColours[idx % playerColours.length]}` }), `P${idx + 1}`) : null;
+    const who = idx >= 0 ? h('span', { class: 'who' }, h('span', { class: 'dot', style: `background:${seatColour(this.ctx.summary, idx)}` }), `P${idx + 1}`) : null;
     let head: (HTMLElement | string | null)[];
     if (!state) head = ['…'];
     else if (state.over) {
@@ -214,7 +241,7 @@ export class PlayPane {
           ? h('ol', { class: 'standings', 'data-testid': 'standings' }, rows.map((row) => {
               const i = state.players.indexOf(row.player);
               return h('li', { class: best && row.score === best.score && row.tiebreak === best.tiebreak ? 'winner' : '' },
-                h('span', { class: 'dot', style: `background:${playerColours[i % playerColours.length]}` }), `P${i + 1} `, h('strong', null, row.score), row.tiebreak ? h('span', { class: 'tiebreak' }, ` (tiebreak ${row.tiebreak})`) : null);
+                h('span', { class: 'dot', style: `background:${seatColour(this.ctx.summary, i)}` }), `P${i + 1} `, h('strong', null, row.score), row.tiebreak ? h('span', { class: 'tiebreak' }, ` (tiebreak ${row.tiebreak})`) : null);
             }))
           : null,
       ];
@@ -240,43 +267,7 @@ export class PlayPane {
 
   private renderPlayers(summary: PackSummary, state: GameState | undefined, s: Session): HTMLElement {
     if (!state) return h('div', { class: 'panel players' });
-    const playerKind = summary.kinds.player;
-    const fieldNames = playerKind ? Object.keys(playerKind.state) : [...new Set(state.players.flatMap((p) => Object.keys(state.e[p] ?? {})))];
-    const name = (v: unknown): string => {
-      if (v === null || v === undefined) return '—';
-      if (typeof v === 'string') {
-        const pi = state.players.indexOf(v);
-        if (pi >= 0) return `P${pi + 1}`;
-        return summary.entities[v]?.name[this.lang] ?? summary.entities[v]?.name.en ?? v;
-      }
-      if (Array.isArray(v)) return v.length ? v.map(name).join(', ') : '—';
-      if (typeof v === 'boolean') return v ? 'yes' : 'no';
-      return String(v);
-    };
-    // Players are columns and fields rows: a pack may give players many fields, and 2 to 5 columns fit.
-    const head = h('tr', null, h('th', null, ''), state.players.map((p, i) =>
-      h('th', { class: p === this.game.toMove() ? 'active' : '', 'data-testid': `player-${i}` },
-        h('span', { class: 'dot', style: `background:${playerColours[i % playerColours.length]}` }), `P${i + 1}`,
-        h('button', {
-          class: `seat-toggle ${s.seats[i] ?? 'bot'}`,
-          'data-testid': `seat-${i}`,
-          title: 'Who plays this seat: click to switch between you and a bot',
-          onclick: () => this.game.toggleSeat(i),
-        }, s.seats[i] === 'human' ? 'you' : 'bot'),
-      ),
-    ));
-    const rows = fieldNames.map((f) =>
-      h('tr', null, h('th', { class: 'field' }, f), state.players.map((p) => {
-        const fields = state.e[p] ?? {};
-        const hidden = playerKind?.state[f]?.hidden && this.game.viewAs !== null && this.game.viewAs !== p;
-        return h('td', { 'data-testid': `field-${p}-${f}`, class: hidden ? 'hidden-field' : '', title: hidden ? 'hidden from this view' : `${f}: ${JSON.stringify(fields[f])}` }, hidden ? 'hidden' : name(fields[f]));
-      })),
-    );
-    const game = state.e.game;
-    return h('div', { class: 'panel players', 'data-testid': 'players' },
-      h('table', null, h('thead', null, head), h('tbody', null, rows)),
-      game && Object.keys(game).length ? h('div', { class: 'game-fields', 'data-testid': 'game-fields' }, Object.entries(game).map(([k, v]) => h('span', { class: 'kv', title: JSON.stringify(v) }, h('span', { class: 'k' }, k), ' ', name(v)))) : null,
-    );
+    return renderPlayersPanel({ summary, state, lang: this.lang, viewAs: this.game.viewAs, toMove: this.game.toMove(), seats: s.seats, onToggleSeat: (i) => this.game.toggleSeat(i) });
   }
 
   private renderLog(state: GameState | undefined): HTMLElement {
@@ -291,7 +282,7 @@ export class PlayPane {
       list.append(
         h('li', { class: `entry${e.step < 0 ? ' setup' : ''}`, 'data-testid': 'log-entry' },
           h('span', { class: 'step' }, e.step < 0 ? 'setup' : `#${e.step + 1}`),
-          pi >= 0 ? h('span', { class: 'dot', style: `background:${playerColours[pi % playerColours.length]}`, title: `P${pi + 1}` }) : null,
+          pi >= 0 ? h('span', { class: 'dot', style: `background:${seatColour(this.ctx.summary, pi)}`, title: `P${pi + 1}` }) : null,
           h('span', { class: 'text' }, e.text),
           e.rule
             ? h('button', {

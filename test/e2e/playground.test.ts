@@ -130,7 +130,7 @@ describe('playground', () => {
     await page.fill('[data-testid=seed]', '7');
     await page.click('[data-testid=start-game]');
     await page.waitForSelector('[data-testid=board]');
-    expect(await page.$$eval('[data-testid=game] .players thead th[data-testid^=player-]', (els) => els.length)).toBe(3);
+    expect(await page.$$eval('[data-testid=game] .players .player-card', (els) => els.length)).toBe(3);
     await page.selectOption('[data-testid=bot-speed]', 'instant');
 
     // P1's first move with a button, then a move made by clicking the board.

@@ -1,0 +1,41 @@
+/**
+ * `npm run screenshots [-- --moves N --out DIR]`: every shipped game mid-play in the playground,
+ * photographed at 1280×720 and 1600×1000 for each player count its pack supports, saved as
+ * `screenshots/<pack>-<players>p-<width>x<height>.png` for a person to review: can owner, pieces
+ * and markers be read from the board alone? The folder is not committed.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { launchBrowser, startPlayground } from '../test/e2e/harness.ts';
+import { openPack, playToMidgame, shippedPacks, SIZES } from '../test/e2e/midgame.ts';
+
+const { values } = parseArgs({ options: { moves: { type: 'string', default: '40' }, out: { type: 'string', default: 'screenshots' }, pack: { type: 'string' } } });
+const moves = Number(values.moves);
+const out = values.out!;
+mkdirSync(out, { recursive: true });
+
+const { server, url } = await startPlayground();
+const browser = await launchBrowser();
+let saved = 0;
+try {
+  for (const size of SIZES) {
+    for (const key of shippedPacks().filter((k) => !values.pack || k.endsWith(`/${values.pack}`))) {
+      const page = await browser.newPage({ viewport: size });
+      page.setDefaultTimeout(180_000);
+      const counts = await openPack(page, url, key);
+      for (const players of counts) {
+        await playToMidgame(page, players, moves);
+        const file = join(out, `${key.split('/').pop()}-${players}p-${size.width}x${size.height}.png`);
+        await page.screenshot({ path: file });
+        console.log(file);
+        saved++;
+      }
+      await page.close();
+    }
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+console.log(`${saved} screenshots in ${out}/`);
