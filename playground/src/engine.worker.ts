@@ -1,0 +1,247 @@
+/// <reference lib="webworker" />
+/**
+ * The engine worker: compiles the pack being edited and runs games on the last pack that compiled
+ * without errors, so the page never waits on either while the designer types.
+ *
+ * Compiles are coalesced: when several arrive while one runs, only the newest is compiled.
+ */
+import { analyze, type Analysis, type CompiledPack } from '../../compiler/index.ts';
+import { emptySymbolIndex } from '../../compiler/symbols.ts';
+import { checkCards, prepareTexts } from '../../compiler/text/index.ts';
+import { apply, legalChoices, newGame, replay, standings, viewFor } from '../../runtime/index.ts';
+import type { Choice, GameState, PackSummary } from './engine-types.ts';
+import { agent, choicesOfAsked, type AgentKind } from '../../runtime/agents.ts';
+import type { CardVerdict, CompileRequest, PlayRequest, PlayResponse, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
+
+import { playGame, type GameSummary } from '../../simulate/playout.ts';
+import { study } from '../../simulate/study.ts';
+
+/** The playground's bots, as `rulebook play --bots` has them. */
+const PLAYGROUND_BOTS: AgentKind = 'random';
+
+let version = 0;
+let good: { version: number; pack: CompiledPack; summary: PackSummary } | undefined;
+
+/** States of the current game by number of choices applied, for the current pack version and options. */
+let cache: { key: string; choices: string[]; states: Map<number, GameState> } | undefined;
+
+const queue: WorkerRequest[] = [];
+/**
+ * Scenario tests run once typing has paused for a while: they take a few hundred milliseconds and
+ * the worker does one thing at a time, so running them between keystrokes would delay diagnostics.
+ */
+const SCENARIO_IDLE_MS = 900;
+let scenarioTimer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * The card text check (tens of milliseconds for a pack of fifty cards) runs after every compile
+ * without errors, a moment later so that a keystroke already on its way cancels it.
+ */
+const TEXTS_IDLE_MS = 60;
+let textsTimer: ReturnType<typeof setTimeout> | undefined;
+let scheduled = false;
+
+// Requests wait for one turn of the event loop, so that those that arrived during a long compile
+// are seen together and only the newest compile runs.
+self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
+  queue.push(ev.data);
+  if (ev.data.type === 'compile') {
+    clearTimeout(scenarioTimer);
+    clearTimeout(textsTimer);
+  }
+  if (ev.data.type === 'simulate') simulation = undefined;
+  if (!scheduled) {
+    scheduled = true;
+    setTimeout(drain, 0);
+  }
+};
+
+function drain() {
+  scheduled = false;
+  while (queue.length) {
+    const req = queue.shift()!;
+    if (req.type === 'compile') {
+      if (!queue.some((q) => q.type === 'compile')) compile(req);
+    } else if (req.type === 'simulate') {
+      startSimulation(req);
+    } else if (queue.some((q) => q.type === 'play')) {
+      // A newer play request makes this one moot; answer it so that nothing waits forever.
+      post({ type: 'played', id: req.id, version: good?.version ?? 0, legal: [], applied: 0, error: 'superseded' });
+    } else play(req);
+  }
+}
+
+function post(msg: WorkerResponse) {
+  (self as unknown as DedicatedWorkerGlobalScope).postMessage(msg);
+}
+
+post({ type: 'ready' });
+
+function compile(req: CompileRequest) {
+  const t0 = performance.now();
+  let result: Analysis;
+  try {
+    result = analyze(req.files, { dependencies: req.dependencies, lower: true, symbols: true });
+  } catch (e) {
+    post({ type: 'compiled', id: req.id, diagnostics: [], symbols: emptySymbolIndex(), engineProblem: `the compiler crashed: ${(e as Error).message}`, ms: performance.now() - t0 });
+    return;
+  }
+  const pack = result.pack;
+  const symbols = result.symbols ?? emptySymbolIndex();
+  if (!pack || result.diagnostics.some((d) => d.severity === 'error')) {
+    post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, symbols, ms: performance.now() - t0 });
+    return;
+  }
+  // Only plain data crosses to the page: the lowered rules are closures and stay here.
+  const summary: PackSummary = JSON.parse(
+    JSON.stringify({ id: pack.id, name: pack.name, players: pack.players, languages: pack.languages, kinds: pack.kinds, entities: pack.entities, byKind: pack.byKind, presentation: result.presentation }),
+  );
+  good = { version: ++version, pack, summary };
+  cache = undefined;
+  post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, symbols, version: good.version, summary, ms: performance.now() - t0 });
+  clearTimeout(textsTimer);
+  const analysis = result;
+  const v = good.version;
+  textsTimer = setTimeout(() => texts(req.id, v, analysis, req.dependencies), TEXTS_IDLE_MS);
+  if (req.scenarios.length) {
+    // After the answer, and only if no newer compile arrives meanwhile (a compile cancels the timer).
+    clearTimeout(scenarioTimer);
+    scenarioTimer = setTimeout(() => void scenarios(req.id, req.scenarios), SCENARIO_IDLE_MS);
+  }
+}
+
+/** The card text checker on the compile that just succeeded: each card's verdict per language. */
+function texts(id: number, v: number, analysis: Analysis, dependencies: CompileRequest['dependencies']) {
+  if (good?.version !== v) return;
+  const t0 = performance.now();
+  try {
+    const ctx = prepareTexts(analysis, { dependencies });
+    if (!ctx) return post({ type: 'texts', id, version: v, languages: [], cards: [], setup: [], ms: performance.now() - t0, error: 'the card text checker needs a pack without errors' });
+    const report = checkCards(ctx);
+    // Plain data only (structured clone), and only what the page shows.
+    const cards: CardVerdict[] = JSON.parse(JSON.stringify(report.cards));
+    const setup: TextFindingInfo[] = JSON.parse(JSON.stringify(report.diagnostics.filter((d) => d.card === '')));
+    post({ type: 'texts', id, version: v, languages: report.languages, cards, setup, ms: performance.now() - t0 });
+  } catch (e) {
+    post({ type: 'texts', id, version: v, languages: [], cards: [], setup: [], ms: performance.now() - t0, error: `the card text checker failed: ${(e as Error).message}` });
+  }
+}
+
+/**
+ * The simulation running, one game at a time between other requests (a game of a real pack takes
+ * tens of milliseconds), so that typing and playing stay quick. New rules (a compile without errors)
+ * or a new simulation stop it.
+ */
+let simulation: { req: SimulateRequest; version: number; games: GameSummary[]; started: number } | undefined;
+
+function startSimulation(req: SimulateRequest) {
+  if (!good) return post({ type: 'simulated', id: req.id, version: 0, done: 0, games: req.games, ms: 0, error: 'the pack has not compiled without errors yet' });
+  simulation = { req, version: good.version, games: [], started: performance.now() };
+  setTimeout(simulateNext, 0);
+}
+
+function simulateNext() {
+  const sim = simulation;
+  if (!sim || !good) return;
+  const { req } = sim;
+  if (good.version !== sim.version) {
+    simulation = undefined;
+    return post({ type: 'simulated', id: req.id, version: sim.version, done: sim.games.length, games: req.games, ms: performance.now() - sim.started, error: 'the rules changed: run it again' });
+  }
+  try {
+    sim.games.push(playGame(good.pack, { players: req.players, seed: req.seed + sim.games.length, agents: req.bots, maxSteps: 10_000 }));
+  } catch (e) {
+    simulation = undefined;
+    return post({ type: 'simulated', id: req.id, version: sim.version, done: sim.games.length, games: req.games, ms: performance.now() - sim.started, error: `a game failed: ${(e as Error).message}` });
+  }
+  const done = sim.games.length;
+  const last = done >= req.games;
+  post({ type: 'simulated', id: req.id, version: sim.version, done, games: req.games, ms: performance.now() - sim.started, report: last ? study(sim.games) : undefined });
+  if (last) simulation = undefined;
+  else setTimeout(simulateNext, 0);
+}
+
+/** Loaded on first use, so that a problem in the scenario runner never stops the compiler. */
+let scenarioModule: Promise<typeof import('../../scenario/index.ts')> | undefined;
+
+async function scenarios(id: number, files: CompileRequest['scenarios']) {
+  if (!good) return;
+  const { version: v, pack } = good;
+  let runScenarios: (typeof import('../../scenario/index.ts'))['runScenarios'];
+  try {
+    ({ runScenarios } = await (scenarioModule ??= import('../../scenario/index.ts')));
+  } catch (e) {
+    scenarioModule = undefined;
+    post({ type: 'scenarios', id, version: v, results: [], ms: 0, error: `the scenario runner could not be loaded: ${(e as Error).message}` });
+    return;
+  }
+  if (good?.version !== v) return;
+  const t0 = performance.now();
+  try {
+    const results = runScenarios(pack, files);
+    post({ type: 'scenarios', id, version: v, results, ms: performance.now() - t0 });
+  } catch (e) {
+    post({ type: 'scenarios', id, version: v, results: [], ms: performance.now() - t0, error: `the scenario runner failed: ${(e as Error).message}` });
+  }
+}
+
+function play(req: PlayRequest) {
+  const base: PlayResponse = { type: 'played', id: req.id, version: good?.version ?? 0, legal: [], applied: 0 };
+  if (!good) return post({ ...base, error: 'the pack has not compiled without errors yet' });
+  const { pack } = good;
+  const options = { players: req.players, seed: req.seed };
+  const key = `${good.version}|${req.players}|${req.seed}`;
+  try {
+    let state: GameState;
+    let applied = req.choices.length;
+    let stoppedAt: PlayResponse['stoppedAt'];
+    if (cache && cache.key === key) {
+      // Same rules and options: keep the states of the common prefix, continue from the nearest one.
+      const common = commonPrefix(cache.choices, req.choices);
+      for (const n of [...cache.states.keys()]) if (n > common) cache.states.delete(n);
+      cache.choices = req.choices.slice();
+      let from = req.choices.length;
+      while (from > 0 && !cache.states.has(from)) from--;
+      state = cache.states.get(from) ?? newGame(pack, options);
+      cache.states.set(from, state);
+      applied = from;
+      for (let i = from; i < req.choices.length; i++) {
+        const r = apply(state, req.choices[i]);
+        if (!r.ok) {
+          stoppedAt = { step: i, reason: r.reason };
+          break;
+        }
+        state = r.state;
+        applied = i + 1;
+        cache.states.set(applied, state);
+      }
+      cache.choices = req.choices.slice(0, applied);
+    } else {
+      // New rules or options: replay the whole list under them.
+      const r = replay(pack, options, req.choices);
+      state = r.state;
+      stoppedAt = r.stoppedAt;
+      applied = stoppedAt ? stoppedAt.step : req.choices.length;
+      cache = { key, choices: req.choices.slice(0, applied), states: new Map([[applied, state]]) };
+    }
+    const legal = state.over ? [] : legalChoices(state);
+    const view = req.viewAs ? viewFor(state, req.viewAs) : state;
+    post({ ...base, state, view, legal, applied, stoppedAt, bot: botPick(pack, state, req.seed), standings: state.over ? standings(state) : undefined });
+  } catch (e) {
+    cache = undefined;
+    post({ ...base, error: `the runtime failed: ${(e as Error).message}` });
+  }
+}
+
+/** The pick of a bot in the seat asked: the agent `rulebook play --bots` plays with, so a seed plays the same game. */
+function botPick(pack: CompiledPack, state: GameState, seed: number): Choice | undefined {
+  const asked = state.prompt?.player;
+  if (state.over || !asked) return undefined;
+  const legal = choicesOfAsked(state);
+  return legal.length ? agent(PLAYGROUND_BOTS, seed, asked, pack).choose(state, legal, asked) : undefined;
+}
+
+function commonPrefix(a: string[], b: string[]): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}

@@ -1,0 +1,203 @@
+/**
+ * The game being played on the pack: its options and choices (saved with the pack), the state the
+ * engine answered for them, stepping through its history, and the bots' moves. The bots' picks
+ * come from the engine worker's agents (`runtime/agents.ts`), the same as `rulebook play --bots`,
+ * so a seed plays the same game here as on the command line.
+ */
+import type { Choice } from './engine-types.ts';
+import type { AppContext } from './context.ts';
+import type { PlayResponse } from './protocol.ts';
+import { BOT_DELAYS, botSpeed } from './prefs.ts';
+import type { Seat, Session } from './workspace.ts';
+
+/** Past this many choices the bots pause, so a game that never ends does not run forever. */
+const BOT_MOVE_LIMIT = 2000;
+
+export class GameSession {
+  session: Session | undefined;
+  /** Number of choices shown when stepping through history; undefined when live. */
+  cursor: number | undefined;
+  viewAs: string | null = null;
+  botsPaused = false;
+  played: PlayResponse | undefined;
+  /** The options of the next game, while none is being played. */
+  setupDraft: Session | undefined;
+  private playSeq = 0;
+  private botTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The game changed: draw it again. */
+  onChange: () => void = () => {};
+
+  constructor(private readonly ctx: AppContext) {}
+
+  /** The game saved with a pack just opened; answers about the previous pack's game are ignored. */
+  open(packKey: string) {
+    this.stopBots();
+    this.playSeq++;
+    this.played = undefined;
+    this.session = this.ctx.ws.session(packKey);
+    this.cursor = undefined;
+    this.viewAs = null;
+  }
+
+  defaultSession(): Session {
+    const summary = this.ctx.summary;
+    const min = summary?.players.min ?? 2;
+    const max = summary?.players.max ?? min;
+    const players = Math.min(max, Math.max(min, 3));
+    return { players, seed: Math.floor(Math.random() * 1e6), seats: Array.from({ length: players }, (_, i) => (i === 0 ? 'human' : 'bot')), choices: [], madeBy: [] };
+  }
+
+  start(s: Session) {
+    this.stopBots();
+    this.session = { ...s, choices: [], madeBy: [] };
+    this.cursor = undefined;
+    this.viewAs = null;
+    this.botsPaused = false;
+    this.save();
+    void this.play();
+  }
+
+  end() {
+    this.stopBots();
+    this.setupDraft = this.session ? { ...this.session } : undefined;
+    this.session = undefined;
+    this.played = undefined;
+    this.cursor = undefined;
+    this.ctx.ws.setSession(this.ctx.packKey, undefined);
+    this.onChange();
+  }
+
+  private save() {
+    this.ctx.ws.setSession(this.ctx.packKey, this.session);
+  }
+
+  /** Ask the engine for the state after the choices (up to the cursor), then let a bot move. */
+  async play() {
+    const s = this.session;
+    if (!s || !this.ctx.summary) {
+      this.onChange();
+      return;
+    }
+    const seq = ++this.playSeq;
+    const choices = this.cursor === undefined ? s.choices : s.choices.slice(0, this.cursor);
+    const r = await this.ctx.engine.play({ players: s.players, seed: s.seed, choices, viewAs: this.viewAs });
+    if (seq !== this.playSeq || r.error === 'superseded') return;
+    this.played = r;
+    this.onChange();
+    this.maybeBotMove();
+  }
+
+  seatOf(player: string): Seat {
+    const i = this.played?.state?.players.indexOf(player) ?? -1;
+    return this.session?.seats[i] ?? 'human';
+  }
+
+  toMove(): string | undefined {
+    const st = this.played?.state;
+    return st?.prompt?.player ?? this.played?.legal[0]?.player ?? st?.current ?? undefined;
+  }
+
+  stopBots() {
+    clearTimeout(this.botTimer);
+    this.botTimer = undefined;
+  }
+
+  maybeBotMove() {
+    this.stopBots();
+    const r = this.played;
+    const s = this.session;
+    if (!r || !s || this.cursor !== undefined || this.botsPaused || r.stoppedAt || !r.state || r.state.over || !r.bot) return;
+    if (this.seatOf(r.bot.player) !== 'bot') return;
+    // An answer for fewer choices than made (one is on its way) would have the bot move twice.
+    if (r.applied !== s.choices.length) return;
+    // Stop a runaway game: a designer can resume.
+    if (s.choices.length >= BOT_MOVE_LIMIT) {
+      this.botsPaused = true;
+      this.onChange();
+      return;
+    }
+    const pick = r.bot;
+    this.botTimer = setTimeout(() => this.choose(pick), BOT_DELAYS[botSpeed()] ?? 150);
+  }
+
+  resumeBots() {
+    this.botsPaused = false;
+    this.maybeBotMove();
+    this.onChange();
+  }
+
+  choose(c: Pick<Choice, 'id' | 'player'>) {
+    const s = this.session;
+    if (!s) return;
+    this.stopBots();
+    if (this.cursor !== undefined) {
+      // Choosing while looking back branches the game from there.
+      s.choices = s.choices.slice(0, this.cursor);
+      s.madeBy = s.madeBy.slice(0, this.cursor);
+      this.cursor = undefined;
+    }
+    if (this.played?.stoppedAt) {
+      // The rules changed under the old choices: the ones that no longer apply are dropped.
+      s.choices = s.choices.slice(0, this.played.applied);
+      s.madeBy = s.madeBy.slice(0, this.played.applied);
+    }
+    s.choices.push(c.id);
+    s.madeBy.push(c.player);
+    this.save();
+    void this.play();
+  }
+
+  undo() {
+    const s = this.session;
+    if (!s || !s.choices.length) return;
+    this.stopBots();
+    const end = this.cursor ?? (this.played?.stoppedAt ? this.played.applied : s.choices.length);
+    let n = end;
+    // Back to before the last human move, so the bots do not replay it at once.
+    while (n > 0) {
+      n--;
+      const by = s.madeBy[n];
+      if (by === undefined || this.seatOf(by) === 'human') break;
+    }
+    if (s.seats.every((x) => x === 'bot')) this.botsPaused = true;
+    s.choices = s.choices.slice(0, n);
+    s.madeBy = s.madeBy.slice(0, n);
+    this.cursor = undefined;
+    this.save();
+    void this.play();
+  }
+
+  step(to: number | undefined) {
+    const s = this.session;
+    if (!s) return;
+    this.stopBots();
+    const max = this.played?.stoppedAt && this.cursor === undefined ? this.played.applied : s.choices.length;
+    this.cursor = to === undefined || to >= s.choices.length ? undefined : Math.max(0, Math.min(max, to));
+    void this.play();
+  }
+
+  discardDeadChoices() {
+    const s = this.session;
+    const r = this.played;
+    if (!s || !r?.stoppedAt) return;
+    s.choices = s.choices.slice(0, r.applied);
+    s.madeBy = s.madeBy.slice(0, r.applied);
+    this.save();
+    void this.play();
+  }
+
+  /** A seat switched between the designer and a bot. */
+  toggleSeat(i: number) {
+    const s = this.session;
+    if (!s) return;
+    s.seats[i] = s.seats[i] === 'human' ? 'bot' : 'human';
+    this.save();
+    this.maybeBotMove();
+    this.onChange();
+  }
+
+  setViewAs(player: string | null) {
+    this.viewAs = player;
+    void this.play();
+  }
+}
