@@ -65,6 +65,9 @@ export interface RuleClaim {
   party?: Party;
   per?: string[];
   perKind?: string;
+  /** What a card counts in a field of its own: the moment each is counted at, and the moment the count is cleared. */
+  perEvent?: string;
+  perUntil?: string;
   /** The procedure parameter an amount is passed to (`proc.param`), for its template. */
   via?: string;
   /** A term the rule's condition compares its parameter with: what the rule is about. */

@@ -29,7 +29,25 @@ export function ruleClaims(c: Checked, g: Glossary, unit: RulesUnit): RuleClaim[
   const r = new RuleReader(c, g, unit, first.inferred);
   for (const decl of unit.program.decls) r.decl(decl);
   r.durations();
+  r.tallies();
   return r.out;
+}
+
+/** `self.f += 1` in a trigger: the card counts something in a field of its own, to pay it out later. */
+interface Count {
+  decl: A.OnDecl;
+  n: A.NumberExpr;
+}
+
+function countsOf(unit: RulesUnit, isSelf: (e: A.Expr) => boolean): Map<string, Count[]> {
+  const out = new Map<string, Count[]>();
+  for (const decl of unit.program.decls) {
+    if (decl.kind !== 'on') continue;
+    walkStmts(decl.body.stmts, (s) => {
+      if (s.kind === 'assign' && s.op === '+=' && s.value.kind === 'number' && isSelf(s.target.target)) out.set(s.target.field, [...(out.get(s.target.field) ?? []), { decl, n: s.value }]);
+    });
+  }
+  return out;
 }
 
 class RuleReader {
@@ -44,6 +62,9 @@ class RuleReader {
   private loops = 0;
   /** The terms each enclosing condition requires, innermost last. */
   private guards: string[][] = [];
+  /** The card's own counts, and the rule that pays each out. */
+  private readonly counts: Map<string, Count[]>;
+  private readonly paidBy = new Map<string, A.Decl>();
 
   constructor(
     private readonly c: Checked,
@@ -53,6 +74,24 @@ class RuleReader {
     readonly inferred: Map<string, UnitRef>,
   ) {
     this.d = c.declared;
+    this.counts = countsOf(unit, (e) => this.isSelf(e));
+  }
+
+  /**
+   * A count paid out is said where it is paid: "1 coin for each Mountains region conquered this
+   * turn". The counting trigger's terms and duration go to the paying rule, so the card reads as
+   * one sentence and a text that says it so passes.
+   */
+  tallies(): void {
+    for (const [field, counts] of this.counts) {
+      const payer = this.paidBy.get(field);
+      if (!payer) continue;
+      const until = this.out.find((c) => c.body.k === 'duration' && counts.some((k) => k.decl === c.decl))?.body as { until: string } | undefined;
+      for (const c of this.out) {
+        if (counts.some((k) => k.decl === c.decl) && c.body.k !== 'timing') c.decl = payer;
+        if (c.decl === payer && c.perEvent && until) c.perUntil = until.until;
+      }
+    }
   }
 
   private push(body: ClaimBody, required: boolean, span: A.Span, sites: object[], extra: Partial<RuleClaim> = {}): void {
@@ -181,6 +220,8 @@ class RuleReader {
     /** Fields a condition reads (what the card keeps changes what happens), or a timed trigger uses up. */
     const conditions = new Set<string>();
     const paid = new Set<string>();
+    /** The first rule whose condition reads each field: the duration is said with what it changes. */
+    const readers = new Map<string, A.Decl>();
     const selfField = (e: A.Expr) => (e.kind === 'field' && this.isSelf(e.target) ? e.field : undefined);
     const readIn = (e: A.Expr, into: Set<string>) =>
       walkExpr(e, (x) => {
@@ -192,6 +233,7 @@ class RuleReader {
     for (const decl of this.unit.program.decls) {
       if (decl.kind === 'modify') {
         for (const e of [...(decl.when ? [decl.when] : []), decl.value]) readIn(limitsOnly(e), conditions);
+        for (const f of conditions) if (!readers.has(f)) readers.set(f, decl);
         continue;
       }
       if (decl.kind !== 'on' && decl.kind !== 'action') continue;
@@ -213,7 +255,7 @@ class RuleReader {
       const set = sets.get(field);
       if (!set || !(conditions.has(field) || paid.has(field))) continue;
       // What a condition reads lasts, and a text must say how long; a tally paid out at a moment of the turn is said by that moment.
-      this.out.push({ body: { k: 'duration', until }, required: conditions.has(field), decl: set.decl, span: set.span, sites: [] });
+      this.out.push({ body: { k: 'duration', until }, required: conditions.has(field), decl: readers.get(field) ?? set.decl, span: set.span, sites: [] });
     }
   }
 
@@ -558,6 +600,18 @@ class RuleReader {
           return;
         }
         break;
+      case 'field': {
+        const counts = this.isSelf(e.target) ? this.counts.get(e.field) : undefined;
+        if (!counts) break;
+        this.paidBy.set(e.field, this.current);
+        for (const k of counts) {
+          const cond = k.decl.when;
+          const per = cond ? this.requiredTerms(cond) : [];
+          const first = this.c.events.get(k.decl.name)?.decl.params.find((p) => this.d.kinds.has(p.type.name));
+          claim(k.n.value, k.n.span, [k.n], 'per', { per, perKind: first?.type.name, perEvent: this.g.timing.get(k.decl.name) });
+        }
+        return;
+      }
       case 'name': {
         const local = this.locals.get(e.name);
         if (local?.k === 'let') return this.amount(local.value, ref, o, extra, party);

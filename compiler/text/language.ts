@@ -87,7 +87,8 @@ export interface Language {
   per: Array<{ phrase: Phrase; value: 'turn' | 'game' }>;
   units: Map<string, WordEntry>;
   terms: Map<string, WordEntry>;
-  timing: Map<string, WordEntry & { text?: string }>;
+  /** `counted`: the words after a thing a card counts at that moment ("conquered"). */
+  timing: Map<string, WordEntry & { text?: string; counted?: string }>;
   /** How long a card's effect lasts, by the moment of the turn that ends it: "this turn", "until your next turn". */
   durations: Map<string, WordEntry & { text?: string }>;
   /** Words for whether the player chooses: "may", "must", "cannot" (read longest first, so "may not" is `cannot`). */
@@ -296,7 +297,8 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
       }
       const e = entry(raw);
       const text = typeof mapOf(raw).say === 'string' ? (mapOf(raw).say as string) : undefined;
-      (out[name] as Map<string, WordEntry & { text?: string }>).set(id, name === 'timing' || name === 'conditions' ? { ...e, text } : e);
+      const counted = typeof mapOf(raw).counted === 'string' ? (mapOf(raw).counted as string) : undefined;
+      (out[name] as Map<string, WordEntry & { text?: string; counted?: string }>).set(id, name === 'timing' ? { ...e, text, counted } : name === 'durations' || name === 'conditions' ? { ...e, text } : e);
     }
   };
   section('units', (id) => g.unitIds.has(id), 'a unit', () => g.unitIds);

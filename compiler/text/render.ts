@@ -127,7 +127,13 @@ export class Renderer {
     const whereTerms = where ?? [];
     const slots = {
       amount: (k: string) => formatAmount(b.value, b.unit, this.lang, k),
-      per: (k: string, cat?: string) => (c.per?.length ? this.terms(c.per, k, decl, c.span, cat) : this.kindWord(c.perKind, k, cat)),
+      per: (k: string, cat?: string) => {
+        const what = c.per?.length ? this.terms(c.per, k, decl, c.span, cat) : this.kindWord(c.perKind, k, cat);
+        // What the card counts in a field of its own: "each Mountains region conquered this turn".
+        const counted = c.perEvent ? this.lang.timing.get(c.perEvent)?.counted : undefined;
+        const until = c.perUntil ? this.lang.durations.get(c.perUntil)?.text : undefined;
+        return [what, counted, until].filter(Boolean).join(' ');
+      },
       where: (k: string, cat?: string) => (whereTerms.length ? this.terms(whereTerms, k, decl, c.span, cat) : this.kindWord(this.bindKind(decl), k, cat)),
     };
     const specific = pipeline ? `modify.${pipeline}` : c.via;
@@ -208,6 +214,12 @@ export class Renderer {
       else clauses.push(said);
     }
     if (!clauses.length) return undefined;
+    // How long what the rule keeps lasts: "this turn", "until your next turn".
+    for (const c of cs) {
+      if (c.body.k !== 'duration' || !c.required) continue;
+      const say = this.lang.durations.get(c.body.until)?.text;
+      if (say) clauses[clauses.length - 1] += ` ${say}`;
+    }
     const and = this.template('and', decl, decl.nameSpan, false) ?? ', ';
     let body = clauses.join(and);
     // Conditions close the sentence: "(this works in decline too)".
