@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { servedPacks } from './served-packs.ts';
 
 const playground = fileURLToPath(new URL('.', import.meta.url));
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -10,10 +11,13 @@ const modules = existsSync(`${repo}/node_modules`) ? realpathSync(`${repo}/node_
 /**
  * The playground is served from `playground/`, but it reads the packs under `content/` and runs the
  * real compiler and runtime from the repository, so the dev server may serve files from the whole repo.
+ * A designer's own folder of packs (`RULEBOOK_PACKS`, set by `rulebook serve PATH`) is not among the
+ * files it serves: its packs reach the page only through `served-packs.ts`, read-only and confined.
  */
 export default defineConfig({
   root: playground,
   clearScreen: false,
+  plugins: [servedPacks(process.env.RULEBOOK_PACKS || undefined)],
   server: {
     fs: { allow: [repo, modules] },
     // Editing content/ on disk would otherwise reload the page under the designer's edits.

@@ -109,6 +109,7 @@ class App implements AppContext {
         h('div', { class: 'actions' },
           h('button', { onclick: () => void this.packs.newPack(), 'data-testid': 'new-pack', title: 'Start a new pack' }, 'New'),
           h('button', { onclick: () => this.packs.importInput.click(), 'data-testid': 'import-pack', title: 'Import a pack from a zip file' }, 'Import'),
+          this.packs.folderControls,
           h('button', { onclick: () => this.packs.exportPack(), 'data-testid': 'export-pack', title: 'Download this pack as a zip file' }, 'Export'),
           h('button', { class: 'primary', onclick: () => void this.packs.share(), 'data-testid': 'share', title: 'Copy a link with your edits, the seed and the moves' }, 'Share link'),
         ),

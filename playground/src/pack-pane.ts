@@ -1,14 +1,16 @@
 /**
- * The pack workspace's controls: the pack picker, revert or delete, new, import, export and share,
- * and the list of the pack's files with their problem counts. The packs themselves and the
- * designer's edits are kept by `workspace.ts`.
+ * The pack workspace's controls: the pack picker, revert or delete, new, import, open a local
+ * folder and save back to it, export and share, and the list of the pack's files with their problem
+ * counts. The packs themselves and the designer's edits are kept by `workspace.ts`.
  */
 import { h, clear } from './dom.ts';
 import { ask, confirmAction } from './dialog.ts';
 import type { AppContext } from './context.ts';
 import { decodeShare, encodeShare, type SharePayload } from './share.ts';
 import { exportZip, importZip } from './zip.ts';
-import { builtinPacks, manifestId, newPackFiles, Workspace, type Session } from './workspace.ts';
+import { canPickFolder, pickFolder, saveToFolder, uploadedFolder, type DirectoryHandle, type FolderRead } from './local-folder.ts';
+import { isPackPath } from './loadable.ts';
+import { builtinPacks, manifestId, newPackFiles, NotLoadable, served, Workspace, type Session } from './workspace.ts';
 
 export interface PackHost {
   openPack(key: string): void;
@@ -21,6 +23,19 @@ export class PackPane {
   readonly fileList = h('nav', { class: 'files', 'data-testid': 'file-list' });
   readonly fileTitle = h('div', { class: 'file-title', 'data-testid': 'file-title' });
   readonly importInput = h('input', { type: 'file', accept: '.zip,application/zip', hidden: true, 'data-testid': 'import-input' });
+  /** Where the browser has no folder picker: a folder upload (read once). */
+  readonly folderInput = h('input', { type: 'file', webkitdirectory: true, multiple: true, hidden: true, 'data-testid': 'folder-input' });
+  readonly saveFolder = h('button', { 'data-testid': 'save-folder', title: 'Write this pack back to the folder it was opened from', hidden: true }, 'Save to folder');
+  /** Open a folder, and save back to it; the topbar shows these. */
+  readonly folderControls = h(
+    'span',
+    { class: 'folder-controls' },
+    h('button', { 'data-testid': 'open-folder', title: 'Open a pack, or a folder of packs, from your disk', onclick: () => void this.openFolder() }, 'Open folder'),
+    this.saveFolder,
+    this.folderInput,
+  );
+  /** Packs opened from a folder this visit: where to write them back, and what the folder holds now. */
+  private readonly folders = new Map<string, { handle: DirectoryHandle; onDisk: Record<string, string> }>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -31,10 +46,25 @@ export class PackPane {
     this.packSelect.addEventListener('change', () => host.openPack(this.packSelect.value));
     this.revert.addEventListener('click', () => void this.revertPack());
     this.importInput.addEventListener('change', () => void this.importFile());
+    this.folderInput.addEventListener('change', () => void this.uploadFolder());
+    this.saveFolder.addEventListener('click', () => void this.saveBack());
+  }
+
+  /** The key of a pack added here, or a note that it could not be (files that would not load again). */
+  private addLocal(name: string, files: Record<string, string>): string | undefined {
+    try {
+      return this.ctx.ws.addLocal(name, files);
+    } catch (e) {
+      if (!(e instanceof NotLoadable)) throw e;
+      this.ctx.toast(`${name} was not opened: ${e.message}.`, 'error');
+      return undefined;
+    }
   }
 
   /** The pack a share link in the address carries, opened as a local copy; false when there is none. */
   openFromLink(): boolean {
+    const notes = [...this.ctx.ws.setAside, ...(served.problem ? [served.problem] : [])];
+    if (notes.length) this.ctx.toast(`${notes.join('; ')}.`, 'error');
     const shared = decodeShare(location.hash);
     if (shared?.ok) {
       this.openShared(shared.payload);
@@ -54,12 +84,14 @@ export class PackPane {
     };
     clear(
       this.packSelect,
+      group(`Folder${served.folder ? `: ${served.folder}` : ''}`, (p) => p.key.startsWith('folder/')),
       group('Packs', (p) => p.key.startsWith('content/')),
       group('Yours', (p) => p.origin === 'local'),
       group('Examples', (p) => p.key.startsWith('examples/')),
     );
     this.packSelect.value = this.ctx.packKey;
     const entry = this.ctx.ws.get(this.ctx.packKey);
+    this.saveFolder.hidden = !this.folders.has(this.ctx.packKey);
     this.revert.hidden = !(entry?.origin === 'builtin' && this.ctx.ws.isEdited(this.ctx.packKey));
     if (entry?.origin === 'local') {
       this.revert.hidden = false;
@@ -91,8 +123,65 @@ export class PackPane {
     const id = await ask('New pack', 'Its id: letters, digits and dashes. The pack starts as a small playable game to change into yours.', 'my-game', 'Create');
     if (!id) return;
     const clean = id.trim().toLowerCase().replace(/[^a-z0-9-]+/g, '-');
-    const key = this.ctx.ws.addLocal(clean, newPackFiles(clean));
-    this.host.openPack(key);
+    const key = this.addLocal(clean, newPackFiles(clean));
+    if (key) this.host.openPack(key);
+  }
+
+  /** Opens a folder from the disk: with the browser's folder picker (and saving back) where it has one, else as an upload. */
+  async openFolder() {
+    if (!canPickFolder()) {
+      this.folderInput.click();
+      return;
+    }
+    let read: FolderRead | undefined;
+    try {
+      read = await pickFolder();
+    } catch (e) {
+      this.ctx.toast(`The folder could not be read: ${(e as Error).message}.`, 'error');
+      return;
+    }
+    if (read) this.openPacks(read, true);
+  }
+
+  private async uploadFolder() {
+    const list = this.folderInput.files;
+    if (!list?.length) return;
+    const read = await uploadedFolder(list);
+    this.folderInput.value = '';
+    this.openPacks(read, false);
+  }
+
+  private openPacks(read: FolderRead, writable: boolean) {
+    if (!read.packs.length) {
+      this.ctx.toast(`No pack (a folder with a pack.yaml) was found in that folder${read.skipped.length ? `; left out: ${read.skipped.join(', ')}` : ''}.`, 'error');
+      return;
+    }
+    let first: string | undefined;
+    for (const p of read.packs) {
+      const key = this.addLocal(p.name, p.files);
+      if (!key) continue;
+      first ??= key;
+      if (p.handle) this.folders.set(key, { handle: p.handle, onDisk: { ...p.files } });
+    }
+    if (!first) return;
+    this.host.openPack(first);
+    const names = read.packs.map((p) => p.name).join(', ');
+    const how = writable ? 'Save to folder writes your edits back' : 'this browser cannot write to a folder: Export a zip to keep your edits';
+    this.ctx.toast(`Opened ${names} from the folder (${how})${read.skipped.length ? `; left out: ${read.skipped.join(', ')}` : ''}.`, read.skipped.length ? 'error' : 'info');
+  }
+
+  /** Writes the pack open back to its folder: only a pack that can be opened again is written. */
+  async saveBack() {
+    const folder = this.folders.get(this.ctx.packKey);
+    if (!folder) return;
+    const files = { ...this.ctx.files };
+    try {
+      const { written, removed } = await saveToFolder(folder.handle, files, folder.onDisk);
+      folder.onDisk = files;
+      this.ctx.toast(`Saved to the folder ${folder.handle.name}: ${written} file${written === 1 ? '' : 's'} written${removed ? `, ${removed} removed` : ''}.`);
+    } catch (e) {
+      this.ctx.toast(`Not saved to the folder: ${(e as Error).message}.`, 'error');
+    }
   }
 
   exportPack() {
@@ -116,7 +205,8 @@ export class PackPane {
       this.ctx.toast(`Could not import ${file.name}: ${r.reason}.`, 'error');
       return;
     }
-    const key = this.ctx.ws.addLocal(r.id, r.files);
+    const key = this.addLocal(r.id, r.files);
+    if (!key) return;
     this.host.openPack(key);
     this.ctx.toast(`Imported ${r.id} (${Object.keys(r.files).length} files)${r.ignored.length ? `; ignored ${r.ignored.length} files that are not pack YAML` : ''}.`);
   }
@@ -146,7 +236,8 @@ export class PackPane {
       this.host.openPack(this.ctx.ws.current);
       return;
     }
-    const key = this.ctx.ws.addLocal(`${manifestId(files) ?? 'pack'}-shared`, files);
+    const key = this.addLocal(`${manifestId(files) ?? 'pack'}-shared`, files);
+    if (!key) return this.host.openPack(this.ctx.ws.current);
     if (p.session) this.ctx.ws.setSession(key, p.session);
     this.host.openPack(key);
     this.ctx.toast('Opened a shared pack as a local copy; your own edits are untouched.');
@@ -197,7 +288,7 @@ export class PackPane {
     if (!path) return;
     let p = path.trim().replace(/^\/+/, '');
     if (!/\.ya?ml$/.test(p)) p += '.yaml';
-    if (p.split('/').includes('..')) return this.ctx.toast('A pack file stays inside its pack folder.', 'error');
+    if (!isPackPath(p)) return this.ctx.toast('A pack file is a .yaml path inside its pack folder.', 'error');
     if (this.ctx.files[p] !== undefined) return this.ctx.editor.open(p);
     const text = '# New file\n';
     this.ctx.files[p] = text;

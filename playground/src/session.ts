@@ -3,12 +3,16 @@
  * engine answered for them, stepping through its history, and the bots' moves. The bots' picks
  * come from the engine worker's agents (`runtime/agents.ts`), the same as `rulebook play --bots`,
  * so a seed plays the same game here as on the command line.
+ *
+ * The game kept to resume (with the pack, in the browser) is only ever one the engine has just
+ * replayed to the end without a refusal: a move that fails, or old moves that new rules refuse,
+ * leave the last game that replayed as the one a reload resumes.
  */
 import type { Choice } from './engine-types.ts';
 import type { AppContext } from './context.ts';
 import type { PlayResponse } from './protocol.ts';
 import { BOT_DELAYS, botSpeed } from './prefs.ts';
-import type { Seat, Session } from './workspace.ts';
+import { NotLoadable, type Seat, type Session } from './workspace.ts';
 
 /** Past this many choices the bots pause, so a game that never ends does not run forever. */
 const BOT_MOVE_LIMIT = 2000;
@@ -23,6 +27,8 @@ export class GameSession {
   /** The options of the next game, while none is being played. */
   setupDraft: Session | undefined;
   private playSeq = 0;
+  /** The engine replayed every choice of the game as it is now: it may be kept to resume. */
+  private verified = false;
   private botTimer: ReturnType<typeof setTimeout> | undefined;
   /** The game changed: draw it again. */
   onChange: () => void = () => {};
@@ -35,6 +41,7 @@ export class GameSession {
     this.playSeq++;
     this.played = undefined;
     this.session = this.ctx.ws.session(packKey);
+    this.verified = false;
     this.cursor = undefined;
     this.viewAs = null;
   }
@@ -53,7 +60,7 @@ export class GameSession {
     this.cursor = undefined;
     this.viewAs = null;
     this.botsPaused = false;
-    this.save();
+    this.verified = false;
     void this.play();
   }
 
@@ -67,8 +74,14 @@ export class GameSession {
     this.onChange();
   }
 
-  private save() {
-    this.ctx.ws.setSession(this.ctx.packKey, this.session);
+  /** Keeps the game to resume; only a game that just replayed whole gets here. */
+  private keep(s: Session) {
+    try {
+      this.ctx.ws.setSession(this.ctx.packKey, s);
+    } catch (e) {
+      if (!(e instanceof NotLoadable)) throw e;
+      this.ctx.toast(`This game is not kept to resume: it could not be replayed (${e.message}).`, 'error');
+    }
   }
 
   /** Ask the engine for the state after the choices (up to the cursor), then let a bot move. */
@@ -79,10 +92,16 @@ export class GameSession {
       return;
     }
     const seq = ++this.playSeq;
-    const choices = this.cursor === undefined ? s.choices : s.choices.slice(0, this.cursor);
+    const whole = this.cursor === undefined;
+    const choices = whole ? s.choices : s.choices.slice(0, this.cursor);
+    const asked: Session = { ...s, seats: [...s.seats], choices: [...choices], madeBy: s.madeBy.slice(0, choices.length) };
     const r = await this.ctx.engine.play({ players: s.players, seed: s.seed, choices, viewAs: this.viewAs });
     if (seq !== this.playSeq || r.error === 'superseded') return;
     this.played = r;
+    if (whole) {
+      this.verified = !r.error && !r.stoppedAt && r.state !== undefined;
+      if (this.verified) this.keep(asked);
+    }
     this.onChange();
     this.maybeBotMove();
   }
@@ -143,7 +162,7 @@ export class GameSession {
     }
     s.choices.push(c.id);
     s.madeBy.push(c.player);
-    this.save();
+    this.verified = false;
     void this.play();
   }
 
@@ -163,7 +182,6 @@ export class GameSession {
     s.choices = s.choices.slice(0, n);
     s.madeBy = s.madeBy.slice(0, n);
     this.cursor = undefined;
-    this.save();
     void this.play();
   }
 
@@ -182,7 +200,6 @@ export class GameSession {
     if (!s || !r?.stoppedAt) return;
     s.choices = s.choices.slice(0, r.applied);
     s.madeBy = s.madeBy.slice(0, r.applied);
-    this.save();
     void this.play();
   }
 
@@ -191,7 +208,7 @@ export class GameSession {
     const s = this.session;
     if (!s) return;
     s.seats[i] = s.seats[i] === 'human' ? 'bot' : 'human';
-    this.save();
+    if (this.verified) this.keep(s);
     this.maybeBotMove();
     this.onChange();
   }

@@ -7,9 +7,9 @@
  * file, and a game that does not fit the options it claims is left out with a notice.
  */
 import { deflateSync, Inflate, strFromU8, strToU8 } from 'fflate';
-import manifestSchema from '../../schemas/manifest.schema.json' with { type: 'json' };
 import { MAX_FILE_BYTES, megabytes } from '../../compiler/load.ts';
-import type { Seat, Session } from './workspace.ts';
+import { isPackPath, MAX_FILES, sessionProblem } from './loadable.ts';
+import type { Session } from './workspace.ts';
 
 export interface SharePayload {
   v: 1;
@@ -27,9 +27,6 @@ const PREFIX = '#share=';
 /** The longest link read (its hash), and what it may inflate to: a few times the largest shipped pack. */
 export const MAX_LINK_CHARS = 1024 * 1024;
 export const MAX_INFLATED_BYTES = 2 * 1024 * 1024;
-const MAX_FILES = 2000;
-const MAX_CHOICES = 100_000;
-const MAX_PLAYERS: number = manifestSchema.properties.players.properties.max.maximum;
 
 function toBase64Url(bytes: Uint8Array): string {
   let s = '';
@@ -103,11 +100,6 @@ export function decodeShare(hash: string): DecodeResult {
   return { ok: true, payload: { ...payload, session: p.session as Session } };
 }
 
-/** A path a pack file may have: relative, inside the pack, a YAML file. */
-export function isPackPath(path: string): boolean {
-  return path.length < 500 && /\.ya?ml$/.test(path) && !path.startsWith('/') && !path.split(/[\\/]/).some((s) => s === '' || s === '.' || s === '..') && !/[\u0000-\u001f]/.test(path);
-}
-
 /** The link's files, or why they are not a pack's. */
 function filesOf(raw: unknown): Record<string, string> | string {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return 'the share link holds no files';
@@ -121,19 +113,4 @@ function filesOf(raw: unknown): Record<string, string> | string {
     files[path] = text;
   }
   return files;
-}
-
-const SEATS: readonly Seat[] = ['human', 'bot'];
-const isText = (x: unknown): x is string => typeof x === 'string' && x.length < 10_000;
-
-/** Why a session from a link cannot be replayed, if it cannot. */
-export function sessionProblem(raw: unknown): string | undefined {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return 'it is not a game';
-  const s = raw as Partial<Record<keyof Session, unknown>>;
-  if (!Number.isSafeInteger(s.players) || (s.players as number) < 1 || (s.players as number) > MAX_PLAYERS) return `its number of players is not a whole number from 1 to ${MAX_PLAYERS}`;
-  if (!Number.isSafeInteger(s.seed)) return 'its seed is not a whole number';
-  if (!Array.isArray(s.seats) || s.seats.length !== s.players || !s.seats.every((x) => SEATS.includes(x as Seat))) return 'its seats are not one human or bot per player';
-  if (!Array.isArray(s.choices) || s.choices.length > MAX_CHOICES || !s.choices.every(isText)) return 'its choices are not a list of moves';
-  if (!Array.isArray(s.madeBy) || s.madeBy.length !== s.choices.length || !s.madeBy.every(isText)) return 'it does not say who made each move';
-  return undefined;
 }

@@ -1,11 +1,15 @@
 /**
- * The designer's workspace: the packs shipped under `content/`, the designer's edits to them, and
- * packs made or imported in the playground. Everything the designer changes is saved in
- * localStorage, so a reload or a crash never loses work.
+ * The designer's workspace: the packs shipped under `content/`, the packs of the designer's own
+ * folder when the dev server serves one (`rulebook serve PATH`), the designer's edits to them, and
+ * packs made, imported or opened from a local folder in the playground. Everything the designer
+ * changes is saved in localStorage, so a reload or a crash never loses work; only what can be
+ * loaded again is saved (`loadable.ts`), and what was saved but cannot be is set aside with a note.
  */
 import { parse as parseYaml } from 'yaml';
 import type { SourceFile } from './engine-types.ts';
 import { neededPacks, requirementsOf } from '../../compiler/requirements.ts';
+import type { ServedPacks } from '../served-packs.ts';
+import { packFilesProblem, sessionProblem } from './loadable.ts';
 
 export type Seat = 'human' | 'bot';
 
@@ -20,7 +24,7 @@ export interface Session {
 }
 
 export interface PackEntry {
-  /** `content/<folder>` for shipped packs, `local/<name>` for packs made here. */
+  /** `content/<folder>` for shipped packs, `folder/<name>/<path>` for a served folder's, `local/<name>` for packs made here. */
   key: string;
   origin: 'builtin' | 'local';
   /** File path (relative to the pack folder) → text. */
@@ -33,6 +37,8 @@ interface Saved {
   /** Local packs: all their files. Shipped packs: only the files changed or added, and those deleted. */
   packs: Record<string, { origin: 'builtin' | 'local'; files: Record<string, string>; deleted?: string[] }>;
   current?: string;
+  /** The served folder the designer last saw, so a newly served folder opens on its first pack. */
+  folder?: string;
   openFile: Record<string, string>;
   sessions: Record<string, Session>;
 }
@@ -51,11 +57,18 @@ function groupPacks(found: Record<string, string>, folder: RegExp, prefix: strin
   }
 }
 
-/** The packs under content/ (and the examples), by key, as they are on disk. */
+/** The designer's own folder, when the dev server serves one (nothing when the playground is a static build). */
+export const served: ServedPacks = await fetch('/@rulebook/served')
+  .then((r) => r.json() as Promise<ServedPacks>)
+  .then((x) => (x && typeof x === 'object' && x.packs && typeof x.packs === 'object' ? x : { packs: {} }))
+  .catch(() => ({ packs: {} }));
+
+/** The packs under content/, the examples and the served folder's, by key, as they are on disk. */
 export const builtinPacks: Record<string, Record<string, string>> = (() => {
-  const out: Record<string, Record<string, string>> = {};
+  const out: Record<string, Record<string, string>> = Object.create(null);
   groupPacks(shipped, /\/content\/([^/]+)\/(.+)$/, 'content', out);
   groupPacks(examples, /\/test\/packs\/([^/]+)\/(.+)$/, 'examples', out);
+  for (const [key, files] of Object.entries(served.packs)) if (key.startsWith('folder/') && !packFilesProblem(files)) out[key] = files;
   // A folder without a manifest is not a pack.
   for (const k of Object.keys(out)) if (!('pack.yaml' in out[k])) delete out[k];
   return out;
@@ -94,34 +107,61 @@ export function dependencyIds(files: Record<string, string>): string[] {
   return neededPacks(requirementsOf(files['pack.yaml'] ?? '')).map((r) => r.id);
 }
 
+/** A pack's files or a game that would not load again: it is not saved, and the designer is told why. */
+export class NotLoadable extends Error {}
+
 export class Workspace {
   private saved: Saved;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Set when the browser refused to save (quota, private mode); shown to the designer. */
+  /** Set when the browser refused to save (quota, private mode), or an edit would leave a pack that cannot load; shown to the designer. */
   saveProblem: string | undefined;
   onSaveProblem: (problem: string) => void = () => {};
+  /** What was saved but cannot be loaded, and so was set aside when the playground started. */
+  readonly setAside: string[] = [];
 
   constructor() {
-    this.saved = Workspace.load();
+    this.saved = this.load();
+    // A folder served for the first time opens on its first pack.
+    const first = Object.keys(builtinPacks).find((k) => k.startsWith('folder/') && !k.includes('/installed/'));
+    if (served.folder && this.saved.folder !== served.folder && first) {
+      this.saved.folder = served.folder;
+      this.saved.current = first;
+    }
   }
 
-  private static load(): Saved {
+  private load(): Saved {
+    const fresh: Saved = { version: 1, packs: Object.create(null), openFile: Object.create(null), sessions: Object.create(null) };
+    let s: Partial<Saved> | undefined;
     try {
       const raw = localStorage.getItem(STORAGE_KEY);
-      if (raw) {
-        const s = JSON.parse(raw) as Saved;
-        if (s && s.version === 1 && s.packs && s.sessions) return { ...s, openFile: s.openFile ?? {} };
-      }
+      if (raw) s = JSON.parse(raw) as Partial<Saved>;
     } catch {
-      /* start afresh */
+      this.setAside.push('what this browser had saved could not be read, so the playground starts afresh');
+      return fresh;
     }
-    return { version: 1, packs: {}, openFile: {}, sessions: {} };
+    if (!s || s.version !== 1 || typeof s.packs !== 'object' || !s.packs || typeof s.sessions !== 'object' || !s.sessions) return fresh;
+    for (const [key, p] of Object.entries(s.packs)) {
+      const base = p?.origin === 'builtin' ? builtinPacks[key] : {};
+      const problem = !p || (p.origin !== 'builtin' && p.origin !== 'local') ? 'it is not a pack' : !base ? undefined : packFilesProblem(withEdits(base, p.files, p.deleted));
+      if (problem) this.setAside.push(`the saved pack ${key} was set aside: ${problem}`);
+      // Edits to a served folder's pack are kept while another folder is served, for when it is again.
+      else fresh.packs[key] = p;
+    }
+    for (const [key, session] of Object.entries(s.sessions)) {
+      const problem = sessionProblem(session);
+      if (problem) this.setAside.push(`the saved game of ${key} was set aside: ${problem}`);
+      else fresh.sessions[key] = session;
+    }
+    if (s.openFile && typeof s.openFile === 'object') for (const [k, v] of Object.entries(s.openFile)) if (typeof v === 'string') fresh.openFile[k] = v;
+    if (typeof s.current === 'string') fresh.current = s.current;
+    if (typeof s.folder === 'string') fresh.folder = s.folder;
+    return fresh;
   }
 
-  /** All packs, shipped ones first. */
+  /** All packs: the served folder's first, then the shipped ones, then the examples and the designer's own. */
   list(): Array<{ key: string; origin: 'builtin' | 'local'; label: string; edited: boolean }> {
     const out: Array<{ key: string; origin: 'builtin' | 'local'; label: string; edited: boolean }> = [];
-    const order = (k: string) => (k === DEFAULT_PACK ? 0 : k.startsWith('content/') ? 1 : 2);
+    const order = (k: string) => (k.startsWith('folder/') ? -1 : k === DEFAULT_PACK ? 0 : k.startsWith('content/') ? 1 : 2);
     for (const key of Object.keys(builtinPacks).sort((a, b) => order(a) - order(b) || a.localeCompare(b))) out.push({ key, origin: 'builtin', label: manifestId(this.get(key)!.files) ?? key, edited: key in this.saved.packs });
     for (const [key, p] of Object.entries(this.saved.packs)) if (p.origin === 'local') out.push({ key, origin: 'local', label: manifestId(p.files) ?? key.slice(6), edited: true });
     return out;
@@ -130,11 +170,7 @@ export class Workspace {
   get(key: string): PackEntry | undefined {
     const s = this.saved.packs[key];
     const b = builtinPacks[key];
-    if (s?.origin === 'builtin' && b) {
-      const files = { ...b, ...s.files };
-      for (const d of s.deleted ?? []) delete files[d];
-      return { key, origin: 'builtin', files };
-    }
+    if (s?.origin === 'builtin') return b ? { key, origin: 'builtin', files: withEdits(b, s.files, s.deleted) } : undefined;
     if (s) return { key, origin: s.origin, files: { ...s.files } };
     if (b) return { key, origin: 'builtin', files: { ...b } };
     return undefined;
@@ -159,12 +195,22 @@ export class Workspace {
     this.save();
   }
 
-  /** Replace one file's text (or delete it with `undefined`). */
+  /**
+   * Replace one file's text (or delete it with `undefined`). An edit that would leave files the
+   * playground cannot open again is not saved (the last loadable files stay saved), and the
+   * designer is told why; compile errors do not count, a pack being edited has them.
+   */
   setFile(key: string, path: string, text: string | undefined) {
     const entry = this.get(key);
     if (!entry) return;
     if (text === undefined) delete entry.files[path];
     else entry.files[path] = text;
+    const problem = packFilesProblem(entry.files);
+    if (problem) {
+      this.saveProblem = `This edit is not saved: the pack would not open again (${problem}).`;
+      this.onSaveProblem(this.saveProblem);
+      return;
+    }
     const original = builtinPacks[key];
     if (entry.origin === 'builtin' && original) {
       if (sameFiles(original, entry.files)) delete this.saved.packs[key];
@@ -186,8 +232,10 @@ export class Workspace {
     this.save();
   }
 
-  /** Add a pack made or imported here; returns its key (a fresh one if the name is taken). */
+  /** Add a pack made, imported or opened here; returns its key (a fresh one if the name is taken). Throws `NotLoadable` for files that are no pack. */
   addLocal(name: string, files: Record<string, string>): string {
+    const problem = packFilesProblem(files);
+    if (problem) throw new NotLoadable(problem);
     const base = `local/${name.replace(/[^A-Za-z0-9_.-]+/g, '-') || 'pack'}`;
     let key = base;
     for (let i = 2; this.get(key) && !(this.saved.packs[key] && sameFiles(this.saved.packs[key].files, files)); i++) key = `${base}-${i}`;
@@ -207,7 +255,10 @@ export class Workspace {
     const s = this.saved.sessions[key];
     return s ? structuredClone(s) : undefined;
   }
+  /** Keep a game as the one to resume; a game that cannot be replayed is refused (`NotLoadable`). */
   setSession(key: string, s: Session | undefined) {
+    const problem = s && sessionProblem(s);
+    if (problem) throw new NotLoadable(problem);
     if (s) this.saved.sessions[key] = structuredClone(s);
     else delete this.saved.sessions[key];
     this.save();
@@ -230,6 +281,13 @@ export class Workspace {
       if (first) this.onSaveProblem(this.saveProblem);
     }
   }
+}
+
+/** A served or shipped pack's files with the designer's edits and deletions. */
+function withEdits(base: Record<string, string>, changed: Record<string, string> | undefined, deleted: string[] | undefined): Record<string, string> {
+  const files = { ...base, ...(changed ?? {}) };
+  for (const d of Array.isArray(deleted) ? deleted : []) delete files[d];
+  return files;
 }
 
 function sameFiles(a: Record<string, string>, b: Record<string, string>): boolean {
