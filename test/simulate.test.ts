@@ -4,6 +4,8 @@
  * The study's own figures are tested in study.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compile } from '../compiler/index.ts';
 import { readPackFolder } from '../compiler/packFolder.ts';
@@ -188,6 +190,24 @@ describe('simulate', () => {
     expect(r).toMatchObject({ pack: 'smallworld-wow', players: 2, games: 3, finished: 3, even: 0.5, seeds: { first: 1, last: 3 } });
     expect(r.seats).toHaveLength(2);
     expect(r.kinds.flatMap((k: { cards: unknown[] }) => k.cards).length).toBeGreaterThan(2);
+  });
+
+  it('the README’s example prints the study and writes its page (with fewer games, on one thread)', async () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    const line = readme.split('\n').find((l) => l.startsWith('npx rulebook simulate content/smallworld-wow'))!;
+    const args = line.replace(/\s+#.*$/, '').split(/\s+/).slice(2);
+    const html = join(mkdtempSync(join(tmpdir(), 'rulebook-simulate-')), 'study.html');
+    const set = (name: string, value: string) => args.splice(args.indexOf(name) + 1, 1, value);
+    expect(args).toContain('--html');
+    set('--games', '3');
+    set('--html', html);
+    const out: string[] = [];
+    const code = await main([...args.map((a) => (a.startsWith('content/') ? join(import.meta.dirname, '..', a) : a)), '--workers', '1'], { out: (s) => void out.push(s), err: () => {}, readLine: async () => undefined });
+    expect(code).toBe(0);
+    const text = out.join('');
+    expect(text).toMatch(/^Small World of Warcraft: 3 games of 3 players by random bots, seeds 1–3\n3 finished, 0 ended by the evaluation budget, 0 stuck/);
+    for (const part of ['Game length: choices mean', 'Fair band: an even share 33.3% ± 5.0 points', 'First player: ', 'Wins by seat:', 'each of the races at the end', `The study with its charts: ${html}`]) expect(text).toContain(part);
+    expect(readFileSync(html, 'utf8')).toContain('<script type="application/json" id="study-charts">');
   });
 
   it('refuses a bot it does not know, as a wrong command line', async () => {
