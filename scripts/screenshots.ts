@@ -2,7 +2,8 @@
  * `npm run screenshots [-- --moves N --out DIR]`: every shipped game mid-play in the playground,
  * photographed at 1280×720 and 1600×1000 for each player count its pack supports, saved as
  * `screenshots/<pack>-<players>p-<width>x<height>.png` for a person to review: can owner, pieces
- * and markers be read from the board alone? The folder is not committed.
+ * and markers be read from the board alone? The folder is not committed. `--pack ID` and
+ * `--size 1280x720` take one pack or one size.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { launchBrowser, startPlayground } from '../test/e2e/harness.ts';
 import { openPack, playToMidgame, shippedPacks, SIZES } from '../test/e2e/midgame.ts';
 
-const { values } = parseArgs({ options: { moves: { type: 'string', default: '40' }, out: { type: 'string', default: 'screenshots' }, pack: { type: 'string' } } });
+const { values } = parseArgs({ options: { moves: { type: 'string', default: '40' }, out: { type: 'string', default: 'screenshots' }, pack: { type: 'string' }, size: { type: 'string' } } });
 const moves = Number(values.moves);
 const out = values.out!;
 mkdirSync(out, { recursive: true });
@@ -19,7 +20,7 @@ const { server, url } = await startPlayground();
 const browser = await launchBrowser();
 let saved = 0;
 try {
-  for (const size of SIZES) {
+  for (const size of SIZES.filter((z) => !values.size || values.size === `${z.width}x${z.height}`)) {
     for (const key of shippedPacks().filter((k) => !values.pack || k.endsWith(`/${values.pack}`))) {
       const page = await browser.newPage({ viewport: size });
       page.setDefaultTimeout(180_000);

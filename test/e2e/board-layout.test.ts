@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { usePlayground, watchErrors } from './harness.ts';
 import { openPack, playToMidgame, shippedPacks, SIZES } from './midgame.ts';
 
-const MOVES = 30;
+const MOVES = 12;
 
 interface Rect {
   left: number;

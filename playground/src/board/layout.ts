@@ -59,8 +59,8 @@ function forced(ids: string[], links: (id: string) => string[], box: (id: string
   const inGroup = new Set(sorted);
   const edges = sorted.flatMap((a) => links(a).filter((b) => inGroup.has(b) && a < b).map((b) => ({ source: a, target: b })));
   const sim = forceSimulation(nodes)
-    .force('link', forceLink<Placed & SimulationNodeDatum, { source: string; target: string }>(edges).id((n) => n.id).distance((e) => radius(idOf(e.source)) + radius(idOf(e.target))))
-    .force('charge', forceManyBody().strength(-400))
+    .force('link', forceLink<Placed & SimulationNodeDatum, { source: string; target: string }>(edges).id((n) => n.id).distance((e) => (radius(idOf(e.source)) + radius(idOf(e.target))) * 0.7))
+    .force('charge', forceManyBody().strength(-60))
     .force('collide', forceCollide<Placed & SimulationNodeDatum>((n) => radius(n.id)).iterations(3))
     .stop();
   sim.tick(400);
