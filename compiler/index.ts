@@ -3,6 +3,7 @@ import { declare, type Declared } from './declare.ts';
 import type { Diagnostic, DiagnosticInput } from './diagnostic.ts';
 import { loadPack, type LoadedPack } from './load.ts';
 import { lower } from './lower.ts';
+import { logPlurals } from './text/plurals.ts';
 import { checkCycles, checkVersions, neededPacks, requirementsOf } from './requirements.ts';
 import { readPresentation, type Presentation } from './presentation.ts';
 import { checkSchemas } from './schema.ts';
@@ -69,7 +70,10 @@ export function analyze(files: SourceFile[], options: CompileOptions & { lower?:
     declared = declare(loaded, report);
     checked = check(declared, report);
     presentation = readPresentation(loaded, declared, report);
-    if (options.lower !== false && !found.some((d) => (d.severity ?? 'error') === 'error')) pack = lower(checked);
+    if (options.lower !== false && !found.some((d) => (d.severity ?? 'error') === 'error')) {
+      pack = lower(checked);
+      pack.plurals = logPlurals(loaded);
+    }
   } catch (err) {
     report({
       code: 'RB9000',

@@ -22,6 +22,8 @@ export interface CompiledPack {
   links: Table<string[]>;
   /** Hidden state fields by kind. */
   hidden: Table<string[]>;
+  /** Language → a word of the pack's texts → its forms by plural category ("token(s)" → one: token, other: tokens). */
+  plurals?: Table<Table<Table<string>>>;
   /** Kind of every entity id, players and `game` included. */
   kindOf(id: string): string | undefined;
   rules: Rules;

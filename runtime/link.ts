@@ -3,7 +3,7 @@ import { cloneJson, sameValue, writableRecord } from './clone.ts';
 import type { Block, CardBinding, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
 import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from './budget.ts';
 import { innerCtx, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
-import { logLine } from './log.ts';
+import { logLine, pluralize } from './log.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type Binding, type BlockCode, type ExprFn, type Program, type RunCtx, type StmtFn } from './program.ts';
 import { askToChoose, offerActions } from './prompts.ts';
 import { Refusal } from './refusal.ts';
@@ -264,7 +264,7 @@ function linker(pack: CompiledPack) {
         return (c) => {
           let out = '';
           for (const p of parts) out += typeof p === 'string' ? p : display(c.prog.pack, p(c));
-          return checkText(out);
+          return checkText(pluralize(c.prog.pack, out));
         };
       }
       case 'local': {

@@ -1,6 +1,55 @@
+import type { CompiledPack } from './compiled.ts';
 import type { GameState } from './types.ts';
+import { displayLanguage } from './values.ts';
 
 /** A line of the game log: which choice led to it, the rule that wrote it (`file:line`), and whose it is. */
 export function logLine(st: GameState, step: number, text: string, rule: string | undefined, player: string | undefined): void {
   st.log.push({ step, text, rule, player });
+}
+
+interface Plurals {
+  pattern: RegExp;
+  forms: Map<string, Record<string, string>>;
+  rules: Intl.PluralRules;
+}
+
+const compiled = new WeakMap<CompiledPack, Plurals | null>();
+
+/**
+ * A filled text (log line, prompt, action label, refusal) with every number followed by a word the
+ * pack gives plural forms for ("1 token(s)", "5 żeton(y)") in the form its number takes in the
+ * display language: "1 token", "2 tokens"; "1 żeton", "2 żetony", "5 żetonów". The words and forms
+ * are the pack's (`plurals:` of its language file), the categories the language's own
+ * (`Intl.PluralRules`), so the runtime knows no game's words.
+ */
+export function pluralize(pack: CompiledPack, text: string): string {
+  let p = compiled.get(pack);
+  if (p === undefined) {
+    p = pluralsOf(pack);
+    compiled.set(pack, p);
+  }
+  if (!p) return text;
+  const { forms, rules } = p;
+  return text.replace(p.pattern, (all, n: string, space: string, word: string) => {
+    const f = forms.get(word);
+    if (!f) return all;
+    return `${n}${space}${f[rules.select(Number(n))] ?? f.other ?? all}`;
+  });
+}
+
+function pluralsOf(pack: CompiledPack): Plurals | null {
+  const lang = displayLanguage(pack);
+  const table = pack.plurals?.[lang];
+  if (!table) return null;
+  const forms = new Map(Object.entries(table));
+  if (!forms.size) return null;
+  // Longest words first, so "race token(s)" wins over "token(s)"; a word ends where a letter does not follow.
+  const words = [...forms.keys()].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  let rules: Intl.PluralRules;
+  try {
+    rules = new Intl.PluralRules(lang);
+  } catch {
+    rules = new Intl.PluralRules('en');
+  }
+  return { pattern: new RegExp(`(\\d+)(\\s+)(${words.join('|')})(?![\\p{L}\\p{N}])`, 'gu'), forms, rules };
 }
