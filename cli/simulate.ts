@@ -61,6 +61,10 @@ export async function simulateCommand(dir: string, o: SimulateOptions, io: Io): 
   const { pack, players } = runnable;
   const settings: StudySettings = { pack: { id: pack.id, name: pack.name.en ?? pack.id, hash: readPackContent(dir).hash }, rulebook: rulebookVersion(), players, bots: o.bots, seed: o.seed, games: o.games, maxSteps: o.maxSteps };
   const part = o.queue === undefined ? shardGames(settings, asked) : { seed: o.seed, games: o.games };
+  // A queued study names its pack by its path inside the packs folder the workers are given.
+  const root = resolve(o.packs ?? dirname(resolve(dir)));
+  const rel = relative(root, resolve(dir));
+  if (o.queue !== undefined && (!rel || rel.startsWith('..') || isAbsolute(rel))) throw new UsageError(`the pack folder ${dir} is not inside --packs ${root}: the workers find the pack by its path inside the folder they are given`);
   const workers = o.queue === undefined ? Math.max(1, Math.min(o.workers ?? availableParallelism(), part.games)) : undefined;
   const bar = io.terminal && !o.json ? new SingleBar({ stream: io.terminal, format: 'games {bar} {value}/{total} · {eta}s left', hideCursor: true }, Presets.shades_classic) : undefined;
   bar?.start(part.games, 0);
@@ -69,9 +73,6 @@ export async function simulateCommand(dir: string, o: SimulateOptions, io: Io): 
   try {
     if (o.queue !== undefined) {
       const url = o.queue;
-      const root = resolve(o.packs ?? dirname(resolve(dir)));
-      const rel = relative(root, resolve(dir));
-      if (!rel || rel.startsWith('..') || isAbsolute(rel)) throw new UsageError(`the pack folder ${dir} is not inside --packs ${root}: the workers find the pack by its path inside the folder they are given`);
       const onQueued = (run: string) => io.err(`queued ${shards} shards of ${settings.pack.id} (run ${run}) on ${shownUrl(url)}; workers play them: rulebook worker ${shownUrl(url)} --packs ${root}\n`);
       results = await runQueued({ url, prefix: o.prefix, study: settings, agents, pack: rel.split(sep).join('/'), shards, onProgress: (n) => bar?.update(n), onQueued });
     } else {
