@@ -110,8 +110,11 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
 function yamlError(src: SourceFile, doc: Document.Parsed, e: YAMLError): DiagnosticInput {
   const at = { file: src.path, start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1) };
   if (e.code === 'DUPLICATE_KEY') {
-    const key = src.text.slice(e.pos[0]).match(/^[^:\n]*/)?.[0].trim() || 'this key';
-    return { code: 'RB0010', message: `the key \`${key}\` appears twice in this mapping`, at: { ...at, end: Math.max(at.end, at.start + key.length) }, hint: 'each key may appear once in a mapping; merge the two entries' };
+    // The parser's position may fall on the line break before the key.
+    const start = Math.min(src.text.length, e.pos[0] + /^\s*/.exec(src.text.slice(e.pos[0]))![0].length);
+    const key = /^[^:\n]*/.exec(src.text.slice(start))![0].trim();
+    const end = Math.min(src.text.length, Math.max(start + 1, start + key.length));
+    return { code: 'RB0010', message: `the key \`${key || 'this key'}\` appears twice in this mapping`, at: { file: src.path, start, end }, hint: 'each key may appear once in a mapping; merge the two entries' };
   }
   if (e.code === 'MULTIPLE_DOCS') {
     return { code: 'RB0011', message: 'this file holds more than one YAML document', at, hint: 'a pack file is one document: remove the `---` line, or move what follows it to its own file' };

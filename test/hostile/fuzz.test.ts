@@ -4,6 +4,7 @@
  * hang, every diagnostic inside a real file.
  */
 import { describe, expect, it } from 'vitest';
+import { checkCase } from '../../scripts/fuzzCheck.ts';
 import { runFuzz } from '../../scripts/fuzzRun.ts';
 
 describe('the compiler under 300 random and mutated packs', () => {
@@ -12,5 +13,13 @@ describe('the compiler under 300 random and mutated packs', () => {
     expect(report.failures).toEqual([]);
     expect(report.cases).toBe(300);
     expect(report.diagnostics).toBeGreaterThan(300);
+  });
+});
+
+describe('cases the long runs found', () => {
+  it('case 70,246 of seed 1: a key given twice at the end of a file is marked inside the file (RB0010)', () => {
+    const r = checkCase(1, 70246);
+    expect(r.problem).toBeUndefined();
+    expect(r.diagnostics).toBe(1);
   });
 });
