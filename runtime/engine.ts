@@ -1,8 +1,11 @@
 import { runningAt, spend } from './budget.ts';
 import { logLine } from './log.ts';
-import { BREAK, FINISH, NORMAL, SUSPEND, type Binding, type BlockCode, type Program, type RunCtx, type Signal } from './program.ts';
+import { modifierCalls, triggerCalls } from './holders.ts';
+import { BREAK, FINISH, NORMAL, SUSPEND, type BlockCode, type Program, type RunCtx, type Signal } from './program.ts';
 import { Refusal } from './refusal.ts';
 import type { Frame, GameState, Value } from './types.ts';
+
+export { holdersOf, withFrozenState } from './holders.ts';
 
 export function ctxFor(st: GameState, prog: Program, slots: number, me: string | null, self: string | null = null, holder: string | null = null, step = st.choices.length): RunCtx {
   return { st, prog, env: new Array(slots).fill(null), me, self, holder, it: null, value: null, step, resolving: false };
@@ -89,51 +92,7 @@ export function runRepeat(body: BlockCode, count: number, max: number, c: RunCtx
   return NORMAL;
 }
 
-/**
- * Holders by card and roles, while the state cannot change (listing legal choices runs every
- * candidate's checks on one state, and the role expressions would otherwise be computed again
- * for each modifier of each pipeline of each candidate).
- */
-let frozenHolders: Map<string, string[]> | null = null;
-
-export function withFrozenState<T>(run: () => T): T {
-  const outer = frozenHolders;
-  frozenHolders = outer ?? new Map();
-  try {
-    return run();
-  } finally {
-    frozenHolders = outer;
-  }
-}
-
-/** The players for whom a card's rule works now. */
-export function holdersOf(prog: Program, st: GameState, card: Binding): string[] {
-  if (frozenHolders) {
-    let hit = frozenHolders.get(card.key);
-    if (!hit) {
-      hit = holdersNow(prog, st, card);
-      frozenHolders.set(card.key, hit);
-    }
-    return hit;
-  }
-  return holdersNow(prog, st, card);
-}
-
-function holdersNow(prog: Program, st: GameState, card: Binding): string[] {
-  const kind = prog.pack.kindOf(card.card)!;
-  const roles = prog.roles[kind];
-  const names = card.roles.length ? card.roles : prog.pack.kinds[kind].roles.slice(0, 1);
-  const c = ctxFor(st, prog, 0, null, card.card);
-  const out: string[] = [];
-  for (const r of names) {
-    const fn = roles?.[r];
-    if (!fn) continue;
-    for (const p of fn(c)) if (!out.includes(p)) out.push(p);
-  }
-  return out;
-}
-
-/** `emit event(args)`: every trigger on it, the game's first, then each card's for each holder. */
+/** `emit event(args)`: every trigger on it, in the pack's order, a card's once for each of its holders. */
 let emitDepth = 0;
 const MAX_EMIT_DEPTH = 64;
 
@@ -149,10 +108,8 @@ export function runEmit(event: string, args: Value[], c: RunCtx, pending?: Array
 
 function emitNow(event: string, args: Value[], c: RunCtx, pending?: Array<[number, string | null]>): Signal {
   const { prog, st } = c;
-  const triggers = prog.triggers[event] ?? [];
-  const calls: Array<[number, string | null]> =
-    pending ??
-    triggers.flatMap((t, i): Array<[number, string | null]> => (t.card ? holdersOf(prog, st, t.card).map((h): [number, string | null] => [i, h]) : [[i, null]]));
+  const triggers = prog.triggers[event];
+  const calls = pending ?? triggerCalls(prog, st, event);
   for (let k = 0; k < calls.length; k++) {
     const [i, holder] = calls[k];
     const t = triggers[i];
@@ -215,16 +172,12 @@ export function runPipeline(name: string, args: Value[], c: RunCtx): Value {
   for (let i = 0; i < args.length; i++) env[i] = args[i];
   const pc = innerCtx(c, env, c.me, c.self, c.holder, null, null, c.resolving);
   let v = p.base(pc);
-  for (const m of p.modifiers) {
-    let holder: string | null = null;
-    if (m.card) {
-      const holders = holdersOf(c.prog, c.st, m.card);
-      if (m.anyone) holder = holders[0] ?? null;
-      else holder = c.me !== null && holders.includes(c.me) ? c.me : null;
-      if (holder === null) continue;
-    }
+  const calls = modifierCalls(c.prog, c.st, name, c.me);
+  for (let k = 0; k < calls.length; k++) {
+    const [i, holder] = calls[k];
+    const m = p.modifiers[i];
     const menv: Value[] = new Array(m.slots).fill(null);
-    for (let i = 0; i < args.length; i++) menv[i] = args[i];
+    for (let a = 0; a < args.length; a++) menv[a] = args[a];
     const mc = innerCtx(c, menv, c.me, m.card?.card ?? null, holder, null, v, c.resolving);
     if (m.when && m.when(mc) !== true) continue;
     v = m.value(mc);

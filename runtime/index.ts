@@ -1,7 +1,8 @@
 import { cloneJson, cloneState, sameValue } from './clone.ts';
 import type { CompiledPack, Expr } from './compiled.ts';
 import { MAX_COMBINATIONS, spend, withStepBudget } from './budget.ts';
-import { ctxFor, holdersOf, resume, runBlock, withFrozenState } from './engine.ts';
+import { ctxFor, resume, runBlock } from './engine.ts';
+import { forgetHolders, holdersOf, shareHolders, withFrozenState } from './holders.ts';
 import { linkExpression, programOf } from './link.ts';
 import { logLine } from './log.ts';
 import { playerId } from './players.ts';
@@ -20,6 +21,7 @@ export { display } from './values.ts';
 const programs = new WeakMap<GameState, Program>();
 
 export function attach(pack: CompiledPack, state: GameState): GameState {
+  forgetHolders(state);
   return attachProgram(programOf(pack), state);
 }
 
@@ -88,6 +90,7 @@ function setUp(prog: Program, st: GameState, options: NewGameOptions, frameOf: (
       // The edits would have to wait for an answer that the game's seed and choices cannot hold.
       if (st.prompt) throw new Error(`the pack's setup asks ${display(prog.pack, st.prompt.player)} to choose${st.prompt.text ? ` (${st.prompt.text})` : ''} before the game starts, so the state cannot be edited after it; ask that in the flow instead`);
       options.prepare(st);
+      forgetHolders(st);
       resume(flow, prog, st, -1);
     } else resume([...prog.setups.map(frameOf), ...flow], prog, st, -1);
   } catch (e) {
@@ -171,6 +174,7 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
   if (actor !== p.player && !anytime) return { ok: false, reason: `${display(pack, p.player)} must act now, not ${display(pack, actor)}`, state };
   const next = cloneState(state);
   attachProgram(prog, next);
+  shareHolders(state, next);
   const step = state.choices.length;
   next.choices.push(anytime && actor !== p.player ? [`${key}@${actor}`, ...rawArgs].join(' ') : id);
   const prompt = next.prompt!;

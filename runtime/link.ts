@@ -3,6 +3,7 @@ import { cloneJson, sameValue, writableRecord } from './clone.ts';
 import type { Block, CardBinding, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
 import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from './budget.ts';
 import { innerCtx, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
+import { keptKinds, planCalls, roleWritten } from './holders.ts';
 import { logLine, pluralize } from './log.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type Binding, type BlockCode, type ExprFn, type Program, type RunCtx, type StmtFn } from './program.ts';
 import { askToChoose, offerActions } from './prompts.ts';
@@ -44,7 +45,7 @@ export function programOf(pack: CompiledPack): Program {
  * Turns the compiler's operations into closures, over the pack's data. Every expression is linked by `expr` and every
  * statement by `stmt`: the one place where a cost per evaluation could be counted.
  */
-function linker(pack: CompiledPack) {
+function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<string, readonly number[]>> = new Map()) {
   const blocks: BlockCode[] = [];
 
   const block = (b: Block): BlockCode => {
@@ -54,19 +55,28 @@ function linker(pack: CompiledPack) {
     return code;
   };
 
-  const record = (ref: RecordRef): ((c: RunCtx) => Record<string, Value>) => {
+  /**
+   * The record whose `field` a statement is about to write. Every statement computes its values
+   * before it takes the record, so holders found stale here cannot be asked for again before the write.
+   */
+  const record = (ref: RecordRef, field: string): ((c: RunCtx) => Record<string, Value>) => {
     const obj = expr(ref.target);
     const what = ref.what;
+    const stale = roleFields.get(field);
     return (c) => {
       const id = obj(c);
       const rec = typeof id === 'string' ? writableRecord(c.st, id) : undefined;
       if (!rec) throw new Refusal(`${what} is none here, so it has no fields to change`);
+      if (stale) {
+        const groups = stale.get(pack.kindOf(id as string)!);
+        if (groups) roleWritten(c.st, groups);
+      }
       return rec;
     };
   };
 
   const listRef = (ref: ListRef): ((c: RunCtx) => Value[]) => {
-    const rec = record(ref.record);
+    const rec = record(ref.record, ref.field);
     const field = ref.field;
     return (c) => {
       const x = rec(c);
@@ -86,7 +96,7 @@ function linker(pack: CompiledPack) {
         };
       }
       case '=': {
-        const rec = record(s.record);
+        const rec = record(s.record, s.field);
         const field = s.field;
         const v = expr(s.value);
         return (c) => {
@@ -95,27 +105,18 @@ function linker(pack: CompiledPack) {
           return NORMAL;
         };
       }
-      case '+=': {
-        const rec = record(s.record);
-        const field = s.field;
-        const v = expr(s.value);
-        return (c) => {
-          const x0 = rec(c);
-          const x = v(c);
-          const old = x0[field];
-          x0[field] = Array.isArray(old) ? concat(old, x as Value[]) : checkNumber((old as number) + (x as number), () => `${field} + ${x}`);
-          return NORMAL;
-        };
-      }
+      case '+=':
       case '-=': {
-        const rec = record(s.record);
+        const rec = record(s.record, s.field);
         const field = s.field;
         const v = expr(s.value);
+        const add = s.op === '+=';
         return (c) => {
-          const x0 = rec(c);
           const x = v(c);
+          const x0 = rec(c);
           const old = x0[field];
-          x0[field] = Array.isArray(old) ? without(old, x as Value[]) : checkNumber((old as number) - (x as number), () => `${field} - ${x}`);
+          if (Array.isArray(old)) x0[field] = add ? concat(old, x as Value[]) : without(old, x as Value[]);
+          else x0[field] = checkNumber(add ? (old as number) + (x as number) : (old as number) - (x as number), () => `${field} ${s.op[0]} ${x}`);
           return NORMAL;
         };
       }
@@ -437,8 +438,10 @@ function linker(pack: CompiledPack) {
 }
 
 function link(pack: CompiledPack): Program {
-  const { expr, block, blocks } = linker(pack);
   const r = pack.rules;
+  const { kindGroup, roleFields } = keptKinds(pack);
+  const { expr, block, blocks } = linker(pack, roleFields);
+  const groupOf = (card: string) => kindGroup.get(pack.kindOf(card)!);
   const bindings = new Map<CardBinding, Binding>();
   const binding = (card?: CardBinding): Binding | undefined => {
     if (!card) return undefined;
@@ -535,6 +538,9 @@ function link(pack: CompiledPack): Program {
     anytime,
     triggers,
     pipelines,
+    kindGroup,
+    triggerPlans: table(Object.entries(triggers).map(([event, list]) => [event, planCalls(list, groupOf)] as const)),
+    modifierPlans: table(Object.entries(pipelines).map(([name, p]) => [name, planCalls(p.modifiers, groupOf)] as const)),
     procs,
     fns,
     setups: r.setups.map((s) => ({ body: block(s.body), slots: s.slots })),

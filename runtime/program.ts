@@ -16,6 +16,11 @@ export interface Program {
   anytime: ActionCode[];
   triggers: Table<TriggerCode[]>;
   pipelines: Table<PipelineCode>;
+  /** Card kinds whose holders are kept with the state (`holders.ts`), by number. */
+  kindGroup: Map<string, number>;
+  /** Each event's triggers and each pipeline's modifiers, split by where their holders come from. */
+  triggerPlans: Table<CallPlan>;
+  modifierPlans: Table<CallPlan>;
   procs: Table<ProcCode>;
   fns: Table<FnCode>;
   setups: Array<{ body: BlockCode; slots: number }>;
@@ -23,6 +28,16 @@ export interface Program {
   invariants: Array<{ message: ExprFn; holds: ExprFn; slots: number; rule: string }>;
   score?: ExprFn;
   tiebreak?: ExprFn;
+}
+
+/**
+ * A list of rules (an event's triggers, a pipeline's modifiers) by position: those of no card, with no
+ * holder; by kept kind, those whose holders are kept with the state; the others, asked each time.
+ */
+export interface CallPlan {
+  fixed: Array<[number, null]>;
+  kept: Array<[number, number[]]>;
+  loose: number[];
 }
 
 /** Signals a statement returns to its block. */

@@ -1,0 +1,335 @@
+import type { CompiledPack, Expr } from './compiled.ts';
+import { ctxFor } from './engine.ts';
+import type { Binding, CallPlan, Program } from './program.ts';
+import type { GameState, Value } from './types.ts';
+
+/**
+ * Who holds each card, and so which card rules apply, kept with the state that decides it.
+ *
+ * A card works for the players its kind's role expressions name. A kind whose roles read nothing
+ * but entity fields (`keptKinds`) has its answers kept with the state until a rule writes one of
+ * those fields (`roleWritten`, called by every field write of the linked rules). Kept with them,
+ * for each event and each pipeline, is the list of (rule, holder) that apply: an `emit` or a
+ * pipeline then consults only the cards in play, so its cost does not grow with the pack's cards.
+ * A state's copy (the next state of `apply`) shares what was kept until either writes such a field.
+ */
+
+/** A trigger or modifier, by its place in its event's or pipeline's list, with the holder it runs for. */
+export type Call = [number, string | null];
+
+interface Kept {
+  /** By kind number: what is known about that kind's cards in this state. */
+  groups: Array<Group | undefined>;
+  /** No other state holds `groups`, so it may be changed in place. */
+  own: boolean;
+}
+
+interface Group {
+  holders: Map<string, string[]>;
+  triggers: Map<string, Call[]>;
+  /** Pipeline name, then the player it is computed for. */
+  modifiers: Map<string, Map<string | null, Call[]>>;
+}
+
+const kept = new WeakMap<GameState, Kept>();
+const NONE: Call[] = [];
+
+/**
+ * The kinds whose holders depend on entity fields alone, numbered, and for each state field, by the
+ * kind of the entity written, the kinds whose holders a write to it makes stale. A role that reads
+ * the current player, calls a function or a pipeline, or rolls, is computed anew each time.
+ */
+export function keptKinds(pack: CompiledPack): { kindGroup: Map<string, number>; roleFields: Map<string, Map<string, number[]>> } {
+  const kindGroup = new Map<string, number>();
+  const roleFields = new Map<string, Map<string, number[]>>();
+  const roles = pack.rules.roles;
+  for (const kind of Object.keys(roles)) {
+    const reads: Array<[Kinds, string]> = [];
+    if (!Object.values(roles[kind]).every((r) => readsOfRole(pack, kind, r.expr, reads))) continue;
+    const g = kindGroup.size;
+    kindGroup.set(kind, g);
+    for (const [kinds, field] of reads) {
+      const byKind = roleFields.get(field) ?? new Map<string, number[]>();
+      roleFields.set(field, byKind);
+      for (const k of kinds ?? Object.keys(pack.kinds)) {
+        const groups = byKind.get(k) ?? [];
+        if (!groups.includes(g)) groups.push(g);
+        byKind.set(k, groups);
+      }
+    }
+  }
+  return { kindGroup, roleFields };
+}
+
+/** The kinds of entity a value may be or hold; null when it could be any. */
+type Kinds = Set<string> | null;
+
+const ELEMENT_OF_FIRST = new Set(['first', 'last', 'at', 'take', 'lowest', 'highest', 'neighbours', 'stepToward']);
+const OVER_FIRST = new Set(['sum', 'any', 'all', 'lowest', 'highest']);
+
+/**
+ * Gathers the state fields a role expression of a `self` kind card reads, each with the kinds of
+ * entity it may be read from; false when the role reads more than fields (the current player, a
+ * function, a pipeline, a die).
+ */
+function readsOfRole(pack: CompiledPack, selfKind: string, root: Expr, reads: Array<[Kinds, string]>): boolean {
+  let ok = true;
+  const union = (a: Kinds, b: Kinds): Kinds => (a && b ? new Set([...a, ...b]) : null);
+  const none: Kinds = new Set();
+  const ofValue = (v: Value): Kinds => {
+    if (typeof v === 'string') {
+      const k = pack.kindOf(v);
+      return k ? new Set([k]) : none;
+    }
+    return Array.isArray(v) ? v.reduce<Kinds>((acc, x) => union(acc, ofValue(x)), none) : none;
+  };
+  const ofField = (target: Kinds, field: string, where: 'props' | 'state'): Kinds => {
+    if (!target) return null;
+    let out: Kinds = none;
+    for (const k of target) {
+      const type = pack.kinds[k]?.[where][field]?.type;
+      const named = type && /^(?:list<)?(\w+)>?\??$/.exec(type)?.[1];
+      if (named && pack.kinds[named]) out = union(out, new Set([named]));
+    }
+    return out;
+  };
+  const walk = (e: Expr, it: Kinds, slots: Map<number, Kinds>): Kinds => {
+    switch (e.op) {
+      case 'const':
+        return ofValue(e.value);
+      case 'players':
+        return new Set(['player']);
+      case 'self':
+        return new Set([selfKind]);
+      case 'it':
+        return it;
+      case 'local':
+        return slots.get(e.slot) ?? null;
+      case 'me':
+      case 'holder':
+      case 'value':
+        return null;
+      case 'current':
+      case 'fn':
+      case 'pipeline':
+        ok = false;
+        return null;
+      case 'field': {
+        const target = walk(e.target, it, slots);
+        reads.push([target, e.field]);
+        return ofField(target, e.field, 'state');
+      }
+      case 'prop':
+        return ofField(walk(e.target, it, slots), e.field, 'props');
+      case 'where': {
+        const source = walk(e.source, it, slots);
+        walk(e.cond, source, e.slot >= 0 ? new Map(slots).set(e.slot, source) : slots);
+        return source;
+      }
+      case 'builtin': {
+        if (e.name === 'roll' || e.name === 'random') ok = false;
+        const first = e.args[0] ? walk(e.args[0], it, slots) : none;
+        for (const a of e.args.slice(1)) walk(a, OVER_FIRST.has(e.name) ? first : it, slots);
+        return ELEMENT_OF_FIRST.has(e.name) ? first : none;
+      }
+      case 'text':
+        for (const p of e.parts) if (typeof p !== 'string') walk(p, it, slots);
+        return none;
+      case 'not':
+      case 'negate':
+        walk(e.operand, it, slots);
+        return none;
+      case 'if':
+        walk(e.cond, it, slots);
+        return union(walk(e.then, it, slots), walk(e.else, it, slots));
+      case 'list':
+        return e.items.reduce<Kinds>((acc, x) => union(acc, walk(x, it, slots)), none);
+      case 'range':
+        walk(e.from, it, slots);
+        walk(e.to, it, slots);
+        return none;
+      case 'concat':
+      case 'without':
+        return union(walk(e.left, it, slots), walk(e.right, it, slots));
+      default:
+        walk(e.left, it, slots);
+        walk(e.right, it, slots);
+        return none;
+    }
+  };
+  walk(root, null, new Map());
+  return ok;
+}
+
+/** A list of card rules split by where their holders come from, in the list's order within each part. */
+export function planCalls(rules: Array<{ card?: Binding }>, groupOf: (card: string) => number | undefined): CallPlan {
+  const plan: CallPlan = { fixed: [], kept: [], loose: [] };
+  rules.forEach((r, i) => {
+    if (!r.card) return void plan.fixed.push([i, null]);
+    const g = groupOf(r.card.card);
+    if (g === undefined) return void plan.loose.push(i);
+    const part = plan.kept.find(([x]) => x === g);
+    if (part) part[1].push(i);
+    else plan.kept.push([g, [i]]);
+  });
+  return plan;
+}
+
+/** A rule wrote one of the fields that `groups`' roles read: what was kept about their cards is stale. */
+export function roleWritten(st: GameState, groups: readonly number[]): void {
+  const k = kept.get(st);
+  if (!k) return;
+  if (!k.own) {
+    k.groups = k.groups.slice();
+    k.own = true;
+  }
+  for (const g of groups) k.groups[g] = undefined;
+}
+
+/** `next` is a copy of `st` (same fields): it starts with what `st` knows. */
+export function shareHolders(st: GameState, next: GameState): void {
+  const k = kept.get(st);
+  if (!k) return;
+  k.own = false;
+  kept.set(next, { groups: k.groups, own: false });
+}
+
+/** The state was edited outside the rules (a scenario's setup, a loaded or dealt state): nothing kept holds. */
+export function forgetHolders(st: GameState): void {
+  kept.delete(st);
+}
+
+function groupIn(st: GameState, g: number): Group {
+  let k = kept.get(st);
+  if (!k) {
+    k = { groups: [], own: true };
+    kept.set(st, k);
+  }
+  let grp = k.groups[g];
+  if (!grp) {
+    // Sharing states have written none of this kind's role fields since they began sharing (a
+    // write leaves the shared list), so what one of them finds holds for all.
+    grp = { holders: new Map(), triggers: new Map(), modifiers: new Map() };
+    k.groups[g] = grp;
+  }
+  return grp;
+}
+
+/**
+ * Holders by card and roles, while the state cannot change (listing legal choices runs every
+ * candidate's checks on one state), for the kinds whose holders are not kept with the state.
+ */
+let frozenHolders: Map<string, string[]> | null = null;
+
+export function withFrozenState<T>(run: () => T): T {
+  const outer = frozenHolders;
+  frozenHolders = outer ?? new Map();
+  try {
+    return run();
+  } finally {
+    frozenHolders = outer;
+  }
+}
+
+/** The players for whom a card's rule works now. */
+export function holdersOf(prog: Program, st: GameState, card: Binding): string[] {
+  const g = prog.kindGroup.get(prog.pack.kindOf(card.card)!);
+  const cache = g !== undefined ? groupIn(st, g).holders : frozenHolders;
+  if (!cache) return holdersNow(prog, st, card);
+  let hit = cache.get(card.key);
+  if (!hit) {
+    hit = holdersNow(prog, st, card);
+    cache.set(card.key, hit);
+  }
+  return hit;
+}
+
+function holdersNow(prog: Program, st: GameState, card: Binding): string[] {
+  const kind = prog.pack.kindOf(card.card)!;
+  const roles = prog.roles[kind];
+  const names = card.roles.length ? card.roles : prog.pack.kinds[kind].roles.slice(0, 1);
+  const c = ctxFor(st, prog, 0, null, card.card);
+  const out: string[] = [];
+  for (const r of names) {
+    const fn = roles?.[r];
+    if (!fn) continue;
+    for (const p of fn(c)) if (!out.includes(p)) out.push(p);
+  }
+  return out;
+}
+
+/*
+ * The functions below run on every `emit` and every pipeline: they create no closures (tsx names
+ * each closure made, at a cost per call).
+ */
+
+/** The triggers on `event` that run now, in the pack's order, each once for each holder of its card. */
+export function triggerCalls(prog: Program, st: GameState, event: string): Call[] {
+  const plan = prog.triggerPlans[event];
+  if (!plan) return NONE;
+  const triggers = prog.triggers[event];
+  let out: Call[] = plan.fixed;
+  for (let j = 0; j < plan.kept.length; j++) {
+    const [g, which] = plan.kept[j];
+    const grp = groupIn(st, g);
+    let calls = grp.triggers.get(event);
+    if (!calls) {
+      calls = callsOf(prog, st, which, triggers, false, null);
+      grp.triggers.set(event, calls);
+    }
+    out = merged(out, calls);
+  }
+  return plan.loose.length ? merged(out, callsOf(prog, st, plan.loose, triggers, false, null)) : out;
+}
+
+/**
+ * The modifiers of pipeline `name` that apply for `me`, in the pack's order, with their holder: a
+ * modifier `anyone` gets its card's first holder, any other one works only for a holder who is `me`.
+ */
+export function modifierCalls(prog: Program, st: GameState, name: string, me: string | null): Call[] {
+  const plan = prog.modifierPlans[name];
+  const modifiers = prog.pipelines[name].modifiers;
+  let out: Call[] = plan.fixed;
+  for (let j = 0; j < plan.kept.length; j++) {
+    const [g, which] = plan.kept[j];
+    const grp = groupIn(st, g);
+    let byMe = grp.modifiers.get(name);
+    if (!byMe) {
+      byMe = new Map();
+      grp.modifiers.set(name, byMe);
+    }
+    let calls = byMe.get(me);
+    if (!calls) {
+      calls = callsOf(prog, st, which, modifiers, true, me);
+      byMe.set(me, calls);
+    }
+    out = merged(out, calls);
+  }
+  return plan.loose.length ? merged(out, callsOf(prog, st, plan.loose, modifiers, true, me)) : out;
+}
+
+/** `which` of `rules` with their holders: every holder for a trigger; for a modifier, as `modifierCalls` says. */
+function callsOf(prog: Program, st: GameState, which: number[], rules: Array<{ card?: Binding; anyone?: boolean }>, modifier: boolean, me: string | null): Call[] {
+  const out: Call[] = [];
+  for (const i of which) {
+    const held = holdersOf(prog, st, rules[i].card!);
+    if (!modifier) for (const h of held) out.push([i, h]);
+    else if (rules[i].anyone) {
+      if (held.length) out.push([i, held[0]]);
+    } else if (me !== null && held.includes(me)) out.push([i, me]);
+  }
+  return out;
+}
+
+/** Two lists of calls, each in the pack's order, as one in that order; a list is returned as it is when the other is empty. */
+function merged(a: Call[], b: Call[]): Call[] {
+  if (!b.length) return a;
+  if (!a.length) return b;
+  const out: Call[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(a[i][0] <= b[j][0] ? a[i++] : b[j++]);
+  while (i < a.length) out.push(a[i++]);
+  while (j < b.length) out.push(b[j++]);
+  return out;
+}
