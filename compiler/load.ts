@@ -1,4 +1,5 @@
 import { parseDocument, isDocument, isMap, isScalar, isSeq, isPair, type Document, type Node as YamlNode, Scalar, YAMLMap, visit, type YAMLError } from 'yaml';
+import { LRUCache } from 'lru-cache';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import type { Fragment, SourceFile } from './source.ts';
 
@@ -19,15 +20,17 @@ export interface LoadedPack {
 /**
  * Parsed documents by file text. Compiling is a pure function of the texts and no pass changes a
  * document, so an editor that recompiles on every keystroke re-parses only the file it changed.
+ * Bounded by the texts' size, least recently used first out: a parsed file takes about 14 bytes of
+ * heap per character of text, so 8 M characters (about 110 MB) hold the four shipped packs many
+ * times over, and an edit never empties the cache of the files it did not touch.
  */
-const parsedByText = new Map<string, Document.Parsed>();
+const parsedByText = new LRUCache<string, Document.Parsed>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (_doc, text) => Math.max(1, text.length) });
 
 function parseYaml(text: string): Document.Parsed {
   let doc = parsedByText.get(text);
   if (!doc) {
     // `logLevel: 'error'`: the yaml library's warnings would go to the console, past the diagnostics.
     doc = parseDocument(text, { keepSourceTokens: true, uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
-    if (parsedByText.size > 500) parsedByText.clear();
     parsedByText.set(text, doc);
   }
   return doc;
