@@ -7,6 +7,7 @@ import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentSpan } from './load.ts';
 import { reportUnused } from './unused.ts';
 import { checkFieldWrites } from './fieldWrites.ts';
+import { checkGuards } from './guards.ts';
 import { walkDecl, walkStmts } from '../dsl/walk.ts';
 import { LineIndex, type Fragment } from './source.ts';
 import { closest } from './suggest.ts';
@@ -29,7 +30,7 @@ export type Resolution =
   | { k: 'all'; kind: string }
   | { k: 'const'; value: Value };
 
-export type CallTarget = { k: 'builtin'; b: Builtin; die?: string } | { k: 'fn'; name: string } | { k: 'pipeline'; name: string } | { k: 'proc'; name: string } | { k: 'check'; name: string };
+export type CallTarget = { k: 'builtin'; b: Builtin; die?: string } | { k: 'fn'; name: string } | { k: 'pipeline'; name: string } | { k: 'proc'; name: string } | { k: 'check'; name: string } | { k: 'guard'; name: string };
 
 /** A declaration together with the rules text it came from and its card, if any. */
 export interface Placed<D extends A.Decl> {
@@ -57,6 +58,13 @@ export interface Checked {
    * the check's parameters and locals (the lowering puts the check's statements in place).
    */
   applied: Map<A.RequireStmt, { name: string; base: number }>;
+  /** Guards by name, and the guard of each guarded kind. */
+  guards: Map<string, Placed<A.GuardDecl>>;
+  guardOf: Map<string, string>;
+  /** The fields each guarded kind's guard protects. */
+  guardedFields: Map<string, Set<string>>;
+  /** `reach x`: the guard applied there, and the first of the caller's slots that hold the guard's parameter and locals. */
+  reached: Map<A.ReachStmt, { name: string; base: number }>;
   actions: Map<string, Array<Placed<A.ActionDecl>>>;
   triggers: Map<string, Array<Placed<A.OnDecl>>>;
   modifiers: Map<string, Array<Placed<A.ModifyDecl>>>;
@@ -104,6 +112,10 @@ export function check(d: Declared, report: (x: DiagnosticInput) => void): Checke
     procs: new Map(),
     checks: new Map(),
     applied: new Map(),
+    guards: new Map(),
+    guardOf: new Map(),
+    guardedFields: new Map(),
+    reached: new Map(),
     actions: new Map(),
     triggers: new Map(),
     modifiers: new Map(),
@@ -119,6 +131,7 @@ export function check(d: Declared, report: (x: DiagnosticInput) => void): Checke
   collect(c, counted);
   new Checker(c, counted).run();
   checkFieldWrites(c, counted);
+  checkGuards(c, counted);
   // Broken rules record no calls: what they would have used is not unused.
   if (!errors) reportUnused(c, report);
   return c;
@@ -196,6 +209,9 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
         case 'check':
           c.checks.set(decl.name, placed);
           break;
+        case 'guard':
+          c.guards.set(decl.name, placed);
+          break;
         case 'action': {
           const list = c.actions.get(decl.name) ?? [];
           if (unit.owner && list.some((p) => p.unit.owner === unit.owner)) {
@@ -260,6 +276,7 @@ class Checker {
       p.slots = ctx.slots;
     }
     for (const name of c.checks.keys()) this.checkBody(name);
+    for (const [, p] of c.guards) this.guard(p);
     for (const [, p] of c.procs) {
       const ctx = this.ctx(p.unit, true);
       ctx.calls = new Set();
@@ -685,6 +702,20 @@ class Checker {
       }
       case 'finish':
         return;
+      case 'reach': {
+        const t = this.expr(ctx, s.target);
+        if (t.k === 'error') return;
+        const name = t.k === 'entity' ? this.c.guardOf.get(t.kind) : undefined;
+        if (!name) {
+          this.error(ctx.unit, s.target.span, 'RB0621', `nothing guards ${article(t)}, so \`reach\` has no guard to apply`, t.k === 'entity' ? `declare \`guard name(x: ${t.kind}) { … }\` in the game’s rules, or remove \`reach\`` : 'reach an entity of a guarded kind');
+          return;
+        }
+        if (t.optional && !this.isNarrowed(ctx, pathOf(s.target))) this.error(ctx.unit, s.target.span, 'RB0501', `what \`reach\` reaches should be ${article(Ty.required(t))}, but this is ${article(t)}`, 'this value may be none; test it first with `if x != none`');
+        const g = this.c.guards.get(name)!;
+        this.c.reached.set(s, { name, base: ctx.slots });
+        ctx.slots += g.slots;
+        return;
+      }
       case 'expr':
         this.expr(ctx, s.expr);
         if (s.assigned) {
@@ -712,6 +743,32 @@ class Checker {
         return;
       }
     }
+  }
+
+  /** A guard protects one kind; its condition is a value, its body runs as a procedure's does. */
+  private guard(p: Placed<A.GuardDecl>): void {
+    const ctx = this.ctx(p.unit, true);
+    ctx.calls = new Set();
+    this.bindParams(ctx, p.decl.params);
+    const param = p.decl.params[0];
+    const t = param ? this.typeRef(p.unit, param.type) : Ty.ERROR;
+    if (p.decl.params.length !== 1 || (t.k !== 'entity' && t.k !== 'error') || t.optional) {
+      this.error(p.unit, p.decl.nameSpan, 'RB0623', `the guard \`${p.decl.name}\` must protect one kind of entity: \`guard ${p.decl.name}(x: kind)\``, 'give it one parameter whose type is a kind, such as `r: region`');
+    } else if (t.k === 'entity') {
+      const other = this.c.guardOf.get(t.kind);
+      if (other) this.error(p.unit, p.decl.nameSpan, 'RB0622', `a ${t.kind} is guarded twice: by \`${other}\` and by \`${p.decl.name}\``, 'one guard per kind says everything a card must pass: merge them');
+      else {
+        this.c.guardOf.set(t.kind, p.decl.name);
+        const state = this.d.kinds.get(t.kind)?.state ?? new Map();
+        for (const f of p.decl.fields) {
+          if (!state.has(f.name)) this.error(p.unit, f.span, 'RB0523', `a ${t.kind} has no field \`${f.name}\``, this.suggest(f.name, state.keys()) ?? 'a guard protects state fields of its kind');
+        }
+        this.c.guardedFields.set(t.kind, new Set(p.decl.fields.length ? p.decl.fields.map((f) => f.name) : state.keys()));
+      }
+    }
+    if (p.decl.when) this.expect({ ...ctx, effects: false }, p.decl.when, Ty.BOOL, 'a guard’s condition');
+    this.block(ctx, p.decl.body);
+    p.slots = ctx.slots;
   }
 
   /**
@@ -969,6 +1026,12 @@ class Checker {
       this.c.calls.set(e, { k: 'pipeline', name: e.callee });
       this.args(ctx, e.callee, pipe.decl.params.map((p) => this.typeRef(pipe.unit, p.type)), e.args, e.span);
       return this.typeRef(pipe.unit, pipe.decl.returns);
+    }
+    const guard = this.c.guards.get(e.callee);
+    if (guard) {
+      this.c.calls.set(e, { k: 'guard', name: e.callee });
+      this.args(ctx, e.callee, guard.decl.params.map((p) => this.typeRef(guard.unit, p.type)), e.args, e.span);
+      return Ty.BOOL;
     }
     if (this.c.checks.has(e.callee)) {
       this.error(ctx.unit, e.calleeSpan, 'RB0560', `\`${e.callee}\` is a check: it is applied with \`require ${e.callee}(…)\`, not used as a value`, `write \`require ${e.callee}(…)\` on a line of its own`);

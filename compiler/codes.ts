@@ -153,6 +153,12 @@ export const diagnosticCodes: readonly CodeInfo[] = [
   error('RB0603', 'Field that cannot be drawn so', '`‹kind›.‹field›` is ‹a type›, but this place needs ‹the types it takes›', 'Each place of a presentation draws fields of some types: a count is a number or a list, a marker a bool, a number or an optional value, an owner a player or an entity, `at` a node of a board.', 'Name a field of the type the place needs.'),
   warning('RB0604', 'Colour of nothing', 'the colour of `‹name›` is never used: it is no enum member or entity of this pack', 'The colour table gives colours to enum members and entities; this name is neither, so the colour is never drawn.', 'Use the suggested name, or remove the entry.'),
 
+  // RB062x: protected targets (`guard` and `reach`), checked after the rules type-check.
+  error('RB0620', 'Guarded entity changed without reach', 'this card changes ‹`x.field`, or `x` through a procedure› without `reach ‹x›` before it; every ‹kind› is guarded by `‹guard›`', 'The pack guards every entity of this kind (`guard`): a card may change one only after `reach`, which applies the guard’s rule (an immunity, a toll). A path on which the card changes it without reaching it first would skip that rule.', 'Write `reach x` before the change, on every path; among an action’s first statements, the guard also decides which choices are offered.'),
+  error('RB0621', 'Reach of what nothing guards', 'nothing guards ‹a type›, so `reach` has no guard to apply', '`reach x` applies the guard of `x`’s kind, and the pack declares none for it.', 'Declare `guard name(x: kind) { … }` in the pack’s own rules, or remove `reach`.'),
+  error('RB0622', 'Kind guarded twice', 'a ‹kind› is guarded twice: by `‹guard›` and by `‹guard›`', 'A kind has one guard, the one rule every card passes; two would leave it unclear which a `reach` applies.', 'Merge the two guards into one.'),
+  error('RB0623', 'Guard of no kind', 'the guard `‹guard›` must protect one kind of entity: `guard ‹guard›(x: kind)`', 'A guard stands between the cards and the entities of one kind, named by its one parameter.', 'Give the guard one parameter whose type is a kind, such as `r: region`.'),
+
   error('RB9000', 'Compiler failure', 'the compiler failed on this pack: ‹what went wrong›', 'A bug in rulebook, not in the pack.', 'Report it with the pack attached.'),
 ].map((c) => (c.code === 'RB9000' ? { ...c, noExample: 'it reports a bug in the compiler itself, which no pack triggers on purpose' } : c));
 

@@ -123,6 +123,13 @@ class Lowering {
       this.unit = p.unit;
       rules.procs[name] = { slots: p.slots, body: this.block(p.decl.body) };
     }
+    // A guard as a value (`inReach(r)`): whether its condition spares the entity or its requires all hold.
+    for (const [name, p] of c.guards) {
+      this.unit = p.unit;
+      const holds = this.guardConditions(p).map((r) => this.expr(r.cond));
+      const all = holds.reduce<Expr>((a, b) => ({ op: 'and', left: a, right: b }), { op: 'const', value: true });
+      rules.fns[name] = { slots: p.slots, body: p.decl.when ? { op: 'or', left: { op: 'not', operand: this.expr(p.decl.when) }, right: all } : all };
+    }
     for (const [name, list] of c.actions) rules.actions[name] = list.map((p) => this.action(p));
     for (const [name, list] of c.triggers) {
       const code = list.filter(() => c.events.has(name)).map((p) => ({
@@ -200,8 +207,13 @@ class Lowering {
     };
   }
 
-  /** Adds a leading `let` or `require` to an action's checks (an applied `check`'s, in place); false at the first that is neither. */
+  /** Adds a leading `let` or `require` to an action's checks (an applied `check`'s or a reached guard's, in place); false at the first that is neither. */
   private leadingCheck(s: A.Stmt, checks: Check[]): boolean {
+    const reached = s.kind === 'reach' ? this.c.reached.get(s) : undefined;
+    if (reached) {
+      checks.push(...this.reachChecks(s as A.ReachStmt, reached));
+      return true;
+    }
     const applied = s.kind === 'require' ? this.c.applied.get(s) : undefined;
     if (applied) {
       checks.push(...this.applyCheck(s as A.RequireStmt, applied).map(({ stmt, line }) => (stmt.op === 'let' ? { slot: stmt.slot, value: stmt.value } : { cond: (stmt as Extract<Stmt, { op: 'require' }>).cond, reason: (stmt as Extract<Stmt, { op: 'require' }>).reason, rule: line })));
@@ -233,6 +245,55 @@ class Lowering {
       this.base = outer;
     }
     return out;
+  }
+
+  /** The leading `require … else` statements of a guard: what decides whether an entity may be reached. */
+  private guardConditions(p: Placed<A.GuardDecl>): A.RequireStmt[] {
+    const out: A.RequireStmt[] = [];
+    for (const s of p.decl.body.stmts) {
+      if (s.kind !== 'require' || !s.reason) break;
+      out.push(s);
+    }
+    return out;
+  }
+
+  /** Runs `run` as the guard's own rules, its slots starting at the caller's `base`. */
+  private inGuard<T>(name: string, base: number, run: (g: Placed<A.GuardDecl>, at: (n: A.Node) => number) => T): T {
+    const g = this.c.guards.get(name)!;
+    const [unit, outer] = [this.unit, this.base];
+    this.unit = g.unit;
+    this.base = this.base + base;
+    try {
+      return run(g, (n) => this.slot(n));
+    } finally {
+      this.unit = unit;
+      this.base = outer;
+    }
+  }
+
+  /** `reach x` among an action's leading statements: the guard's requires, each holding unless the guard's condition spares `x`. */
+  private reachChecks(s: A.ReachStmt, reached: { name: string; base: number }): Check[] {
+    const target = this.expr(s.target);
+    return this.inGuard(reached.name, reached.base, (g, slot) => {
+      const checks: Check[] = [{ slot: slot(g.decl.params[0]), value: target }];
+      const spared = g.decl.when && ({ op: 'not', operand: this.expr(g.decl.when) } as Expr);
+      for (const r of this.guardConditions(g)) {
+        const cond = this.expr(r.cond);
+        checks.push({ cond: spared ? { op: 'or', left: spared, right: cond } : cond, reason: this.expr(r.reason!), rule: this.where(r.span) });
+      }
+      return checks;
+    });
+  }
+
+  /** `reach x`: `x` in the guard's parameter, then the guard's statements when its condition holds. */
+  private reach(s: A.ReachStmt, reached: { name: string; base: number }): Array<{ stmt: Stmt; line?: string }> {
+    const line = this.where(s.span);
+    const target = this.expr(s.target);
+    return this.inGuard(reached.name, reached.base, (g, slot) => {
+      const bind = { stmt: { op: 'let', slot: slot(g.decl.params[0]), value: target } as Stmt, line };
+      if (!g.decl.when) return [bind, ...g.decl.body.stmts.flatMap((x) => this.stmts(x))];
+      return [bind, { stmt: { op: 'if', cond: this.expr(g.decl.when), then: this.block(g.decl.body) }, line }];
+    });
   }
 
   /** Does the expression (the holes of its texts included) call `random` or `roll`? */
@@ -270,6 +331,8 @@ class Lowering {
   private stmts(s: A.Stmt): Array<{ stmt: Stmt; line?: string }> {
     const applied = s.kind === 'require' ? this.c.applied.get(s) : undefined;
     if (applied) return this.applyCheck(s as A.RequireStmt, applied);
+    const reached = s.kind === 'reach' ? this.c.reached.get(s) : undefined;
+    if (reached) return this.reach(s as A.ReachStmt, reached);
     return [{ line: this.where(s.span), stmt: this.stmt(s) }];
   }
 
@@ -331,6 +394,8 @@ class Lowering {
         return { op: 'call', name: s.call.callee, args: s.call.args.map((a) => this.expr(a)) };
       case 'expr':
         throw new Error('internal: a value standing as a statement reached the lowering');
+      case 'reach':
+        throw new Error('internal: a `reach` of no guard reached the lowering');
     }
   }
 
@@ -432,6 +497,7 @@ class Lowering {
     if (!target) throw new Error(`internal: unresolved call ${e.callee} reached the lowering`);
     const args = e.args.map((a) => this.expr(a));
     if (target.k === 'fn' || target.k === 'pipeline') return { op: target.k, name: target.name, args };
+    if (target.k === 'guard') return { op: 'fn', name: target.name, args };
     if (target.k === 'proc' || target.k === 'check') throw new Error(`internal: a ${target.k} used as a value`);
     return { op: 'builtin', name: target.b.name, args, die: target.die, rule: this.where(e.span) };
   }

@@ -18,7 +18,7 @@ import { LineIndex, type Fragment } from './source.ts';
 import * as Ty from './types.ts';
 import type { Type } from './types.ts';
 
-export type SymbolKind = 'kind' | 'field' | 'role' | 'enum' | 'member' | 'die' | 'entity' | 'event' | 'fn' | 'pipeline' | 'check' | 'proc' | 'action' | 'local';
+export type SymbolKind = 'kind' | 'field' | 'role' | 'enum' | 'member' | 'die' | 'entity' | 'event' | 'fn' | 'pipeline' | 'check' | 'proc' | 'action' | 'guard' | 'local';
 
 /** A span of a pack file: offsets into the file as the author wrote it. */
 export type Place = FileSpan;
@@ -270,7 +270,7 @@ class Builder {
     }).key;
   }
 
-  private declKey(kind: 'event' | 'fn' | 'pipeline' | 'check' | 'proc' | 'action', name: string, decl?: A.Decl, unit?: RulesUnit): string {
+  private declKey(kind: 'event' | 'fn' | 'pipeline' | 'check' | 'proc' | 'action' | 'guard', name: string, decl?: A.Decl, unit?: RulesUnit): string {
     return this.symbol(`${kind}:${name}`, () => {
       const sig = decl ? signature(decl) : `${kind} ${name}`;
       const at = decl && unit ? this.where(fragmentSpan(unit.fragment, decl.nameSpan)) : undefined;
@@ -433,7 +433,7 @@ class Builder {
   /** The symbols of a rules text's declarations, before any use of them is recorded. */
   declarations(unit: RulesUnit): void {
     for (const decl of unit.program.decls) {
-      if (decl.kind === 'event' || decl.kind === 'fn' || decl.kind === 'pipeline' || decl.kind === 'check' || decl.kind === 'proc' || decl.kind === 'action') this.declKey(decl.kind, ownName(decl, unit), decl, unit);
+      if (decl.kind === 'event' || decl.kind === 'fn' || decl.kind === 'pipeline' || decl.kind === 'check' || decl.kind === 'proc' || decl.kind === 'action' || decl.kind === 'guard') this.declKey(decl.kind, ownName(decl, unit), decl, unit);
     }
   }
 
@@ -451,6 +451,7 @@ class Builder {
         case 'check':
         case 'proc':
         case 'action':
+        case 'guard':
           this.occur(this.declKey(decl.kind, ownName(decl, unit), decl, unit), name, true);
           break;
         case 'on':
@@ -522,6 +523,11 @@ class Builder {
       case 'proc':
       case 'check':
         this.params(scope, decl.params, unit);
+        this.block(scope, decl.body);
+        return;
+      case 'guard':
+        this.params(scope, decl.params, unit);
+        if (decl.when) this.expr(scope, decl.when);
         this.block(scope, decl.body);
         return;
       case 'action':
@@ -654,6 +660,9 @@ class Builder {
       case 'expr':
         this.expr(scope, s.expr);
         if (s.assigned) this.expr(scope, s.assigned.value);
+        return;
+      case 'reach':
+        this.expr(scope, s.target);
         return;
       case 'break':
       case 'finish':

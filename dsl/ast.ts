@@ -137,7 +137,8 @@ export type Stmt =
   | RemoveStmt
   | FinishStmt
   | CallStmt
-  | ExprStmt;
+  | ExprStmt
+  | ReachStmt;
 
 export interface Block extends Node {
   stmts: Stmt[];
@@ -253,6 +254,11 @@ export interface RemoveStmt extends Node {
 export interface FinishStmt extends Node {
   kind: 'finish';
 }
+/** `reach r`: the guard of `r`'s kind applies before a card changes `r`. */
+export interface ReachStmt extends Node {
+  kind: 'reach';
+  target: Expr;
+}
 export interface CallStmt extends Node {
   kind: 'call';
   call: CallExpr;
@@ -288,6 +294,7 @@ export type Decl =
   | ModifyDecl
   | SetupDecl
   | FlowDecl
+  | GuardDecl
   | InvariantDecl;
 
 export interface DeclBase extends Node {
@@ -356,6 +363,19 @@ export interface ModifyDecl extends DeclBase {
 }
 export interface SetupDecl extends DeclBase {
   kind: 'setup';
+  body: Block;
+}
+/**
+ * `guard inReach(r: region) of tokens when r.owner != me { require … else "…" … }`: the one rule between any
+ * card and an entity of a kind. Its leading requires say whether the entity may be reached (and are
+ * the value of `inReach(r)`); the statements after them run when a card reaches it.
+ */
+export interface GuardDecl extends DeclBase {
+  kind: 'guard';
+  params: Param[];
+  /** `of tokens, owner`: the state fields it protects; every state field when absent. */
+  fields: Array<{ name: string; span: Span }>;
+  when?: Expr;
   body: Block;
 }
 /** `invariant "the box holds them" = all(races, inBox(it) >= 0)`: a state no game may reach. */

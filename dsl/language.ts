@@ -46,6 +46,7 @@ export const declarations = [
   { keyword: 'modify', form: 'modify pipeline(binds) [by anyone] [while roles] [when cond] = expr', doc: 'adjusts a pipeline value: `modify pipeline(args) when condition = value`', named: false, onCards: true, example: 'modify captureCost(r) by anyone when r.terrain == mountains = value - 2' },
   { keyword: 'setup', form: 'setup { … }', doc: 'the statements that prepare a new game', named: false, onCards: false, example: 'setup { game.round = 1 }' },
   { keyword: 'flow', form: 'flow { … }', doc: 'the turn structure of the game (one per pack)', named: false, onCards: false, example: 'flow { loop max 20 { for p in players { turn p { offer p: capture } } } finish }' },
+  { keyword: 'guard', form: 'guard name(x: kind) [of field, field] [when cond] { require … else "…" … }', doc: 'protects the entities of a kind from every card: a card that changes one (its listed fields, or any state field) must `reach` it first, which applies the guard (its leading requires refuse, the rest runs once per choice); `name(x)` tells whether it may be reached', named: true, onCards: false, example: 'guard inReach(r: cell) of stones, owner when r.owner != none and r.owner != me {\n require not r.resting else "{r} is resting"\n me.coins -= 1 }' },
   { keyword: 'invariant', form: 'invariant "message" = cond', doc: 'a state no game may reach: `invariant "message" = condition`', named: false, onCards: false, example: 'invariant "no team has more stones out than the box holds" = all(teams, it.stones <= it.box)' },
 ] as const satisfies readonly DeclarationForm[];
 
@@ -68,6 +69,7 @@ export const statements = [
   { keyword: 'put', form: 'put e on top|bottom of field', doc: 'puts an item on the top or bottom of a list field', example: 'put me.resting on top of game.teamStack' },
   { keyword: 'remove', form: 'remove e from field', doc: 'removes an item from a list field', example: 'remove die from game.pool' },
   { keyword: 'finish', form: 'finish', doc: 'ends the game', example: 'finish' },
+  { keyword: 'reach', form: 'reach x', doc: 'applies the guard of `x`’s kind before a card changes `x`: its requires refuse, its effects run once per choice; among an action’s first statements, its requires also decide which choices are listed', example: 'reach r' },
 ] as const satisfies readonly StatementForm[];
 
 /**
@@ -85,7 +87,7 @@ export const clauseKeywords = [
   { keyword: 'by', doc: 'who chooses (`choose … by p`), or `modify … by anyone`', example: 'flow { choose r in cells by current { r.stones = 0 } }' },
   { keyword: 'top', doc: 'the first element of a pile (`draw x from top of …`, `put x on top of …`)', example: 'flow { draw c from top of game.deck }' },
   { keyword: 'bottom', doc: 'the last element of a pile', example: 'flow { put c on bottom of game.deck }' },
-  { keyword: 'of', doc: 'names the pile after `top` or `bottom`', example: 'flow { put c on top of game.deck }' },
+  { keyword: 'of', doc: 'names the pile after `top` or `bottom`, or the fields a `guard` protects', example: 'flow { put c on top of game.deck }' },
   { keyword: 'where', doc: 'filters a list: `cells where it.stones > 0`', example: 'fn mine(): list<cell> = cells where owner == me' },
   { keyword: 'and', doc: 'both conditions hold', example: 'fn f(a: bool, b: bool): bool = a and b' },
   { keyword: 'or', doc: 'at least one condition holds', example: 'fn f(a: bool, b: bool): bool = a or b' },
@@ -101,10 +103,10 @@ export const clauseKeywords = [
   { keyword: 'anytime', doc: 'a card action offered at every offer and choice', example: 'action play "Play" anytime { me.coins += 1 }' },
 ] as const satisfies ReadonlyArray<{ keyword: string; doc: string; example: string }>;
 
-export type DeclarationKeyword = 'event' | 'fn' | 'pipeline' | 'check' | 'proc' | 'action' | 'on' | 'modify' | 'setup' | 'flow' | 'invariant';
+export type DeclarationKeyword = 'event' | 'fn' | 'pipeline' | 'check' | 'proc' | 'action' | 'on' | 'modify' | 'setup' | 'flow' | 'guard' | 'invariant';
 export type StatementKeyword =
   | 'let' | 'if' | 'for' | 'repeat' | 'loop' | 'break' | 'require' | 'choose' | 'offer' | 'emit' | 'log'
-  | 'turn' | 'resolving' | 'shuffle' | 'draw' | 'put' | 'remove' | 'finish';
+  | 'turn' | 'resolving' | 'shuffle' | 'draw' | 'put' | 'remove' | 'finish' | 'reach';
 export type Keyword = DeclarationKeyword | StatementKeyword | (typeof clauseKeywords)[number]['keyword'];
 
 /** Every reserved word of the language, each once (`turn` starts a statement and follows `per`). */

@@ -130,6 +130,7 @@ class RulesParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.modifyDecl) },
       { ALT: () => this.SUBRULE(this.setupDecl) },
       { ALT: () => this.SUBRULE(this.flowDecl) },
+      { ALT: () => this.SUBRULE(this.guardDecl) },
       { ALT: () => this.SUBRULE(this.invariantDecl) },
     ]);
     return this.ACTION(() => (override ? { ...d, override: true, span: span(override, d) } : d));
@@ -340,6 +341,30 @@ class RulesParser extends EmbeddedActionsParser {
     return { kind: 'setup', name: 'setup', nameSpan: tokSpan(kw), body, span: this.ACTION(() => span(kw, body)) };
   });
 
+  guardDecl = this.RULE('guardDecl', (): A.GuardDecl => {
+    const kw = this.CONSUME(K.guard);
+    const n = this.CONSUME(T.Ident);
+    const params = this.SUBRULE(this.params);
+    const fields: A.GuardDecl['fields'] = [];
+    this.OPTION(() => {
+      this.CONSUME(K.of);
+      this.AT_LEAST_ONE_SEP({
+        SEP: T.Comma,
+        DEF: () => {
+          const f = this.CONSUME2(T.Ident);
+          fields.push({ name: f.image, span: tokSpan(f) });
+        },
+      });
+    });
+    let when: A.Expr | undefined;
+    this.OPTION2(() => {
+      this.CONSUME(K.when);
+      when = this.SUBRULE(this.expression);
+    });
+    const body = this.SUBRULE(this.block);
+    return { kind: 'guard', name: n.image, nameSpan: tokSpan(n), params, fields, when, body, span: this.ACTION(() => span(kw, body)) };
+  });
+
   invariantDecl = this.RULE('invariantDecl', (): A.InvariantDecl => {
     const kw = this.CONSUME(K.invariant);
     const message = this.SUBRULE(this.stringLit);
@@ -384,6 +409,7 @@ class RulesParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.drawStmt) },
       { ALT: () => this.SUBRULE(this.putStmt) },
       { ALT: () => this.SUBRULE(this.removeStmt) },
+      { ALT: () => this.SUBRULE(this.reachStmt) },
       { ALT: () => this.SUBRULE(this.assignOrCall) },
     ]),
   );
@@ -555,6 +581,12 @@ class RulesParser extends EmbeddedActionsParser {
     this.SUBRULE(this.fromWord);
     const from = this.SUBRULE(this.postfix);
     return { kind: 'remove', value, from, span: this.ACTION(() => span(kw, from)) };
+  });
+
+  reachStmt = this.RULE('reachStmt', (): A.ReachStmt => {
+    const kw = this.CONSUME(K.reach);
+    const target = this.SUBRULE(this.postfix);
+    return { kind: 'reach', target, span: this.ACTION(() => span(kw, target)) };
   });
 
   /** `from` stays an ordinary name elsewhere (a parameter may be called `from`). */

@@ -194,6 +194,8 @@ function stmt(s: A.Stmt, depth: number): string {
       return `remove ${expr(s.value, P.Add)} from ${target(s.from)}`;
     case 'call':
       return printExpr(s.call);
+    case 'reach':
+      return `reach ${target(s.target)}`;
     case 'expr':
       return s.assigned ? `${target(s.expr)} ${s.assigned.op} ${printExpr(s.assigned.value)}` : printExpr(s.expr);
   }
@@ -254,6 +256,8 @@ function decl(d: A.Decl): string {
       return `setup ${block(d.body, 0)}`;
     case 'flow':
       return `flow ${block(d.body, 0)}`;
+    case 'guard':
+      return `guard ${d.name}${params(d.params)}${d.fields.length ? ` of ${d.fields.map((f) => f.name).join(', ')}` : ''}${d.when ? ` when ${printExpr(d.when)}` : ''} ${block(d.body, 0)}`;
     case 'invariant':
       return `invariant ${printString(d.message)} = ${printExpr(d.cond)}`;
   }

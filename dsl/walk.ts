@@ -103,6 +103,8 @@ export function stmtExprs(s: A.Stmt): A.Expr[] {
       return [s.call];
     case 'expr':
       return s.assigned ? [s.expr, s.assigned.value] : [s.expr];
+    case 'reach':
+      return [s.target];
     case 'break':
     case 'finish':
     case 'resolving':
@@ -142,6 +144,8 @@ export function declParts(d: A.Decl): { exprs: A.Expr[]; body?: A.Block } {
     case 'setup':
     case 'flow':
       return { exprs: [], body: d.body };
+    case 'guard':
+      return { exprs: [...domains, ...(d.when ? [d.when] : [])], body: d.body };
   }
 }
 

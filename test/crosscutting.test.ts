@@ -201,10 +201,10 @@ describe('the shipped packs hold new cards to their rules stated once', () => {
         ${body}
       }
 `;
-    const bad = withCard('smallworld-wow', 'powers/zzThieves.yaml', card('r.tokens -= 1'));
-    expect(bad.map((d) => `${d.code} ${d.file}:${d.line}`)).toEqual(['RB0557 powers/zzThieves.yaml:9']);
+    const bad = withCard('smallworld-wow', 'powers/zzThieves.yaml', card('reach r\n        r.tokens -= 1'));
+    expect(bad.map((d) => `${d.code} ${d.file}:${d.line}`)).toEqual(['RB0557 powers/zzThieves.yaml:10']);
     expect(bad[0].message).toContain('`discardTokens`');
-    expect(withCard('smallworld-wow', 'powers/zzThieves.yaml', card('discardTokens(r, 1, false)'))).toEqual([]);
+    expect(withCard('smallworld-wow', 'powers/zzThieves.yaml', card('reach r\n        discardTokens(r, 1, false)'))).toEqual([]);
   });
 
   it('Wrath of the Lich King: a new reward that adds a ghoul itself does not compile', () => {

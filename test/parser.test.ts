@@ -293,9 +293,9 @@ describe('parser: syntax errors in the author’s words, at the right place', ()
     ['action a limit 2 per round { }', 'expected `turn` or `game` after `per` but found `round`', 'round'],
     ['modify m by someone = 1', 'expected `anyone` after `by` but found `someone`', 'someone'],
     ['flow { x.y = 1 @ }', 'unexpected character `@`', '@'],
-    ['fn f(): number = 1 2', 'unexpected `2`: a declaration (event, fn, pipeline, check, proc, action, on, modify, setup, flow or invariant) or the end of the rules was expected', '2'],
+    ['fn f(): number = 1 2', 'unexpected `2`: a declaration (event, fn, pipeline, check, proc, action, on, modify, setup, flow, guard or invariant) or the end of the rules was expected', '2'],
     ['event e(x)', 'expected `:` but found `)`', ')'],
-    ['banana', 'unexpected `banana`: a declaration (event, fn, pipeline, check, proc, action, on, modify, setup, flow or invariant) or the end of the rules was expected', 'banana'],
+    ['banana', 'unexpected `banana`: a declaration (event, fn, pipeline, check, proc, action, on, modify, setup, flow, guard or invariant) or the end of the rules was expected', 'banana'],
   ];
   for (const [src, message, at] of cases) {
     it(`${JSON.stringify(src)} → ${message}`, () => {

@@ -315,6 +315,14 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'guards',
+    edit: 'a card that changes a region without `reach`, a `reach` of a player, a second guard of regions, and a guard of two things',
+    edits: [
+      replace('races/orcs.yaml', '    rules: |\n', '    rules: |\n      action fortify(r: region in inPlay()) "Fortify {r}" with conquer { r.fortress = true }\n      action greet(p: player) "Greet {p}" with conquer { reach p }\n'),
+      rulesFile('rules/zz-guards.yaml', 'guard alsoInReach(r: region) { }', 'guard pair(a: region, b: region) { }'),
+    ],
+  },
+  {
     name: 'no-flow',
     edit: 'rules/game.yaml: the `flow` renamed into a procedure (and a first rules file, a-first.yaml)',
     // The message points at the first rules of the pack: a file that sorts first keeps it in one place.
