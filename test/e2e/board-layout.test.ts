@@ -11,6 +11,8 @@ import { usePlayground, watchErrors } from './harness.ts';
 import { openPack, playToMidgame, shippedPacks, SIZES } from './midgame.ts';
 
 const MOVES = 12;
+/** A game per player count, one after another in one page: on a shared 2-core machine several minutes. */
+const GAMES_TIMEOUT = 1_800_000;
 
 interface Rect {
   left: number;
@@ -80,6 +82,6 @@ describe('boards drawn from the packs’ presentation', () => {
       }
       expect(errors).toEqual([]);
       await page.close();
-    });
+    }, GAMES_TIMEOUT);
   }
 });
