@@ -72,7 +72,14 @@ export class Renderer {
 
   private terms(ids: string[], grammaticalCase: string, decl: A.Decl, span: A.Span, category?: string): string {
     const and = this.template('list', decl, span, false) ?? this.template('and', decl, span, false) ?? ' & ';
-    return ids.map((t) => this.term(t, grammaticalCase, category)).join(and);
+    return this.series(ids.map((t) => this.term(t, grammaticalCase, category)), and, decl, span);
+  }
+
+  /** "A, B and C": the last two joined by `last`, the others by the language's `comma` (", "), never "A and B and C". */
+  private series(items: string[], last: string, decl: A.Decl, span: A.Span): string {
+    if (items.length < 3) return items.join(last);
+    const comma = this.template('comma', decl, span, false) ?? ', ';
+    return `${items.slice(0, -1).join(comma)}${last}${items[items.length - 1]}`;
   }
 
   private kindWord(kind: string | undefined, grammaticalCase: string, category?: string): string {
@@ -159,7 +166,9 @@ export class Renderer {
   /** The card: a sentence per rule, from the rule's claims. */
   card(claims: RuleClaim[]): Rendering {
     const byDecl = new Map<A.Decl, RuleClaim[]>();
+    // Whether a rule asks, whose it is and how long it lasts go with what it does; alone they say nothing.
     for (const c of claims) byDecl.set(c.decl, [...(byDecl.get(c.decl) ?? []), c]);
+    for (const [decl, cs] of byDecl) if (cs.every((c) => c.body.k === 'mode' || c.body.k === 'who' || (c.body.k === 'duration' && !c.required))) byDecl.delete(decl);
     const sentences = new Map<A.Decl, string>();
     for (const [decl, cs] of byDecl) {
       const s = this.sentence(decl, cs);
@@ -221,7 +230,7 @@ export class Renderer {
       if (say) clauses[clauses.length - 1] += ` ${say}`;
     }
     const and = this.template('and', decl, decl.nameSpan, false) ?? ', ';
-    let body = clauses.join(and);
+    let body = this.series(clauses, and, decl, decl.nameSpan);
     // Conditions close the sentence: "(this works in decline too)".
     for (const c of cs) {
       if (c.body.k !== 'condition' || !c.required) continue;
