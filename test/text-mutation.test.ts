@@ -32,9 +32,10 @@ describe('card text checker: mutation benchmark over the shipped packs', () => {
     console.log(mutationSummary(runs));
     expect(alarms).toEqual([]);
     expect(all.length).toBeGreaterThan(100);
-    // A floor against regressions, not the goal (issue #15 asks 98%). It was 95%; restoring the
-    // printed texts of seven Small World cards and the core's new shared rules (issue #11) left
-    // more rule constants that no card text speaks of (resets, loop bounds, floors), measured 94.7%.
-    expect(rate(all)).toBeGreaterThanOrEqual(0.94);
+    // A floor against regressions, not the goal (issue #15 asks 98%): what was measured, 94.7%
+    // (735/776). The misses left are rule constants no card text speaks of (resets, loop bounds,
+    // the core's floors under a card's price) and swaps inside a choice's list; TEXT_BENCH_VERBOSE=1
+    // lists them. Realistic translators' mistakes are held apart (test/text-mistakes.test.ts).
+    expect(rate(all)).toBeGreaterThanOrEqual(0.947);
   });
 });
