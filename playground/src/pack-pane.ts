@@ -9,7 +9,7 @@ import type { AppContext } from './context.ts';
 import { decodeShare, encodeShare, type SharePayload } from './share.ts';
 import { exportZip, importZip } from './zip.ts';
 import { canPickFolder, pickFolder, saveToFolder, uploadedFolder, type DirectoryHandle, type FolderRead } from './local-folder.ts';
-import { isPackPath } from './loadable.ts';
+import { isPackPath, packFilesProblem } from './loadable.ts';
 import { builtinPacks, manifestId, newPackFiles, NotLoadable, served, Workspace, type Session } from './workspace.ts';
 
 export interface PackHost {
@@ -212,11 +212,17 @@ export class PackPane {
   }
 
   async share() {
-    const base = builtinPacks[this.ctx.packKey] ? this.ctx.packKey : undefined;
+    // Whoever opens the link has the shipped packs, not the designer's served folder: its packs travel whole.
+    const base = builtinPacks[this.ctx.packKey] && !this.ctx.packKey.startsWith('folder/') ? this.ctx.packKey : undefined;
     const original = base ? builtinPacks[base] : {};
     const files: Record<string, string> = {};
     for (const [p, t] of Object.entries(this.ctx.files)) if (original[p] !== t) files[p] = t;
-    const payload: SharePayload = { v: 1, base, files, deleted: Object.keys(original).filter((p) => !(p in this.ctx.files)), session: this.session() };
+    // A link is kept by whoever opens it: it carries only files that open again, and the game as last replayed whole.
+    const problem = packFilesProblem(this.ctx.files);
+    if (problem) return this.ctx.toast(`No share link: this pack would not open again (${problem}).`, 'error');
+    const live = this.session();
+    const session = live && this.ctx.ws.session(this.ctx.packKey);
+    const payload: SharePayload = { v: 1, base, files, deleted: Object.keys(original).filter((p) => !(p in this.ctx.files)), ...(session ? { session } : {}) };
     const url = `${location.origin}${location.pathname}${encodeShare(payload)}`;
     try {
       await navigator.clipboard.writeText(url);

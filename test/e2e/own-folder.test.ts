@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.ts';
@@ -58,6 +58,12 @@ describe('your own packs in the playground', () => {
     ({ server, url } = await startPlayground());
     browser = await launchBrowser();
   });
+  /** Like the harness's: a wait ends when its condition holds, and the test's timeout stops one that never does, however busy the machine. */
+  async function newContext(): Promise<BrowserContext> {
+    const context = await browser.newContext();
+    context.setDefaultTimeout(0);
+    return context;
+  }
   afterAll(async () => {
     await browser?.close();
     await server?.close();
@@ -67,7 +73,7 @@ describe('your own packs in the playground', () => {
   });
 
   it('opens a served folder on its pack, plays a move, and resumes the game after a reload', async () => {
-    const context = await browser.newContext();
+    const context = await newContext();
     const page = await context.newPage();
     const errors = watchErrors(page);
     await page.goto(url, { timeout: 0 });
@@ -95,8 +101,18 @@ describe('your own packs in the playground', () => {
     await context.close();
   });
 
+  it('serves the folder only as packs: no file of it by path, nothing written', async () => {
+    const answer = await fetch(new URL('/@rulebook/served', url));
+    const body = (await answer.json()) as { packs: Record<string, Record<string, string>> };
+    expect(Object.keys(body.packs)).toEqual([servedKey]);
+    expect(Object.keys(body.packs[servedKey]).sort()).toEqual(['game.yaml', 'pack.yaml', 'scenarios/first.yaml']);
+    // The dev server's file access stops at the repository: the folder's files are not reachable by path.
+    const direct = await fetch(new URL(`/@fs${join(served, 'my-game', 'package.json')}`, url));
+    expect(direct.status).toBe(403);
+  });
+
   it('sets aside a saved game that cannot be replayed, with a message, and still plays', async () => {
-    const context = await browser.newContext();
+    const context = await newContext();
     // What an older playground, or a tampered browser, left saved: a game without its seats.
     await context.addInitScript((key) => {
       if (sessionStorage.getItem('planted')) return;
@@ -116,7 +132,7 @@ describe('your own packs in the playground', () => {
   });
 
   it('opens a folder uploaded where the browser has no folder picker', async () => {
-    const context = await browser.newContext();
+    const context = await newContext();
     await context.addInitScript(() => delete (window as { showDirectoryPicker?: unknown }).showDirectoryPicker);
     const page = await context.newPage();
     const errors = watchErrors(page);
@@ -132,7 +148,7 @@ describe('your own packs in the playground', () => {
   });
 
   it('opens a folder with the File System Access API and saves the edits back to it', async () => {
-    const context = await browser.newContext();
+    const context = await newContext();
     // The picker's dialog cannot be clicked headless: it answers with a real directory handle of the origin's private file system.
     await context.addInitScript(() => {
       (window as unknown as { showDirectoryPicker: () => Promise<unknown> }).showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle('picked');
