@@ -349,15 +349,24 @@ function actionCtx(prog: Program, st: GameState, a: ActionCode, player: string, 
   return c;
 }
 
+/**
+ * The parameter values to try, in order. A prefix that a leading check reading only those
+ * parameters refuses is not extended: every choice starting with it would be refused.
+ */
 function combinations(a: ActionCode, st: GameState, prog: Program, player: string): Value[][] {
+  const last = a.params.length;
+  if (!a.holdsWith(actionCtx(prog, st, a, player, []), 0)) return [];
   let out: Value[][] = [[]];
-  for (let i = 0; i < a.params.length; i++) {
+  for (let i = 0; i < last; i++) {
     const next: Value[][] = [];
     for (const prefix of out) {
       const domain = a.params[i].domain(actionCtx(prog, st, a, player, prefix)) as Value[];
       spend(domain.length);
       if (next.length + domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where);
-      for (const v of domain) next.push([...prefix, v]);
+      for (const v of domain) {
+        const args = [...prefix, v];
+        if (i + 1 === last || a.holdsWith(actionCtx(prog, st, a, player, args), i + 1)) next.push(args);
+      }
     }
     out = next;
   }

@@ -1,6 +1,6 @@
 import { BUILTINS } from './builtins.ts';
 import { cloneJson, sameValue, writableRecord } from './clone.ts';
-import type { Block, CardBinding, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
+import type { Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
 import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from './budget.ts';
 import { innerCtx, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
 import { keptKinds, planCalls, roleWritten } from './holders.ts';
@@ -479,6 +479,7 @@ function link(pack: CompiledPack): Program {
       const body = block(a.body);
       const checks = a.checks.map((k): { slot: number; value: ExprFn } | { cond: ExprFn; reason: ExprFn; rule?: string } => ('slot' in k ? { slot: k.slot, value: expr(k.value) } : { cond: expr(k.cond), reason: expr(k.reason), rule: k.rule }));
       const silent = { reason: '' };
+      const needs = paramsNeeded(a.checks, a.params.length);
       return {
         name: a.name,
         card: binding(a.card),
@@ -496,6 +497,14 @@ function link(pack: CompiledPack): Program {
             else if (check.cond(c) !== true) return explain ? { reason: check.reason(c) as string, rule: check.rule } : silent;
           }
           return null;
+        },
+        holdsWith: (c, bound) => {
+          for (let i = 0; i < checks.length && needs[i] <= bound; i++) {
+            const check = checks[i];
+            if ('slot' in check) c.env[check.slot] = check.value(c);
+            else if (check.cond(c) !== true) return false;
+          }
+          return true;
         },
         body,
         origin: a.origin,
@@ -549,6 +558,30 @@ function link(pack: CompiledPack): Program {
     score: r.score && expr(r.score),
     tiebreak: r.tiebreak && expr(r.tiebreak),
   };
+}
+
+/**
+ * For each leading check of an action, how many of its first parameters it reads, through the
+ * `let`s before it too: a check that reads only the first k can refuse every choice that starts
+ * with the same k values.
+ */
+function paramsNeeded(checks: Check[], params: number): number[] {
+  const letNeeds = new Map<number, number>();
+  const read = (x: unknown): number => {
+    if (Array.isArray(x)) return x.reduce((m: number, y) => Math.max(m, read(y)), 0);
+    if (x === null || typeof x !== 'object') return 0;
+    const e = x as { op?: string; slot?: number };
+    if (e.op === 'local' && typeof e.slot === 'number') return e.slot < params ? e.slot + 1 : letNeeds.get(e.slot) ?? 0;
+    return Object.values(x).reduce((m: number, y) => Math.max(m, read(y)), 0);
+  };
+  return checks.map((k) => {
+    if ('slot' in k) {
+      const n = read(k.value);
+      letNeeds.set(k.slot, n);
+      return n;
+    }
+    return read(k.cond);
+  });
 }
 
 /** An expression compiled on its own (`CompiledPack.expression`), linked against its pack. */

@@ -91,6 +91,8 @@ export interface ActionCode {
   limit?: { times: number; per: 'turn' | 'game' };
   /** The leading `require`s: why the action is refused (an empty reason unless `explain`), or null. */
   pre: (c: RunCtx, explain?: boolean) => { reason: string; rule?: string } | null;
+  /** Whether the leading checks that read no parameter past the first `bound` hold (the ones after the first that reads more are not run). */
+  holdsWith: (c: RunCtx, bound: number) => boolean;
   body: BlockCode;
   origin: Origin;
 }
