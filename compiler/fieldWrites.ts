@@ -84,7 +84,7 @@ function covers(guarded: WriteDirection, direction: WriteDirection): boolean {
 }
 
 function bodyOf(d: A.Decl): A.Block | undefined {
-  return d.kind === 'proc' || d.kind === 'action' || d.kind === 'on' || d.kind === 'setup' || d.kind === 'flow' ? d.body : undefined;
+  return d.kind === 'proc' || d.kind === 'action' || d.kind === 'on' || d.kind === 'setup' || d.kind === 'flow' || d.kind === 'guard' ? d.body : undefined;
 }
 
 /** The fields a statement changes and which way; `+= -1` lowers as `-= 1` does. */
