@@ -271,6 +271,13 @@ describe('parser: expressions', () => {
     expect(text.slice(hole.span.start, hole.span.end)).toBe('count(xs) + 1');
   });
 
+  it('guards and reach: the kind protected, the fields listed, the condition, the body', () => {
+    const g = one('guard inReach(r: region) of tokens, owner when r.owner != me { require not r.resting else "no" }') as A.GuardDecl;
+    expect(strip({ name: g.name, params: g.params, fields: g.fields, when: g.when })).toEqual({ name: 'inReach', params: [{ name: 'r', type: type('region') }], fields: names('tokens', 'owner'), when: bin('!=', field(name('r'), 'owner'), name('me')) });
+    expect(g.body.stmts.map((s) => s.kind)).toEqual(['require']);
+    expect(strip(stmts('reach r.next'))).toEqual([{ kind: 'reach', target: field(name('r'), 'next') }]);
+  });
+
   it('types', () => {
     expect(strip(parseType('list<region?>?').value)).toEqual(type('list', { element: type('region', { optional: true }), optional: true }));
   });
