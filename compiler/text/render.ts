@@ -211,9 +211,15 @@ export class Renderer {
       for (const t2 of whenTerms) used.add(t2);
       clauses.push(t ? this.fill(t, { where: (k, cat) => (whenTerms.length ? this.terms(whenTerms, k, decl, decl.nameSpan, cat) : this.kindWord(this.bindKind(decl), k, cat)) }) : `${decl.name} = ${decl.value.value}${whenTerms.length ? ` (${whenTerms.join(', ')})` : ''}`);
     }
+    // An action's template either opens the sentence ("you may conquer a region") or frames it ("Action: {clauses}").
+    let frame: string | undefined;
     if (decl.kind === 'action') {
       const w = decl.with?.name ?? decl.name;
-      clauses.unshift([this.template(`action.${w}`, decl, decl.nameSpan) ?? w, ...how].join(' '));
+      const t = this.template(`action.${w}`, decl, decl.nameSpan) ?? w;
+      if (t.includes('{clauses}')) {
+        frame = t;
+        if (how.length) clauses.unshift(how.join(' '));
+      } else clauses.unshift([t, ...how].join(' '));
     }
     const about = [...new Set(cs.filter((c) => c.body.k === 'term' && c.required && !used.has((c.body as { term: string }).term)).map((c) => (c.body as { term: string }).term))];
     if (about.length) {
@@ -222,6 +228,8 @@ export class Renderer {
       if (clauses.length) clauses[clauses.length - 1] += ` ${said}`;
       else clauses.push(said);
     }
+    // An action that only sets up what other rules do: its frame alone ("Action").
+    if (!clauses.length && frame) [clauses[0], frame] = [frame.replace(/[\s:,;]*\{clauses\}\s*/, ''), undefined];
     if (!clauses.length) return undefined;
     // How long what the rule keeps lasts: "this turn", "until your next turn".
     for (const c of cs) {
@@ -238,6 +246,7 @@ export class Renderer {
       if (say) body += ` ${say}`;
       else if (!this.missing.some((m) => m.key === `conditions.${(c.body as { cond: string }).cond}`)) this.missing.push({ key: `conditions.${c.body.cond}`, decl, span: c.span });
     }
+    if (frame) body = frame.replace('{clauses}', body);
     if (limit) body = `${this.claim(limit)} ${body}`;
     let text: string;
     if (timing) {
