@@ -268,8 +268,7 @@ describe('cards: roles, modifiers, triggers, card actions', () => {
   const pack = compileOk(cards);
 
   it('applies a card’s modifier and trigger only for the player who holds it', () => {
-    let st = newGame(pack, { players: 2, seed: 1 });
-    st.e.p1.hand = ['sword', 'shield'];
+    let st = newGame(pack, { players: 2, seed: 1, prepare: (s) => void (s.e.p1.hand = ['sword', 'shield']) });
     st = play(st, 'fight');
     // strength 1 + sword 2 = 3, then the shield's trigger adds 1.
     expect(st.e.p1.score).toBe(4);
@@ -280,9 +279,10 @@ describe('cards: roles, modifiers, triggers, card actions', () => {
   });
 
   it('offers a card’s action beside the game action it names, to its holder only', () => {
-    const st = newGame(pack, { players: 2, seed: 1 });
-    expect(legalChoices(st).map((c) => c.id)).toEqual(['fight']);
-    st.e.p1.hand = ['shield'];
+    expect(legalChoices(newGame(pack, { players: 2, seed: 1 })).map((c) => c.id)).toEqual(['fight']);
+    // A state is changed by `apply` or, before the first turn, by `prepare`: the runtime keeps who
+    // holds each card with the state, and an edit made behind its back would not be seen.
+    const st = newGame(pack, { players: 2, seed: 1, prepare: (s) => void (s.e.p1.hand = ['shield']) });
     expect(legalChoices(st).map((c) => c.id)).toEqual(['fight', 'shield.polish']);
     const r = apply(st, 'shield.polish');
     expect(r.ok && r.state.e.p1.score).toBe(100);
