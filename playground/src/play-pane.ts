@@ -8,7 +8,7 @@ import { seatColour } from './board/look.ts';
 import { renderPlayersPanel } from './players-panel.ts';
 import type { AppContext } from './context.ts';
 import type { Choice, GameState, PackSummary } from './engine-types.ts';
-import { BOT_DELAYS, botSpeed, setBotSpeed } from './prefs.ts';
+import { BOT_DELAYS, botSpeed, prefs, setBotSpeed, setFocusBoard } from './prefs.ts';
 import type { GameSession } from './session.ts';
 import type { Seat, Session } from './workspace.ts';
 
@@ -34,6 +34,10 @@ export class PlayPane {
 
   render() {
     const g = this.el;
+    // The workbench reads these to fold the editor away or give the game more width (style.css).
+    const playing = !!this.ctx.summary && !!this.game.session;
+    g.classList.toggle('playing', playing);
+    g.classList.toggle('focus', playing && !!prefs.focusBoard);
     if (!this.ctx.summary) {
       const r = this.ctx.lastCompile;
       clear(
@@ -147,6 +151,16 @@ export class PlayPane {
         h('button', { class: 'icon', 'data-testid': 'live', title: 'Back to the present', disabled: live, onclick: () => this.game.step(undefined) }, '»'),
       ),
       h('div', { class: 'group' }, speed, viewSelect, langSelect),
+      h('button', {
+        class: `small focus-toggle${prefs.focusBoard ? ' on' : ''}`,
+        'data-testid': 'focus-board',
+        'aria-pressed': prefs.focusBoard ? 'true' : 'false',
+        title: prefs.focusBoard ? 'Show the files and the editor again' : 'Give the board the whole window (the editor folds away)',
+        onclick: () => {
+          setFocusBoard(!prefs.focusBoard);
+          this.render();
+        },
+      }, prefs.focusBoard ? '⇤ Editor' : '⤢ Focus board'),
     );
 
     const banners: HTMLElement[] = [];
@@ -161,7 +175,7 @@ export class PlayPane {
         ),
       );
     }
-    if (!live) banners.push(h('div', { class: 'banner info', 'data-testid': 'history-banner' }, `Looking back at move ${this.game.cursor} of ${total}. Choosing here starts a new line of play from this point.`, h('button', { class: 'small', onclick: () => this.game.step(undefined) }, 'Back to the present')));
+    if (!live) banners.push(h('div', { class: 'banner info', 'data-testid': 'history-banner' }, h('span', { class: 'banner-line', title: 'Choosing here starts a new line of play from this point.' }, `Looking back at move ${this.game.cursor} of ${total}; choosing here starts a new line of play.`), h('button', { class: 'small', onclick: () => this.game.step(undefined) }, 'Back to the present')));
     if (r?.error) banners.push(h('div', { class: 'banner bad', 'data-testid': 'game-error' }, r.error));
     if (this.ctx.diagnostics.some((d) => d.severity === 'error')) banners.push(h('div', { class: 'banner muted' }, 'The pack has errors; the game runs on the last rules that compiled.'));
     if (this.game.botsPaused) banners.push(h('div', { class: 'banner info' }, 'Bots are paused.', h('button', { class: 'small', onclick: () => this.game.resumeBots() }, 'Resume bots')));

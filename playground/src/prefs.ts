@@ -7,6 +7,8 @@ interface Prefs {
   botSpeed: string;
   /** The game pane's share of the window's width, in vw. */
   gameWidth?: number;
+  /** The board given the whole window: the file list and the editor folded away while a game is on. */
+  focusBoard?: boolean;
 }
 
 export const prefs: Prefs = (() => {
@@ -31,5 +33,10 @@ export function botSpeed(): string {
 
 export function setBotSpeed(v: string) {
   prefs.botSpeed = v;
+  savePrefs();
+}
+
+export function setFocusBoard(on: boolean) {
+  prefs.focusBoard = on;
   savePrefs();
 }
