@@ -4,7 +4,8 @@
  * the game is played with, not a copy that could drift; its races and powers with their printed
  * numbers (tokens, faction, box, decline badge) but none of their rules; and no artifacts or
  * places (markers.yaml), whose rules are card abilities too. The card texts (language/) are left
- * out with the cards' rules they describe.
+ * out with the cards' rules they describe, and the board's presentation (presentation.yaml) with
+ * the cards' fields it draws.
  */
 import { parse, stringify } from 'yaml';
 import { readPackFolder } from '../compiler/packFolder.ts';
@@ -26,7 +27,7 @@ export function smallWorldCoreFiles(dir = 'content/smallworld-wow'): SourceFile[
       }
     } else if (f.path === 'pack.yaml') {
       out.push({ path: f.path, text: f.text.replace(/^id: .*$/m, 'id: smallworld-core') });
-    } else if (folder !== 'markers.yaml' && folder !== 'language' && folder !== 'scenarios') {
+    } else if (folder !== 'markers.yaml' && folder !== 'presentation.yaml' && folder !== 'language' && folder !== 'scenarios') {
       out.push(f);
     }
   }
