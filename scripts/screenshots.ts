@@ -1,15 +1,16 @@
 /**
  * `npm run screenshots [-- --moves N --out DIR]`: every shipped game mid-play in the playground,
  * photographed at 1280×720 and 1600×1000 for each player count its pack supports, saved as
- * `screenshots/<pack>-<players>p-<width>x<height>.png` for a person to review: can owner, pieces
- * and markers be read from the board alone? The folder is not committed. `--pack ID` and
+ * `screenshots/<pack>-<players>p-<width>x<height>.png` (and `…-focus.png`, the board focused, at
+ * 1280×720) for a person to review: can owner, pieces and markers be read from the board alone? The folder is not committed. `--pack ID` and
  * `--size 1280x720` take one pack or one size.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchBrowser, startPlayground } from '../test/e2e/harness.ts';
-import { openPack, playToMidgame, shippedPacks, SIZES } from '../test/e2e/midgame.ts';
+import type { Page } from 'playwright-core';
+import { openPack, playToMidgame, settled, shippedPacks, SIZES } from '../test/e2e/midgame.ts';
 
 const { values } = parseArgs({ options: { moves: { type: 'string', default: '40' }, out: { type: 'string', default: 'screenshots' }, pack: { type: 'string' }, size: { type: 'string' } } });
 const moves = Number(values.moves);
@@ -19,6 +20,11 @@ mkdirSync(out, { recursive: true });
 const { server, url } = await startPlayground();
 const browser = await launchBrowser();
 let saved = 0;
+async function shoot(page: Page, file: string) {
+  await page.screenshot({ path: file });
+  console.log(file);
+  saved++;
+}
 try {
   for (const size of SIZES.filter((z) => !values.size || values.size === `${z.width}x${z.height}`)) {
     for (const key of shippedPacks().filter((k) => !values.pack || k.endsWith(`/${values.pack}`))) {
@@ -27,10 +33,16 @@ try {
       const counts = await openPack(page, url, key);
       for (const players of counts) {
         await playToMidgame(page, players, moves);
-        const file = join(out, `${key.split('/').pop()}-${players}p-${size.width}x${size.height}.png`);
-        await page.screenshot({ path: file });
-        console.log(file);
-        saved++;
+        const name = `${key.split('/').pop()}-${players}p-${size.width}x${size.height}`;
+        await shoot(page, join(out, `${name}.png`));
+        if (size.width === 1280) {
+          // Also as a play-tester at a small screen sees it with one click: the board focused.
+          await page.click('[data-testid=focus-board]');
+          await settled(page);
+          await shoot(page, join(out, `${name}-focus.png`));
+          await page.click('[data-testid=focus-board]');
+          await settled(page);
+        }
       }
       await page.close();
     }

@@ -3,12 +3,13 @@
  * count its pack supports, mid-play (after some bot moves), measured in Chromium: no node's box (its
  * disc, markers, label and pieces) overlaps another's, none reaches outside the board or the window,
  * every label is whole or shortened with its full text in the tooltip, and the pieces and owners
- * the pack's presentation declares are drawn.
+ * the pack's presentation declares are drawn, and labels are drawn large enough to read (at
+ * 1280×720 also with the board focused, the editor folded away).
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { usePlayground, watchErrors } from './harness.ts';
-import { openPack, playToMidgame, shippedPacks, SIZES } from './midgame.ts';
+import { openPack, playToMidgame, settled, shippedPacks, SIZES } from './midgame.ts';
 
 const MOVES = 12;
 /** A game per player count, one after another in one page: on a shared 2-core machine several minutes. */
@@ -43,12 +44,38 @@ function measure(page: Page): Promise<Measured> {
           labels: labels.map(r),
           label: labels.map((l) => l.textContent).join(' '),
           title: g.querySelector('title')?.textContent ?? '',
-          fontPx: labels.length ? labels[0].getBoundingClientRect().height : 0,
+          // The label's font size as drawn: its size in board units times the board's scale on screen.
+          fontPx: Math.min(...labels.map((l) => Number(l.getAttribute('font-size')) * (svg as SVGSVGElement).getScreenCTM()!.a)),
           chips: g.querySelectorAll('.chip').length,
         };
       }),
     };
   });
+}
+
+/**
+ * The smallest label, in CSS pixels, at the default layout of each size. At 1600×1000 every board
+ * reads at 9 px beside the editor. At 1280×720 the editor keeps its 300 px and the file list, so the
+ * board gets about 780×350 px; the wide maps of WotLK (31 spaces) and Small World for 4–5 players,
+ * drawn from the packs' own coordinates, measure 6.2–6.8 px there, so 6 px is what holds beside the
+ * editor, and the Focus board button (checked below at 9 px) is one click away.
+ */
+const MIN_LABEL_PX: Record<string, number> = { '1280x720': 6, '1600x1000': 9 };
+
+function check(m: Measured, where: string, size: { width: number; height: number }, minLabelPx: number) {
+  expect(m.nodes.length, where).toBeGreaterThan(0);
+  const window = { left: 0, top: 0, right: size.width, bottom: size.height };
+  for (const [i, a] of m.nodes.entries()) {
+    expect(inside(a.box, m.board), `${where}: ${a.id} reaches outside the board`).toBe(true);
+    expect(inside(a.box, window), `${where}: ${a.id} reaches outside the window`).toBe(true);
+    for (const l of a.labels) expect(inside(l, a.box), `${where}: ${a.id}'s label leaves its box`).toBe(true);
+    for (const b of m.nodes.slice(i + 1)) expect(overlap(a.box, b.box), `${where}: ${a.id} overlaps ${b.id}`).toBe(false);
+    // A shortened label keeps its whole text in the tooltip.
+    if (a.label.includes('…')) expect(a.title.split('\n')[0].length, `${where}: ${a.id}`).toBeGreaterThan(a.label.length - 1);
+    if (a.labels.length) expect(a.fontPx, `${where}: ${a.id}'s label is drawn at ${a.fontPx.toFixed(1)} px`).toBeGreaterThanOrEqual(minLabelPx);
+  }
+  // Mid-play, the state is on the board: pieces stand on some node.
+  expect(m.nodes.some((n) => n.chips > 0), `${where}: no pieces drawn`).toBe(true);
 }
 
 const overlap = (a: Rect, b: Rect) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
@@ -58,27 +85,24 @@ describe('boards drawn from the packs’ presentation', () => {
   const pg = usePlayground();
 
   for (const size of SIZES) {
-    it.each(shippedPacks())(`%s at ${size.width}×${size.height}: no overlap, nothing outside, for every player count`, async (key) => {
+    it.each(shippedPacks())(`%s at ${size.width}×${size.height}: no overlap, nothing outside, labels readable, for every player count`, async (key) => {
       const page = await pg.browser.newPage({ viewport: size });
       const errors = watchErrors(page);
       const counts = await openPack(page, pg.url, key);
       expect(counts.length).toBeGreaterThan(0);
       for (const players of counts) {
         await playToMidgame(page, players, MOVES);
-        const m = await measure(page);
         const where = `${key}, ${players} players, ${size.width}×${size.height}`;
-        expect(m.nodes.length, where).toBeGreaterThan(0);
-        const window = { left: 0, top: 0, right: size.width, bottom: size.height };
-        for (const [i, a] of m.nodes.entries()) {
-          expect(inside(a.box, m.board), `${where}: ${a.id} reaches outside the board`).toBe(true);
-          expect(inside(a.box, window), `${where}: ${a.id} reaches outside the window`).toBe(true);
-          for (const l of a.labels) expect(inside(l, a.box), `${where}: ${a.id}'s label leaves its box`).toBe(true);
-          for (const b of m.nodes.slice(i + 1)) expect(overlap(a.box, b.box), `${where}: ${a.id} overlaps ${b.id}`).toBe(false);
-          // A shortened label keeps its whole text in the tooltip.
-          if (a.label.includes('…')) expect(a.title.split('\n')[0].length, `${where}: ${a.id}`).toBeGreaterThan(a.label.length - 1);
+        check(await measure(page), where, size, MIN_LABEL_PX[`${size.width}x${size.height}`]);
+        if (size.width === 1280) {
+          // Focused, the board has the window's width and height, and every label reads at 9 px.
+          await page.click('[data-testid=focus-board]');
+          await settled(page);
+          check(await measure(page), `${where}, board focused`, size, 9);
+          await page.click('[data-testid=focus-board]');
+          await settled(page);
+          expect(await page.locator('.editor-pane').isVisible(), `${where}: the editor comes back`).toBe(true);
         }
-        // Mid-play, the state is on the board: pieces stand on some node.
-        expect(m.nodes.some((n) => n.chips > 0), `${where}: no pieces drawn`).toBe(true);
       }
       expect(errors).toEqual([]);
       await page.close();
