@@ -167,11 +167,16 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
   const id = typeof choice === 'string' ? choice : choice.id;
   const p = state.prompt;
   if (!p || state.over) return { ok: false, reason: 'the game is over', state };
-  const [head, ...rawArgs] = splitId(id);
+  const parts = splitId(id);
+  // One choice has one id: spaces added around or between its words make another, which no list offers.
+  if (parts.join(' ') !== id) return { ok: false, reason: `\`${id.slice(0, 80)}\` is not a choice as listed (words apart by one space)`, state };
+  const [head = '', ...rawArgs] = parts;
   const [key, by] = head.split('@');
   const actor = by ?? options.player ?? (typeof choice === 'string' ? p.player : choice.player);
   const anytime = standing(prog, state).find(([x, q]) => q === actor && actionKey(x) === key)?.[0];
   if (actor !== p.player && !anytime) return { ok: false, reason: `${display(pack, p.player)} must act now, not ${display(pack, actor)}`, state };
+  // `@player` names who acts at another player's offer; the player asked is listed without it.
+  if (by !== undefined && by === p.player) return { ok: false, reason: `${display(pack, p.player)} is asked: their choice is \`${[key, ...rawArgs].join(' ').slice(0, 80)}\`, without \`@${by}\``, state };
   const next = cloneState(state);
   attachProgram(prog, next);
   shareHolders(state, next);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../../compiler/packFolder.ts';
+import { apply, newGame } from '../../runtime/index.ts';
 import { checkRuntimeModel } from '../../scripts/runtimeModel.ts';
 
 const runs = Number(process.env.RELIABILITY_RUNS ?? 4);
@@ -24,4 +25,19 @@ describe('the runtime under random legal and tampered choices', () => {
       expect(stats.steps + stats.refused).toBeGreaterThan(0);
     });
   }
+});
+
+describe('choices the long runs found', () => {
+  // The reliability run's 100 sequences per pack sent an empty choice id, which threw.
+  it.each(['', '   '])('an empty or blank choice id (%j) is refused with a reason and changes nothing', (id) => {
+    const dir = 'content/wotlk';
+    const files = readPackFolder(dir);
+    const { pack } = compile(files, { dependencies: dependenciesOf(dir, files) });
+    const state = newGame(pack!, { players: 2, seed: 1 });
+    const before = JSON.stringify(state);
+    const r = apply(state, id);
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.reason).toBeTruthy();
+    expect(JSON.stringify(state)).toBe(before);
+  });
 });
