@@ -40,13 +40,13 @@ export const declarations = [
   { keyword: 'fn', form: 'fn name(params): T = expr', doc: 'declares a pure function: `fn name(params): type = expression`; on a card, one only that card’s rules see', named: true, onCards: true, example: 'fn ownCells(p: player): list<cell> = cells where owner == p and not resting' },
   { keyword: 'pipeline', form: 'pipeline name(params): T [min e] [max e] = expr', doc: 'declares a value that cards can adjust with `modify`', named: true, onCards: false, example: 'pipeline captureCost(r: cell): number min 1 max 20 = 2 + r.stones' },
   { keyword: 'check', form: 'check name(params) { let … require … }', doc: 'declares a shared legality check: `let`s and `require`s that `require name(args)` puts in place, each keeping its reason', named: true, onCards: false, example: 'check canAttack(r: cell) { let cost = 2 + r.stones\n require me.hand >= cost else "attacking {r} takes {cost} stones" }' },
-  { keyword: 'proc', form: 'proc name(params) { … }', doc: 'declares a procedure: a named block of statements', named: true, onCards: false, example: 'proc scoreRegions(p: player) { p.coins += count(cells where owner == p) }' },
+  { keyword: 'proc', form: 'proc name(params) { … }', doc: 'declares a procedure: a named block of statements', named: true, onCards: false, example: 'proc scoreCells(p: player) { p.points += count(cells where owner == p) }' },
   { keyword: 'action', form: 'action name(params) ["label"] [limit N per turn|game] [with action | anytime] [while roles] { … }', doc: 'declares something a player may do when offered: `action name(params) { … }`', named: true, onCards: true, example: 'action raid(r: cell in (cells where owner != me)) "Raid on {r}" limit 1 per turn with capture while playing { me.hand -= 1 }' },
-  { keyword: 'on', form: 'on event(binds) [when cond] [while roles] { … }', doc: 'reacts to an event: `on event(args) when condition { … }`', named: false, onCards: true, example: 'on captured(r, attacker) when attacker == holder while playing, rest { holder.coins += 1 }' },
-  { keyword: 'modify', form: 'modify pipeline(binds) [by anyone] [while roles] [when cond] = expr', doc: 'adjusts a pipeline value: `modify pipeline(args) when condition = value`', named: false, onCards: true, example: 'modify captureCost(r) by anyone when r.terrain == mountains = value - 2' },
+  { keyword: 'on', form: 'on event(binds) [when cond] [while roles] { … }', doc: 'reacts to an event: `on event(args) when condition { … }`', named: false, onCards: true, example: 'on captured(r, attacker) when attacker == holder while playing, rest { holder.points += 1 }' },
+  { keyword: 'modify', form: 'modify pipeline(binds) [by anyone] [while roles] [when cond] = expr', doc: 'adjusts a pipeline value: `modify pipeline(args) when condition = value`', named: false, onCards: true, example: 'modify captureCost(r) by anyone when r.height == high = value - 2' },
   { keyword: 'setup', form: 'setup { … }', doc: 'the statements that prepare a new game', named: false, onCards: false, example: 'setup { game.round = 1 }' },
   { keyword: 'flow', form: 'flow { … }', doc: 'the turn structure of the game (one per pack)', named: false, onCards: false, example: 'flow { loop max 20 { for p in players { turn p { offer p: capture } } } finish }' },
-  { keyword: 'guard', form: 'guard name(x: kind) [of field, field] [when cond] { require … else "…" … }', doc: 'protects the entities of a kind from every card: a card that changes one (its listed fields, or any state field) must `reach` it first, which applies the guard (its leading requires refuse, the rest runs once per choice); `name(x)` tells whether it may be reached', named: true, onCards: false, example: 'guard inReach(r: cell) of stones, owner when r.owner != none and r.owner != me {\n require not r.resting else "{r} is resting"\n me.coins -= 1 }' },
+  { keyword: 'guard', form: 'guard name(x: kind) [of field, field] [when cond] { require … else "…" … }', doc: 'protects the entities of a kind from every card: a card that changes one (its listed fields, or any state field) must `reach` it first, which applies the guard (its leading requires refuse, the rest runs once per choice); `name(x)` tells whether it may be reached', named: true, onCards: false, example: 'guard inReach(r: cell) of stones, owner when r.owner != none and r.owner != me {\n require not r.resting else "{r} is resting"\n me.points -= 1 }' },
   { keyword: 'invariant', form: 'invariant "message" = cond', doc: 'a state no game may reach: `invariant "message" = condition`', named: false, onCards: false, example: 'invariant "no team has more stones out than the box holds" = all(teams, it.stones <= it.box)' },
 ] as const satisfies readonly DeclarationForm[];
 
@@ -96,11 +96,11 @@ export const clauseKeywords = [
   { keyword: 'false', doc: 'the value false', example: 'fn f(): bool = false' },
   { keyword: 'none', doc: 'no value: what an optional (`T?`) holds when empty', example: 'fn f(r: cell): bool = r.owner == none' },
   { keyword: 'when', doc: 'a condition for a rule to apply', example: 'on captured(r) when r.stones > 0 { r.stones -= 1 }' },
-  { keyword: 'while', doc: 'the roles in which a card rule works: `while playing, rest`', example: 'on captured(r) while playing { holder.coins += 1 }' },
-  { keyword: 'limit', doc: 'limits how often an action may be used: `limit 1 per turn`', example: 'action extra limit 1 per game { me.coins += 1 }' },
-  { keyword: 'per', doc: 'what a limit is counted over: `per turn` or `per game`', example: 'action extra limit 1 per turn { me.coins += 1 }' },
+  { keyword: 'while', doc: 'the roles in which a card rule works: `while playing, rest`', example: 'on captured(r) while playing { holder.points += 1 }' },
+  { keyword: 'limit', doc: 'limits how often an action may be used: `limit 1 per turn`', example: 'action extra limit 1 per game { me.points += 1 }' },
+  { keyword: 'per', doc: 'what a limit is counted over: `per turn` or `per game`', example: 'action extra limit 1 per turn { me.points += 1 }' },
   { keyword: 'with', doc: 'a card action offered beside a game action: `with capture`', example: 'action raid(r: cell) with capture { r.stones = 0 }' },
-  { keyword: 'anytime', doc: 'a card action offered at every offer and choice', example: 'action play "Play" anytime { me.coins += 1 }' },
+  { keyword: 'anytime', doc: 'a card action offered at every offer and choice', example: 'action play "Play" anytime { me.points += 1 }' },
 ] as const satisfies ReadonlyArray<{ keyword: string; doc: string; example: string }>;
 
 export type DeclarationKeyword = 'event' | 'fn' | 'pipeline' | 'check' | 'proc' | 'action' | 'on' | 'modify' | 'setup' | 'flow' | 'guard' | 'invariant';

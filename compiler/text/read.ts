@@ -232,7 +232,7 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     for (const b of befores) {
       if (b.to <= i && i - b.to <= GAP && clauseBetween(b.to, i) && i - b.to < dirDistance) (dir = b.value), (dirDistance = i - b.to);
     }
-    // "1 more Korra", "2 race tokens fewer": after the number, before or just after its unit.
+    // "1 more gem", "2 stones fewer": after the number, before or just after its unit.
     for (const a of afters) if ((a.from >= end && a.from - end <= 1 && clauseBetween(end, a.from)) || (unit && a.from >= n.to && a.to <= unit.from)) dir = a.value;
     let transfer: 'in' | 'out' | undefined;
     for (const t of transfers) {
