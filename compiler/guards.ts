@@ -13,6 +13,7 @@
  */
 import type * as A from '../dsl/ast.ts';
 import { printExpr } from '../dsl/printer.ts';
+import { stmtBlocks } from '../dsl/walk.ts';
 import type { Checked } from './check.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
 import { fragmentSpan } from './load.ts';
@@ -103,14 +104,9 @@ export function checkGuards(c: Checked, report: (x: DiagnosticInput) => void): v
           facts = new Set([...then].filter((x) => otherwise.has(x)));
           break;
         }
-        case 'for':
-        case 'repeat':
-        case 'loop':
-        case 'choose':
-        case 'turn':
-        case 'resolving':
-          inner(s.body);
-          break;
+        default:
+          // A loop's or a prompt's body may not run: what it reaches counts only inside it.
+          for (const b of stmtBlocks(s)) inner(b);
       }
     }
     return facts;

@@ -6,20 +6,11 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main.ts';
-import type { Io } from '../cli/io.ts';
+import { rulebook } from './helpers/cli.ts';
 
 const root = join(import.meta.dirname, '..');
 const temp = mkdtempSync(join(tmpdir(), 'rulebook-new-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
-
-async function rulebook(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (t) => void (out += t), err: (t) => void (err += t), readLine: async () => undefined };
-  const code = await main(args, io);
-  return { code, out, err };
-}
 
 /** The schema a file's first line names, resolved from the file's folder. */
 function schemaOf(file: string): string {

@@ -9,21 +9,12 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlin
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main.ts';
-import type { Io } from '../cli/io.ts';
+import { rulebook } from './helpers/cli.ts';
 import { dependencyFolder } from '../compiler/packFolder.ts';
 
 const root = join(import.meta.dirname, '..');
 const temp = mkdtempSync(join(tmpdir(), 'rulebook-npm-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
-
-async function rulebook(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (t) => void (out += t), err: (t) => void (err += t), readLine: async () => undefined };
-  const code = await main(args, io);
-  return { code, out, err };
-}
 
 /** A project folder, as `npm init` leaves it. */
 function project(dir: string): string {
