@@ -1,4 +1,4 @@
-import { Refusal } from './refusal.ts';
+import { Refusal, type BudgetName } from './refusal.ts';
 
 /**
  * What one choice (or the setup of a game, or listing the legal choices) may cost. Every rule ends
@@ -24,16 +24,6 @@ let stepsLeft = Infinity;
 /** `file:line` of the statement running now. */
 let running: string | undefined;
 
-/**
- * The budget a refusal's reason names (`step`, `list`, `text`, `range`, `choices`), or undefined when
- * no budget refused it: every budget's refusal ends its first clause with "(the … budget)", so a
- * game stopped by one can be told from a game stuck for another reason even after its reason has
- * been carried as text (a simulation's summaries, a shard's file).
- */
-export function budgetNamedIn(reason: string): string | undefined {
-  return /\(the (step|list|text|range|choices) budget\)/.exec(reason)?.[1];
-}
-
 export function withStepBudget<T>(run: () => T): T {
   const outer = stepsLeft;
   const outerAt = running;
@@ -54,23 +44,23 @@ export function runningAt(at: string | undefined): string | undefined {
   return outer;
 }
 
-/** Refuses the choice at the statement running now. */
-export function refuse(message: string): never {
-  throw new Refusal(message, running);
+/** Refuses the choice at the statement running now; `budget` when it is that budget's end. */
+export function refuse(message: string, budget?: BudgetName): never {
+  throw new Refusal(message, running, budget);
 }
 
 /** Statements, loop rounds, function calls and the elements an expression visits each cost a step. */
 export function spend(steps = 1): void {
-  if ((stepsLeft -= steps) < 0) refuse(`the rules ran more than ${fmt(STEP_BUDGET)} steps for one choice (the step budget): a loop or an expression in the pack runs too long`);
+  if ((stepsLeft -= steps) < 0) refuse(`the rules ran more than ${fmt(STEP_BUDGET)} steps for one choice (the step budget): a loop or an expression in the pack runs too long`, 'step');
 }
 
 export function checkList<T>(xs: T[]): T[] {
-  if (xs.length > MAX_LIST) refuse(`a list would hold more than ${fmt(MAX_LIST)} values (the list budget)`);
+  if (xs.length > MAX_LIST) refuse(`a list would hold more than ${fmt(MAX_LIST)} values (the list budget)`, 'list');
   return xs;
 }
 
 export function checkText(s: string): string {
-  if (s.length > MAX_TEXT) refuse(`a text would be longer than ${fmt(MAX_TEXT)} characters (the text budget)`);
+  if (s.length > MAX_TEXT) refuse(`a text would be longer than ${fmt(MAX_TEXT)} characters (the text budget)`, 'text');
   return s;
 }
 
@@ -88,7 +78,7 @@ export function checkCount(n: number, min: number, what: string): number {
 
 export function rangeOf(from: number, to: number): number[] {
   if (!Number.isInteger(from) || !Number.isInteger(to)) refuse(`the range ${from}..${to} needs whole numbers at both ends`);
-  if (to - from + 1 > MAX_RANGE) refuse(`the range ${from}..${to} holds more than ${fmt(MAX_RANGE)} numbers (the range budget)`);
+  if (to - from + 1 > MAX_RANGE) refuse(`the range ${from}..${to} holds more than ${fmt(MAX_RANGE)} numbers (the range budget)`, 'range');
   const out: number[] = [];
   for (let i = from; i <= to; i++) out.push(i);
   return out;

@@ -234,7 +234,7 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
     resume(after, prog, next, step);
     return { ok: true, state: next };
   } catch (e) {
-    if (e instanceof Refusal) return { ok: false, reason: e.message, rule: e.where ?? taken?.origin.where, state };
+    if (e instanceof Refusal) return { ok: false, reason: e.message, rule: e.where ?? taken?.origin.where, ...(e.budget && { budget: e.budget }), state };
     throw e;
   }
 }
@@ -367,7 +367,7 @@ function combinations(a: ActionCode, st: GameState, prog: Program, player: strin
     for (const prefix of out) {
       const domain = a.params[i].domain(actionCtx(prog, st, a, player, prefix)) as Value[];
       spend(domain.length);
-      if (next.length + domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where);
+      if (next.length + domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where, 'choices');
       for (const v of domain) {
         const args = [...prefix, v];
         if (i + 1 === last || a.holdsWith(actionCtx(prog, st, a, player, args), i + 1)) next.push(args);

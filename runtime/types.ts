@@ -3,6 +3,8 @@
  * Nothing here names a game; every kind, field, action and rule comes from the pack.
  */
 
+import type { BudgetName } from './refusal.ts';
+
 /** A value of the rules language at run time: numbers, texts (ids and enum members), booleans, none, lists. */
 export type Value = number | string | boolean | null | Value[];
 
@@ -115,8 +117,8 @@ export interface Choice {
   label: string;
 }
 
-/** A refused choice says why, and where the rule that refuses it is written (`file:line`). */
-export type ApplyResult = { ok: true; state: GameState } | { ok: false; reason: string; rule?: string; state: GameState };
+/** A refused choice says why, where the rule that refuses it is written (`file:line`), and which evaluation budget ended, if one did. */
+export type ApplyResult = { ok: true; state: GameState } | { ok: false; reason: string; rule?: string; budget?: BudgetName; state: GameState };
 
 export interface NewGameOptions {
   players: number;

@@ -5,9 +5,8 @@
  * can be written to files and merged; pure (no Node imports), so a browser worker runs it too.
  */
 import { playByAgents, type AgentKind } from '../runtime/agents.ts';
-import { budgetNamedIn } from '../runtime/budget.ts';
 import { cardHolders, standings, type CompiledPack, type GameState } from '../runtime/index.ts';
-import { Refusal } from '../runtime/refusal.ts';
+import { Refusal, type BudgetName } from '../runtime/refusal.ts';
 import { table } from '../runtime/table.ts';
 
 export interface GameSummary {
@@ -21,7 +20,7 @@ export interface GameSummary {
   over: boolean;
   stuck?: string;
   /** The evaluation budget (`step`, `list`, …) a rule went past, ending the game: see runtime/budget.ts. */
-  budget?: string;
+  budget?: BudgetName;
   standings: Array<{ player: string; score: number; tiebreak: number }>;
   /** The players with the best score and tiebreak (several on a full tie). */
   winners: string[];
@@ -45,14 +44,17 @@ export function playGame(pack: CompiledPack, o: PlayoutOptions): GameSummary {
   let last: GameState | undefined;
   let state: GameState;
   let stuck: string | undefined;
+  let budget: BudgetName | undefined;
   try {
     const played = playByAgents(pack, { ...o, observe: (st) => void (last = st) });
     state = played.state;
     stuck = played.stopped?.reason;
+    budget = played.stopped?.budget;
   } catch (e) {
     if (!(e instanceof Refusal) || !last) throw e;
     state = last;
     stuck = `the rules were refused at step ${state.choices.length + 1}: ${e.message}${e.where ? ` (${e.where})` : ''}`;
+    budget = e.budget;
   }
   const rows = standings(state);
   const top = rows[0];
@@ -60,7 +62,6 @@ export function playGame(pack: CompiledPack, o: PlayoutOptions): GameSummary {
   const held = cardHolders(state);
   const kinds = table<string>();
   for (const [card, holders] of Object.entries(held)) if (holders.length) kinds[card] = pack.kindOf(card) ?? '';
-  const budget = stuck === undefined ? undefined : budgetNamedIn(stuck);
   return {
     seed: o.seed,
     players: o.players,

@@ -13,6 +13,7 @@
  */
 import type { CompiledPack } from '../compiled.ts';
 import { apply, newGame } from '../index.ts';
+import type { BudgetName } from '../refusal.ts';
 import type { Choice, GameState } from '../types.ts';
 import { display } from '../values.ts';
 import { choicesOfAsked } from './decision.ts';
@@ -93,8 +94,8 @@ export interface AgentGameOptions {
 
 export interface AgentGame {
   state: GameState;
-  /** Why the game stopped before its end: `limit` at `maxSteps`, `stuck` when the rules left no way on. */
-  stopped?: { kind: 'limit' | 'stuck'; reason: string };
+  /** Why the game stopped before its end: `limit` at `maxSteps`, `stuck` when the rules left no way on (`budget` when an evaluation budget refused the choice). */
+  stopped?: { kind: 'limit' | 'stuck'; reason: string; budget?: BudgetName };
 }
 
 /** A game of `pack` played by agents up to its end, or until it has `maxSteps` choices. */
@@ -111,7 +112,7 @@ export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame
     if (!legal.length) return { state, stopped: { kind: 'stuck', reason: `${display(pack, asked)} (${asked}) must act but has no legal choice at step ${state.choices.length + 1}` } };
     const pick = seats.get(asked)!.choose(state, legal, asked);
     const r = apply(state, pick);
-    if (!r.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice \`${pick.id}\` was refused at step ${state.choices.length + 1}: ${r.reason}` } };
+    if (!r.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice \`${pick.id}\` was refused at step ${state.choices.length + 1}: ${r.reason}`, ...(r.budget && { budget: r.budget }) } };
     state = r.state;
     o.observe?.(state, pick);
   }
