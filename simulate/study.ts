@@ -23,6 +23,7 @@
  * seed first), so that games played on one machine or on many, and merged, give the same figures.
  * No Node imports: the playground's worker runs it.
  */
+import type { BudgetName } from '../runtime/refusal.ts';
 import type { GameSummary } from './playout.ts';
 
 /** The default half-width of the fair band, as a share (0.05: 5 percentage points). */
@@ -99,7 +100,7 @@ export interface Study {
   /** The fair band of the measure. */
   band: { low: number; high: number };
   /** Games stopped by a rule past its evaluation budget, with the budget. */
-  budgetEnded: Array<Unfinished & { budget: string }>;
+  budgetEnded: Array<Unfinished & { budget: BudgetName }>;
   /** Other games that did not end (no end within the step limit, no legal choice…). */
   stuck: Unfinished[];
   seats: Array<{ seat: number; player: string } & Figure>;

@@ -169,6 +169,32 @@ rules: |
     expect(text).toContain('seed 1 (step budget): ');
     expect(text).toContain('seed 99: no end after 0 choices');
   });
+
+  it("a pack's `require` whose message reads like a budget's end leaves its game stuck, not ended by a budget", () => {
+    const mimic = compileOk(`kinds:
+  player:
+    state:
+      points: number
+scoring:
+  score: it.points
+rules: |
+  action boast "Boast" {
+    me.points += 1
+    require me.points > 5 else "the rules ran more than 2,000,000 steps for one choice (the step budget)"
+  }
+  flow {
+    for p in players {
+      turn p { offer p: boast }
+    }
+  }
+`);
+    const g = playGame(mimic, { players: 2, seed: 50, agents: 'random', maxSteps: 100 });
+    expect(g.stuck).toBe('the legal choice `boast` was refused at step 1: the rules ran more than 2,000,000 steps for one choice (the step budget)');
+    expect(g.budget).toBeUndefined();
+    const st = study([played[0], g]);
+    expect(st.budgetEnded.map((u) => u.seed)).toEqual([played[0].seed]);
+    expect(st.stuck).toEqual([{ seed: 50, why: g.stuck }]);
+  });
 });
 
 describe('the study as text and as HTML', () => {

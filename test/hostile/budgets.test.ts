@@ -5,9 +5,9 @@
  * that broke it, and the state stays as it was before the choice.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_COMBINATIONS, MAX_LIST, MAX_TEXT, STEP_BUDGET } from '../../runtime/budget.ts';
+import { MAX_COMBINATIONS, MAX_LIST, MAX_RANGE, MAX_TEXT, STEP_BUDGET } from '../../runtime/budget.ts';
 import { apply, legalChoices, newGame } from '../../runtime/index.ts';
-import { Refusal } from '../../runtime/refusal.ts';
+import { Refusal, type BudgetName } from '../../runtime/refusal.ts';
 import { compileOk } from '../helpers/inlinePack.ts';
 
 const game = (rules: string) => `kinds:
@@ -31,8 +31,11 @@ function lineOf(text: string, marker: string): string {
   return `game.yaml:${text.split('\n').findIndex((l) => l.includes(marker)) + 1}`;
 }
 
-/** Takes `spin`, which must be refused at the line holding `marker`; the state must not change. */
-function refused(rules: string, marker: string): string {
+/**
+ * Takes `spin`, which must be refused at the line holding `marker`, as the end of `budget` or, without
+ * it, for another reason; the state must not change.
+ */
+function refused(rules: string, marker: string, budget?: BudgetName): string {
   const text = game(rules);
   const st = newGame(compileOk(text), { players: 1, seed: 1 });
   const before = JSON.stringify(st);
@@ -41,6 +44,7 @@ function refused(rules: string, marker: string): string {
   expect(JSON.stringify(st)).toBe(before);
   if (r.ok) return '';
   expect(r.rule).toBe(lineOf(text, marker));
+  expect(r.budget).toBe(budget);
   return r.reason;
 }
 
@@ -53,13 +57,14 @@ describe('the step budget counts expressions too', () => {
   game.n = count((1..100000) where any(1..100000, it < 0))
 }`,
       'game.n = count',
+      'step',
     );
     expect(reason).toContain(`more than ${fmt(STEP_BUDGET)} steps for one choice (the step budget)`);
   });
 
   it('functions each calling the one before twice, forty deep', () => {
     const fns = ['fn f0(x: number): number = x + 1', ...Array.from({ length: 40 }, (_, i) => `fn f${i + 1}(x: number): number = f${i}(x) + f${i}(x)`)];
-    const reason = refused(`${fns.join('\n')}\naction spin "Spin" {\n  game.n = f40(1)\n}`, 'game.n = f40(1)');
+    const reason = refused(`${fns.join('\n')}\naction spin "Spin" {\n  game.n = f40(1)\n}`, 'game.n = f40(1)', 'step');
     expect(reason).toContain('(the step budget)');
   });
 
@@ -87,6 +92,7 @@ describe('parameters', () => {
     expect(error).toBeInstanceOf(Refusal);
     expect((error as Refusal).message).toBe(`the parameters of spin make more than ${fmt(MAX_COMBINATIONS)} combinations (the choices budget)`);
     expect((error as Refusal).where).toBe(lineOf(text, 'action spin'));
+    expect((error as Refusal).budget).toBe('choices');
   });
 
   it('one of them can still be taken', () => {
@@ -106,6 +112,7 @@ describe('growth', () => {
   }
 }`,
       'game.xs += game.xs',
+      'list',
     );
     expect(reason).toBe(`a list would hold more than ${fmt(MAX_LIST)} values (the list budget)`);
   });
@@ -118,6 +125,7 @@ describe('growth', () => {
   }
 }`,
       'put 1 on bottom',
+      'list',
     );
     expect(reason).toContain('(the list budget)');
   });
@@ -131,8 +139,22 @@ describe('growth', () => {
   }
 }`,
       'game.s = game.s + game.s',
+      'text',
     );
     expect(reason).toBe(`a text would be longer than ${fmt(MAX_TEXT)} characters (the text budget)`);
+  });
+});
+
+describe('a budget is told by the refusal, not by its wording', () => {
+  it(`a range of more than ${fmt(MAX_RANGE)} numbers`, () => {
+    const reason = refused(`action spin "Spin" {\n  game.n = count(1..200000)\n}`, 'game.n = count', 'range');
+    expect(reason).toBe(`the range 1..200000 holds more than ${fmt(MAX_RANGE)} numbers (the range budget)`);
+  });
+
+  it("a pack's `require` whose message reads like a budget's end names no budget", () => {
+    const mimic = `the rules ran more than ${fmt(STEP_BUDGET)} steps for one choice (the step budget)`;
+    const reason = refused(`action spin "Spin" {\n  game.n += 1\n  require game.n > 5 else "${mimic}"\n}`, 'require game.n > 5');
+    expect(reason).toBe(mimic);
   });
 });
 
