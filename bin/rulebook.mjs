@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The CLI is written in TypeScript; tsx compiles it on the fly so a clone needs no build step.
-import { register } from 'tsx/esm/api';
-register();
-const { main } = await import('../cli/main.ts');
+// The CLI is written in TypeScript: it runs from the plain JavaScript build when that is up to date
+// (npm install builds it), else through tsx, so a clone needs no build step (bin/built.mjs).
+import { importEntry } from './built.mjs';
+
+const { main } = await importEntry('rulebook');
 process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,74 @@
+/**
+ * `npm run build` (also run by npm's `prepare` on `npm install` and `npm ci`): the CLI and the
+ * simulation's worker entries bundled to plain JavaScript in dist/node/, so that starting them does
+ * not transpile TypeScript. bin/built.mjs uses the build only while it is up to date with every
+ * file it was built from, and the TypeScript sources through tsx otherwise.
+ *
+ * Packages are bundled too (loading chevrotain's hundreds of little modules one by one costs more
+ * than the rest of a start), except those that read files beside their own code at run time or
+ * start threads from their own files.
+ */
+import { statSync, writeFileSync, rmSync, renameSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { BUILD_DIR, ENTRIES, INPUTS_FILE, ROOT } from '../bin/built.mjs';
+
+const EXTERNAL = ['bullmq', 'ioredis', 'tinypool', 'vite', 'playwright-core', 'fsevents', 'lightningcss', 'esbuild', 'tsx'];
+
+/**
+ * `import.meta.url` is each source file's own URL, as it is when tsx runs the sources: the code
+ * finds package.json, schemas/, content/ and the worker entries beside itself.
+ */
+const sourceUrls = {
+  name: 'source-urls',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, (args) => {
+      if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return { contents: text, loader: 'ts' };
+      const fromBuild = relative(BUILD_DIR, args.path).split(sep).join('/');
+      return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBuild)}, import.meta.url).href`), loader: 'ts' };
+    });
+  },
+};
+
+export async function buildNode() {
+  const staging = `${BUILD_DIR}.${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, source]) => [name, source])),
+    outdir: staging,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outExtension: { '.js': '.mjs' },
+    external: EXTERNAL,
+    // Bundled CommonJS packages call require() for Node's own modules.
+    banner: { js: "import { createRequire as __rulebookRequire } from 'node:module'; const require = __rulebookRequire(import.meta.url);" },
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [sourceUrls],
+  });
+  // A package's files are not checked one by one: npm rewrites node_modules/.package-lock.json
+  // whenever it installs, updates or removes a package.
+  const own = Object.keys(result.metafile.inputs).filter((p) => !p.startsWith('node_modules/'));
+  const inputs = [...own, 'node_modules/.package-lock.json', relative(ROOT, fileURLToPath(import.meta.url)), 'bin/built.mjs'].map((p) => {
+    const s = statSync(join(ROOT, p));
+    return [p, s.size, s.mtimeMs];
+  });
+  writeFileSync(join(staging, INPUTS_FILE), JSON.stringify({ node: process.versions.node, inputs }));
+  rmSync(BUILD_DIR, { recursive: true, force: true });
+  renameSync(staging, BUILD_DIR);
+  return inputs.length;
+}
+
+if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
+  const t = performance.now();
+  const n = await buildNode();
+  console.log(`built ${relative(process.cwd(), BUILD_DIR) || '.'} from ${n} files in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+}
