@@ -12,7 +12,7 @@ import { agent, AgentKindError, choicesOfAsked, mctsAgent, parseAgentKind, playB
 import { determinise } from '../runtime/agents/determinise.ts';
 import { estimates } from '../runtime/estimate.ts';
 import { apply, newGame, standings, viewFor, type CompiledPack, type GameState } from '../runtime/index.ts';
-import { main } from '../cli/main.ts';
+import { rulebook } from './helpers/cli.ts';
 
 const packs = join(import.meta.dirname, 'packs');
 const compiled = (files: SourceFile[]): CompiledPack => {
@@ -59,8 +59,7 @@ describe('bot names', () => {
   });
 
   it('a command line with a bad bot is a usage error (exit 2) that names it', async () => {
-    let err = '';
-    const code = await main(['play', join(packs, 'tictactoe'), '--bots', 'mcts:lots'], { out: () => {}, err: (s: string) => (err += s), readLine: async () => undefined });
+    const { code, err } = await rulebook(['play', join(packs, 'tictactoe'), '--bots', 'mcts:lots']);
     expect(code).toBe(2);
     expect(err).toContain('`mcts:lots` is not a bot');
   });

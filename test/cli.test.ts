@@ -2,17 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main.ts';
-import type { Io } from '../cli/io.ts';
-
-/** Runs the CLI in-process with captured output and the given input lines. */
-async function rulebook(args: string[], input: string[] = []): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (t) => void (out += t), err: (t) => void (err += t), readLine: async () => input.shift() };
-  const code = await main(args, io);
-  return { code, out, err };
-}
+import { rulebook } from './helpers/cli.ts';
 
 const tiny = 'test/packs/tiny';
 const temp = mkdtempSync(join(tmpdir(), 'rulebook-cli-'));

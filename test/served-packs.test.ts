@@ -7,19 +7,17 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main.ts';
-import type { Io } from '../cli/io.ts';
 import { readServedPacks } from '../playground/served-packs.ts';
+import { rulebook } from './helpers/cli.ts';
 
-const quiet: Io = { out: () => {}, err: () => {}, readLine: async () => undefined };
 const temp = mkdtempSync(join(tmpdir(), 'rulebook-served-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 describe('a served folder', () => {
   it('holds every pack under it, and the installed packs they extend', async () => {
     const folder = join(temp, 'studio');
-    expect(await main(['new', 'pack', 'first', '--dir', join(folder, 'games')], quiet)).toBe(0);
-    expect(await main(['new', 'pack', 'base-game', '--dir', join(folder, 'node_modules')], quiet)).toBe(0);
+    expect((await rulebook(['new', 'pack', 'first', '--dir', join(folder, 'games')])).code).toBe(0);
+    expect((await rulebook(['new', 'pack', 'base-game', '--dir', join(folder, 'node_modules')])).code).toBe(0);
     mkdirSync(join(folder, 'mods', 'mod'), { recursive: true });
     writeFileSync(join(folder, 'mods', 'mod', 'pack.yaml'), 'id: mod\nversion: 0.1.0\nname: { en: Mod }\nlanguages: [en]\nplayers: { min: 2, max: 4 }\nextends: base-game@^0.1\n');
     const { folder: name, packs } = readServedPacks(folder);
@@ -30,9 +28,9 @@ describe('a served folder', () => {
 
   it('follows no link out of the folder, nor out of a pack', async () => {
     const outside = join(temp, 'outside');
-    expect(await main(['new', 'pack', 'secret', '--dir', outside], quiet)).toBe(0);
+    expect((await rulebook(['new', 'pack', 'secret', '--dir', outside])).code).toBe(0);
     const folder = join(temp, 'linked');
-    expect(await main(['new', 'pack', 'mine', '--dir', folder], quiet)).toBe(0);
+    expect((await rulebook(['new', 'pack', 'mine', '--dir', folder])).code).toBe(0);
     symlinkSync(join(outside, 'secret'), join(folder, 'secret'));
     symlinkSync(join(outside, 'secret', 'game.yaml'), join(folder, 'mine', 'stolen.yaml'));
     const { packs } = readServedPacks(folder);

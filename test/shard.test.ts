@@ -7,19 +7,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main.ts';
-import type { Io } from '../cli/io.ts';
 import { parseResults } from '../simulate/results.ts';
 import { mergeShards, parseShard, shardGames } from '../simulate/shard.ts';
 import { simulate } from '../simulate/run.ts';
-
-async function rulebook(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (t) => void (out += t), err: (t) => void (err += t), readLine: async () => undefined };
-  const code = await main(args, io);
-  return { code, out, err };
-}
+import { rulebook } from './helpers/cli.ts';
 
 const c4 = join(import.meta.dirname, 'packs', 'connect-four');
 const temp = mkdtempSync(join(tmpdir(), 'rulebook-shard-'));
@@ -40,7 +31,7 @@ async function shards(n: number, dir = c4, extra: string[] = [], name = 'shard')
   const files: string[] = [];
   for (let i = 1; i <= n; i++) {
     const file = join(temp, `${name}-${i}-of-${n}.jsonl`);
-    const r = await rulebook('simulate', dir, ...settings, ...extra, '--shard', `${i}/${n}`, '--out', file);
+    const r = await rulebook(['simulate', dir, ...settings, ...extra, '--shard', `${i}/${n}`, '--out', file]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toContain(`shard ${i}/${n}`);
@@ -65,30 +56,30 @@ describe('a study in shards', () => {
     expect(parts.map((p) => p.games.map((g) => g.seed))).toEqual([[5, 6, 7, 8, 9, 10, 11], [12, 13, 14, 15, 16, 17, 18, 19], [20, 21, 22, 23, 24, 25, 26], [27, 28, 29, 30, 31, 32, 33, 34]]);
     expect(mergeShards([...parts].reverse()).games).toEqual(whole);
 
-    const single = await rulebook('simulate', c4, ...settings, '--json');
-    const merged = await rulebook('simulate', 'merge', ...[...files].reverse(), '--pack', c4, '--json');
+    const single = await rulebook(['simulate', c4, ...settings, '--json']);
+    const merged = await rulebook(['simulate', 'merge', ...[...files].reverse(), '--pack', c4, '--json']);
     expect(merged.err).toBe('');
     expect(merged.code).toBe(single.code);
     expect(figures(merged.out)).toEqual(figures(single.out));
 
-    const singleText = await rulebook('simulate', c4, ...settings);
-    const mergedText = await rulebook('simulate', 'merge', ...files, '--pack', c4);
+    const singleText = await rulebook(['simulate', c4, ...settings]);
+    const mergedText = await rulebook(['simulate', 'merge', ...files, '--pack', c4]);
     expect(report(mergedText.out)).toBe(report(singleText.out));
     expect(mergedText.out).toContain('Connect Four: 30 games');
   });
 
   it('a whole run written with --out is one shard of one, and merges to itself', async () => {
     const file = join(temp, 'whole.jsonl');
-    const r = await rulebook('simulate', c4, ...settings, '--out', file, '--json');
+    const r = await rulebook(['simulate', c4, ...settings, '--out', file, '--json']);
     expect(r.code).toBe(0);
-    const merged = await rulebook('simulate', 'merge', file, '--pack', c4, '--json');
+    const merged = await rulebook(['simulate', 'merge', file, '--pack', c4, '--json']);
     expect(figures(merged.out)).toEqual(figures(r.out));
     expect(parseResults(readFileSync(file, 'utf8'), file).header.shard).toEqual({ index: 1, count: 1 });
   });
 
   describe('shards that are not one study are refused, saying which and why', () => {
     const refused = async (files: string[], why: RegExp, ...extra: string[]) => {
-      const r = await rulebook('simulate', 'merge', ...files, ...extra);
+      const r = await rulebook(['simulate', 'merge', ...files, ...extra]);
       expect(r.out).toBe('');
       expect(r.err).toMatch(why);
       expect(r.code).toBe(1);
@@ -132,11 +123,11 @@ describe('a study in shards', () => {
 
     it('a shard that is not one is a wrong command line', async () => {
       for (const bad of ['5/4', '0/1', 'half']) {
-        const r = await rulebook('simulate', c4, ...settings, '--shard', bad);
+        const r = await rulebook(['simulate', c4, ...settings, '--shard', bad]);
         expect(r.err).toMatch(/is not a shard/);
         expect(r.code).toBe(2);
       }
-      const many = await rulebook('simulate', c4, '--games', '3', '--shard', '1/4');
+      const many = await rulebook(['simulate', c4, '--games', '3', '--shard', '1/4']);
       expect(many.err).toMatch(/4 shards of 3 games/);
       expect(many.code).toBe(2);
     });

@@ -15,7 +15,7 @@ import { study, wilson } from '../simulate/study.ts';
 import { playGame, type GameSummary } from '../simulate/playout.ts';
 import { simulate } from '../simulate/run.ts';
 import { sweepPack } from '../simulate/sweep.ts';
-import { main } from '../cli/main.ts';
+import { rulebook } from './helpers/cli.ts';
 
 const dir = join(import.meta.dirname, '..', 'content', 'smallworld-wow');
 const pack = compile(readPackFolder(dir)).pack!;
@@ -42,10 +42,9 @@ describe('agents', () => {
 describe('one game wherever it is played', () => {
   /** `rulebook play --json` of a pack folder with these extra arguments. */
   const cliGame = async (folder: string, ...args: string[]) => {
-    const out: string[] = [];
-    const code = await main(['play', folder, ...args, '--json'], { out: (s) => void out.push(s), err: () => {}, readLine: async () => undefined });
+    const { code, out } = await rulebook(['play', folder, ...args, '--json']);
     expect(code).toBe(0);
-    return JSON.parse(out.join(''));
+    return JSON.parse(out);
   };
 
   it('the same pack, seed and bots play the same game in `rulebook play`, `simulate` and the sweep', async () => {
@@ -164,9 +163,8 @@ describe('balance figures of a cooperative game', () => {
   });
 
   it('knows Wrath of the Lich King for a cooperative game', async () => {
-    const out: string[] = [];
-    await main(['simulate', join(import.meta.dirname, '..', 'content', 'wotlk'), '--games', '2', '--players', '2', '--workers', '1'], { out: (x) => void out.push(x), err: () => {}, readLine: async () => undefined });
-    expect(out.join('')).toContain('One score for the table (a solo or cooperative game): every player scored the same in every game');
+    const { out } = await rulebook(['simulate', join(import.meta.dirname, '..', 'content', 'wotlk'), '--games', '2', '--players', '2', '--workers', '1']);
+    expect(out).toContain('One score for the table (a solo or cooperative game): every player scored the same in every game');
   });
 });
 
@@ -183,10 +181,9 @@ describe('simulate', () => {
   });
 
   it('`rulebook simulate --json` prints the balance figures', async () => {
-    const out: string[] = [];
-    const code = await main(['simulate', dir, '--games', '3', '--players', '2', '--workers', '1', '--json'], { out: (s) => void out.push(s), err: () => {}, readLine: async () => undefined });
+    const { code, out } = await rulebook(['simulate', dir, '--games', '3', '--players', '2', '--workers', '1', '--json']);
     expect(code).toBe(0);
-    const r = JSON.parse(out.join(''));
+    const r = JSON.parse(out);
     expect(r).toMatchObject({ pack: 'smallworld-wow', players: 2, games: 3, finished: 3, even: 0.5, seeds: { first: 1, last: 3 } });
     expect(r.seats).toHaveLength(2);
     expect(r.kinds.flatMap((k: { cards: unknown[] }) => k.cards).length).toBeGreaterThan(2);
@@ -201,19 +198,16 @@ describe('simulate', () => {
     expect(args).toContain('--html');
     set('--games', '3');
     set('--html', html);
-    const out: string[] = [];
-    const code = await main([...args.map((a) => (a.startsWith('content/') ? join(import.meta.dirname, '..', a) : a)), '--workers', '1'], { out: (s) => void out.push(s), err: () => {}, readLine: async () => undefined });
+    const { code, out: text } = await rulebook([...args.map((a) => (a.startsWith('content/') ? join(import.meta.dirname, '..', a) : a)), '--workers', '1']);
     expect(code).toBe(0);
-    const text = out.join('');
     expect(text).toMatch(/^Small World of Warcraft: 3 games of 3 players by random bots, seeds 1–3\n3 finished, 0 ended by the evaluation budget, 0 stuck/);
     for (const part of ['Game length: choices mean', 'Fair band: an even share 33.3% ± 5.0 points', 'First player: ', 'Wins by seat:', 'each of the races at the end', `The study with its charts: ${html}`]) expect(text).toContain(part);
     expect(readFileSync(html, 'utf8')).toContain('<script type="application/json" id="study-charts">');
   });
 
   it('refuses a bot it does not know, as a wrong command line', async () => {
-    const err: string[] = [];
-    const code = await main(['simulate', dir, '--bots', 'clever'], { out: () => {}, err: (s) => void err.push(s), readLine: async () => undefined });
+    const { code, err } = await rulebook(['simulate', dir, '--bots', 'clever']);
     expect(code).toBe(2);
-    expect(err.join('')).toContain('`clever` is not a bot');
+    expect(err).toContain('`clever` is not a bot');
   });
 });

@@ -11,9 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { analyze, type SourceFile } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { checkCards, checkPackTexts, draftTexts, formatAmount, languageOf, prepareTexts, type TextFinding } from '../compiler/text/index.ts';
-import { main } from '../cli/main.ts';
 import { findPacks } from '../cli/packs.ts';
-import type { Io } from '../cli/io.ts';
+import { rulebook } from './helpers/cli.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -522,13 +521,6 @@ describe('shipped packs and the command line', () => {
     }
   });
 
-  function run(argv: string[]): { code: Promise<number>; out: string[]; err: string[] } {
-    const out: string[] = [];
-    const err: string[] = [];
-    const io: Io = { out: (s) => void out.push(s), err: (s) => void err.push(s), readLine: async () => undefined };
-    return { code: main(argv, io), out, err };
-  }
-
   function writePack(files: SourceFile[]): string {
     const dir = mkdtempSync(join(tmpdir(), 'rulebook-text-'));
     for (const f of files) {
@@ -541,22 +533,22 @@ describe('shipped packs and the command line', () => {
   it('`rulebook text PACK` prints each finding like a compiler and exits 1; `--json` gives the report', async () => {
     const dir = writePack(pack([miner({ en: MINER_EN.replace('1 coin', '2 coins'), pl: MINER_PL })]));
     try {
-      const a = run(['text', dir]);
-      expect(await a.code).toBe(1);
-      const text = a.out.join('');
+      const a = await rulebook(['text', dir]);
+      expect(a.code).toBe(1);
+      const text = a.out;
       expect(text).toContain('cards.yaml:');
       expect(text).toContain('error TX0101');
       expect(text).toContain('^^^^^^^');
       expect(text).toContain('from the rules (en): “you receive 1 coin for each Mountains region”');
       expect(text).toMatch(/1 card in en, pl: 1 error on 1 card/);
-      const b = run(['text', dir, '--lang', 'pl', '--json']);
-      expect(await b.code).toBe(0);
-      const json = JSON.parse(b.out.join(''));
+      const b = await rulebook(['text', dir, '--lang', 'pl', '--json']);
+      expect(b.code).toBe(0);
+      const json = JSON.parse(b.out);
       expect(json.ok).toBe(true);
       expect(json.packs[0].cards[0].langs.pl.canonical).toBe('Na koniec swojej tury otrzymujesz 1 monetę za każdy region Gór.');
-      const c = run(['text', dir, '--json']);
-      expect(await c.code).toBe(1);
-      const finding = JSON.parse(c.out.join('')).packs[0].diagnostics[0];
+      const c = await rulebook(['text', dir, '--json']);
+      expect(c.code).toBe(1);
+      const finding = JSON.parse(c.out).packs[0].diagnostics[0];
       expect(finding).toMatchObject({ code: 'TX0101', lang: 'en', card: 'miner', words: '2 coins' });
       expect(finding.file.endsWith('cards.yaml')).toBe(true);
     } finally {
@@ -567,12 +559,12 @@ describe('shipped packs and the command line', () => {
   it('`rulebook text --draft LANG PACK` writes a draft translation from the renderer', async () => {
     const dir = writePack(pack([miner({ en: MINER_EN, pl: MINER_PL })]));
     try {
-      const a = run(['text', '--draft', 'pl', dir]);
-      expect(await a.code).toBe(0);
-      expect(a.out.join('')).toContain('miner: "Na koniec swojej tury otrzymujesz 1 monetę za każdy region Gór."');
+      const a = await rulebook(['text', '--draft', 'pl', dir]);
+      expect(a.code).toBe(0);
+      expect(a.out).toContain('miner: "Na koniec swojej tury otrzymujesz 1 monetę za każdy region Gór."');
       const out = join(dir, 'draft.yaml');
-      const b = run(['text', '--draft', 'en', dir, '--out', out]);
-      expect(await b.code).toBe(0);
+      const b = await rulebook(['text', '--draft', 'en', dir, '--out', out]);
+      expect(b.code).toBe(0);
       expect(readFileSync(out, 'utf8')).toContain('miner: "At the end of your turn, you receive 1 coin for each Mountains region."');
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -580,9 +572,9 @@ describe('shipped packs and the command line', () => {
   });
 
   it('`rulebook text content/` checks every shipped pack', async () => {
-    const a = run(['text', join(root, 'content')]);
-    expect(await a.code).toBe(0);
-    expect(a.out.join('')).toContain(`checked ${findPacks(join(root, 'content')).length} packs: 0 errors, 0 warnings`);
+    const a = await rulebook(['text', join(root, 'content')]);
+    expect(a.code).toBe(0);
+    expect(a.out).toContain(`checked ${findPacks(join(root, 'content')).length} packs: 0 errors, 0 warnings`);
   });
 
   it('the checker has no Node imports, so the playground’s worker can run it', () => {

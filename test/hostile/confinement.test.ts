@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../../compiler/packFolder.ts';
-import { budget, MANIFEST, expectPositioned, rulebook, tempFolder, writeFiles } from './harness.ts';
+import { rulebook } from '../helpers/cli.ts';
+import { budget, MANIFEST, expectPositioned, tempFolder, writeFiles } from './harness.ts';
 
 const root = tempFolder('confinement');
 const SECRET = 'secret-outside-the-packs: 42';

@@ -1,11 +1,9 @@
-/** What the hostile tests share: packs written to a temporary folder, and the CLI run in a child or in-process. */
+/** What the hostile tests share: packs written to a temporary folder, and the CLI run in a child (in-process: test/helpers/cli.ts). */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { main } from '../../cli/main.ts';
-import type { Io } from '../../cli/io.ts';
 import type { Diagnostic } from '../../compiler/index.ts';
 
 /**
@@ -30,15 +28,6 @@ export function writeFiles(dir: string, files: Record<string, string>): string {
     writeFileSync(join(dir, path), text);
   }
   return dir;
-}
-
-/** The CLI in-process, its output captured. */
-export async function rulebook(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (t) => void (out += t), err: (t) => void (err += t), readLine: async () => undefined };
-  const code = await main(args, io);
-  return { code, out, err };
 }
 
 /** The CLI in a child process with 512 MB of heap, and 60 s for its start and its work on a loaded machine: an input that needs more is a failure. */

@@ -6,7 +6,8 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { safeText } from '../../cli/io.ts';
-import { budget, rulebook, tempFolder } from './harness.ts';
+import { rulebook } from '../helpers/cli.ts';
+import { budget, tempFolder } from './harness.ts';
 
 const root = tempFolder('output');
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile, type Diagnostic } from '../../compiler/index.ts';
 import { readScenarioFile } from '../../scenario/read.ts';
-import { budget, MANIFEST, expectPositioned, rulebook, rulebookChild, tempFolder, writeFiles } from './harness.ts';
+import { rulebook } from '../helpers/cli.ts';
+import { budget, MANIFEST, expectPositioned, rulebookChild, tempFolder, writeFiles } from './harness.ts';
 
 // A child process starts tsx and the whole CLI: its own 60 s bound allows for a loaded machine.
 const child = { timeout: 70_000 };
