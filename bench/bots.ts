@@ -1,28 +1,30 @@
 /**
  * `npm run bench:bots`: how the tree search plays the shipped packs, with 95% (Wilson) intervals.
- * Fixed seeds (game g has seed g), so a run with the same options prints the same wins.
+ * Fixed seeds (game g has seed g), so a run with the same settings prints the same wins.
  *
  * - Small World, 2 players: MCTS against random and against greedy, seats alternated (the bot sits
- *   first in odd games). A tie at the top counts half a win. Small World declares no `scoring:
- *   estimate`, and a playout of a whole game costs about a third of a second here, so the search is
- *   run twice: on the pack as shipped (playouts to the end) and on the pack with an estimate added in
- *   memory (`SW_ESTIMATE` below, coins plus a coin per region of its active race per round left), cut at `--depth`.
- * - Wrath of the Lich King, 2 heroes: team MCTS against random play at every difficulty (the
+ *   first in odd games). A tie at the top counts half a win. Playouts are cut at the depth and
+ *   valued by the pack's `scoring: estimate`.
+ * - Wrath of the Lich King, 2 heroes: team MCTS and random play at every difficulty (the
  *   difficulty is chosen for the table before the bots play; the rest of the setup is theirs). A
  *   game is won when the pack's scoring says so (`game.won`).
  * - Wroth solo against its AI: for every scenario card, the AI's faction and card chosen before
  *   the bots play, MCTS against random play; a game is won when the pack's `playersWin()` holds at
  *   its end.
  *
- * Options: --games N (each MCTS matchup; default 10), --iterations N (default 20), --depth N
- * (default 15), --only sw|sw-shipped|wotlk|wroth (repeatable; default sw, wotlk, wroth: Small World
- * as shipped is slow), --difficulties (WotLK's for MCTS, comma-separated; default normal; random
- * plays all four), --random-games N (the random rows of WotLK and Wroth; default 40), --cards N (Wroth's first N
- * scenario cards; default all), --max-steps N (default 3000). Also printed: the mean time of an
- * MCTS seat's choice and of a game, and what the issue's full run (200 games a matchup) would take
- * at that pace on this machine.
+ * Every setting is a flag or an environment variable (the flag wins), so the issue's full run is
+ * `BOTS_GAMES=200 BOTS_RANDOM_GAMES=200 npm run bench:bots`:
+ * --games / BOTS_GAMES (each MCTS matchup; default 10), --first / BOTS_FIRST (the first seed, for a
+ * run in parts; default 1), --iterations / BOTS_ITERATIONS (default 20), --depth / BOTS_DEPTH
+ * (default 15), --only / BOTS_ONLY (sw, sw-random, sw-greedy, wotlk, wroth, comma-separated; default
+ * all), --difficulties / BOTS_DIFFICULTIES (WotLK's for MCTS; default normal; random plays all
+ * four), --random-games / BOTS_RANDOM_GAMES (the random rows of WotLK and Wroth; default 40),
+ * --cards / BOTS_CARDS (Wroth's first N scenario cards; default all), --max-steps / BOTS_MAX_STEPS
+ * (default 3000). Also printed: the mean time of an MCTS seat's choice and of a game, the machine's
+ * load, and what a 200-game matchup would take at that pace.
  */
 import './production.ts';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
@@ -32,29 +34,24 @@ import { playByAgents, type AgentKind } from '../runtime/agents/index.ts';
 import { apply, evaluate, newGame, standings, type CompiledPack, type GameState } from '../runtime/index.ts';
 import { wilson } from '../simulate/study.ts';
 
-const { values: args } = parseArgs({
-  options: {
-    games: { type: 'string', default: '10' },
-    iterations: { type: 'string', default: '20' },
-    depth: { type: 'string', default: '15' },
-    only: { type: 'string', multiple: true },
-    difficulties: { type: 'string', default: 'normal' },
-    'random-games': { type: 'string', default: '40' },
-    cards: { type: 'string' },
-    'max-steps': { type: 'string', default: '3000' },
-  },
-});
-const GAMES = Number(args.games);
-const ITERATIONS = Number(args.iterations);
-const DEPTH = Number(args.depth);
-const MAX_STEPS = Number(args['max-steps']);
+const FLAGS = ['games', 'first', 'iterations', 'depth', 'only', 'difficulties', 'random-games', 'cards', 'max-steps'] as const;
+const { values: flags } = parseArgs({ options: Object.fromEntries(FLAGS.map((f) => [f, { type: 'string' }])) as Record<(typeof FLAGS)[number], { type: 'string' }> });
+/** A setting: its flag, else its environment variable (`--random-games` is BOTS_RANDOM_GAMES), else the default. */
+function setting(name: (typeof FLAGS)[number], fallback: string): string {
+  return (flags[name] as string | undefined) ?? process.env[`BOTS_${name.toUpperCase().replace('-', '_')}`] ?? fallback;
+}
+const GAMES = Number(setting('games', '10'));
+const FIRST = Number(setting('first', '1'));
+const ITERATIONS = Number(setting('iterations', '20'));
+const DEPTH = Number(setting('depth', '15'));
+const MAX_STEPS = Number(setting('max-steps', '3000'));
 const FULL_RUN = 200;
-const RANDOM_GAMES = Number(args['random-games']);
-const MCTS_DIFFICULTIES = new Set(args.difficulties.split(','));
-const only = new Set(args.only ?? ['sw', 'wotlk', 'wroth']);
+const RANDOM_GAMES = Number(setting('random-games', '40'));
+const MCTS_DIFFICULTIES = new Set(setting('difficulties', 'normal').split(','));
+const CARDS = setting('cards', '');
+const only = new Set(setting('only', 'sw,wotlk,wroth').split(','));
+const seeds = (n: number) => Array.from({ length: n }, (_, i) => FIRST + i);
 const root = join(import.meta.dirname, '..', 'content');
-
-const SW_ESTIMATE = '  estimate: it.coins + count(activeRegions(it)) * (game.rounds - game.round + 1)\n';
 
 function packOf(files: SourceFile[]): CompiledPack {
   const r = compile(files);
@@ -102,6 +99,12 @@ function setUp(pack: CompiledPack, players: number, seed: number, ids: string[])
   return st;
 }
 
+/** One game's outcome on stderr as it ends, so a run stopped early still tells what it played. */
+function progress(label: string, seed: number, won: number, clock: Clock): void {
+  const pace = clock.decisions ? `, ${(clock.ms / clock.decisions / 1000).toFixed(2)} s per MCTS choice so far` : '';
+  console.error(`${label} seed ${seed}: ${won}${pace}`);
+}
+
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 function line(label: string, wins: number, games: number, clock?: Clock, seconds?: number): string {
@@ -113,44 +116,48 @@ function line(label: string, wins: number, games: number, clock?: Clock, seconds
 }
 
 function smallWorld(): void {
-  const files = readPackFolder(join(root, 'smallworld-wow'));
-  const withEstimate = files.map((f) => (f.path === 'rules/game.yaml' ? { ...f, text: f.text.replace(/^ {2}tiebreak: .*\n/m, (m) => m + SW_ESTIMATE) } : f));
-  const variants: Array<[string, CompiledPack, AgentKind]> = [];
-  if (only.has('sw-shipped')) variants.push(['as shipped', packOf(files), `mcts:${ITERATIONS}`]);
-  if (only.has('sw')) variants.push(['+ estimate', packOf(withEstimate), `mcts:${ITERATIONS}:depth=${DEPTH}`]);
-  console.log(`\nSmall World, 2 players (${GAMES} games a matchup, seats alternated)`);
-  for (const [name, pack, bot] of variants) {
-    for (const opponent of ['random', 'greedy'] as AgentKind[]) {
-      const clock = { decisions: 0, ms: 0 };
-      const t = performance.now();
-      let wins = 0;
-      for (let g = 1; g <= GAMES; g++) {
-        const botSeat = g % 2 ? 0 : 1;
-        const kinds: AgentKind[] = botSeat === 0 ? [bot, opponent] : [opponent, bot];
-        const st = play(pack, newGame(pack, { players: 2, seed: g }), g, kinds, clock);
-        const rows = standings(st);
-        const me = `p${botSeat + 1}`;
-        const top = rows.filter((r) => r.score === rows[0].score && r.tiebreak === rows[0].tiebreak);
-        if (top.some((r) => r.player === me)) wins += 1 / top.length;
-      }
-      console.log(line(`  ${name}: ${bot} vs ${opponent}`, wins, GAMES, clock, (performance.now() - t) / 1000));
+  const pack = packOf(readPackFolder(join(root, 'smallworld-wow')));
+  const bot: AgentKind = `mcts:${ITERATIONS}:depth=${DEPTH}`;
+  const opponents = (['random', 'greedy'] as AgentKind[]).filter((o) => only.has('sw') || only.has(`sw-${o}`));
+  console.log(`\nSmall World, 2 players (${GAMES} games a matchup, seeds ${FIRST}..${FIRST + GAMES - 1}, seats alternated)`);
+  for (const opponent of opponents) {
+    const clock = { decisions: 0, ms: 0 };
+    const t = performance.now();
+    let wins = 0;
+    const bySeat = [0, 0];
+    for (const g of seeds(GAMES)) {
+      const botSeat = g % 2 ? 0 : 1;
+      const kinds: AgentKind[] = botSeat === 0 ? [bot, opponent] : [opponent, bot];
+      const st = play(pack, newGame(pack, { players: 2, seed: g }), g, kinds, clock);
+      const rows = standings(st);
+      const me = `p${botSeat + 1}`;
+      const top = rows.filter((r) => r.score === rows[0].score && r.tiebreak === rows[0].tiebreak);
+      const won = top.some((r) => r.player === me) ? 1 / top.length : 0;
+      wins += won;
+      bySeat[botSeat] += won;
+      progress(`sw ${bot} vs ${opponent}`, g, won, clock);
     }
+    console.log(line(`  ${bot} vs ${opponent}`, wins, GAMES, clock, (performance.now() - t) / 1000));
+    console.log(`    by the bot's seat: first ${bySeat[0]}/${Math.ceil(GAMES / 2)}, second ${bySeat[1]}/${Math.floor(GAMES / 2)} (for odd first seeds the other way round)`);
   }
 }
 
 function wrathOfTheLichKing(): void {
   const pack = packOf(readPackFolder(join(root, 'wotlk')));
-  console.log(`\nWrath of the Lich King, 2 heroes (won = the pack's scoring; random: ${RANDOM_GAMES} games a row, MCTS: ${GAMES})`);
+  console.log(`\nWrath of the Lich King, 2 heroes (won = the pack's scoring; random: ${RANDOM_GAMES} games a row, MCTS: ${GAMES}; seeds from ${FIRST})`);
   for (const difficulty of ['beginner', 'normal', 'heroic', 'mythic']) {
-    for (const bots of ['random', `mcts:${ITERATIONS}:team`] as AgentKind[]) {
+    for (const bots of ['random', `mcts:${ITERATIONS}:team:depth=${DEPTH}`] as AgentKind[]) {
       if (bots !== 'random' && !MCTS_DIFFICULTIES.has(difficulty)) continue;
       const games = bots === 'random' ? RANDOM_GAMES : GAMES;
+      if (!games) continue;
       const clock = { decisions: 0, ms: 0 };
       const t = performance.now();
       let wins = 0;
-      for (let g = 1; g <= games; g++) {
+      for (const g of seeds(games)) {
         const st = play(pack, setUp(pack, 2, g, [`choose ${difficulty}`]), g, [bots], clock);
-        if (st.over && standings(st)[0].score > 0) wins++;
+        const won = st.over && standings(st)[0].score > 0 ? 1 : 0;
+        wins += won;
+        progress(`wotlk ${difficulty} ${bots}`, g, won, clock);
       }
       console.log(line(`  ${difficulty}: ${bots}`, wins, games, clock, (performance.now() - t) / 1000));
     }
@@ -161,26 +168,34 @@ function wroth(): void {
   const pack = packOf(readPackFolder(join(root, 'wroth')));
   const won = pack.expression!('playersWin()');
   if (!won.ok) throw new Error(won.problems.map((p) => p.message).join('; '));
-  console.log(`\nWroth, solo against its AI (won = playersWin() at the end; random: ${RANDOM_GAMES} games a row, MCTS: ${GAMES})`);
-  for (const card of (pack.byKind.scenario ?? []).slice(0, args.cards ? Number(args.cards) : undefined)) {
+  console.log(`\nWroth, solo against its AI (won = playersWin() at the end; random: ${RANDOM_GAMES} games a row, MCTS: ${GAMES}; seeds from ${FIRST})`);
+  const totals = new Map<string, [number, number]>();
+  for (const card of (pack.byKind.scenario ?? []).slice(0, CARDS ? Number(CARDS) : undefined)) {
     const faction = pack.entities[card].props.faction as string;
     const row: string[] = [];
-    for (const bots of ['random', `mcts:${ITERATIONS}`] as AgentKind[]) {
+    for (const bots of ['random', `mcts:${ITERATIONS}:depth=${DEPTH}`] as AgentKind[]) {
       const games = bots === 'random' ? RANDOM_GAMES : GAMES;
+      if (!games) continue;
       const clock = { decisions: 0, ms: 0 };
       const t = performance.now();
       let wins = 0;
-      for (let g = 1; g <= games; g++) {
+      for (const g of seeds(games)) {
         const st = play(pack, setUp(pack, 1, g, [`choose ${faction}`, `choose ${card}`]), g, [bots], clock);
-        if (st.over && evaluate(st, won) === true) wins++;
+        const w = st.over && evaluate(st, won) === true ? 1 : 0;
+        wins += w;
+        progress(`wroth ${card} ${bots}`, g, w, clock);
       }
+      const [w, n] = totals.get(bots) ?? [0, 0];
+      totals.set(bots, [w + wins, n + games]);
       row.push(line(`  ${card} (${faction} AI): ${bots}`, wins, games, clock, (performance.now() - t) / 1000));
     }
     console.log(row.join('\n'));
   }
+  for (const [bots, [w, n]] of totals) console.log(line(`  every card: ${bots}`, w, n));
 }
 
-console.log(`bench:bots — ${GAMES} games a matchup, mcts:${ITERATIONS} (depth ${DEPTH} where an estimate cuts), seeds 1..${GAMES}`);
-if (only.has('sw')) smallWorld();
+console.log(`bench:bots — mcts:${ITERATIONS}, depth ${DEPTH}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+if ([...only].some((o) => o.startsWith('sw'))) smallWorld();
 if (only.has('wotlk')) wrathOfTheLichKing();
 if (only.has('wroth')) wroth();
+console.log(`load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);

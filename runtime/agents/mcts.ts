@@ -167,9 +167,12 @@ function playout(pack: CompiledPack, st: GameState, o: MctsOptions, random: () =
     if (!r.ok) break;
     st = r.state;
   }
-  if (st.over) return rewards(st, scoresAtEnd(st), o.team);
+  // With an estimate every leaf is valued by it, the game's end too: a reward then has one unit
+  // whether the playout ended or was cut, and an estimate may grade what the score only counts
+  // as won or lost.
   const guessed = estimated(pack, st);
   if (guessed) return rewards(st, guessed, o.team);
+  if (st.over) return rewards(st, scoresAtEnd(st), o.team);
   return o.team || st.players.length === 1 ? rewards(st, scoresAtEnd(st), true) : () => 0;
 }
 
