@@ -1,11 +1,18 @@
 /**
- * Many games of one pack by agents, spread over worker threads (tinypool). Games are seeded one by
- * one (`seed`, `seed + 1`, …), so the summaries are the same whatever the number of threads.
+ * Many games of one pack by agents, on this thread and worker threads (tinypool). Games are seeded
+ * one by one (`seed`, `seed + 1`, …), so the summaries are the same whatever the number of threads.
+ *
+ * This thread plays too: with `workers: 2` it is this thread and one worker thread. A worker thread
+ * starts by compiling the pack, cold (a second or so of CPU); this thread has the pack compiled and
+ * plays meanwhile, so a worker's start delays the run by half of what it would if this thread only
+ * waited for the workers.
  */
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import Tinypool from 'tinypool';
 import type { AgentKind } from '../runtime/agents.ts';
+import { readPackContent } from './packContent.ts';
 import type { GameSummary } from './playout.ts';
-import { playChunk, type Chunk } from './worker.ts';
+import { compiledPack, playChunk, type Chunk, type SimulationWorkerData } from './worker.ts';
 
 export interface SimulationOptions {
   games: number;
@@ -14,19 +21,27 @@ export interface SimulationOptions {
   seed: number;
   agents: AgentKind[];
   maxSteps: number;
-  /** Worker threads; 1 plays in this thread. */
+  /** Threads playing, this one included; 1 plays in this thread only. */
   workers: number;
   /** Called after each batch of games with how many are done. */
   onProgress?: (done: number) => void;
 }
 
 /** Games per task: small enough to spread the work and show progress, large enough to keep the threads busy. */
-const BATCH = 4;
+const BATCH = 2;
+/**
+ * Tasks handed to a worker thread at once: it starts the next while this thread, busy with its own
+ * games, has not yet read the results of the last.
+ */
+const QUEUED_PER_WORKER = 2;
 
 export async function simulate(dir: string, o: SimulationOptions): Promise<GameSummary[]> {
-  const seeds = Array.from({ length: o.games }, (_, i) => o.seed + i);
+  const content = readPackContent(dir);
   const chunks: Chunk[] = [];
-  for (let i = 0; i < seeds.length; i += BATCH) chunks.push({ dir, players: o.players, seeds: seeds.slice(i, i + BATCH), agents: o.agents, maxSteps: o.maxSteps });
+  for (let i = 0; i < o.games; i += BATCH) {
+    const seeds = Array.from({ length: Math.min(BATCH, o.games - i) }, (_, k) => o.seed + i + k);
+    chunks.push({ players: o.players, seeds, agents: o.agents, maxSteps: o.maxSteps });
+  }
   const out: GameSummary[] = [];
   let done = 0;
   const collect = (games: GameSummary[]) => {
@@ -34,15 +49,34 @@ export async function simulate(dir: string, o: SimulationOptions): Promise<GameS
     done += games.length;
     o.onProgress?.(done);
   };
-  if (o.workers <= 1) {
-    for (const c of chunks) collect(playChunk(c));
-  } else {
-    const pool = new Tinypool({ filename: new URL('./worker.mjs', import.meta.url).href, minThreads: Math.min(o.workers, chunks.length), maxThreads: o.workers });
-    try {
-      await Promise.all(chunks.map((c) => (pool.run(c) as Promise<GameSummary[]>).then(collect)));
-    } finally {
-      await pool.destroy();
-    }
+  let next = 0;
+  const take = () => (next < chunks.length ? chunks[next++] : undefined);
+  const threads = Math.min(o.workers, chunks.length) - 1;
+  const workerData: SimulationWorkerData = { content };
+  const pool = threads > 0 ? new Tinypool({ filename: new URL('./worker.mjs', import.meta.url).href, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: QUEUED_PER_WORKER, workerData }) : undefined;
+  try {
+    const pack = compiledPack(content);
+    const here = async () => {
+      for (let c = take(); c; c = take()) {
+        collect(playChunk(pack, c));
+        // Between tasks the results of the worker threads are read and they are given more.
+        await yieldToEvents();
+      }
+    };
+    const lane = async () => {
+      try {
+        for (let c = take(); c; c = take()) collect((await pool!.run(c)) as GameSummary[]);
+      } catch (e) {
+        // The run has failed: no thread starts another task.
+        next = chunks.length;
+        throw e;
+      }
+    };
+    // The worker threads' first tasks are queued before this thread takes its own.
+    const lanes = Array.from({ length: threads * QUEUED_PER_WORKER }, lane);
+    await Promise.all([...lanes, here()]);
+  } finally {
+    await pool?.destroy();
   }
   return out.sort((a, b) => a.seed - b.seed);
 }

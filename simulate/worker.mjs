@@ -1,6 +1,8 @@
-// The entry of a simulation's worker threads: the simulation is TypeScript, compiled on the fly by
-// tsx as the CLI is (bin/rulebook.mjs), so a clone needs no build step.
-import { register } from 'tsx/esm/api';
-register();
-const { playChunk } = await import('./worker.ts');
-export default playChunk;
+// The entry of a simulation's worker threads: the build of simulate/worker.ts when it is up to
+// date, else the TypeScript through tsx, as for the CLI (bin/built.mjs). The pack is compiled here,
+// as the thread starts, before the pool gives it games.
+import Tinypool from 'tinypool';
+import { importEntry } from '../bin/built.mjs';
+
+const { chunkPlayer } = await importEntry('worker');
+export default chunkPlayer(Tinypool.workerData);

@@ -1,36 +1,44 @@
 /**
- * A worker thread of a simulation: compiles the pack once, then plays the games it is given.
- * Node only (reads the pack folder).
+ * What a thread of a simulation does: compiles the pack it is given once, then plays the games it
+ * is asked for. The pack comes as its content (files and hash, simulate/packContent.ts), read once
+ * by whoever starts the simulation: a thread never reads the folder, so every thread plays the
+ * same content even if the folder is edited during the run.
  */
-import { compile } from '../compiler/index.ts';
-import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
-import type { CompiledPack } from '../runtime/index.ts';
 import type { AgentKind } from '../runtime/agents.ts';
+import type { CompiledPack } from '../runtime/index.ts';
+import { compileContent, type PackContent } from './packContent.ts';
 import { playGame, type GameSummary } from './playout.ts';
 
 export interface Chunk {
-  dir: string;
   players: number;
   seeds: number[];
   agents: AgentKind[];
   maxSteps: number;
 }
 
-const packs = new Map<string, CompiledPack>();
+/** What a worker thread is started with. */
+export interface SimulationWorkerData {
+  content: PackContent;
+}
 
-function packOf(dir: string): CompiledPack {
-  let pack = packs.get(dir);
+/** Compiled once per content hash in each thread: the main thread compiles each pack once for all its runs. */
+const compiled = new Map<string, CompiledPack>();
+
+export function compiledPack(content: PackContent): CompiledPack {
+  let pack = compiled.get(content.hash);
   if (!pack) {
-    const files = readPackFolder(dir);
-    const r = compile(files, { dependencies: dependenciesOf(dir, files) });
-    if (!r.pack) throw new Error(`${dir} does not compile: run \`rulebook check ${dir}\``);
-    pack = r.pack;
-    packs.set(dir, pack);
+    pack = compileContent(content);
+    compiled.set(content.hash, pack);
   }
   return pack;
 }
 
-export function playChunk(chunk: Chunk): GameSummary[] {
-  const pack = packOf(chunk.dir);
+export function playChunk(pack: CompiledPack, chunk: Chunk): GameSummary[] {
   return chunk.seeds.map((seed) => playGame(pack, { players: chunk.players, seed, agents: chunk.agents, maxSteps: chunk.maxSteps }));
+}
+
+/** A worker thread's task function, its pack compiled before the thread says it is ready. */
+export function chunkPlayer(data: SimulationWorkerData): (chunk: Chunk) => GameSummary[] {
+  const pack = compiledPack(data.content);
+  return (chunk) => playChunk(pack, chunk);
 }
