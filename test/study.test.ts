@@ -9,11 +9,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { compile } from '../compiler/index.ts';
 import { readPackFolder } from '../compiler/packFolder.ts';
+import { newPackFiles } from '../playground/src/workspace.ts';
+import type { CompiledPack } from '../runtime/index.ts';
 import { htmlReport } from '../simulate/html.ts';
 import { playGame, type GameSummary } from '../simulate/playout.ts';
 import { packNames, textReport } from '../simulate/report.ts';
 import { DEFAULT_MARGIN, study, TOP_COMBOS, type Figure, type Study } from '../simulate/study.ts';
-import { compileOk } from './helpers/inlinePack.ts';
+import { compileFilesOk } from './helpers/inlinePack.ts';
 
 const dir = join(import.meta.dirname, '..', 'content', 'smallworld-wow');
 const pack = compile(readPackFolder(dir)).pack!;
@@ -24,6 +26,12 @@ beforeAll(() => {
   games = Array.from({ length: GAMES }, (_, i) => playGame(pack, { players: 2, seed: 100 + i, agents: 'random', maxSteps: 10_000 }));
   s = study(games);
 });
+
+/** The playground's starter pack (its players' points, its rounds, its scoring) with these rules in place of its own. */
+function starterWith(rules: string): CompiledPack {
+  const files = { ...newPackFiles('starter'), 'rules.yaml': `rules: |\n  ${rules.replace(/\n/g, '\n  ')}\n` };
+  return compileFilesOk(Object.entries(files).map(([path, text]) => ({ path, text })));
+}
 
 const figures = (st: Study): Figure[] => [...st.seats, ...st.kinds.flatMap((k) => k.cards), ...st.combos];
 
@@ -110,33 +118,22 @@ describe('a study of Small World games by bots', () => {
 
 describe('games ended by the evaluation budget', () => {
   // `spin` runs past the step budget; listing `dig`'s choices does, from the third round on.
-  const budgetPack = compileOk(`kinds:
-  player:
-    state:
-      points: number
-  game:
-    state:
-      round: number
-scoring:
-  score: it.points
-rules: |
-  action gain(n: number in 1..9) "Gain {n}" { me.points += n }
-  action spin "Spin" {
-    repeat 3000000 { me.points += 0 }
-  }
-  action dig "Dig" {
-    require game.round < 3 or count((1..100000) where any(1..100000, it < 0)) == 0 else "the ground is hard"
-    me.points += 1
-  }
-  flow {
-    for round in 1..4 {
-      game.round = round
-      for p in players {
-        turn p { offer p: gain, spin, dig }
-      }
+  const budgetPack = starterWith(`action gain(n: number in 1..9) "Gain {n}" { me.points += n }
+action spin "Spin" {
+  repeat 3000000 { me.points += 0 }
+}
+action dig "Dig" {
+  require game.round < 3 or count((1..100000) where any(1..100000, it < 0)) == 0 else "the ground is hard"
+  me.points += 1
+}
+flow {
+  for round in 1..4 {
+    game.round = round
+    for p in players {
+      turn p { offer p: gain, spin, dig }
     }
   }
-`);
+}`);
   let played: GameSummary[];
   let limited: GameSummary;
   beforeAll(() => {
@@ -171,23 +168,15 @@ rules: |
   });
 
   it("a pack's `require` whose message reads like a budget's end leaves its game stuck, not ended by a budget", () => {
-    const mimic = compileOk(`kinds:
-  player:
-    state:
-      points: number
-scoring:
-  score: it.points
-rules: |
-  action boast "Boast" {
-    me.points += 1
-    require me.points > 5 else "the rules ran more than 2,000,000 steps for one choice (the step budget)"
+    const mimic = starterWith(`action boast "Boast" {
+  me.points += 1
+  require me.points > 5 else "the rules ran more than 2,000,000 steps for one choice (the step budget)"
+}
+flow {
+  for p in players {
+    turn p { offer p: boast }
   }
-  flow {
-    for p in players {
-      turn p { offer p: boast }
-    }
-  }
-`);
+}`);
     const g = playGame(mimic, { players: 2, seed: 50, agents: 'random', maxSteps: 100 });
     expect(g.stuck).toBe('the legal choice `boast` was refused at step 1: the rules ran more than 2,000,000 steps for one choice (the step budget)');
     expect(g.budget).toBeUndefined();

@@ -10,9 +10,13 @@ export function packFiles(gameYaml: string, players = { min: 1, max: 4 }): Sourc
 }
 
 export function compileOk(gameYaml: string, players?: { min: number; max: number }): CompiledPack {
-  const files = packFiles(gameYaml, players);
+  return compileFilesOk(packFiles(gameYaml, players));
+}
+
+/** A pack of several files that must compile: its diagnostics, with the lines they point at, otherwise. */
+export function compileFilesOk(files: SourceFile[]): CompiledPack {
   const r = compile(files);
-  if (!r.pack) throw new Error(r.diagnostics.map((d) => formatDiagnostic(d, files[1].text)).join('\n'));
+  if (!r.pack) throw new Error(r.diagnostics.map((d) => formatDiagnostic(d, files.find((f) => f.path === d.file)?.text)).join('\n'));
   return r.pack;
 }
 
