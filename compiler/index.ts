@@ -110,7 +110,7 @@ function withBase(files: SourceFile[], options: CompileOptions, report: (d: Diag
     if (cyclic.has(need.id)) continue;
     const dep = options.dependencies?.[need.id];
     if (!dep) {
-      report({ code: 'RB0003', message: `this pack needs the pack \`${need.id}\`, which was not found`, at: { file: 'pack.yaml', start: need.start, end: need.end }, hint: `put the \`${need.id}\` pack folder beside this one` });
+      report({ code: 'RB0003', message: `this pack needs the pack \`${need.id}\`, which was not found`, at: { file: 'pack.yaml', start: need.start, end: need.end }, hint: `put the \`${need.id}\` pack folder beside this one, or install its package: \`npm install ${need.id}\`` });
       continue;
     }
     for (const f of dep) if (f.path !== 'pack.yaml' && !f.path.startsWith('scenarios/')) out.push({ ...f, path: `${need.id}:${f.path}` });
