@@ -74,8 +74,6 @@ export function checkGuards(c: Checked, report: (x: DiagnosticInput) => void): v
           facts.add(printExpr(s.target));
           break;
         case 'assign':
-          field(s.target);
-          break;
         case 'shuffle':
           field(s.target);
           break;

@@ -14,6 +14,9 @@ export function promptOf(state: GameState): string {
   return state.over ? 'over' : state.prompt?.player ?? 'none';
 }
 
+/** An entry's value as a list: one value written alone is a list of one. */
+const valuesOf = (v: Plain): Plain[] => (Array.isArray(v) ? v : [v]);
+
 /**
  * Checks `expect` entries against a state. `when` says when, for messages ("after step 2 (p1:
  * claim b)"); `logFrom` is the first log entry the `log` check looks at: a step's own entries
@@ -29,36 +32,26 @@ export function checkExpectations(pack: CompiledPack, state: GameState, entries:
         if (!same(expected, found)) mismatch(expected, found, { hint: legalNow(state) });
         break;
       }
+      case 'log':
       case 'notLog': {
-        const unwanted = Array.isArray(e.value) ? e.value : [e.value];
         const entries = state.log.slice(logFrom).map((l) => l.text);
-        for (const text of unwanted) {
-          const needle = String(text).toLowerCase();
+        const ofStep = logFrom ? 'of this step ' : '';
+        for (const text of valuesOf(e.value).map(String)) {
+          const needle = text.toLowerCase();
           const hit = entries.find((t) => t.toLowerCase().includes(needle));
-          if (hit !== undefined) fail(e.keyAt, `a log entry ${logFrom ? 'of this step ' : ''}contains ${JSON.stringify(String(text))} ${when}`, { expected: `no entry containing ${JSON.stringify(String(text))}`, found: hit });
+          if (e.key === 'log' && hit === undefined) fail(e.keyAt, `no log entry ${ofStep}contains ${JSON.stringify(text)} ${when}`, { expected: text, found: entries.slice(-12) });
+          if (e.key === 'notLog' && hit !== undefined) fail(e.keyAt, `a log entry ${ofStep}contains ${JSON.stringify(text)} ${when}`, { expected: `no entry containing ${JSON.stringify(text)}`, found: hit });
         }
         break;
       }
       case 'eval': {
-        const sources = Array.isArray(e.value) ? e.value : [e.value];
-        sources.forEach((src, i) => checkEval(pack, state, String(src), (Array.isArray(e.value) ? e.itemsAt?.[i] : e.textAt) ?? e.valueAt, when, fail));
-        break;
-      }
-      case 'log': {
-        const wanted = Array.isArray(e.value) ? e.value : [e.value];
-        const entries = state.log.slice(logFrom).map((l) => l.text);
-        for (const text of wanted) {
-          const needle = String(text).toLowerCase();
-          if (!entries.some((t) => t.toLowerCase().includes(needle))) {
-            fail(e.keyAt, `no log entry ${logFrom ? 'of this step ' : ''}contains ${JSON.stringify(String(text))} ${when}`, { expected: String(text), found: entries.slice(-12) });
-          }
-        }
+        valuesOf(e.value).forEach((src, i) => checkEval(pack, state, String(src), (Array.isArray(e.value) ? e.itemsAt?.[i] : e.textAt) ?? e.valueAt, when, fail));
         break;
       }
       case 'choices':
       case 'notChoices': {
         const ids = legalChoices(state).map((c) => c.id);
-        const listed = (Array.isArray(e.value) ? e.value : [e.value]).map(String);
+        const listed = valuesOf(e.value).map(String);
         const wrong = e.key === 'choices' ? listed.filter((x) => !ids.includes(x)) : listed.filter((x) => ids.includes(x));
         if (wrong.length) {
           const guess = e.key === 'choices' && wrong.length === 1 ? closest(wrong[0], ids.filter((x) => !listed.includes(x))) : undefined;
