@@ -5,14 +5,15 @@
  * This thread plays too: with `workers: 2` it is this thread and one worker thread. A worker thread
  * starts by compiling the pack, cold (a second or so of CPU); this thread has the pack compiled and
  * plays meanwhile, so a worker's start delays the run by half of what it would if this thread only
- * waited for the workers.
+ * waited for the workers; and the next run of the same pack takes the same threads, warm
+ * (simulate/warmPool.ts).
  */
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
-import Tinypool from 'tinypool';
 import type { AgentKind } from '../runtime/agents.ts';
 import { readPackContent } from './packContent.ts';
 import type { GameSummary } from './playout.ts';
-import { compiledPack, playChunk, type Chunk, type SimulationWorkerData } from './worker.ts';
+import { leaseWorkers, type Lease } from './warmPool.ts';
+import { compiledPack, playChunk, type Chunk } from './worker.ts';
 
 export interface SimulationOptions {
   games: number;
@@ -52,8 +53,8 @@ export async function simulate(dir: string, o: SimulationOptions): Promise<GameS
   let next = 0;
   const take = () => (next < chunks.length ? chunks[next++] : undefined);
   const threads = Math.min(o.workers, chunks.length) - 1;
-  const workerData: SimulationWorkerData = { content };
-  const pool = threads > 0 ? new Tinypool({ filename: new URL('./worker.mjs', import.meta.url).href, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: QUEUED_PER_WORKER, workerData }) : undefined;
+  const lease: Lease | undefined = threads > 0 ? await leaseWorkers(content, threads, QUEUED_PER_WORKER) : undefined;
+  let failed = true;
   try {
     const pack = compiledPack(content);
     const here = async () => {
@@ -65,7 +66,7 @@ export async function simulate(dir: string, o: SimulationOptions): Promise<GameS
     };
     const lane = async () => {
       try {
-        for (let c = take(); c; c = take()) collect((await pool!.run(c)) as GameSummary[]);
+        for (let c = take(); c; c = take()) collect((await lease!.pool.run(c)) as GameSummary[]);
       } catch (e) {
         // The run has failed: no thread starts another task.
         next = chunks.length;
@@ -75,8 +76,9 @@ export async function simulate(dir: string, o: SimulationOptions): Promise<GameS
     // The worker threads' first tasks are queued before this thread takes its own.
     const lanes = Array.from({ length: threads * QUEUED_PER_WORKER }, lane);
     await Promise.all([...lanes, here()]);
+    failed = false;
   } finally {
-    await pool?.destroy();
+    await lease?.release(failed);
   }
   return out.sort((a, b) => a.seed - b.seed);
 }

@@ -21,16 +21,15 @@ export interface SimulationWorkerData {
   content: PackContent;
 }
 
-/** Compiled once per content hash in each thread: the main thread compiles each pack once for all its runs. */
-const compiled = new Map<string, CompiledPack>();
+/**
+ * The last pack compiled in this thread: a worker thread plays one pack all its life, and this
+ * thread's runs of the same pack compile it once.
+ */
+let last: { hash: string; pack: CompiledPack } | undefined;
 
 export function compiledPack(content: PackContent): CompiledPack {
-  let pack = compiled.get(content.hash);
-  if (!pack) {
-    pack = compileContent(content);
-    compiled.set(content.hash, pack);
-  }
-  return pack;
+  if (last?.hash !== content.hash) last = { hash: content.hash, pack: compileContent(content) };
+  return last.pack;
 }
 
 export function playChunk(pack: CompiledPack, chunk: Chunk): GameSummary[] {

@@ -1,0 +1,48 @@
+/**
+ * Worker threads of simulations kept warm between runs (simulate/warmPool.ts): the next run of the
+ * same pack content on as many threads takes the same threads, their pack already compiled; another
+ * pack, or threads whose run failed, get new ones; and games played on kept threads are the games
+ * played in this thread.
+ */
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { readPackContent } from '../simulate/packContent.ts';
+import type { GameSummary } from '../simulate/playout.ts';
+import { simulate } from '../simulate/run.ts';
+import { leaseWorkers } from '../simulate/warmPool.ts';
+import { compiledPack, playChunk, type Chunk } from '../simulate/worker.ts';
+
+const tiny = join(import.meta.dirname, 'packs', 'tiny');
+const ticTacToe = join(import.meta.dirname, 'packs', 'tictactoe');
+const chunk: Chunk = { players: 2, seeds: [3, 4], agents: ['random'], maxSteps: 10_000 };
+
+describe('warm worker threads', () => {
+  it('the same pack on as many threads takes the kept threads; another pack or a failed run gets new ones', async () => {
+    const content = readPackContent(tiny);
+    const first = await leaseWorkers(content, 1, 2);
+    const here = playChunk(compiledPack(content), chunk);
+    expect(await first.pool.run(chunk)).toEqual(here);
+    await first.release(false);
+
+    const again = await leaseWorkers(readPackContent(tiny), 1, 2);
+    expect(again.pool).toBe(first.pool);
+    // While these threads are held, a run of another pack gets threads of its own.
+    const other = await leaseWorkers(readPackContent(ticTacToe), 1, 2);
+    expect(other.pool).not.toBe(first.pool);
+    expect((await other.pool.run(chunk)) as GameSummary[]).toEqual(playChunk(compiledPack(readPackContent(ticTacToe)), chunk));
+    await other.release(false);
+    await again.release(true);
+
+    const afterFailure = await leaseWorkers(content, 1, 2);
+    expect(afterFailure.pool).not.toBe(first.pool);
+    expect(await afterFailure.pool.run(chunk)).toEqual(here);
+    await afterFailure.release(false);
+  });
+
+  it('runs on this thread and a kept worker thread give the games of this thread alone, run after run', async () => {
+    const options = { games: 14, players: 2, seed: 21, agents: ['random' as const], maxSteps: 10_000 };
+    const alone = await simulate(tiny, { ...options, workers: 1 });
+    expect(alone.map((g) => g.seed)).toEqual(Array.from({ length: 14 }, (_, i) => 21 + i));
+    for (let run = 0; run < 3; run++) expect(await simulate(tiny, { ...options, workers: 2 })).toEqual(alone);
+  });
+});
