@@ -27,7 +27,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 300_000, hookTimeout: 180_000 },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          // One playground dev server for the run, shared by the files (see the file).
+          globalSetup: ['test/e2e/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+        },
       },
     ],
   },

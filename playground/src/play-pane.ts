@@ -30,7 +30,12 @@ export class PlayPane {
   constructor(
     private readonly ctx: AppContext,
     private readonly game: GameSession,
-  ) {}
+  ) {
+    // The board is arranged for the space it gets: a resized window has it drawn again.
+    addEventListener('resize', () => {
+      if (this.game.session) this.render();
+    });
+  }
 
   render() {
     const g = this.el;

@@ -17,7 +17,8 @@ import { htmlReport } from '../../simulate/html.ts';
 import { playGame } from '../../simulate/playout.ts';
 import { packNames } from '../../simulate/report.ts';
 import { study } from '../../simulate/study.ts';
-import { compileState, usePlayground, watchErrors } from './harness.ts';
+import { compileState, watchErrors } from './harness.ts';
+import { usePlayground } from './use-playground.ts';
 
 /** Canvases under `within` with something drawn on them (a blank canvas is all transparent). */
 const drawn = (page: Page, within: string) =>

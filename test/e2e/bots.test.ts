@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.ts';
 import { playByAgents } from '../../runtime/agents.ts';
-import { status, usePlayground, watchErrors } from './harness.ts';
+import { status, watchErrors } from './harness.ts';
+import { usePlayground } from './use-playground.ts';
 
 interface PageHandle {
   playground: {

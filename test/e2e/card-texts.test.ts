@@ -5,7 +5,8 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { usePlayground, watchErrors } from './harness.ts';
+import { watchErrors } from './harness.ts';
+import { usePlayground } from './use-playground.ts';
 
 interface PageHandle {
   playground: {

@@ -1,18 +1,25 @@
 /**
  * End-to-end harness: the playground's Vite dev server, started in-process on a free port, and the
- * system's headless Chromium driven by playwright-core (no browser is ever downloaded).
+ * system's headless Chromium driven by playwright-core (no browser is ever downloaded). Free of
+ * vitest, so the run's global setup (global-setup.ts), `npm run screenshots` and the benchmarks use
+ * it too.
  */
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
-import { afterAll, beforeAll } from 'vitest';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export async function startPlayground(): Promise<{ server: ViteDevServer; url: string }> {
+/**
+ * `cacheDir` is where Vite keeps its pre-bundled dependencies: by default `node_modules/.vite`,
+ * which every dev server of the checkout shares; the tests give one of their own run's, as another
+ * server rewriting it mid-run (a concurrent run, or one with another NODE_ENV) breaks the pages served.
+ */
+export async function startPlayground(options: { cacheDir?: string } = {}): Promise<{ server: ViteDevServer; url: string }> {
   const server = await createServer({
     configFile: `${repo}/playground/vite.config.ts`,
+    cacheDir: options.cacheDir,
     server: { port: 0, host: '127.0.0.1', strictPort: false, hmr: false, watch: null },
     logLevel: 'warn',
   });
@@ -31,41 +38,11 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * For a `describe` block: the playground served and a browser launched once before its tests,
- * both closed after them. A first page is loaded and compiled before the tests, so Vite has
- * transformed and bundled everything the page needs: the tests' own visits are then cheap, however
- * busy the machine.
- */
-export function usePlayground(): { readonly url: string; readonly browser: Browser } {
-  let server: ViteDevServer | undefined;
-  const handle = { url: '', browser: undefined as unknown as Browser };
-  beforeAll(async () => {
-    const started = await startPlayground();
-    server = started.server;
-    handle.url = started.url;
-    handle.browser = untimed(await launchBrowser());
-    const context = await handle.browser.newContext();
-    try {
-      const page = await context.newPage();
-      await page.goto(handle.url, { timeout: 0 });
-      await status(page, 0);
-    } finally {
-      await context.close();
-    }
-  });
-  afterAll(async () => {
-    await handle.browser?.close();
-    await server?.close();
-  });
-  return handle;
-}
-
-/**
  * Every context and page of the browser waits without a limit of its own (Playwright's is 30 s):
  * a wait ends when its condition holds, and the test's timeout (vitest.config.ts) stops one that
  * never does, however slow a busy machine makes the page. A wait given its own timeout keeps it.
  */
-function untimed(browser: Browser): Browser {
+export function untimed(browser: Browser): Browser {
   const open = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await open(options);

@@ -9,13 +9,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { ViteDevServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { main } from '../../cli/main.ts';
 import type { Io } from '../../cli/io.ts';
 import { readPackFolder } from '../../compiler/packFolder.ts';
-import { compileState, launchBrowser, startPlayground, watchErrors } from './harness.ts';
+import { compileState, launchBrowser, startPlayground, untimed, watchErrors } from './harness.ts';
 
 const quiet: Io = { out: () => {}, err: () => {}, readLine: async () => undefined };
 const served = mkdtempSync(join(tmpdir(), 'rulebook-served-'));
@@ -55,15 +55,10 @@ describe('your own packs in the playground', () => {
     expect(await main(['new', 'pack', 'upload-game', '--dir', elsewhere], quiet)).toBe(0);
     // What `rulebook serve PATH` sets for the dev server.
     process.env.RULEBOOK_PACKS = served;
-    ({ server, url } = await startPlayground());
-    browser = await launchBrowser();
+    // A server of its own for the folder, with the dependencies the run's server has bundled.
+    ({ server, url } = await startPlayground({ cacheDir: inject('viteCacheDir') }));
+    browser = untimed(await launchBrowser());
   });
-  /** Like the harness's: a wait ends when its condition holds, and the test's timeout stops one that never does, however busy the machine. */
-  async function newContext(): Promise<BrowserContext> {
-    const context = await browser.newContext();
-    context.setDefaultTimeout(0);
-    return context;
-  }
   afterAll(async () => {
     await browser?.close();
     await server?.close();
@@ -73,7 +68,7 @@ describe('your own packs in the playground', () => {
   });
 
   it('opens a served folder on its pack, plays a move, and resumes the game after a reload', async () => {
-    const context = await newContext();
+    const context = await browser.newContext();
     const page = await context.newPage();
     const errors = watchErrors(page);
     await page.goto(url, { timeout: 0 });
@@ -112,7 +107,7 @@ describe('your own packs in the playground', () => {
   });
 
   it('sets aside a saved game that cannot be replayed, with a message, and still plays', async () => {
-    const context = await newContext();
+    const context = await browser.newContext();
     // What an older playground, or a tampered browser, left saved: a game without its seats.
     await context.addInitScript((key) => {
       if (sessionStorage.getItem('planted')) return;
@@ -132,7 +127,7 @@ describe('your own packs in the playground', () => {
   });
 
   it('opens a folder uploaded where the browser has no folder picker', async () => {
-    const context = await newContext();
+    const context = await browser.newContext();
     await context.addInitScript(() => delete (window as { showDirectoryPicker?: unknown }).showDirectoryPicker);
     const page = await context.newPage();
     const errors = watchErrors(page);
@@ -148,7 +143,7 @@ describe('your own packs in the playground', () => {
   });
 
   it('opens a folder with the File System Access API and saves the edits back to it', async () => {
-    const context = await newContext();
+    const context = await browser.newContext();
     // The picker's dialog cannot be clicked headless: it answers with a real directory handle of the origin's private file system.
     await context.addInitScript(() => {
       (window as unknown as { showDirectoryPicker: () => Promise<unknown> }).showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle('picked');

@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findPacks } from '../../cli/packs.ts';
-import { compileState, usePlayground, watchErrors } from './harness.ts';
+import { compileState, watchErrors } from './harness.ts';
+import { usePlayground } from './use-playground.ts';
 
 const packs = findPacks(join(import.meta.dirname, '..', '..', 'content')).map((d) => `content/${d.split(/[\\/]/).pop()}`);
 

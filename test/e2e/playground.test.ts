@@ -11,7 +11,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { strToU8, zipSync } from 'fflate';
 import { compile } from '../../compiler/index.ts';
-import { status, usePlayground, watchErrors } from './harness.ts';
+import { status, watchErrors } from './harness.ts';
+import { usePlayground } from './use-playground.ts';
 
 /** The pack's files as the page has them (not the disk, which may change while the test runs). */
 async function packFiles(page: Page): Promise<Array<{ path: string; text: string }>> {
