@@ -10,6 +10,7 @@
  */
 import type * as A from '../dsl/ast.ts';
 import { parseType } from '../dsl/parser.ts';
+import { stmtBlocks, stmtExprs } from '../dsl/walk.ts';
 import { cardFnKey, type Checked, type Resolution } from './check.ts';
 import type { Declared, RulesUnit } from './declare.ts';
 import type { FileSpan } from './diagnostic.ts';
@@ -581,93 +582,31 @@ class Builder {
     return t?.k === 'list' ? Ty.show(t.of) : '?';
   }
 
+  /** A statement's expressions, then the name it binds, if any, then its nested blocks, which see that name. */
   private stmt(scope: Scope, s: A.Stmt): void {
     const c = this.c!;
+    for (const e of stmtExprs(s)) this.expr(scope, e);
     switch (s.kind) {
       case 'let':
-        this.expr(scope, s.value);
         this.defineLocal(scope, c.slots.get(s), s.name, s.nameSpan, this.typeOf(s.value));
-        return;
-      case 'assign':
-        this.expr(scope, s.target);
-        this.expr(scope, s.value);
-        return;
-      case 'if':
-        this.expr(scope, s.cond);
-        this.block(scope, s.then);
-        if (s.else) this.block(scope, s.else);
-        return;
+        break;
       case 'for':
-        this.expr(scope, s.source);
         this.defineLocal(scope, c.slots.get(s), s.name, s.nameSpan, this.elementOf(s.source));
-        this.block(scope, s.body);
-        return;
-      case 'repeat':
-        this.expr(scope, s.times);
-        this.block(scope, s.body);
-        return;
-      case 'loop':
-        this.expr(scope, s.max);
-        this.block(scope, s.body);
-        return;
-      case 'require':
-        this.expr(scope, s.cond);
-        if (s.reason) this.expr(scope, s.reason);
-        return;
+        break;
       case 'choose':
-        this.expr(scope, s.source);
-        if (s.by) this.expr(scope, s.by);
-        if (s.prompt) this.expr(scope, s.prompt);
         this.defineLocal(scope, c.slots.get(s), s.name, s.nameSpan, `${this.elementOf(s.source)}${s.optional ? '?' : ''}`);
-        this.block(scope, s.body);
-        return;
+        break;
+      case 'draw':
+        this.defineLocal(scope, c.slots.get(s), s.name, s.nameSpan, this.elementOf(s.from));
+        break;
       case 'offer':
-        this.expr(scope, s.player);
         for (const a of s.actions) if (c.actions.has(a.name)) this.occur(this.declKey('action', a.name), this.at(scope, a.span), false);
-        return;
+        break;
       case 'emit':
         if (c.events.has(s.event)) this.occur(this.declKey('event', s.event), this.at(scope, s.eventSpan), false);
-        for (const a of s.args) this.expr(scope, a);
-        return;
-      case 'log':
-        this.expr(scope, s.text);
-        return;
-      case 'turn':
-        this.expr(scope, s.player);
-        this.block(scope, s.body);
-        return;
-      case 'resolving':
-        this.block(scope, s.body);
-        return;
-      case 'shuffle':
-        this.expr(scope, s.target);
-        return;
-      case 'draw':
-        this.expr(scope, s.from);
-        this.defineLocal(scope, c.slots.get(s), s.name, s.nameSpan, this.elementOf(s.from));
-        return;
-      case 'put':
-        this.expr(scope, s.value);
-        this.expr(scope, s.into);
-        return;
-      case 'remove':
-        this.expr(scope, s.value);
-        this.expr(scope, s.from);
-        return;
-      case 'call':
-        this.expr(scope, s.call);
-        return;
-      case 'expr':
-        this.expr(scope, s.expr);
-        if (s.assigned) this.expr(scope, s.assigned.value);
-        return;
-      case 'reach':
-        this.expr(scope, s.target);
-        return;
-      case 'break':
-      case 'finish':
-        return;
+        break;
     }
+    for (const b of stmtBlocks(s)) this.block(scope, b);
   }
 
   private expr(scope: Scope, e: A.Expr): void {
