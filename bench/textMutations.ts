@@ -14,7 +14,12 @@
  * the card already uses, caught only by pairing each term with its effect.
  *
  * Numbers that no printed card states (how many wisp walls are in the box) are data (`pieces: 9`),
- * not rule literals, so they are not rule mutations.
+ * not rule literals, so they are not rule mutations. Nor is the bound of a `loop max n`: the
+ * language asks every loop for one so that every rule ends (docs/language.md, "Bounded iteration"),
+ * and the cards' loops end by `break` (the bombs or the steps run out, the player stops); the bound
+ * is a guard against a player stalling, which no printed card states and no text could. (Until
+ * this was argued, two such bounds counted as misses: 100 in the Goblins' bombing, 20 in Onward to
+ * Victory.)
  *
  * Everything is computed from one analysis per pack: mutations change the syntax tree or the text in
  * place and re-read only the card's claims, so the whole benchmark takes a second or two.
@@ -24,7 +29,7 @@ import type * as A from '../dsl/ast.ts';
 import { analyze } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { compatible, type RuleClaim } from '../compiler/text/claim.ts';
-import { declExprs, ruleClaims, walkExpr } from '../compiler/text/claims.ts';
+import { declExprs, ruleClaims, walkExpr, walkStmts } from '../compiler/text/claims.ts';
 import { checkCards, mismatches, prepareTexts, type Card, type TextContext } from '../compiler/text/index.ts';
 import { sameClass, termClass } from '../compiler/text/language.ts';
 import { readText, type TextReading } from '../compiler/text/read.ts';
@@ -59,7 +64,10 @@ function siteNodes(card: Card, ctx: TextContext): Site[] {
     const line = (span: A.Span) => source.slice(source.lastIndexOf('\n', span.start - 1) + 1, source.indexOf('\n', span.start) < 0 ? undefined : source.indexOf('\n', span.start)).trim();
     for (const decl of u.program.decls) {
       if (decl.kind === 'action' && decl.limit) sites.push({ k: 'limit', node: decl.limit, line: line(decl.limit.span) });
+      const bounds = new Set<A.Expr>();
+      if (decl.kind === 'on' || decl.kind === 'action') walkStmts(decl.body.stmts, (s) => void (s.kind === 'loop' && bounds.add(s.max)));
       for (const e of declExprs(decl)) {
+        if (bounds.has(e)) continue;
         walkExpr(e, (x) => {
           if (x.kind === 'number') sites.push({ k: 'number', node: x, line: line(x.span) });
           if (x.kind === 'name') {

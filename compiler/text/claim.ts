@@ -70,6 +70,8 @@ export interface RuleClaim {
   perUntil?: string;
   /** The procedure parameter an amount is passed to (`proc.param`), for its template. */
   via?: string;
+  /** What a rule sets a count to (`r.beasts = 1`), not what it adds or takes: "discard 1" does not say it. */
+  sets?: boolean;
   /** A term the rule's condition compares its parameter with: what the rule is about. */
   subject?: boolean;
   /** The pipeline or field whose numbers count no unit of the glossary, for a warning. */
@@ -90,6 +92,8 @@ export interface TextClaim {
   words: string;
   /** Read from a weak cue ("an extra …", a unit in its singular form): it may satisfy the rules but is never reported. */
   implicit?: boolean;
+  /** "As many … as": one for each of something, which says what a count pays per element, not an amount. */
+  each?: boolean;
   /** May satisfy the rules but is never reported as unsupported: a condition the core rules give every card. */
   unchecked?: boolean;
   /** Named as left alone ("except …"): neither checked nor satisfying anything. */

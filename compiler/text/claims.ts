@@ -487,7 +487,11 @@ class RuleReader {
         }
         return;
       }
-      if (ref) this.amount(s.value, ref, { required: true }, {}, party);
+      if (ref) {
+        const before = this.out.length;
+        this.amount(s.value, ref, { required: true }, {}, party);
+        for (const c of this.out.slice(before)) if (c.body.k === 'number' && c.how === 'amount') c.sets = true;
+      }
       else this.scan(s.value, { required: true });
       return;
     }
@@ -662,7 +666,9 @@ class RuleReader {
           this.amount(e.left, ref, o, extra, party);
           // `conquestCost(r) - 2`-like: that much less than the pipeline's value.
           const fromPipeline = e.left.kind === 'call' && this.c.calls.get(e.left)?.k === 'pipeline';
-          this.amount(e.right, ref, o, e.op === '-' ? { ...extra, dir: fromPipeline ? 'fewer' : undefined } : extra, party);
+          // `r.beasts - 1`: "all the beasts but 1", a number of what the left side counts.
+          const own = e.left.kind === 'field' ? this.unitOf(e.left) : undefined;
+          this.amount(e.right, own ?? ref, o, e.op === '-' ? { ...extra, dir: fromPipeline ? 'fewer' : undefined } : extra, party);
           return;
         }
         break;

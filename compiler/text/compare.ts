@@ -35,7 +35,14 @@ export function compareClaims(allRules: RuleClaim[], allText: TextClaim[], sameC
   const rule = allRules.filter((r) => !ASPECTS.has(r.body.k));
   const text = allText.filter((t) => !ASPECTS.has(t.body.k));
   const checked = text.filter((t) => !t.negated);
-  const unsupported = checked.filter((t) => !t.implicit && !t.unchecked && !rule.some((r) => compatible(t.body, r.body)));
+  // "(You must pay at least 1 token)" where the rules put a floor under a price of that unit speaks of
+  // that floor, not of a condition that happens to compare with the same number.
+  const floorOf = (t: TextClaim) => (t.body.k === 'number' && t.body.dir === 'atLeast' && !t.body.cond ? rule.filter((r) => r.how === 'floor' && r.body.k === 'number' && r.body.unit === (t.body as { unit?: string }).unit) : []);
+  const supports = (t: TextClaim) => {
+    const floors = floorOf(t);
+    return (floors.length ? floors : rule).some((r) => compatible(t.body, r.body));
+  };
+  const unsupported = checked.filter((t) => !t.implicit && !t.unchecked && !supports(t));
   const missing: RuleClaim[] = [];
   const seen = new Set<string>();
   for (const r of rule) {
@@ -84,9 +91,12 @@ const ASPECTS = new Set<ClaimBody['k']>(['mode', 'who', 'duration']);
 function aspects(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
   const out: Mismatch[] = [];
   const modes = (m: string) => rule.filter((r) => r.body.k === 'mode' && r.body.mode === m);
-  // "You must pay at least 1 token" is about a floor, not about a choice.
-  const floors = new Set(text.filter((t) => t.body.k === 'number' && t.body.dir === 'atLeast').map((t) => t.sentence));
-  const said = (m: string) => text.filter((t) => t.body.k === 'mode' && t.body.mode === m && !t.negated && !(m === 'must' && floors.has(t.sentence)));
+  // "(You must pay at least 1 token)" is about a floor, not about a choice, and so is the "must" of
+  // its own part of the sentence only; the "must" after a threshold ("when a region with at least 1
+  // token falls, you must …") is what happens then, not judged here.
+  const thresholds = text.filter((t) => t.body.k === 'number' && t.body.dir === 'atLeast');
+  const floor = (t: TextClaim) => thresholds.some((x) => x.sentence === t.sentence && x.part! <= t.part!);
+  const said = (m: string) => text.filter((t) => t.body.k === 'mode' && t.body.mode === m && !t.negated && !(m === 'must' && floor(t)));
   // "You must use Frostmourne" of an action: the rules leave it to the player, and the text says no "may".
   for (const [word, against] of [['may', 'must'], ['must', 'may'], ['cannot', 'may']] as const) {
     const words = said(word);
@@ -148,6 +158,10 @@ function pairings(rule: RuleClaim[], text: TextClaim[], sameClass: (a: string, b
 function satisfies(t: TextClaim, r: RuleClaim): boolean {
   if (!compatible(t.body, r.body)) return false;
   if (t.body.k !== 'number' || r.body.k !== 'number') return true;
+  // "As many as there are regions" says one per region, not that an effect gives or sets 1.
+  if (t.each && r.how !== 'per') return false;
+  // "Discard 1 Beast token" takes one away; it does not say that a rule leaves exactly 1.
+  if (r.sets && (t.body.dir === 'gain' || t.body.dir === 'lose')) return false;
   const effect = (r.how === 'amount' || r.how === 'count' || r.how === 'per') && !r.body.dir && !r.body.transfer;
   return !(effect && (t.body.cond || t.body.dir === 'atLeast' || t.body.dir === 'atMost'));
 }

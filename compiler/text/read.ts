@@ -273,7 +273,7 @@ export function readText(text: string, r: Reader, self: string): TextReading {
   // "as many … as", "tyle, ile": one for each.
   for (const m of findAll(tokens, r.each)) {
     cover(m.from, m.to);
-    claims.push({ body: { k: 'number', value: m.value }, ...span(m.from, m.to), implicit: true });
+    claims.push({ body: { k: 'number', value: m.value }, ...span(m.from, m.to), implicit: true, each: true });
   }
 
   for (const m of findAll(tokens, r.timing)) {
