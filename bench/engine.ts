@@ -5,22 +5,38 @@
  * should not grow with cards that are not in play). Prints a digest of every game played: a
  * change to the engine that keeps games byte-identical keeps the digest.
  *
- * GAMES (default 12) games a round, ROUNDS (default 5) rounds, interleaved.
+ * BASE=<folder of another checkout> races that checkout's compiler and runtime against this one's,
+ * interleaved in the same process, on the same games: the speed-up of a change, with both digests.
+ *
+ * GAMES (default 12) games a round, ROUNDS (default 5) rounds, interleaved; PACK another folder of
+ * the default pack (a checkout's, while this one is being edited).
  */
 import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parse, stringify } from 'yaml';
-import { compile, type SourceFile } from '../compiler/index.ts';
+import * as compiler from '../compiler/index.ts';
+import type { SourceFile } from '../compiler/index.ts';
 import { readPackFolder } from '../compiler/packFolder.ts';
-import { apply, legalChoices, newGame, standings, type CompiledPack } from '../runtime/index.ts';
+import * as runtime from '../runtime/index.ts';
+import type { CompiledPack } from '../runtime/index.ts';
 import { interleaved } from './measure.ts';
 import { RandomPicker } from './randomPlayout.ts';
 
 const GAMES = Number(process.env.GAMES ?? 12);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
-const DIR = 'content/smallworld-wow';
+const DIR = process.env.PACK ?? 'content/smallworld-wow';
 
-function packOf(files: SourceFile[]): CompiledPack {
-  const r = compile(files);
+interface Engine {
+  compile: typeof compiler.compile;
+  newGame: typeof runtime.newGame;
+  legalChoices: typeof runtime.legalChoices;
+  apply: typeof runtime.apply;
+  standings: typeof runtime.standings;
+}
+
+function packOf(engine: Engine, files: SourceFile[]): CompiledPack {
+  const r = engine.compile(files);
   if (!r.pack) throw new Error(`the pack does not compile: ${r.diagnostics.find((d) => d.severity === 'error')?.message}`);
   return r.pack;
 }
@@ -41,32 +57,48 @@ function withRaceCopies(files: SourceFile[], copies: number): SourceFile[] {
 }
 
 /** Plays `games` games from seed `from`; returns the choices made and feeds every final state to `hash`. */
-function play(pack: CompiledPack, from: number, games: number, hash?: (x: string) => void): number {
+function play(engine: Engine, pack: CompiledPack, from: number, games: number, hash?: (x: string) => void): number {
   let choices = 0;
   for (let seed = from; seed < from + games; seed++) {
     const pick = new RandomPicker(seed);
-    let st = newGame(pack, { players: 4, seed });
+    let st = engine.newGame(pack, { players: 4, seed });
     while (!st.over && st.choices.length < 5000) {
-      const legal = legalChoices(st, { labels: false });
-      const r = apply(st, legal[pick.index(legal.length)]);
+      const legal = engine.legalChoices(st, { labels: false });
+      const r = engine.apply(st, legal[pick.index(legal.length)]);
       if (!r.ok) throw new Error(`a listed choice was refused: ${r.reason}`);
       st = r.state;
     }
     choices += st.choices.length;
     hash?.(JSON.stringify(st));
-    hash?.(JSON.stringify(standings(st)));
+    hash?.(JSON.stringify(engine.standings(st)));
   }
   return choices;
 }
 
-const files = readPackFolder(DIR).filter((f) => !f.path.startsWith('scenarios/'));
-const base = packOf(files);
-const many = packOf(withRaceCopies(files, 7));
+function digest(engine: Engine, pack: CompiledPack): string {
+  const h = createHash('sha256');
+  play(engine, pack, 1, GAMES, (x) => h.update(x));
+  return h.digest('hex').slice(0, 16);
+}
 
-const h = createHash('sha256');
-const n = { base: play(base, 1, GAMES, (x) => h.update(x)), many: play(many, 1, GAMES) };
-const t = interleaved(ROUNDS, { base: () => void play(base, 1, GAMES), many: () => void play(many, 1, GAMES) });
-const us = (k: 'base' | 'many') => (t[k] * 1000) / n[k];
-console.log(`digest of ${GAMES} games (4 players, seeds 1–${GAMES}): ${h.digest('hex').slice(0, 16)}`);
-console.log(`default pack: ${us('base').toFixed(1)} µs CPU per choice, ${((GAMES * 1000) / t.base).toFixed(2)} games/s (${(n.base / GAMES).toFixed(0)} choices a game)`);
-console.log(`8× races:     ${us('many').toFixed(1)} µs CPU per choice, ${(us('many') / us('base')).toFixed(2)}× the default pack's`);
+const files = readPackFolder(DIR).filter((f) => !f.path.startsWith('scenarios/'));
+const here: Engine = { ...compiler, ...runtime };
+
+if (process.env.BASE) {
+  const from = (p: string) => import(pathToFileURL(resolve(process.env.BASE!, p)).href);
+  const other: Engine = { ...(await from('compiler/index.ts')), ...(await from('runtime/index.ts')) };
+  const packs = { here: packOf(here, files), base: packOf(other, files) };
+  const choices = play(here, packs.here, 1, GAMES);
+  console.log(`digest of ${GAMES} games: this tree ${digest(here, packs.here)}, base ${digest(other, packs.base)}`);
+  const t = interleaved(ROUNDS, { here: () => void play(here, packs.here, 1, GAMES), base: () => void play(other, packs.base, 1, GAMES) });
+  console.log(`default pack: this tree ${((t.here * 1000) / choices).toFixed(1)} µs CPU per choice, base ${((t.base * 1000) / choices).toFixed(1)}: ${(t.base / t.here).toFixed(2)}× faster`);
+} else {
+  const base = packOf(here, files);
+  const many = packOf(here, withRaceCopies(files, 7));
+  const n = { base: play(here, base, 1, GAMES), many: play(here, many, 1, GAMES) };
+  const t = interleaved(ROUNDS, { base: () => void play(here, base, 1, GAMES), many: () => void play(here, many, 1, GAMES) });
+  const us = (k: 'base' | 'many') => (t[k] * 1000) / n[k];
+  console.log(`digest of ${GAMES} games (4 players, seeds 1–${GAMES}): ${digest(here, base)}`);
+  console.log(`default pack: ${us('base').toFixed(1)} µs CPU per choice, ${((GAMES * 1000) / t.base).toFixed(2)} games/s (${(n.base / GAMES).toFixed(0)} choices a game)`);
+  console.log(`8× races:     ${us('many').toFixed(1)} µs CPU per choice, ${(us('many') / us('base')).toFixed(2)}× the default pack's`);
+}

@@ -22,31 +22,53 @@ export type BuiltinImpl = (args: ExprFn[], site: CallSite) => ExprFn;
 
 const list = (f: ExprFn, c: RunCtx): Value[] => (f(c) as Value[]) ?? [];
 
-/** `f` for each element with `it` set to it, until `visit` says stop. */
-function each(xs: Value[], f: ExprFn, c: RunCtx, visit: (x: Value, v: Value) => boolean | void): void {
-  const saved = c.it;
-  for (const x of xs) {
-    spend();
-    c.it = x;
-    if (visit(x, f(c)) === true) break;
-  }
-  c.it = saved;
-}
-
-function best(better: (x: number, y: number) => boolean): BuiltinImpl {
+/*
+ * The built-ins that visit a list set `it` to each element in turn and create no closure per call:
+ * they run inside every filter and every pipeline.
+ */
+function best(higher: boolean): BuiltinImpl {
   return ([a, b]) =>
     (c) => {
+      const xs = list(a, c);
+      const saved = c.it;
       let found: Value = null;
       let foundV = 0;
-      each(list(a, c), b, c, (x, v) => {
-        if (found === null || better(v as number, foundV)) {
+      for (let i = 0; i < xs.length; i++) {
+        spend();
+        const x = xs[i];
+        c.it = x;
+        const v = b(c) as number;
+        if (found === null || (higher ? v > foundV : v < foundV)) {
           found = x;
-          foundV = v as number;
+          foundV = v;
         }
-      });
+      }
+      c.it = saved;
       return found;
     };
 }
+
+/** `any` (stops at the first true) and `all` (stops at the first not true). */
+function some(wanted: boolean): BuiltinImpl {
+  return ([a, b]) =>
+    (c) => {
+      const xs = list(a, c);
+      const saved = c.it;
+      let found = !wanted;
+      for (let i = 0; i < xs.length; i++) {
+        spend();
+        c.it = xs[i];
+        if ((b(c) === true) === wanted) {
+          found = wanted;
+          break;
+        }
+      }
+      c.it = saved;
+      return found;
+    };
+}
+
+const theSum = () => 'the sum';
 
 /** Every built-in function's implementation, by name; their signatures are the compiler's (`compiler/builtins.ts`). */
 export const BUILTINS: ReadonlyMap<string, BuiltinImpl> = new Map<string, BuiltinImpl>([
@@ -55,33 +77,24 @@ export const BUILTINS: ReadonlyMap<string, BuiltinImpl> = new Map<string, Builti
     'sum',
     ([a, b]) =>
       (c) => {
+        const xs = list(a, c);
+        const saved = c.it;
         let total = 0;
-        each(list(a, c), b, c, (_, v) => void (total += v as number));
-        return checkNumber(total, () => 'the sum');
+        for (let i = 0; i < xs.length; i++) {
+          spend();
+          c.it = xs[i];
+          total += b(c) as number;
+        }
+        c.it = saved;
+        return checkNumber(total, theSum);
       },
   ],
-  [
-    'any',
-    ([a, b]) =>
-      (c) => {
-        let found = false;
-        each(list(a, c), b, c, (_, v) => (found = v === true));
-        return found;
-      },
-  ],
-  [
-    'all',
-    ([a, b]) =>
-      (c) => {
-        let ok = true;
-        each(list(a, c), b, c, (_, v) => (ok = v === true) === false);
-        return ok;
-      },
-  ],
+  ['any', some(true)],
+  ['all', some(false)],
   ['min', ([a, b]) => (c) => Math.min(a(c) as number, b(c) as number)],
   ['max', ([a, b]) => (c) => Math.max(a(c) as number, b(c) as number)],
-  ['lowest', best((x, y) => x < y)],
-  ['highest', best((x, y) => x > y)],
+  ['lowest', best(false)],
+  ['highest', best(true)],
   ['first', ([a]) => (c) => list(a, c)[0] ?? null],
   [
     'last',

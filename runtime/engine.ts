@@ -1,11 +1,13 @@
 import { runningAt, spend } from './budget.ts';
+import { callKey, frozenValues } from './frozen.ts';
 import { logLine } from './log.ts';
 import { modifierCalls, triggerCalls } from './holders.ts';
-import { BREAK, FINISH, NORMAL, SUSPEND, type BlockCode, type Program, type RunCtx, type Signal } from './program.ts';
+import { BREAK, FINISH, NORMAL, SUSPEND, type BlockCode, type ExprFn, type PipelineCode, type Program, type RunCtx, type Signal } from './program.ts';
 import { Refusal } from './refusal.ts';
 import type { Frame, GameState, Value } from './types.ts';
 
-export { holdersOf, withFrozenState } from './holders.ts';
+export { holdersOf } from './holders.ts';
+export { withFrozenState } from './frozen.ts';
 
 export function ctxFor(st: GameState, prog: Program, slots: number, me: string | null, self: string | null = null, holder: string | null = null, step = st.choices.length): RunCtx {
   return { st, prog, env: new Array(slots).fill(null), me, self, holder, it: null, value: null, step, resolving: false };
@@ -164,26 +166,50 @@ export function resume(frames: Frame[], prog: Program, st: GameState, step: numb
   }
 }
 
-/** A pipeline's value: its base, then each applicable modifier in pack order, then its bounds. */
-export function runPipeline(name: string, args: Value[], c: RunCtx): Value {
-  spend();
+/**
+ * A pipeline's value: its base, then each applicable modifier in pack order, then its bounds. The
+ * arguments are evaluated here, straight into the base's locals; the modifiers share one context
+ * (an expression keeps none once it has its value), their locals emptied before each. While the
+ * state cannot change, a pipeline that may be remembered is computed once per arguments and player.
+ */
+export function runPipeline(name: string, args: ExprFn[], c: RunCtx): Value {
   const p = c.prog.pipelines[name];
   const env: Value[] = new Array(p.slots).fill(null);
-  for (let i = 0; i < args.length; i++) env[i] = args[i];
+  for (let i = 0; i < args.length; i++) env[i] = args[i](c);
+  spend();
+  const known = p.remembered ? frozenValues(c.st, p) : undefined;
+  let key = '';
+  if (known) {
+    key = callKey(c.me, env, args.length);
+    const v = known.get(key);
+    if (v !== undefined) return v;
+  }
+  const v = pipelineValue(p, name, args.length, env, c);
+  if (known) known.set(key, v);
+  return v;
+}
+
+function pipelineValue(p: PipelineCode, name: string, n: number, env: Value[], c: RunCtx): Value {
   const pc = innerCtx(c, env, c.me, c.self, c.holder, null, null, c.resolving);
   let v = p.base(pc);
   const calls = modifierCalls(c.prog, c.st, name, c.me);
-  for (let k = 0; k < calls.length; k++) {
-    const [i, holder] = calls[k];
-    const m = p.modifiers[i];
-    const menv: Value[] = new Array(m.slots).fill(null);
-    for (let a = 0; a < args.length; a++) menv[a] = args[a];
-    const mc = innerCtx(c, menv, c.me, m.card?.card ?? null, holder, null, v, c.resolving);
-    if (m.when && m.when(mc) !== true) continue;
-    v = m.value(mc);
+  if (calls.length) {
+    const menv: Value[] = new Array(p.modifierSlots);
+    const mc = innerCtx(c, menv, c.me, null, null, null, null, c.resolving);
+    for (let k = 0; k < calls.length; k++) {
+      const call = calls[k];
+      const m = p.modifiers[call[0]];
+      menv.fill(null);
+      for (let a = 0; a < n; a++) menv[a] = env[a];
+      mc.self = m.card === undefined ? null : m.card.card;
+      mc.holder = call[1];
+      mc.it = null;
+      mc.value = v;
+      if (m.when && m.when(mc) !== true) continue;
+      v = m.value(mc);
+    }
   }
   if (p.min) v = Math.max(v as number, p.min(pc) as number);
   if (p.max) v = Math.min(v as number, p.max(pc) as number);
   return v;
 }
-

@@ -1,5 +1,6 @@
 import type { CompiledPack, Expr } from './compiled.ts';
 import { ctxFor } from './engine.ts';
+import { frozenHolders } from './frozen.ts';
 import type { Binding, CallPlan, Program } from './program.ts';
 import type { GameState, Value } from './types.ts';
 
@@ -22,6 +23,12 @@ interface Kept {
   groups: Array<Group | undefined>;
   /** No other state holds `groups`, so it may be changed in place. */
   own: boolean;
+  /**
+   * The calls of the events and pipelines whose card rules are all of kept kinds, merged across
+   * the kinds: found from `groups`, so shared and made stale with them.
+   */
+  triggers: Map<string, Call[]>;
+  modifiers: Map<string, Map<string | null, Call[]>>;
 }
 
 interface Group {
@@ -184,6 +191,8 @@ export function roleWritten(st: GameState, groups: readonly number[]): void {
     k.own = true;
   }
   for (const g of groups) k.groups[g] = undefined;
+  k.triggers = new Map();
+  k.modifiers = new Map();
 }
 
 /** `next` is a copy of `st` (same fields): it starts with what `st` knows. */
@@ -191,7 +200,7 @@ export function shareHolders(st: GameState, next: GameState): void {
   const k = kept.get(st);
   if (!k) return;
   k.own = false;
-  kept.set(next, { groups: k.groups, own: false });
+  kept.set(next, { groups: k.groups, own: false, triggers: k.triggers, modifiers: k.modifiers });
 }
 
 /** The state was edited outside the rules (a scenario's setup, a loaded or dealt state): nothing kept holds. */
@@ -199,12 +208,17 @@ export function forgetHolders(st: GameState): void {
   kept.delete(st);
 }
 
-function groupIn(st: GameState, g: number): Group {
+function keptIn(st: GameState): Kept {
   let k = kept.get(st);
   if (!k) {
-    k = { groups: [], own: true };
+    k = { groups: [], own: true, triggers: new Map(), modifiers: new Map() };
     kept.set(st, k);
   }
+  return k;
+}
+
+function groupIn(st: GameState, g: number): Group {
+  const k = keptIn(st);
   let grp = k.groups[g];
   if (!grp) {
     // Sharing states have written none of this kind's role fields since they began sharing (a
@@ -215,26 +229,10 @@ function groupIn(st: GameState, g: number): Group {
   return grp;
 }
 
-/**
- * Holders by card and roles, while the state cannot change (listing legal choices runs every
- * candidate's checks on one state), for the kinds whose holders are not kept with the state.
- */
-let frozenHolders: Map<string, string[]> | null = null;
-
-export function withFrozenState<T>(run: () => T): T {
-  const outer = frozenHolders;
-  frozenHolders = outer ?? new Map();
-  try {
-    return run();
-  } finally {
-    frozenHolders = outer;
-  }
-}
-
 /** The players for whom a card's rule works now. */
 export function holdersOf(prog: Program, st: GameState, card: Binding): string[] {
   const g = prog.kindGroup.get(prog.pack.kindOf(card.card)!);
-  const cache = g !== undefined ? groupIn(st, g).holders : frozenHolders;
+  const cache = g !== undefined ? groupIn(st, g).holders : frozenHolders();
   if (!cache) return holdersNow(prog, st, card);
   let hit = cache.get(card.key);
   if (!hit) {
@@ -267,6 +265,17 @@ function holdersNow(prog: Program, st: GameState, card: Binding): string[] {
 export function triggerCalls(prog: Program, st: GameState, event: string): Call[] {
   const plan = prog.triggerPlans[event];
   if (!plan) return NONE;
+  if (!plan.kept.length || plan.loose.length) return triggerCallsNow(prog, st, event, plan);
+  const k = keptIn(st);
+  let calls = k.triggers.get(event);
+  if (!calls) {
+    calls = triggerCallsNow(prog, st, event, plan);
+    k.triggers.set(event, calls);
+  }
+  return calls;
+}
+
+function triggerCallsNow(prog: Program, st: GameState, event: string, plan: CallPlan): Call[] {
   const triggers = prog.triggers[event];
   let out: Call[] = plan.fixed;
   for (let j = 0; j < plan.kept.length; j++) {
@@ -288,6 +297,22 @@ export function triggerCalls(prog: Program, st: GameState, event: string): Call[
  */
 export function modifierCalls(prog: Program, st: GameState, name: string, me: string | null): Call[] {
   const plan = prog.modifierPlans[name];
+  if (!plan.kept.length || plan.loose.length) return modifierCallsNow(prog, st, name, me, plan);
+  const k = keptIn(st);
+  let byMe = k.modifiers.get(name);
+  if (!byMe) {
+    byMe = new Map();
+    k.modifiers.set(name, byMe);
+  }
+  let calls = byMe.get(me);
+  if (!calls) {
+    calls = modifierCallsNow(prog, st, name, me, plan);
+    byMe.set(me, calls);
+  }
+  return calls;
+}
+
+function modifierCallsNow(prog: Program, st: GameState, name: string, me: string | null, plan: CallPlan): Call[] {
   const modifiers = prog.pipelines[name].modifiers;
   let out: Call[] = plan.fixed;
   for (let j = 0; j < plan.kept.length; j++) {

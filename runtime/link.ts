@@ -5,8 +5,9 @@ import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from '.
 import { innerCtx, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
 import { keptKinds, planCalls, roleWritten } from './holders.ts';
 import { logLine, pluralize } from './log.ts';
-import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type Binding, type BlockCode, type ExprFn, type Program, type RunCtx, type StmtFn } from './program.ts';
+import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type Binding, type BlockCode, type ExprFn, type FnCode, type Program, type RunCtx, type StmtFn } from './program.ts';
 import { askToChoose, offerActions } from './prompts.ts';
+import { rememberedPipelines } from './purity.ts';
 import { Refusal } from './refusal.ts';
 import { table, type Table } from './table.ts';
 import { startTurn } from './turns.ts';
@@ -349,9 +350,11 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
       case 'fn': {
         const name = e.name;
         const args = e.args.map(expr);
+        // Found on the first call: functions are linked after the expressions that call them.
+        let fn: FnCode | undefined;
         return (c) => {
           spend();
-          const fn = c.prog.fns[name];
+          fn ??= c.prog.fns[name];
           const env: Value[] = new Array(fn.slots).fill(null);
           for (let i = 0; i < args.length; i++) env[i] = args[i](c);
           return fn.body(innerCtx(c, env, c.me, c.self, c.holder, null, null, c.resolving));
@@ -360,7 +363,7 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
       case 'pipeline': {
         const name = e.name;
         const args = e.args.map(expr);
-        return (c) => runPipeline(name, args.map((a) => a(c)), c);
+        return (c) => runPipeline(name, args, c);
       }
       case 'builtin': {
         const impl = BUILTINS.get(e.name);
@@ -453,6 +456,7 @@ function link(pack: CompiledPack): Program {
     return b;
   };
 
+  const remembered = rememberedPipelines(r);
   const fns = table(Object.entries(r.fns).map(([name, f]) => [name, { slots: f.slots, body: expr(f.body) }] as const));
   const pipelines = table(
     Object.entries(r.pipelines).map(
@@ -462,6 +466,8 @@ function link(pack: CompiledPack): Program {
           {
             slots: p.slots,
             params: p.params,
+            modifierSlots: Math.max(p.params, ...p.modifiers.map((m) => m.slots)),
+            remembered: remembered.has(name),
             base: expr(p.base),
             min: p.min && expr(p.min),
             max: p.max && expr(p.max),

@@ -14,6 +14,7 @@ interface Plurals {
 }
 
 const compiled = new WeakMap<CompiledPack, Plurals | null>();
+const DIGIT_THEN_SPACE = /\d\s/;
 
 /**
  * A filled text (log line, prompt, action label, refusal) with every number followed by a word the
@@ -28,7 +29,8 @@ export function pluralize(pack: CompiledPack, text: string): string {
     p = pluralsOf(pack);
     compiled.set(pack, p);
   }
-  if (!p) return text;
+  // Most texts hold no number followed by a word: they skip the pattern.
+  if (!p || !DIGIT_THEN_SPACE.test(text)) return text;
   const { forms, rules } = p;
   return text.replace(p.pattern, (all, n: string, space: string, word: string) => {
     const f = forms.get(word);

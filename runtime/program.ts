@@ -117,6 +117,10 @@ export interface ModifierCode {
 export interface PipelineCode {
   slots: number;
   params: number;
+  /** The most locals a modifier of it needs. */
+  modifierSlots: number;
+  /** Its value depends on its arguments and `me` alone in a state that does not change (`purity.ts`). */
+  remembered: boolean;
   base: ExprFn;
   min?: ExprFn;
   max?: ExprFn;
