@@ -5,6 +5,7 @@ import type { Declared, RulesUnit } from './declare.ts';
 import { resolveTypeRef } from './declare.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentSpan } from './load.ts';
+import { RecordingMap, recordedMaps, type DeclRecord, type CheckMemo } from './incremental.ts';
 import { reportUnused } from './unused.ts';
 import { checkFieldWrites } from './fieldWrites.ts';
 import { checkGuards } from './guards.ts';
@@ -98,24 +99,25 @@ interface Ctx {
   calls?: Set<string>;
 }
 
-export function check(d: Declared, report: (x: DiagnosticInput) => void): Checked {
+/** With a `memo` (compiler/incremental.ts), the cards whose inputs did not change since the last check are not checked again. */
+export function check(d: Declared, report: (x: DiagnosticInput) => void, memo?: CheckMemo): Checked {
   const c: Checked = {
     declared: d,
-    types: new Map(),
-    names: new Map(),
-    calls: new Map(),
-    fields: new Map(),
-    slots: new Map(),
+    types: new RecordingMap(),
+    names: new RecordingMap(),
+    calls: new RecordingMap(),
+    fields: new RecordingMap(),
+    slots: new RecordingMap(),
     events: new Map(),
     fns: new Map(),
     pipelines: new Map(),
     procs: new Map(),
     checks: new Map(),
-    applied: new Map(),
+    applied: new RecordingMap(),
     guards: new Map(),
     guardOf: new Map(),
     guardedFields: new Map(),
-    reached: new Map(),
+    reached: new RecordingMap(),
     actions: new Map(),
     triggers: new Map(),
     modifiers: new Map(),
@@ -129,7 +131,8 @@ export function check(d: Declared, report: (x: DiagnosticInput) => void): Checke
     report(x);
   };
   collect(c, counted);
-  new Checker(c, counted).run();
+  memo?.begin(c);
+  new Checker(c, counted, memo).run();
   checkFieldWrites(c, counted);
   checkGuards(c, counted);
   // Broken rules record no calls: what they would have used is not unused.
@@ -250,113 +253,166 @@ class Checker {
 
   constructor(
     private readonly c: Checked,
-    private readonly report: (x: DiagnosticInput) => void,
+    private report: (x: DiagnosticInput) => void,
+    private readonly memo?: CheckMemo,
   ) {
     this.d = c.declared;
+  }
+
+  /** Checks a declaration by `body`, or, when the memo holds what checking it found, sets that again. */
+  private item(p: Placed<A.Decl>, body: () => void): void {
+    const memo = this.memo;
+    if (!memo) return body();
+    const maps = recordedMaps.map((m) => this.c[m] as unknown as RecordingMap<unknown, unknown>);
+    const prior = memo.reuse(p);
+    if (prior) {
+      recordedMaps.forEach((m, i) => {
+        for (const [k, v] of prior.entries[m]) maps[i].set(k, v);
+      });
+      for (const x of prior.diagnostics) this.report(x);
+      p.slots = prior.slots;
+      if (prior.callees) (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees = prior.callees;
+      return;
+    }
+    const report = this.report;
+    const record: DeclRecord = { slots: 0, diagnostics: [], entries: Object.fromEntries(recordedMaps.map((m) => [m, []])) as unknown as DeclRecord['entries'] };
+    recordedMaps.forEach((m, i) => (maps[i].log = record.entries[m]));
+    this.report = (x) => {
+      record.diagnostics.push(x);
+      report(x);
+    };
+    try {
+      body();
+    } finally {
+      this.report = report;
+      for (const m of maps) m.log = undefined;
+    }
+    record.slots = p.slots;
+    record.callees = (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees;
+    memo.keep(p, record);
   }
 
   run(): void {
     const c = this.c;
     for (const [, p] of c.events) this.params(p, p.decl.params);
     for (const [, p] of c.fns) {
-      const ctx = this.ctx(p.unit, false);
-      const ret = this.typeRef(p.unit, p.decl.returns);
-      this.bindParams(ctx, p.decl.params);
-      this.expect(ctx, p.decl.body, ret, 'the function’s result');
-      p.slots = ctx.slots;
+      this.item(p, () => {
+        const ctx = this.ctx(p.unit, false);
+        const ret = this.typeRef(p.unit, p.decl.returns);
+        this.bindParams(ctx, p.decl.params);
+        this.expect(ctx, p.decl.body, ret, 'the function’s result');
+        p.slots = ctx.slots;
+      });
     }
     for (const [, p] of c.pipelines) {
-      const ctx = this.ctx(p.unit, false);
-      const ret = this.typeRef(p.unit, p.decl.returns);
-      this.bindParams(ctx, p.decl.params);
-      this.expect(ctx, p.decl.body, ret, 'the pipeline’s base value');
-      if (p.decl.min) this.expect(ctx, p.decl.min, Ty.NUMBER, 'a minimum');
-      if (p.decl.max) this.expect(ctx, p.decl.max, Ty.NUMBER, 'a maximum');
-      if ((p.decl.min || p.decl.max) && ret.k !== 'number') this.error(p.unit, p.decl.nameSpan, 'RB0503', 'only a number pipeline can have `min` or `max`');
-      p.slots = ctx.slots;
+      this.item(p, () => {
+        const ctx = this.ctx(p.unit, false);
+        const ret = this.typeRef(p.unit, p.decl.returns);
+        this.bindParams(ctx, p.decl.params);
+        this.expect(ctx, p.decl.body, ret, 'the pipeline’s base value');
+        if (p.decl.min) this.expect(ctx, p.decl.min, Ty.NUMBER, 'a minimum');
+        if (p.decl.max) this.expect(ctx, p.decl.max, Ty.NUMBER, 'a maximum');
+        if ((p.decl.min || p.decl.max) && ret.k !== 'number') this.error(p.unit, p.decl.nameSpan, 'RB0503', 'only a number pipeline can have `min` or `max`');
+        p.slots = ctx.slots;
+      });
     }
     for (const name of c.checks.keys()) this.checkBody(name);
     for (const [, p] of c.guards) this.guard(p);
     for (const [, p] of c.procs) {
-      const ctx = this.ctx(p.unit, true);
-      ctx.calls = new Set();
-      this.bindParams(ctx, p.decl.params);
-      this.block(ctx, p.decl.body);
-      p.slots = ctx.slots;
-      (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees = ctx.calls;
+      this.item(p, () => {
+        const ctx = this.ctx(p.unit, true);
+        ctx.calls = new Set();
+        this.bindParams(ctx, p.decl.params);
+        this.block(ctx, p.decl.body);
+        p.slots = ctx.slots;
+        (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees = ctx.calls;
+      });
     }
     this.checkRecursion();
     this.checkEventCycles();
     for (const [name, list] of c.actions) {
       for (const p of list) {
-        const ctx = this.ctx(p.unit, true);
-        this.bindParams(ctx, p.decl.params, true);
-        if (p.decl.label) this.expr(ctx, p.decl.label);
-        this.roles(p.unit, p.decl.roles);
-        const w = p.decl.with;
-        if (w && !c.actions.get(w.name)?.some((x) => !x.unit.owner)) {
-          this.error(p.unit, w.span, 'RB0504', `\`with ${w.name}\` names no action of the game`, this.suggest(w.name, [...c.actions.keys()]));
-        }
-        if (p.unit.owner && !w && !p.decl.anytime) this.error(p.unit, p.decl.nameSpan, 'RB0548', `the card action \`${name}\` is never offered`, 'add `with <action>` naming the game action it is offered beside, e.g. `with conquer`, or `anytime` to offer it at every offer');
-        this.block(ctx, p.decl.body);
-        p.slots = ctx.slots;
+        this.item(p, () => {
+          const ctx = this.ctx(p.unit, true);
+          this.bindParams(ctx, p.decl.params, true);
+          if (p.decl.label) this.expr(ctx, p.decl.label);
+          this.roles(p.unit, p.decl.roles);
+          const w = p.decl.with;
+          if (w && !c.actions.get(w.name)?.some((x) => !x.unit.owner)) {
+            this.error(p.unit, w.span, 'RB0504', `\`with ${w.name}\` names no action of the game`, this.suggest(w.name, [...c.actions.keys()]));
+          }
+          if (p.unit.owner && !w && !p.decl.anytime) this.error(p.unit, p.decl.nameSpan, 'RB0548', `the card action \`${name}\` is never offered`, 'add `with <action>` naming the game action it is offered beside, e.g. `with conquer`, or `anytime` to offer it at every offer');
+          this.block(ctx, p.decl.body);
+          p.slots = ctx.slots;
+        });
       }
     }
     for (const [name, list] of c.triggers) {
       const ev = c.events.get(name);
       for (const p of list) {
-        if (!ev) {
-          if (!this.d.broken.has(name)) this.error(p.unit, p.decl.nameSpan, 'RB0505', `there is no event \`${name}\``, this.suggest(name, [...c.events.keys()]));
-          continue;
-        }
-        const ctx = this.ctx(p.unit, true);
-        if (p.decl.binds.length > ev.decl.params.length) this.error(p.unit, p.decl.binds[ev.decl.params.length].span, 'RB0506', `the event \`${name}\` has ${ev.decl.params.length} parameter(s)`);
-        p.decl.binds.forEach((b, i) => {
-          const param = ev.decl.params[i];
-          if (param) this.declareVar(ctx, p.unit, b.name, b.span, this.typeRef(ev.unit, param.type), p.decl);
+        this.item(p, () => {
+          if (!ev) {
+            if (!this.d.broken.has(name)) this.error(p.unit, p.decl.nameSpan, 'RB0505', `there is no event \`${name}\``, this.suggest(name, [...c.events.keys()]));
+            return;
+          }
+          const ctx = this.ctx(p.unit, true);
+          if (p.decl.binds.length > ev.decl.params.length) this.error(p.unit, p.decl.binds[ev.decl.params.length].span, 'RB0506', `the event \`${name}\` has ${ev.decl.params.length} parameter(s)`);
+          p.decl.binds.forEach((b, i) => {
+            const param = ev.decl.params[i];
+            if (param) this.declareVar(ctx, p.unit, b.name, b.span, this.typeRef(ev.unit, param.type), p.decl);
+          });
+          if (p.decl.when) this.expect({ ...ctx, effects: false }, p.decl.when, Ty.BOOL, 'a `when` condition');
+          this.roles(p.unit, p.decl.roles);
+          this.block(ctx, p.decl.body, p.decl.when ? notNone(p.decl.when, true) : []);
+          p.slots = ctx.slots;
         });
-        if (p.decl.when) this.expect({ ...ctx, effects: false }, p.decl.when, Ty.BOOL, 'a `when` condition');
-        this.roles(p.unit, p.decl.roles);
-        this.block(ctx, p.decl.body, p.decl.when ? notNone(p.decl.when, true) : []);
-        p.slots = ctx.slots;
       }
     }
     for (const [name, list] of c.modifiers) {
       const pipe = c.pipelines.get(name);
       for (const p of list) {
-        if (!pipe) {
-          if (!this.d.broken.has(name)) this.error(p.unit, p.decl.nameSpan, 'RB0507', `there is no pipeline \`${name}\` to modify`, this.suggest(name, [...c.pipelines.keys()]));
-          continue;
-        }
-        const ctx = this.ctx(p.unit, false);
-        const ret = this.typeRef(pipe.unit, pipe.decl.returns);
-        ctx.value = ret;
-        if (p.decl.binds.length > pipe.decl.params.length) this.error(p.unit, p.decl.binds[pipe.decl.params.length].span, 'RB0506', `the pipeline \`${name}\` has ${pipe.decl.params.length} parameter(s)`);
-        p.decl.binds.forEach((b, i) => {
-          const param = pipe.decl.params[i];
-          if (param) this.declareVar(ctx, p.unit, b.name, b.span, this.typeRef(pipe.unit, param.type), p.decl);
+        this.item(p, () => {
+          if (!pipe) {
+            if (!this.d.broken.has(name)) this.error(p.unit, p.decl.nameSpan, 'RB0507', `there is no pipeline \`${name}\` to modify`, this.suggest(name, [...c.pipelines.keys()]));
+            return;
+          }
+          const ctx = this.ctx(p.unit, false);
+          const ret = this.typeRef(pipe.unit, pipe.decl.returns);
+          ctx.value = ret;
+          if (p.decl.binds.length > pipe.decl.params.length) this.error(p.unit, p.decl.binds[pipe.decl.params.length].span, 'RB0506', `the pipeline \`${name}\` has ${pipe.decl.params.length} parameter(s)`);
+          p.decl.binds.forEach((b, i) => {
+            const param = pipe.decl.params[i];
+            if (param) this.declareVar(ctx, p.unit, b.name, b.span, this.typeRef(pipe.unit, param.type), p.decl);
+          });
+          if (p.decl.when) this.expect(ctx, p.decl.when, Ty.BOOL, 'a `when` condition');
+          this.roles(p.unit, p.decl.roles);
+          this.withFacts(ctx, p.decl.when ? notNone(p.decl.when, true) : [], () => this.expect(ctx, p.decl.value, ret, `the value of \`${name}\``));
+          p.slots = ctx.slots;
         });
-        if (p.decl.when) this.expect(ctx, p.decl.when, Ty.BOOL, 'a `when` condition');
-        this.roles(p.unit, p.decl.roles);
-        this.withFacts(ctx, p.decl.when ? notNone(p.decl.when, true) : [], () => this.expect(ctx, p.decl.value, ret, `the value of \`${name}\``));
-        p.slots = ctx.slots;
       }
     }
     for (const p of c.invariants) {
-      const ctx = this.ctx(p.unit, false);
-      this.expr(ctx, p.decl.message);
-      this.expect(ctx, p.decl.cond, Ty.BOOL, 'an invariant');
-      p.slots = ctx.slots;
+      this.item(p, () => {
+        const ctx = this.ctx(p.unit, false);
+        this.expr(ctx, p.decl.message);
+        this.expect(ctx, p.decl.cond, Ty.BOOL, 'an invariant');
+        p.slots = ctx.slots;
+      });
     }
     for (const p of c.setups) {
-      const ctx = this.ctx(p.unit, true);
-      this.block(ctx, p.decl.body);
-      p.slots = ctx.slots;
+      this.item(p, () => {
+        const ctx = this.ctx(p.unit, true);
+        this.block(ctx, p.decl.body);
+        p.slots = ctx.slots;
+      });
     }
-    if (c.flow) {
-      const ctx = this.ctx(c.flow.unit, true);
-      this.block(ctx, c.flow.decl.body);
-      c.flow.slots = ctx.slots;
+    const flow = c.flow;
+    if (flow) {
+      this.item(flow, () => {
+        const ctx = this.ctx(flow.unit, true);
+        this.block(ctx, flow.decl.body);
+        flow.slots = ctx.slots;
+      });
     } else if (this.d.units.length) {
       const first = this.d.units.find((u) => !u.owner) ?? this.d.units[0];
       this.report({ code: 'RB0508', message: 'this pack has no `flow`: the runtime does not know how a game goes', at: fragmentSpan(first.fragment, { start: 0, end: 0 }), hint: 'add `flow { … }` with the rounds and turns of the game' });

@@ -2,6 +2,7 @@ import { check, type Checked } from './check.ts';
 import { declare, type Declared } from './declare.ts';
 import type { Diagnostic, DiagnosticInput } from './diagnostic.ts';
 import { loadPack, type LoadedPack } from './load.ts';
+import { CheckMemo } from './incremental.ts';
 import { lower } from './lower.ts';
 import { logPlurals } from './text/plurals.ts';
 import { checkCycles, checkVersions, neededPacks, requirementsOf } from './requirements.ts';
@@ -37,6 +38,25 @@ export function compile(files: SourceFile[], options: CompileOptions = {}): Comp
   return { diagnostics, pack };
 }
 
+/**
+ * The incremental way to compile: a session remembers what checking each card found and, on the
+ * next compile of the same pack, checks again only the cards whose inputs changed
+ * (compiler/incremental.ts). The results are those of `compile` and `analyze` on the same files.
+ * One session per pack being edited; its memory is a few compiles' worth.
+ */
+export class CompileSession {
+  private readonly memo = new CheckMemo();
+
+  compile(files: SourceFile[], options: CompileOptions = {}): CompileResult {
+    const { diagnostics, pack } = this.analyze(files, { ...options, lower: true });
+    return { diagnostics, pack };
+  }
+
+  analyze(files: SourceFile[], options: CompileOptions & { lower?: boolean; symbols?: boolean } = {}): Analysis {
+    return analyze(files, options, this.memo);
+  }
+}
+
 /** A pack at every stage, for tools that read its rules (the card text checker, editors). */
 export interface Analysis extends CompileResult {
   /** Every YAML file, parsed with positions (the pack's own and, prefixed `base-id:`, its base's). */
@@ -55,7 +75,7 @@ export interface Analysis extends CompileResult {
  * runnable pack) for tools that only read the checked rules; `symbols: true` adds the pack's
  * symbol index, for editors.
  */
-export function analyze(files: SourceFile[], options: CompileOptions & { lower?: boolean; symbols?: boolean } = {}): Analysis {
+export function analyze(files: SourceFile[], options: CompileOptions & { lower?: boolean; symbols?: boolean } = {}, memo?: CheckMemo): Analysis {
   const texts = new Map(files.map((f) => [f.path, f.text]));
   const found: DiagnosticInput[] = [];
   const report = (d: DiagnosticInput) => found.push(d);
@@ -68,7 +88,7 @@ export function analyze(files: SourceFile[], options: CompileOptions & { lower?:
     loaded = loadPack(withBase(files, options, report), report);
     checkSchemas(loaded, report);
     declared = declare(loaded, report);
-    checked = check(declared, report);
+    checked = check(declared, report, memo);
     presentation = readPresentation(loaded, declared, report);
     if (options.lower !== false && !found.some((d) => (d.severity ?? 'error') === 'error')) {
       pack = lower(checked);

@@ -17,23 +17,53 @@ export interface LoadedPack {
   files: LoadedFile[];
 }
 
+/** A file's text read once: its document, and its plain value or why there is none. */
+interface Parsed {
+  doc: Document.Parsed;
+  /** Absent when the document has errors or cannot be turned into a value. */
+  data?: unknown;
+  /** Why `toJS` refused the document (an alias without its anchor, too many aliases). */
+  unreadable?: string;
+}
+
 /**
- * Parsed documents by file text. Compiling is a pure function of the texts and no pass changes a
- * document, so an editor that recompiles on every keystroke re-parses only the file it changed.
+ * Parsed documents and their values by file text. Compiling is a pure function of the texts and no
+ * pass changes a document or its value (the value is frozen, so one that tried would fail loudly),
+ * so an editor that recompiles on every keystroke reads again only the file it changed.
  * Bounded by the texts' size, least recently used first out: a parsed file takes about 14 bytes of
  * heap per character of text, so 8 M characters (about 110 MB) hold the four shipped packs many
  * times over, and an edit never empties the cache of the files it did not touch.
  */
-const parsedByText = new LRUCache<string, Document.Parsed>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (_doc, text) => Math.max(1, text.length) });
+const parsedByText = new LRUCache<string, Parsed>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (_p, text) => Math.max(1, text.length) });
 
-function parseYaml(text: string): Document.Parsed {
-  let doc = parsedByText.get(text);
-  if (!doc) {
+function parseYaml(text: string): Parsed {
+  let parsed = parsedByText.get(text);
+  if (!parsed) {
     // `logLevel: 'error'`: the yaml library's warnings would go to the console, past the diagnostics.
-    doc = parseDocument(text, { keepSourceTokens: true, uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
-    parsedByText.set(text, doc);
+    const doc = parseDocument(text, { keepSourceTokens: true, uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
+    parsed = { doc };
+    if (!doc.errors.length) {
+      try {
+        parsed.data = deepFreeze(doc.toJS({ maxAliasCount: 100 }));
+      } catch (err) {
+        parsed.unreadable = (err as Error).message;
+      }
+    }
+    parsedByText.set(text, parsed);
   }
-  return doc;
+  return parsed;
+}
+
+/** Freezes a value and everything in it; an alias may make the same object appear twice, or inside itself. */
+function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const x = stack.pop();
+    if (!x || typeof x !== 'object' || Object.isFrozen(x)) continue;
+    Object.freeze(x);
+    for (const v of Object.values(x)) if (v && typeof v === 'object') stack.push(v);
+  }
+  return value;
 }
 
 /**
@@ -78,7 +108,7 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
       });
       continue;
     }
-    const doc = parseYaml(src.text);
+    const { doc, data, unreadable } = parseYaml(src.text);
     if (doc.errors.length) {
       // After the first syntax error the parser is out of step and the rest mostly repeats it;
       // duplicate keys are independent of each other and are all reported.
@@ -86,14 +116,11 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
       for (const e of doc.errors) if (e.code === 'DUPLICATE_KEY' || e === syntax) report(yamlError(src, doc, e));
       continue;
     }
-    let data: unknown;
-    try {
-      data = doc.toJS({ maxAliasCount: 100 });
-    } catch (err) {
-      const alias = /alias/i.test((err as Error).message);
+    if (unreadable !== undefined) {
+      const alias = /alias/i.test(unreadable);
       report({
         code: 'RB0012',
-        message: `this YAML cannot be read: ${(err as Error).message}`,
+        message: `this YAML cannot be read: ${unreadable}`,
         at: { file: src.path, start: 0, end: Math.max(1, src.text.indexOf('\n')) },
         hint: alias ? 'an alias `*name` needs its anchor `&name` earlier in the file, and aliases may not multiply a value many times over' : undefined,
       });

@@ -33,8 +33,23 @@ export function checkNesting(d: Declared, report: (d: DiagnosticInput) => void):
   }
 }
 
+/**
+ * The measure of each declaration, by its tree: the parser gives the same tree for the same rules
+ * text (dsl/parser.ts), so a recompile measures only the declarations that changed.
+ */
+const measured = new WeakMap<A.Decl, A.Node | null>();
+
 /** The first node found deeper than the limit, if any. */
 function deepestNode(decl: A.Decl): A.Node | undefined {
+  let found = measured.get(decl);
+  if (found === undefined) {
+    found = measure(decl) ?? null;
+    measured.set(decl, found);
+  }
+  return found ?? undefined;
+}
+
+function measure(decl: A.Decl): A.Node | undefined {
   const stack: Array<{ value: unknown; depth: number }> = [{ value: decl, depth: 0 }];
   while (stack.length) {
     const { value, depth } = stack.pop()!;

@@ -1,4 +1,4 @@
-import type { Span } from '../dsl/ast.ts';
+import type { Decl, Span } from '../dsl/ast.ts';
 import type { Declared } from './declare.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentSpan } from './load.ts';
@@ -60,14 +60,30 @@ export function checkReservedNames(d: Declared, report: (d: DiagnosticInput) => 
   for (const [name, die] of d.dice) if (isJsReserved(name)) refuse(name, 'the name of a die', die.at);
   for (const [id, e] of d.entities) if (isJsReserved(id)) refuse(id, 'an id', e.at);
   for (const unit of d.units) {
-    const at = (span: Span) => fragmentSpan(unit.fragment, span);
     for (const decl of unit.program.decls) {
-      if (NAMED_DECLS.has(decl.kind) && isJsReserved(decl.name)) refuse(decl.name, `the name of ${/^[aeiou]/.test(decl.kind) ? "an" : "a"} ${decl.kind}`, at(decl.nameSpan));
-      if ('params' in decl) for (const p of decl.params) if (isJsReserved(p.name)) refuse(p.name, 'the name of a parameter', at(p.span));
-      if ('binds' in decl) for (const b of decl.binds) if (isJsReserved(b.name)) refuse(b.name, 'the name of a value', at(b.span));
-      bound(decl, (name, span) => refuse(name, 'the name of a value', at(span)));
+      for (const r of refusedIn(decl)) refuse(r.name, r.what, fragmentSpan(unit.fragment, r.span));
     }
   }
+}
+
+/**
+ * The reserved names a declaration binds, by its tree: the parser gives the same tree for the same
+ * rules text (dsl/parser.ts), so a recompile walks only the declarations that changed.
+ */
+const refusedByDecl = new WeakMap<Decl, Array<{ name: string; what: string; span: Span }>>();
+
+function refusedIn(decl: Decl): Array<{ name: string; what: string; span: Span }> {
+  let found = refusedByDecl.get(decl);
+  if (found) return found;
+  const out: Array<{ name: string; what: string; span: Span }> = [];
+  const refuse = (name: string, what: string, span: Span) => out.push({ name, what, span });
+  if (NAMED_DECLS.has(decl.kind) && isJsReserved(decl.name)) refuse(decl.name, `the name of ${/^[aeiou]/.test(decl.kind) ? "an" : "a"} ${decl.kind}`, decl.nameSpan);
+  if ('params' in decl) for (const p of decl.params) if (isJsReserved(p.name)) refuse(p.name, 'the name of a parameter', p.span);
+  if ('binds' in decl) for (const b of decl.binds) if (isJsReserved(b.name)) refuse(b.name, 'the name of a value', b.span);
+  bound(decl, (name, span) => refuse(name, 'the name of a value', span));
+  found = out;
+  refusedByDecl.set(decl, found);
+  return found;
 }
 
 /** Every name bound inside a declaration, found by shape so that no construct is forgotten. */

@@ -18,20 +18,36 @@ function compiled() {
   return validators;
 }
 
+/**
+ * What the schema said of each file's value. Values come from the parse cache (compiler/load.ts),
+ * one per file text and never changed, so a file is validated again only when its text changes.
+ */
+const verdicts = new WeakMap<object, { manifest?: ErrorObject[]; file?: ErrorObject[] }>();
+
+function errorsOf(validate: ValidateFunction, which: 'manifest' | 'file', data: unknown): ErrorObject[] {
+  const key = data !== null && typeof data === 'object' ? data : undefined;
+  const known = key && verdicts.get(key)?.[which];
+  if (known) return known;
+  // ajv reuses its `errors` array from call to call: keep a copy.
+  const errors = validate(data) ? [] : [...(validate.errors ?? [])];
+  if (key) verdicts.set(key, { ...verdicts.get(key), [which]: errors });
+  return errors;
+}
+
 /** Stage 2: the shape of every file against the shipped JSON Schemas; each error points at its YAML node. */
 export function checkSchemas(pack: LoadedPack, report: (d: DiagnosticInput) => void): boolean {
   const v = compiled();
   let ok = true;
-  if (pack.manifest && !v.manifest(pack.manifest.data ?? {})) {
-    ok = false;
-    for (const e of relevant(v.manifest.errors ?? [])) report(toDiagnostic(pack.manifest, e, manifestSchema));
+  if (pack.manifest) {
+    const errors = errorsOf(v.manifest, 'manifest', pack.manifest.data ?? {});
+    if (errors.length) ok = false;
+    for (const e of relevant(errors)) report(toDiagnostic(pack.manifest, e, manifestSchema));
   }
   for (const file of pack.files) {
     if (file.data === null || file.data === undefined) continue;
-    if (!v.file(file.data)) {
-      ok = false;
-      for (const e of relevant(v.file.errors ?? [])) report(toDiagnostic(file, e, packFileSchema));
-    }
+    const errors = errorsOf(v.file, 'file', file.data);
+    if (errors.length) ok = false;
+    for (const e of relevant(errors)) report(toDiagnostic(file, e, packFileSchema));
   }
   return ok;
 }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { EmbeddedActionsParser, type IRecognitionException, type IToken, type TokenType, type IParserErrorMessageProvider, tokenLabel } from 'chevrotain';
 import * as T from './lexer.ts';
 import type * as A from './ast.ts';
@@ -944,8 +945,14 @@ export interface RulesParse extends ParseResult<A.Program> {
   broken: string[];
 }
 
-/** Results by text: the tree is never changed by the passes that read it, so it can be shared. */
-const programs = new Map<string, RulesParse>();
+/**
+ * Results by text: the tree is never changed by the passes that read it, so it can be shared, and
+ * the compiler's per-declaration work is kept by tree (compiler/nesting.ts). Bounded by the texts'
+ * size, least recently used first out, so that an edit never empties it of the texts it left alone.
+ */
+const cacheOptions = { maxSize: 4 * 1024 * 1024, sizeCalculation: (_r: unknown, text: string) => Math.max(1, text.length) };
+const programs = new LRUCache<string, RulesParse>(cacheOptions);
+const expressions = new LRUCache<string, ParseResult<A.Expr>>(cacheOptions);
 
 /** Parse a rules text (a pack's `rules:` or a card's `rules:`) into declarations. */
 export function parseRules(text: string): RulesParse {
@@ -957,7 +964,6 @@ export function parseRules(text: string): RulesParse {
       return partial.program;
     });
     r = { ...parsed, decls: partial.program?.decls ?? [], broken: partial.broken };
-    if (programs.size > 2000) programs.clear();
     programs.set(text, r);
   }
   return r;
@@ -965,7 +971,12 @@ export function parseRules(text: string): RulesParse {
 
 /** Parse one expression, as written in a YAML field such as a role's `players where …`. */
 export function parseExpression(text: string): ParseResult<A.Expr> {
-  return withParser(text, 0, (p) => p.expression(), 'expression');
+  let r = expressions.get(text);
+  if (!r) {
+    r = withParser(text, 0, (p) => p.expression(), 'expression');
+    expressions.set(text, r);
+  }
+  return r;
 }
 
 /** Parse a type as written in a YAML field declaration: `number`, `region?`, `list<race>`. */

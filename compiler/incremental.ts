@@ -1,0 +1,177 @@
+/**
+ * Incremental checking: a compile session remembers what checking each declaration found (each
+ * function, pipeline, procedure, action, trigger, modifier, setup, invariant and flow, the game's
+ * and the cards'), and the next compile of the same pack replays it for every declaration whose
+ * inputs did not change, checking again only those of the rules texts that did. An editor that
+ * compiles on every keystroke uses one session per pack; `compile()` alone stays a cold, pure
+ * function of the texts.
+ *
+ * What a declaration depends on, and so what must be unchanged for its record to be replayed:
+ * - its own tree (the parser gives the same tree for the same text, dsl/parser.ts), and its rules
+ *   text as written at the same place of the same file, so that every position it reports is where
+ *   it was;
+ * - the pack's environment: every file with its rules texts cut out (kinds, fields, enums,
+ *   entities, dice, roles, scoring, other cards' YAML), the signature of every declaration of the
+ *   game's own rules (names, parameters, types; the whole of a `check` or `guard`, which a card
+ *   applies in place), the names every rules text declares, and the names of broken declarations.
+ *   The bodies of functions, procedures, actions and triggers are not in it: checking a declaration
+ *   reads the others' signatures only.
+ * A record that reported anything outside its own rules text is not kept: such a report would
+ * depend on positions elsewhere. Whole-pack checks (duplicates, recursion, unused declarations,
+ * field writers, guards) run again on every compile, over the replayed results, so the diagnostics
+ * are those of a cold compile (test/incremental.test.ts).
+ */
+import type * as A from '../dsl/ast.ts';
+import type { Checked, Placed } from './check.ts';
+import type { Declared, RulesUnit } from './declare.ts';
+import type { DiagnosticInput } from './diagnostic.ts';
+
+/** The maps of `Checked` that checking a declaration adds to, keyed by the declaration's own nodes. */
+export const recordedMaps = ['types', 'names', 'calls', 'fields', 'slots', 'applied', 'reached'] as const;
+export type RecordedMap = (typeof recordedMaps)[number];
+
+/** A map that, while `log` is set, also keeps every entry set, so that they can be set again later. */
+export class RecordingMap<K, V> extends Map<K, V> {
+  log: Array<[K, V]> | undefined;
+
+  override set(key: K, value: V): this {
+    this.log?.push([key, value]);
+    return super.set(key, value);
+  }
+}
+
+/** What checking one declaration found. */
+export interface DeclRecord {
+  slots: number;
+  /** A procedure's: the procedures it calls (for the recursion check). */
+  callees?: Set<string>;
+  diagnostics: DiagnosticInput[];
+  entries: Record<RecordedMap, Array<[unknown, unknown]>>;
+}
+
+/** The records of one rules text, by declaration. */
+type UnitRecords = Map<A.Decl, DeclRecord>;
+
+/** Environments kept: typing a declaration of the game's rules goes back and forth between a few (broken, mended). */
+const ENVIRONMENTS = 4;
+
+/**
+ * The check records of a session, by environment; the most recent few environments are kept, each
+ * holding the records of the last compile in it, so memory is bounded by a few compiles' worth.
+ */
+export class CheckMemo {
+  private environments: Array<{ env: string[]; units: Map<string, UnitRecords> }> = [];
+  private current: Map<string, UnitRecords> | undefined;
+  private previous: Map<string, UnitRecords> | undefined;
+  private places = new WeakMap<RulesUnit, string>();
+  private texts = new Map<string, string>();
+
+  /** Called by the checker once the declarations are collected: picks the records that still hold. */
+  begin(c: Checked): void {
+    const env = environmentOf(c);
+    this.texts = c.declared.texts;
+    this.places = new WeakMap();
+    const i = this.environments.findIndex((e) => sameParts(e.env, env));
+    this.previous = i < 0 ? undefined : this.environments[i].units;
+    if (i >= 0) this.environments.splice(i, 1);
+    this.current = new Map();
+    this.environments.push({ env, units: this.current });
+    if (this.environments.length > ENVIRONMENTS) this.environments.shift();
+  }
+
+  /** The record of a declaration checked before with the same inputs, kept for the next compile too. */
+  reuse(p: Placed<A.Decl>): DeclRecord | undefined {
+    const found = this.previous?.get(this.placeOf(p.unit))?.get(p.decl);
+    if (found) this.keep(p, found);
+    return found;
+  }
+
+  keep(p: Placed<A.Decl>, record: DeclRecord): void {
+    if (!this.current) return;
+    const f = p.unit.fragment;
+    if (record.diagnostics.length) {
+      const [start, end] = [f.toFile(0), f.toFile(f.text.length)];
+      if (record.diagnostics.some((d) => d.at.file !== f.file || d.at.start < start || d.at.end > end)) return;
+    }
+    const place = this.placeOf(p.unit);
+    let unit = this.current.get(place);
+    if (!unit) {
+      unit = new Map();
+      this.current.set(place, unit);
+    }
+    unit.set(p.decl, record);
+  }
+
+  /** A rules text as written, where it is, and whose: the same tree from the same text elsewhere is another place. */
+  private placeOf(u: RulesUnit): string {
+    let place = this.places.get(u);
+    if (place === undefined) {
+      const f = u.fragment;
+      const start = f.toFile(0);
+      const written = this.texts.get(f.file)?.slice(start, f.toFile(f.text.length)) ?? f.text;
+      place = `${u.owner?.id ?? ''}\u0000${f.file}\u0000${start}\u0000${written}`;
+      this.places.set(u, place);
+    }
+    return place;
+  }
+}
+
+function sameParts(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Everything a declaration's check reads besides its own declarations, as one text (see the top of this file). */
+function environmentOf(c: Checked): string[] {
+  const d = c.declared;
+  const parts = yamlWithoutRules(d);
+  const global = <D extends A.Decl>(m: Map<string, Placed<D>>) => [...m].filter(([, p]) => !p.unit.owner);
+  for (const [name, p] of global(c.events)) parts.push(`event ${name} ${signature(p.decl, false)}`);
+  for (const [name, p] of global(c.fns)) parts.push(`fn ${name} ${signature(p.decl, true)}`);
+  for (const [name, p] of global(c.pipelines)) parts.push(`pipeline ${name} ${signature(p.decl, true)}`);
+  for (const [name, p] of global(c.procs)) parts.push(`proc ${name} ${signature(p.decl, true)}`);
+  for (const [name, p] of c.checks) parts.push(`check ${name} ${signature(p.decl, false)}`);
+  for (const [name, p] of c.guards) parts.push(`guard ${name} ${signature(p.decl, false)}`);
+  for (const [name, list] of c.actions) for (const p of list) if (!p.unit.owner) parts.push(`action ${name} ${signature(p.decl, true)}`);
+  for (const u of d.units) parts.push(`unit ${u.owner?.id ?? ''} ${u.program.decls.map((x) => `${x.kind} ${'name' in x ? x.name : ''}`).join(',')}`);
+  parts.push(`broken ${[...d.broken].sort().join(',')}`);
+  return parts;
+}
+
+/** Every file's text with its rules texts (the game's and the cards') cut out. */
+function yamlWithoutRules(d: Declared): string[] {
+  const cuts = new Map<string, Array<[number, number]>>();
+  for (const u of d.units) {
+    const f = u.fragment;
+    const list = cuts.get(f.file) ?? [];
+    list.push([f.toFile(0), f.toFile(f.text.length)]);
+    cuts.set(f.file, list);
+  }
+  const out: string[] = [];
+  for (const [path, text] of d.texts) {
+    out.push(path);
+    let at = 0;
+    for (const [start, end] of (cuts.get(path) ?? []).sort((a, b) => a[0] - b[0])) {
+      out.push(text.slice(at, start));
+      at = Math.max(at, end);
+    }
+    out.push(at ? text.slice(at) : text);
+  }
+  return out;
+}
+
+const BODIES = new Set(['body', 'value', 'min', 'max', 'when', 'label']);
+/** Signatures by tree: the same text gives the same tree (dsl/parser.ts), so only new declarations are written out. */
+const signatures = [new WeakMap<A.Decl, string>(), new WeakMap<A.Decl, string>()];
+
+/** A declaration as written, positions aside; without its body when `head` (what callers see of it). */
+function signature(decl: A.Decl, head: boolean): string {
+  const known = signatures[head ? 1 : 0];
+  let s = known.get(decl);
+  if (s === undefined) {
+    s = JSON.stringify(decl, (key, value) => (key === 'span' || key === 'nameSpan' || (head && BODIES.has(key)) ? undefined : value));
+    known.set(decl, s);
+  }
+  return s;
+}

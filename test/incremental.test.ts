@@ -1,0 +1,149 @@
+/**
+ * A compile session (compiler/incremental.ts) gives what a cold compile gives: for runs of random
+ * one-card edits of every shipped pack — comments, a stray character, a renamed declaration, a
+ * changed number, a deleted line, an edit undone — the session's diagnostics equal those of
+ * `analyze` on the same files, and when the pack compiles, the two packs play the same seeded
+ * random game step for step.
+ */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { analyze, CompileSession, type CompiledPack, type SourceFile } from '../compiler/index.ts';
+import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+import { apply, legalChoices, newGame } from '../runtime/index.ts';
+import { nextRandom, seedState } from '../runtime/rng.ts';
+
+const PACKS = ['content/smallworld-wow', 'content/smallworld-wow-teams', 'content/wotlk', 'content/wroth'];
+const EDITS = 14;
+
+/** The runtime's seeded generator, for picking edits and moves. */
+function picker(seed: string) {
+  let state = seedState(seed);
+  return (n: number) => {
+    const r = nextRandom(state);
+    state = r.state;
+    return Math.floor(r.value * n);
+  };
+}
+
+/** Where the rules texts of a file are: the lines of each `rules: |` block. */
+function rulesLines(text: string): number[] {
+  const lines = text.split('\n');
+  const out: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const head = /^(\s*)(?:- )?rules: \|[-+]?$/.exec(lines[i]);
+    if (!head) continue;
+    for (let j = i + 1; j < lines.length && (lines[j].trim() === '' || lines[j].length - lines[j].trimStart().length > head[1].length); j++) if (lines[j].trim()) out.push(j);
+  }
+  return out;
+}
+
+type Edit = (text: string, pick: (n: number) => number) => string;
+
+const edits: Record<string, Edit> = {
+  comment: (text, pick) => {
+    const lines = text.split('\n');
+    const at = rulesLines(text);
+    const i = at[pick(at.length)];
+    const indent = /^\s*/.exec(lines[i])![0];
+    lines.splice(i, 0, `${indent}# edited`);
+    return lines.join('\n');
+  },
+  strayCharacter: (text, pick) => {
+    const lines = text.split('\n');
+    const at = rulesLines(text);
+    const i = at[pick(at.length)];
+    const col = /^\s*/.exec(lines[i])![0].length + pick(Math.max(1, lines[i].trim().length));
+    lines[i] = `${lines[i].slice(0, col)}@${lines[i].slice(col)}`;
+    return lines.join('\n');
+  },
+  rename: (text, pick) => {
+    const names = [...text.matchAll(/\b(?:fn|proc|event|pipeline|action|check)\s+([A-Za-z_]\w*)/g)].map((m) => m[1]);
+    if (!names.length) return edits.strayCharacter(text, pick);
+    const name = names[pick(names.length)];
+    return text.replace(new RegExp(`\\b(fn|proc|event|pipeline|action|check)(\\s+)${name}\\b`), `$1$2${name}Renamed`);
+  },
+  number: (text, pick) => {
+    const lines = text.split('\n');
+    const at = rulesLines(text).filter((i) => /\b\d+\b/.test(lines[i]));
+    if (!at.length) return edits.comment(text, pick);
+    const i = at[pick(at.length)];
+    lines[i] = lines[i].replace(/\b(\d+)\b/, (n) => String(Number(n) + 1));
+    return lines.join('\n');
+  },
+  deleteLine: (text, pick) => {
+    const lines = text.split('\n');
+    const at = rulesLines(text);
+    lines.splice(at[pick(at.length)], 1);
+    return lines.join('\n');
+  },
+};
+
+/** A seeded random game's states and legal choices, hashed. */
+function played(pack: CompiledPack, seed: number): string {
+  const h = createHash('sha256');
+  const pick = picker(`game${seed}`);
+  let st = newGame(pack, { players: Math.min(pack.players.max, Math.max(pack.players.min, 3)), seed });
+  h.update(JSON.stringify(st));
+  for (let step = 0; step < 60 && !st.over; step++) {
+    const legal = legalChoices(st, { labels: false });
+    h.update(JSON.stringify(legal));
+    if (!legal.length) break;
+    const r = apply(st, legal[pick(legal.length)]);
+    if (!r.ok) return `refused at ${step}: ${r.reason}`;
+    st = r.state;
+    h.update(JSON.stringify(st));
+  }
+  return h.digest('hex');
+}
+
+describe('a compile session gives what a cold compile gives', () => {
+  for (const dir of PACKS) {
+    it(`${dir}: after each of ${EDITS} random edits`, () => {
+      const original = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
+      const dependencies = dependenciesOf(dir, readPackFolder(dir));
+      const editable = original.filter((f) => rulesLines(f.text).length);
+      expect(editable.length).toBeGreaterThan(0);
+      const pick = picker(dir);
+      const session = new CompileSession();
+      let files: SourceFile[] = original;
+      const kinds = new Set<string>();
+      let compiled = 0;
+      for (let step = 0; step <= EDITS; step++) {
+        if (step > 0) {
+          // Now and then back to the pack as shipped, as an undo would.
+          if (step % 5 === 0) files = original;
+          else {
+            const file = editable[pick(editable.length)];
+            const kind = Object.keys(edits)[pick(Object.keys(edits).length)];
+            kinds.add(kind);
+            const current = files.find((f) => f.path === file.path)!;
+            files = files.map((f) => (f === current ? { path: f.path, text: edits[kind](f.text, pick) } : f));
+          }
+        }
+        const warm = session.analyze(files, { dependencies, lower: true });
+        const cold = analyze(files, { dependencies, lower: true });
+        expect(warm.diagnostics, `step ${step}`).toEqual(cold.diagnostics);
+        expect(!!warm.pack, `step ${step}`).toBe(!!cold.pack);
+        if (warm.pack && cold.pack) {
+          compiled++;
+          expect(played(warm.pack, step), `step ${step}`).toBe(played(cold.pack, step));
+        }
+      }
+      expect(compiled).toBeGreaterThan(2);
+      expect(kinds.size).toBeGreaterThan(2);
+    }, 240_000);
+  }
+
+  it('renaming a declaration the cards use reports their uses, and renaming it back clears them', () => {
+    const dir = 'content/smallworld-wow';
+    const original = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
+    const session = new CompileSession();
+    expect(session.analyze(original).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const file = original.find((f) => /\bevent conquered\b/.test(f.text))!;
+    const renamed = original.map((f) => (f === file ? { path: f.path, text: f.text.replace(/\bevent conquered\b/, 'event conqueredRenamed') } : f));
+    const broken = session.analyze(renamed);
+    expect(broken.diagnostics).toEqual(analyze(renamed).diagnostics);
+    expect(broken.diagnostics.some((d) => d.code === 'RB0505' && d.file.startsWith('races/'))).toBe(true);
+    expect(session.analyze(original).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+});
