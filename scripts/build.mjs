@@ -56,7 +56,7 @@ export async function buildNode() {
   });
   // A package's files are not checked one by one: npm rewrites node_modules/.package-lock.json
   // whenever it installs, updates or removes a package.
-  const own = Object.keys(result.metafile.inputs).filter((p) => !p.startsWith('node_modules/'));
+  const own = Object.keys(result.metafile.inputs).filter((p) => !p.split('/').includes('node_modules'));
   const inputs = [...own, 'node_modules/.package-lock.json', relative(ROOT, fileURLToPath(import.meta.url)), 'bin/built.mjs'].map((p) => {
     const s = statSync(join(ROOT, p));
     return [p, s.size, s.mtimeMs];
