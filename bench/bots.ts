@@ -63,6 +63,13 @@ function packOf(files: SourceFile[]): CompiledPack {
 interface Clock {
   decisions: number;
   ms: number;
+  /** The process's CPU time in them: what a choice costs with a core to itself, whatever the load. */
+  cpuMs: number;
+}
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /**
@@ -73,6 +80,7 @@ function play(pack: CompiledPack, start: GameState, seed: number, kinds: AgentKi
   const mcts = new Set(start.players.filter((_, i) => kinds[i % kinds.length].startsWith('mcts')));
   let asked: string | undefined;
   let at = 0;
+  let cpuAt = 0;
   return playByAgents(pack, {
     players: start.players.length,
     seed,
@@ -81,9 +89,11 @@ function play(pack: CompiledPack, start: GameState, seed: number, kinds: AgentKi
     start,
     observe(state) {
       const now = performance.now();
-      if (asked && mcts.has(asked)) (clock.decisions += 1), (clock.ms += now - at);
+      const cpu = cpuMs();
+      if (asked && mcts.has(asked)) (clock.decisions += 1), (clock.ms += now - at), (clock.cpuMs += cpu - cpuAt);
       asked = state.prompt?.player;
       at = now;
+      cpuAt = cpu;
     },
   }).state;
 }
@@ -101,7 +111,7 @@ function setUp(pack: CompiledPack, players: number, seed: number, ids: string[])
 
 /** One game's outcome on stderr as it ends, so a run stopped early still tells what it played. */
 function progress(label: string, seed: number, won: number, clock: Clock): void {
-  const pace = clock.decisions ? `, ${(clock.ms / clock.decisions / 1000).toFixed(2)} s per MCTS choice so far` : '';
+  const pace = clock.decisions ? `, ${(clock.ms / clock.decisions / 1000).toFixed(2)} s per MCTS choice so far (${(clock.cpuMs / clock.decisions / 1000).toFixed(2)} s CPU)` : '';
   console.error(`${label} seed ${seed}: ${won}${pace}`);
 }
 
@@ -110,7 +120,7 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 function line(label: string, wins: number, games: number, clock?: Clock, seconds?: number): string {
   const { low, high } = wilson(wins, games);
   let out = `${label.padEnd(58)} ${String(wins).padStart(5)}/${games}  ${pct(wins / games).padStart(6)}  [${pct(low)}, ${pct(high)}]`;
-  if (clock?.decisions) out += `  ${(clock.ms / clock.decisions / 1000).toFixed(2)} s per MCTS choice`;
+  if (clock?.decisions) out += `  ${(clock.ms / clock.decisions / 1000).toFixed(2)} s per MCTS choice (${(clock.cpuMs / clock.decisions / 1000).toFixed(2)} s CPU)`;
   if (seconds !== undefined) out += `, ${(seconds / games).toFixed(1)} s a game (${FULL_RUN} games: ~${Math.round((seconds / games) * FULL_RUN / 60)} min)`;
   return out;
 }
@@ -121,7 +131,7 @@ function smallWorld(): void {
   const opponents = (['random', 'greedy'] as AgentKind[]).filter((o) => only.has('sw') || only.has(`sw-${o}`));
   console.log(`\nSmall World, 2 players (${GAMES} games a matchup, seeds ${FIRST}..${FIRST + GAMES - 1}, seats alternated)`);
   for (const opponent of opponents) {
-    const clock = { decisions: 0, ms: 0 };
+    const clock = { decisions: 0, ms: 0, cpuMs: 0 };
     const t = performance.now();
     let wins = 0;
     const bySeat = [0, 0];
@@ -150,7 +160,7 @@ function wrathOfTheLichKing(): void {
       if (bots !== 'random' && !MCTS_DIFFICULTIES.has(difficulty)) continue;
       const games = bots === 'random' ? RANDOM_GAMES : GAMES;
       if (!games) continue;
-      const clock = { decisions: 0, ms: 0 };
+      const clock = { decisions: 0, ms: 0, cpuMs: 0 };
       const t = performance.now();
       let wins = 0;
       for (const g of seeds(games)) {
@@ -176,7 +186,7 @@ function wroth(): void {
     for (const bots of ['random', `mcts:${ITERATIONS}:depth=${DEPTH}`] as AgentKind[]) {
       const games = bots === 'random' ? RANDOM_GAMES : GAMES;
       if (!games) continue;
-      const clock = { decisions: 0, ms: 0 };
+      const clock = { decisions: 0, ms: 0, cpuMs: 0 };
       const t = performance.now();
       let wins = 0;
       for (const g of seeds(games)) {

@@ -133,6 +133,14 @@ describe('tree search', () => {
     expect(estimates(without, newGame(without, { players: 1, seed: 1 }))).toBeUndefined();
   });
 
+  it('values a finished game by the estimate too, so every leaf of a search has one unit', () => {
+    // Deep enough to reach the end: by the score `early` would be worth 1 and `late` 0; by the
+    // estimate, which the search plays for, `late` is worth 5 there as anywhere.
+    const pack = compiled(readPackFolder(join(packs, 'patience')));
+    const st = newGame(pack, { players: 1, seed: 1 });
+    expect(mctsAgent(pack, 1, 'p1', mcts(30, { depth: 200 })).choose(st, choicesOfAsked(st), 'p1').id).toBe('late');
+  });
+
   it('an estimate that is not a number is a compile error at its place in the YAML', () => {
     const files = readPackFolder(join(packs, 'patience')).map((f) => (f.path === 'game.yaml' ? { ...f, text: f.text.replace(/estimate: .*/, 'estimate: "\'soon\'"') } : f));
     const r = compile(files);
@@ -168,6 +176,37 @@ describe('what a bot may see', () => {
       expect(playByAgents(sw, { players: 3, seed, agents: 'random', maxSteps: 40 }).state.e).toEqual(st.e);
     }
     expect(changed).toBeGreaterThan(0);
+  });
+
+  it("the shipped packs' estimates rank a finished game as its score does, and grade the game before its end", () => {
+    const content = join(import.meta.dirname, '..', 'content');
+    const sw = smallWorld();
+    const swEnd = playByAgents(sw, { players: 2, seed: 3, agents: 'random', maxSteps: 3000 }).state;
+    expect(swEnd.over).toBe(true);
+    // On the last round no round is left: the estimate is the coins, the score.
+    expect(estimates(sw, swEnd)).toEqual(swEnd.players.map((p) => standings(swEnd).find((r) => r.player === p)!.score));
+    const swMid = playByAgents(sw, { players: 2, seed: 3, agents: 'random', maxSteps: 30 }).state;
+    const coins = standings(swMid).map((r) => r.score);
+    expect(estimates(sw, swMid)!.every((v) => v > Math.min(...coins))).toBe(true);
+
+    for (const name of ['wotlk', 'wroth']) {
+      const pack = compiled(readPackFolder(join(content, name)));
+      // WotLK's difficulty for the table; Wroth's AI faction and its first scenario card.
+      const card = pack.byKind.scenario?.[0] ?? '';
+      const setup = name === 'wotlk' ? ['choose normal'] : [`choose ${pack.entities[card]?.props.faction}`, `choose ${card}`];
+      const start = after(pack, name === 'wotlk' ? 2 : 1, 2, setup);
+      const end = playByAgents(pack, { players: start.players.length, seed: 2, agents: 'random', maxSteps: 3000, start }).state;
+      expect(end.over, name).toBe(true);
+      const won = standings(end)[0].score > 0;
+      const final = estimates(pack, end)!;
+      // A co-op table shares one estimate; a lost game is 0, a won one 1000.
+      expect(new Set(final).size, name).toBe(1);
+      if (name === 'wotlk') expect(final[0], name).toBe(won ? 1000 : 0);
+      const mid = playByAgents(pack, { players: start.players.length, seed: 2, agents: 'random', maxSteps: start.choices.length + 20, start }).state;
+      const graded = estimates(pack, mid)![0];
+      expect(graded, name).toBeGreaterThan(0);
+      expect(graded, name).toBeLessThan(1000);
+    }
   });
 
   it('every named bot plays a whole game of a shipped pack through the one loop', () => {
