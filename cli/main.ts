@@ -63,7 +63,7 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
     .option('--seed <s>', 'seed of the first game; the others follow (seed + 1, …)', integer, 1)
     .option('--bots <kind...>', 'random (a uniform pick), greedy (the best lead at the end of its turn) or mcts:<iterations>[:team] (a tree search; docs/bots.md); one for every seat, or one per seat', ['random'])
     .option('--max-steps <k>', 'give up on a game after this many choices', positiveInt, 10000)
-    .option('--workers <n>', 'worker threads (default: one per core)', positiveInt)
+    .option('--workers <n>', 'threads playing, this one included (default: one per core)', positiveInt)
     .option('--json', 'print the figures as JSON')
     .option('--html <file>', 'also write the study as one self-contained HTML page with charts')
     .option('--margin <points>', 'half-width of the fair band around an even share, in percentage points', margin, 5)
