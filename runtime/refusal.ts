@@ -1,5 +1,6 @@
 /** The evaluation budgets (runtime/budget.ts) whose end refuses a choice. */
-export type BudgetName = 'step' | 'list' | 'text' | 'range' | 'choices';
+export const BUDGET_NAMES = ['step', 'list', 'text', 'range', 'choices'] as const;
+export type BudgetName = (typeof BUDGET_NAMES)[number];
 
 /** Thrown by a failed `require` or a rule that cannot go on; `apply` turns it into a refusal. */
 export class Refusal extends Error {
