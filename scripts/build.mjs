@@ -36,6 +36,15 @@ const sourceUrls = {
 export async function buildNode() {
   const staging = `${BUILD_DIR}.${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
+  try {
+    return await buildInto(staging);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+async function buildInto(staging) {
+  const started = Date.now();
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, source]) => [name, source])),
@@ -59,7 +68,9 @@ export async function buildNode() {
   const own = Object.keys(result.metafile.inputs).filter((p) => !p.split('/').includes('node_modules'));
   const inputs = [...own, 'node_modules/.package-lock.json', relative(ROOT, fileURLToPath(import.meta.url)), 'bin/built.mjs'].map((p) => {
     const s = statSync(join(ROOT, p));
-    return [p, s.size, s.mtimeMs];
+    // A file changed while it was bundled may be bundled as it was before: recorded so that it
+    // never matches, the build is not used until the next one. (File times lag the clock a little.)
+    return [p, s.size, s.mtimeMs >= started - 50 ? -1 : s.mtimeMs];
   });
   writeFileSync(join(staging, INPUTS_FILE), JSON.stringify({ node: process.versions.node, inputs }));
   rmSync(BUILD_DIR, { recursive: true, force: true });
@@ -69,6 +80,15 @@ export async function buildNode() {
 
 if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   const t = performance.now();
-  const n = await buildNode();
-  console.log(`built ${relative(process.cwd(), BUILD_DIR) || '.'} from ${n} files in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  try {
+    const n = await buildNode();
+    console.log(`built ${relative(process.cwd(), BUILD_DIR) || '.'} from ${n} files in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  } catch (e) {
+    // As npm's `prepare`, a source that does not bundle (someone's edit half done) must not fail
+    // `npm install`: the CLI runs the sources through tsx meanwhile.
+    if (process.env.npm_lifecycle_event !== 'prepare') throw e;
+    const first = e.errors?.[0];
+    const why = first ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ''}${first.text}` : e.message;
+    console.warn(`rulebook: not bundled (${why}); the CLI runs the TypeScript sources through tsx until \`npm run build\``);
+  }
 }
