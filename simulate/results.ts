@@ -7,6 +7,7 @@
  *    "bots":["random"],"seed":1,"games":2000,"maxSteps":10000,"shard":{"index":1,"count":4},"seconds":…}
  *   {"seed":1,"players":2,"steps":21,…}
  */
+import { BUDGET_NAMES } from '../runtime/refusal.ts';
 import type { GameSummary } from './playout.ts';
 
 export const RESULTS_FORMAT = 'rulebook-games/1';
@@ -102,5 +103,6 @@ function summaryProblem(g: unknown): string | undefined {
   if (!Array.isArray(g.standings) || !g.standings.every((r) => isObject(r) && typeof r.player === 'string' && typeof r.score === 'number' && typeof r.tiebreak === 'number')) return 'standings must be a list of {player, score, tiebreak}';
   if (!isStrings(g.winners)) return 'winners must be a list of players';
   if (!isObject(g.held) || !Object.values(g.held).every(isStrings)) return 'held must map cards to lists of players';
+  if (g.budget !== undefined && !BUDGET_NAMES.some((b) => b === g.budget)) return `budget must be one of ${BUDGET_NAMES.join(', ')}`;
   return undefined;
 }

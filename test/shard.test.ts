@@ -115,6 +115,9 @@ describe('a study in shards', () => {
       const garbage = join(temp, 'garbage.jsonl');
       writeFileSync(garbage, readFileSync(files[1], 'utf8').replace(/\n\{"seed":2[0-9]/, '\n{oops'));
       await refused([files[0], garbage], /garbage\.jsonl:\d+: not a line of JSON/);
+      const unknownBudget = join(temp, 'unknown-budget.jsonl');
+      writeFileSync(unknownBudget, readFileSync(files[1], 'utf8').replace('"over":', '"budget":"patience","over":'));
+      await refused([files[0], unknownBudget], /unknown-budget\.jsonl:2: not a game's summary: budget must be one of step, list, text, range, choices/);
       const notResults = join(temp, 'not-results.jsonl');
       writeFileSync(notResults, '{"hello": 1}\n');
       await refused([notResults], /not-results\.jsonl:1: not a results header: format undefined/);
