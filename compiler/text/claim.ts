@@ -94,6 +94,8 @@ export interface TextClaim {
   implicit?: boolean;
   /** "As many … as": one for each of something, which says what a count pays per element, not an amount. */
   each?: boolean;
+  /** "You do not discard any token": what normally happens does not, which only a rule changing it (a `modify`) says. */
+  none?: boolean;
   /** May satisfy the rules but is never reported as unsupported: a condition the core rules give every card. */
   unchecked?: boolean;
   /** Named as left alone ("except …"): neither checked nor satisfying anything. */

@@ -53,6 +53,7 @@ export function compareClaims(allRules: RuleClaim[], allText: TextClaim[], sameC
     seen.add(key);
     missing.push(r);
   }
+  missing.push(...unmatched(rule.filter((r) => r.required && r.body.k === 'number' && !missing.includes(r)), checked));
   const out: Mismatch[] = [];
   for (const t of unsupported) {
     const i = missing.findIndex((r) => sameSubject(t.body, r.body) || (t.body.k === 'term' && r.body.k === 'term' && sameClass(t.body.term, r.body.term)));
@@ -160,10 +161,40 @@ function satisfies(t: TextClaim, r: RuleClaim): boolean {
   if (t.body.k !== 'number' || r.body.k !== 'number') return true;
   // "As many as there are regions" says one per region, not that an effect gives or sets 1.
   if (t.each && r.how !== 'per') return false;
+  // "A region" says one region, not one of whatever a rule's uncounted number counts.
+  if (t.implicit && r.body.anyUnit) return false;
+  // "You do not discard any token" cancels what normally happens; it does not say an effect's price is 0.
+  if (t.none && r.decl.kind !== 'modify') return false;
   // "Discard 1 Beast token" takes one away; it does not say that a rule leaves exactly 1.
   if (r.sets && (t.body.dir === 'gain' || t.body.dir === 'lose')) return false;
   const effect = (r.how === 'amount' || r.how === 'count' || r.how === 'per') && !r.body.dir && !r.body.transfer;
   return !(effect && (t.body.cond || t.body.dir === 'atLeast' || t.body.dir === 'atMost'));
+}
+
+/**
+ * Two different numbers the rules give need two numbers in the text: "counts as 1 race token" says
+ * the champion's 1 in defence, and cannot also say what its conquest costs. Each number the rules
+ * give (one per distinct claim) that the text says outright is matched with a number of the text
+ * of its own; those left over are not said.
+ */
+function unmatched(required: RuleClaim[], all: TextClaim[]): RuleClaim[] {
+  // Weak cues ("like a normal race token") are not counted: a number said outright is.
+  const text = all.filter((t) => !t.implicit && t.body.k === 'number');
+  const distinct = required.filter((r, i) => required.findIndex((x) => JSON.stringify(x.body) === JSON.stringify(r.body)) === i && text.some((t) => satisfies(t, r)));
+  const owner = new Map<TextClaim, RuleClaim>();
+  const match = (r: RuleClaim, seen: Set<TextClaim>): boolean => {
+    for (const t of text) {
+      if (seen.has(t) || !satisfies(t, r)) continue;
+      seen.add(t);
+      const other = owner.get(t);
+      if (!other || match(other, seen)) {
+        owner.set(t, r);
+        return true;
+      }
+    }
+    return false;
+  };
+  return distinct.filter((r) => !match(r, new Set()));
 }
 
 function related(t: ClaimBody, r: ClaimBody): boolean {

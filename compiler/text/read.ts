@@ -251,7 +251,7 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     const zero = zeros.some((z) => z.to <= u.from && u.from - z.to <= ZERO_REACH && clauseBetween(z.to, u.from) && noNumberBetween(z.to, u.from));
     if (zero) {
       const cond = ifs.some((m) => m.to <= u.from && clauseBetween(m.to, u.from)) || undefined;
-      claims.push({ body: { k: 'number', value: 0, unit: u.value, cond }, ...span(u.from, u.to) });
+      claims.push({ body: { k: 'number', value: 0, unit: u.value, cond }, ...span(u.from, u.to), none: true });
       continue;
     }
     const marked = r.one.some((o) => {

@@ -247,7 +247,9 @@ export class Renderer {
       else if (!this.missing.some((m) => m.key === `conditions.${(c.body as { cond: string }).cond}`)) this.missing.push({ key: `conditions.${c.body.cond}`, decl, span: c.span });
     }
     if (frame) body = frame.replace('{clauses}', body);
-    if (limit) body = `${this.claim(limit)} ${body}`;
+    // A frame may say the limit itself ("Once per game, in your turn: …"): said once, not twice.
+    const limitSaid = limit && this.claim(limit);
+    if (limitSaid && !body.toLocaleLowerCase(this.lang.lang).includes(limitSaid.toLocaleLowerCase(this.lang.lang))) body = `${limitSaid} ${body}`;
     let text: string;
     if (timing) {
       const id = (timing.body as { timing: string }).timing;
