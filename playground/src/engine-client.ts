@@ -4,8 +4,7 @@
  * A worker that fails to load, throws, or does not answer in time is replaced by a fresh one, and
  * the requests it held are answered with the problem, so the page never waits forever.
  */
-import type { CompileRequest, CompileResponse, PlayRequest, PlayResponse, ScenariosResponse, SimulateRequest, SimulateResponse, TextsResponse, WorkerResponse } from './protocol.ts';
-import { emptySymbolIndex } from '../../compiler/symbols.ts';
+import type { CompileRequest, CompileResponse, PlayRequest, PlayResponse, ScenariosResponse, SimulateRequest, SimulateResponse, SymbolsResponse, TextsResponse, WorkerResponse } from './protocol.ts';
 import EngineWorker from './engine.worker.ts?worker';
 
 /**
@@ -27,6 +26,8 @@ export class EngineClient {
   private ready = false;
   private next = 1;
   private pending = new Map<number, Pending>();
+  /** A compile's symbol index arrives just after its answer. */
+  onSymbols: (r: SymbolsResponse) => void = () => {};
   /** Scenario verdicts arrive after their compile's answer. */
   onScenarios: (r: ScenariosResponse) => void = () => {};
   /** Card text verdicts arrive after their compile's answer too. */
@@ -49,6 +50,7 @@ export class EngineClient {
         for (const p of this.pending.values()) p.timer ??= this.watchdog();
         return;
       }
+      if (ev.data.type === 'symbols') return this.onSymbols(ev.data);
       if (ev.data.type === 'scenarios') return this.onScenarios(ev.data);
       if (ev.data.type === 'texts') return this.onTexts(ev.data);
       if (ev.data.type === 'simulated') return this.onSimulated(ev.data);
@@ -73,7 +75,7 @@ export class EngineClient {
       clearTimeout(p.timer);
       p.resolve(
         p.kind === 'compile'
-          ? ({ type: 'compiled', id, diagnostics: [], symbols: emptySymbolIndex(), engineProblem: problem, ms: 0 } satisfies CompileResponse)
+          ? ({ type: 'compiled', id, diagnostics: [], engineProblem: problem, ms: 0 } satisfies CompileResponse)
           : ({ type: 'played', id, version: 0, legal: [], applied: 0, error: problem } satisfies PlayResponse),
       );
     }

@@ -5,8 +5,8 @@
  *
  * Compiles are coalesced: when several arrive while one runs, only the newest is compiled.
  */
-import { analyze, type Analysis, type CompiledPack } from '../../compiler/index.ts';
-import { emptySymbolIndex } from '../../compiler/symbols.ts';
+import { CompileSession, type Analysis, type CompiledPack } from '../../compiler/index.ts';
+import { buildSymbols, emptySymbolIndex } from '../../compiler/symbols.ts';
 import { checkCards, prepareTexts } from '../../compiler/text/index.ts';
 import { apply, legalChoices, newGame, replay, standings, viewFor } from '../../runtime/index.ts';
 import type { Choice, GameState, PackSummary } from './engine-types.ts';
@@ -20,6 +20,8 @@ import { study } from '../../simulate/study.ts';
 const PLAYGROUND_BOTS: AgentKind = 'random';
 
 let version = 0;
+/** Every keystroke compiles; the session checks again only the declarations the edit touched (compiler/incremental.ts). */
+const session = new CompileSession();
 let good: { version: number; pack: CompiledPack; summary: PackSummary } | undefined;
 
 /** States of the current game by number of choices applied, for the current pack version and options. */
@@ -38,6 +40,11 @@ let scenarioTimer: ReturnType<typeof setTimeout> | undefined;
  */
 const TEXTS_IDLE_MS = 60;
 let textsTimer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * The symbol index (hovers, go to definition, outline) takes about as long as the compile itself;
+ * it follows the diagnostics in a task of its own, which a keystroke already on its way cancels.
+ */
+let symbolsTimer: ReturnType<typeof setTimeout> | undefined;
 let scheduled = false;
 
 // Requests wait for one turn of the event loop, so that those that arrived during a long compile
@@ -47,6 +54,7 @@ self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
   if (ev.data.type === 'compile') {
     clearTimeout(scenarioTimer);
     clearTimeout(textsTimer);
+    clearTimeout(symbolsTimer);
   }
   if (ev.data.type === 'simulate') simulation = undefined;
   if (!scheduled) {
@@ -80,15 +88,17 @@ function compile(req: CompileRequest) {
   const t0 = performance.now();
   let result: Analysis;
   try {
-    result = analyze(req.files, { dependencies: req.dependencies, lower: true, symbols: true });
+    result = session.analyze(req.files, { dependencies: req.dependencies, lower: true });
   } catch (e) {
-    post({ type: 'compiled', id: req.id, diagnostics: [], symbols: emptySymbolIndex(), engineProblem: `the compiler crashed: ${(e as Error).message}`, ms: performance.now() - t0 });
+    post({ type: 'compiled', id: req.id, diagnostics: [], engineProblem: `the compiler crashed: ${(e as Error).message}`, ms: performance.now() - t0 });
     return;
   }
+  const analysis = result;
+  clearTimeout(symbolsTimer);
+  symbolsTimer = setTimeout(() => symbols(req.id, analysis), 0);
   const pack = result.pack;
-  const symbols = result.symbols ?? emptySymbolIndex();
   if (!pack || result.diagnostics.some((d) => d.severity === 'error')) {
-    post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, symbols, ms: performance.now() - t0 });
+    post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, ms: performance.now() - t0 });
     return;
   }
   // Only plain data crosses to the page: the lowered rules are closures and stay here.
@@ -97,9 +107,8 @@ function compile(req: CompileRequest) {
   );
   good = { version: ++version, pack, summary };
   cache = undefined;
-  post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, symbols, version: good.version, summary, ms: performance.now() - t0 });
+  post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, version: good.version, summary, ms: performance.now() - t0 });
   clearTimeout(textsTimer);
-  const analysis = result;
   const v = good.version;
   textsTimer = setTimeout(() => texts(req.id, v, analysis, req.dependencies), TEXTS_IDLE_MS);
   if (req.scenarios.length) {
@@ -107,6 +116,17 @@ function compile(req: CompileRequest) {
     clearTimeout(scenarioTimer);
     scenarioTimer = setTimeout(() => void scenarios(req.id, req.scenarios), SCENARIO_IDLE_MS);
   }
+}
+
+/** The symbol index of a compile, for the editor's hovers, definitions, references and outline; an editor's aid never fails the page. */
+function symbols(id: number, analysis: Analysis) {
+  let index;
+  try {
+    index = buildSymbols(analysis);
+  } catch {
+    index = emptySymbolIndex();
+  }
+  post({ type: 'symbols', id, symbols: index });
 }
 
 /** The card text checker on the compile that just succeeded: each card's verdict per language. */

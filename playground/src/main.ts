@@ -22,8 +22,11 @@ import { makeTabs } from './tabs/index.ts';
 import { TabPanel } from './tabs/panel.ts';
 import { dependencyIds, scenariosOf, sourcesOf, Workspace } from './workspace.ts';
 
-/** How long typing must pause before a compile. Short: the compile runs off the page's thread. */
-const COMPILE_DEBOUNCE_MS = 60;
+/**
+ * A keystroke compiles at once when no compile is running; keystrokes while one runs make one more
+ * compile of the newest text, asked as soon as the running one answers. So the diagnostics follow
+ * the keyboard without a pause, and the worker never has more than one compile waiting.
+ */
 
 class App implements AppContext {
   readonly ws = new Workspace();
@@ -33,8 +36,9 @@ class App implements AppContext {
   files: Record<string, string> = {};
 
   diagnostics: Diagnostic[] = [];
-  private compileTimer: ReturnType<typeof setTimeout> | undefined;
   private compiling = false;
+  /** An edit came while a compile ran: compile again when it answers. */
+  private compileAgain = false;
   lastCompile: CompileResponse | undefined;
   /** The last pack that compiled without errors: the game runs on it. */
   summary: PackSummary | undefined;
@@ -86,6 +90,9 @@ class App implements AppContext {
       }
     });
     // A new worker knows no pack: compile again, unless compiling is what failed.
+    this.engine.onSymbols = (r) => {
+      if (r.id === this.lastCompile?.id) this.editor.setSymbols(r.symbols);
+    };
     this.engine.onRestart = (compileLost) => {
       if (!compileLost) this.compileNow();
     };
@@ -177,12 +184,12 @@ class App implements AppContext {
   // ─── Compiling ────────────────────────────────────────────────────────────
 
   scheduleCompile() {
-    clearTimeout(this.compileTimer);
-    this.compileTimer = setTimeout(() => this.compileNow(), COMPILE_DEBOUNCE_MS);
+    if (this.compiling) this.compileAgain = true;
+    else this.compileNow();
   }
 
   private compileNow() {
-    clearTimeout(this.compileTimer);
+    this.compileAgain = false;
     const key = this.packKey;
     const deps: Record<string, ReturnType<typeof sourcesOf>> = {};
     for (const id of dependencyIds(this.files)) {
@@ -197,6 +204,7 @@ class App implements AppContext {
     void this.engine.compile({ files: sourcesOf(this.files), dependencies: deps, scenarios: scenariosOf(this.files) }).then((r) => {
       if (key !== this.packKey) return;
       this.compiling = false;
+      if (this.compileAgain) this.compileNow();
       this.onCompiled(r);
     });
   }
@@ -206,7 +214,6 @@ class App implements AppContext {
     this.timing.workerMs = r.ms;
     this.lastCompile = r;
     this.diagnostics = r.diagnostics;
-    this.editor.setSymbols(r.symbols);
     this.editor.setDiagnostics(r.diagnostics);
     this.panel.render();
     this.packs.renderFiles();

@@ -20,13 +20,19 @@ export interface CompileResponse {
   type: 'compiled';
   id: number;
   diagnostics: Diagnostic[];
-  symbols: SymbolIndex;
   /** Set when this compile had no errors: the game now runs on it. */
   version?: number;
   summary?: PackSummary;
   /** Why there is no compiler (the engine module is missing or threw). */
   engineProblem?: string;
   ms: number;
+}
+
+/** The symbol index of a compile, sent just after its answer (same id). */
+export interface SymbolsResponse {
+  type: 'symbols';
+  id: number;
+  symbols: SymbolIndex;
 }
 
 export interface PlayRequest {
@@ -126,4 +132,4 @@ export interface ReadyResponse {
   type: 'ready';
 }
 
-export type WorkerResponse = ReadyResponse | CompileResponse | PlayResponse | ScenariosResponse | TextsResponse | SimulateResponse;
+export type WorkerResponse = ReadyResponse | CompileResponse | SymbolsResponse | PlayResponse | ScenariosResponse | TextsResponse | SimulateResponse;
