@@ -10,13 +10,14 @@
  * again collects the shards already played.
  */
 import { createHash } from 'node:crypto';
-import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Job, Worker } from 'bullmq';
 import type { AgentKind } from '../runtime/agents.ts';
 import { parseResults, resultsText, type Results, type StudySettings } from './results.ts';
 import { mergeShards, shardGames, studyDifference } from './shard.ts';
 import type { ShardJob, ShardWorkerData } from './shardJob.ts';
 
+// BullMQ and ioredis are imported when a queue is used: loading them is a good part of the CLI's
+// start, and most commands never use a queue.
 export const QUEUE_NAME = 'rulebook-shards';
 
 /** A queue that cannot be used: Redis unreachable, a shard refused by a worker. */
@@ -46,6 +47,7 @@ export async function runQueued(q: QueuedStudy): Promise<Results> {
   await reachable(q.url);
   const connection = connectionOf(q.url);
   const run = runId(q.study, q.shards);
+  const { Queue, QueueEvents } = await import('bullmq');
   const queue = new Queue<ShardJob>(QUEUE_NAME, { connection, prefix: q.prefix });
   const events = new QueueEvents(QUEUE_NAME, { connection, prefix: q.prefix });
   try {
@@ -113,6 +115,7 @@ export interface WorkerOptions extends Connection {
 export async function startWorker(o: WorkerOptions): Promise<Worker<ShardJob, Results>> {
   await reachable(o.url);
   const workerData: ShardWorkerData = { packs: o.packs, rulebook: o.rulebook };
+  const { Worker } = await import('bullmq');
   const worker = new Worker<ShardJob, Results>(QUEUE_NAME, new URL('./shardJob.mjs', import.meta.url), {
     connection: connectionOf(o.url),
     prefix: o.prefix,
@@ -142,6 +145,7 @@ function connectionOf(url: string) {
 
 /** Fails at once, with the reason, when Redis does not answer, instead of retrying forever. */
 async function reachable(url: string): Promise<void> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5000 });
   // The connection's own error (ECONNREFUSED, a wrong password) says more than the "closed" that follows it.
   let cause: Error | undefined;
