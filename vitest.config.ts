@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -9,6 +10,9 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // A worker per core (vitest's default leaves one free): an e2e file's worker mostly waits on its
+    // browser and the dev server, so a unit file runs beside it instead of after it.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,
