@@ -171,7 +171,8 @@ class RuleReader {
         else if (this.oncePerTurn(decl)) this.push({ k: 'limit', times: 1, per: 'turn' }, true, decl.nameSpan, [], { how: 'limit' });
         const kinds = new Map<string, A.Param[]>();
         for (const p of decl.params) {
-          if (p.domain) this.scan(p.domain, { required: true });
+          if (p.domain?.kind === 'range') this.bounds(p.domain);
+          else if (p.domain) this.scan(p.domain, { required: true });
           if (this.d.kinds.has(p.type.name)) kinds.set(p.type.name, [...(kinds.get(p.type.name) ?? []), p]);
         }
         for (const [kind, ps] of kinds) {
@@ -439,6 +440,21 @@ class RuleReader {
       }
       default:
         break;
+    }
+  }
+
+  /**
+   * `n: number in 2..3` of an action: how many the player picks, "2 to 3" or "up to 3"; a text must
+   * say its bounds, but for a lowest of 0 or 1 ("any number").
+   */
+  private bounds(range: A.RangeExpr): void {
+    for (const [end, dir] of [[range.from, 'atLeast'], [range.to, 'atMost']] as const) {
+      if (end.kind !== 'number') {
+        this.scan(end, { required: true });
+        continue;
+      }
+      const required = dir === 'atMost' || !isExistence('>=', end.value);
+      this.push({ k: 'number', value: end.value, dir, cond: true, anyUnit: true }, required, end.span, [end], { how: 'condition' });
     }
   }
 
@@ -905,6 +921,8 @@ class RuleReader {
 
   /** `count(things where flag)` counts what `flag` counts, else what the kind of things counts. */
   private unitOfList(e: A.Expr): UnitRef | undefined {
+    // `count(game.pile)` counts what the pile holds, as the glossary says of the field.
+    if (e.kind === 'field' && this.g.units.has(e.field)) return this.g.units.get(e.field);
     if (e.kind === 'where') {
       const flag = boolField(this.c, e.cond);
       if (flag && this.g.units.has(flag)) return this.g.units.get(flag);

@@ -53,7 +53,7 @@ export function compareClaims(allRules: RuleClaim[], allText: TextClaim[], sameC
     seen.add(key);
     missing.push(r);
   }
-  missing.push(...unmatched(rule.filter((r) => r.required && r.body.k === 'number' && !missing.includes(r)), checked));
+  missing.push(...unmatched(rule.filter((r) => r.required && r.body.k === 'number' && !r.body.anyUnit && !missing.includes(r)), checked));
   const out: Mismatch[] = [];
   for (const t of unsupported) {
     const i = missing.findIndex((r) => sameSubject(t.body, r.body) || (t.body.k === 'term' && r.body.k === 'term' && sameClass(t.body.term, r.body.term)));
@@ -174,8 +174,8 @@ function satisfies(t: TextClaim, r: RuleClaim): boolean {
 /**
  * Two different numbers the rules give need two numbers in the text: "counts as 1 race token" says
  * the champion's 1 in defence, and cannot also say what its conquest costs. Each number the rules
- * give (one per distinct claim) that the text says outright is matched with a number of the text
- * of its own; those left over are not said.
+ * give (one per distinct claim, of a known unit) that the text says outright is matched with a
+ * number of the text of its own; those left over are not said.
  */
 function unmatched(required: RuleClaim[], all: TextClaim[]): RuleClaim[] {
   // Weak cues ("like a normal race token") are not counted: a number said outright is.
