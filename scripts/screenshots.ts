@@ -15,6 +15,11 @@ import { openPack, playToMidgame, settled, shippedPacks, SIZES } from '../test/e
 const { values } = parseArgs({ options: { moves: { type: 'string', default: '40' }, out: { type: 'string', default: 'screenshots' }, pack: { type: 'string' }, size: { type: 'string' } } });
 const moves = Number(values.moves);
 const out = values.out!;
+const sizes = SIZES.filter((z) => !values.size || values.size === `${z.width}x${z.height}`);
+if (!sizes.length) {
+  console.error(`--size ${values.size} is none of ${SIZES.map((z) => `${z.width}x${z.height}`).join(', ')}`);
+  process.exit(2);
+}
 mkdirSync(out, { recursive: true });
 
 const { server, url } = await startPlayground();
@@ -26,13 +31,16 @@ async function shoot(page: Page, file: string) {
   saved++;
 }
 try {
-  for (const size of SIZES.filter((z) => !values.size || values.size === `${z.width}x${z.height}`)) {
-    for (const key of shippedPacks().filter((k) => !values.pack || k.endsWith(`/${values.pack}`))) {
-      const page = await browser.newPage({ viewport: size });
-      page.setDefaultTimeout(180_000);
-      const counts = await openPack(page, url, key);
-      for (const players of counts) {
-        await playToMidgame(page, players, moves);
+  for (const key of shippedPacks().filter((k) => !values.pack || k.endsWith(`/${values.pack}`))) {
+    const page = await browser.newPage({ viewport: sizes[0] });
+    page.setDefaultTimeout(180_000);
+    const counts = await openPack(page, url, key);
+    for (const players of counts) {
+      await playToMidgame(page, players, moves);
+      // The same position at each size: the window resized, the board is drawn again for the space it gets.
+      for (const size of sizes) {
+        await page.setViewportSize(size);
+        await settled(page);
         const name = `${key.split('/').pop()}-${players}p-${size.width}x${size.height}`;
         await shoot(page, join(out, `${name}.png`));
         if (size.width === 1280) {
@@ -44,8 +52,8 @@ try {
           await settled(page);
         }
       }
-      await page.close();
     }
+    await page.close();
   }
 } finally {
   await browser.close();
