@@ -1,16 +1,22 @@
 /**
  * `npx tsx bench/playground.ts`: figures, not assertions. In headless Chromium on the playground:
  * how long from a keystroke in a rules block to the compiler's diagnostics on screen, and from a
- * keystroke that leaves the pack valid to the game in progress replayed under the new rules.
+ * keystroke that leaves the pack valid to the game in progress (MOVES choices, default 150, played
+ * by bots in every seat) replayed under the new rules.
+ *
+ * The keystrokes alternate: `@` breaks the rules, Backspace mends them, so the texts compiled
+ * alternate between two; the worker's compile session (compiler/incremental.ts) has both in memory
+ * after the first round.
  */
 import { compileState, launchBrowser, startPlayground } from '../test/e2e/harness.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
+const MOVES = Number(process.env.MOVES ?? 150);
 
 interface Handle {
   playground: {
     editor: { open(p: string): void; model(p: string): { getValue(): string; getPositionAt(o: number): { lineNumber: number; column: number } }; editor: { setPosition(p: { lineNumber: number; column: number }): void; focus(): void } };
-    app: { played?: { version: number }; timing: { edit: number; sent: number; received: number; shown: number; workerMs: number } };
+    app: { played?: { version: number }; game: { toggleSeat(i: number): void }; timing: { edit: number; sent: number; received: number; shown: number; workerMs: number } };
     state(): { choices: string[] } | undefined;
   };
 }
@@ -26,18 +32,32 @@ const { server, url } = await startPlayground();
 const browser = await launchBrowser();
 try {
   const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
-  await page.goto(url);
+  await page.goto(url, { timeout: 180_000 });
   await compileState(page, 'ok', 60_000);
 
-  // A game in progress, so that every good compile also replays it.
+  // A game in progress, so that every good compile also replays it: bots in every seat play it
+  // to MOVES choices, then the seats are handed to the designer and the game waits.
   await page.fill('[data-testid=seed]', '3');
-  await page.click('[data-testid=start-game]');
+  const seats = await page.locator('select[data-testid^=seat-]').count();
+  for (let i = 0; i < seats; i++) await page.selectOption(`[data-testid=seat-${i}]`, 'bot');
   await page.selectOption('[data-testid=bot-speed]', 'instant');
-  await page.waitForSelector('[data-testid=choice]:not([disabled])');
-  await page.click('[data-testid=choice]:not([disabled])');
-  await page.waitForFunction(() => ((window as unknown as Handle).playground.state()?.choices.length ?? 0) > 0);
-  await page.waitForSelector('[data-testid=choice]:not([disabled])');
-  const moves = (await page.evaluate(() => (window as unknown as Handle).playground.state()?.choices.length)) ?? 0;
+  await page.click('[data-testid=start-game]');
+  await page.waitForFunction((n) => {
+    const st = (window as unknown as Handle).playground.state();
+    return !!st && (st.choices.length >= n || (st as { over?: boolean }).over === true);
+  }, MOVES, { timeout: 600_000, polling: 250 });
+  await page.evaluate((n) => {
+    for (let i = 0; i < n; i++) (window as unknown as Handle).playground.app.game.toggleSeat(i);
+  }, seats);
+  // Wait until no bot move is on its way: the number of choices holds still.
+  let last = -1;
+  for (;;) {
+    const n = (await page.evaluate(() => (window as unknown as Handle).playground.state()?.choices.length)) ?? 0;
+    if (n === last) break;
+    last = n;
+    await page.waitForTimeout(500);
+  }
+  const moves = last;
 
   // The cursor at the start of the first rules line of rules/conquest.yaml.
   await page.evaluate(() => {

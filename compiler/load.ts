@@ -213,6 +213,22 @@ export function spanAt(file: LoadedFile, path: Array<string | number>, key = fal
  * Block scalars (`|`) keep one text line per file line, shifted by the block's indentation.
  */
 export function fragmentOf(file: LoadedFile, path: Array<string | number>): Fragment | undefined {
+  let known = fragments.get(file.doc);
+  if (!known) {
+    known = new Map();
+    fragments.set(file.doc, known);
+  }
+  const key = JSON.stringify([file.path, ...path]);
+  if (known.has(key)) return known.get(key);
+  const found = readFragment(file, path);
+  known.set(key, found);
+  return found;
+}
+
+/** Fragments by document (one per file text, compiler/load.ts's cache) and path: a recompile maps only the files that changed. */
+const fragments = new WeakMap<Document.Parsed, Map<string, Fragment | undefined>>();
+
+function readFragment(file: LoadedFile, path: Array<string | number>): Fragment | undefined {
   const node = nodeAt(file.doc, path);
   if (!isScalar(node) || typeof node.value !== 'string' || !node.range) return undefined;
   const text = node.value;

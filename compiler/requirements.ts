@@ -4,6 +4,7 @@
  * (`extends: base-game@^0.1`, `dependsOn: [maps@>=0.1 <1]`, `rulebook: ^0.1`).
  * Read from `pack.yaml` before anything else, so that the right packs can be found and loaded.
  */
+import { LRUCache } from 'lru-cache';
 import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import semver from 'semver';
 import type { DiagnosticInput } from './diagnostic.ts';
@@ -46,6 +47,19 @@ export function isPackId(id: string): boolean {
  * out: the schema check reports it, and it must never become a path.
  */
 export function requirementsOf(manifest: string): Requirements {
+  let known = readManifests.get(manifest);
+  if (!known) {
+    known = readRequirements(manifest);
+    readManifests.set(manifest, known);
+  }
+  // A copy: the caller may change what it is given, and the next caller must get what the text says.
+  return structuredClone(known);
+}
+
+/** Requirements by manifest text: every compile reads them, and the manifest rarely changes while a pack is edited. */
+const readManifests = new LRUCache<string, Requirements>({ max: 64 });
+
+function readRequirements(manifest: string): Requirements {
   const out: Requirements = { dependsOn: [] };
   if (manifest.length > MAX_FILE_BYTES) return out;
   let doc;

@@ -953,6 +953,7 @@ export interface RulesParse extends ParseResult<A.Program> {
 const cacheOptions = { maxSize: 4 * 1024 * 1024, sizeCalculation: (_r: unknown, text: string) => Math.max(1, text.length) };
 const programs = new LRUCache<string, RulesParse>(cacheOptions);
 const expressions = new LRUCache<string, ParseResult<A.Expr>>(cacheOptions);
+const types = new LRUCache<string, ParseResult<A.TypeRef>>(cacheOptions);
 
 /** Parse a rules text (a pack's `rules:` or a card's `rules:`) into declarations. */
 export function parseRules(text: string): RulesParse {
@@ -981,5 +982,10 @@ export function parseExpression(text: string): ParseResult<A.Expr> {
 
 /** Parse a type as written in a YAML field declaration: `number`, `region?`, `list<race>`. */
 export function parseType(text: string): ParseResult<A.TypeRef> {
-  return withParser(text, 0, (p) => p.typeRef(), 'type');
+  let r = types.get(text);
+  if (!r) {
+    r = withParser(text, 0, (p) => p.typeRef(), 'type');
+    types.set(text, r);
+  }
+  return r;
 }
