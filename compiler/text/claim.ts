@@ -34,7 +34,9 @@ export type ClaimBody =
   /** How long what a card keeps lasts: until the moment of the turn (a timing id) that clears it. */
   | { k: 'duration'; until: string }
   /** Every player, not only you: a rule that walks all players. */
-  | { k: 'who'; who: Who };
+  | { k: 'who'; who: Who }
+  /** What a choice offers: the game terms of one list a player picks from (`choose form in [human, wolf]`). */
+  | { k: 'options'; terms: string[] };
 
 export type Mode = 'may' | 'must' | 'cannot';
 export type Who = 'each';
@@ -141,6 +143,10 @@ export function compatible(t: ClaimBody, r: ClaimBody): boolean {
       return t.until === (r as typeof t).until;
     case 'who':
       return t.who === (r as typeof t).who;
+    case 'options': {
+      const b = (r as typeof t).terms;
+      return t.terms.length === b.length && t.terms.every((x) => b.includes(x));
+    }
   }
 }
 
@@ -175,5 +181,7 @@ export function describeClaim(c: ClaimBody): string {
       return `lasting until \`${c.until}\``;
     case 'who':
       return 'every player';
+    case 'options':
+      return c.terms.map((t) => `\`${t}\``).join(' or ');
   }
 }

@@ -405,6 +405,7 @@ class RuleReader {
         this.locals.set(s.name, { k: 'choose', source: s.source });
         this.scan(s.source, { required: true });
         this.picked(s.source, s.span);
+        this.offered(s.source);
         this.block(s.body);
         break;
       case 'repeat':
@@ -455,6 +456,23 @@ class RuleReader {
       }
       const required = dir === 'atMost' || !isExistence('>=', end.value);
       this.push({ k: 'number', value: end.value, dir, cond: true, anyUnit: true }, required, end.span, [end], { how: 'condition' });
+    }
+  }
+
+  /** `choose form in (if … then [human, wolf] else [human])`: each list of game terms is what the player may pick from. */
+  private offered(source: A.Expr): void {
+    const lists = source.kind === 'if' ? [source.then, source.else] : [source];
+    for (const list of lists) {
+      if (list.kind !== 'list' || !list.items.length) continue;
+      const terms: string[] = [];
+      for (const x of list.items) {
+        const r = x.kind === 'name' ? this.c.names.get(x) : undefined;
+        const term = r?.k === 'const' && typeof r.value === 'string' ? r.value : undefined;
+        const cls = term ? termClass(this.g, this.d, term) : undefined;
+        if (!term || !cls || cls.k === 'field') return;
+        if (!terms.includes(term)) terms.push(term);
+      }
+      this.out.push({ body: { k: 'options', terms }, required: false, decl: this.current, span: list.span, sites: list.items });
     }
   }
 

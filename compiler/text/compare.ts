@@ -14,6 +14,7 @@ export type FindingCode =
   | 'TX0105' // whether the player chooses differs: may, must, cannot
   | 'TX0106' // who it is for differs: you, every player
   | 'TX0107' // how long it lasts differs, or goes unsaid
+  | 'TX0108' // what a choice offers differs
   | 'TX0201' // the text claims what the rules do not do
   | 'TX0202'; // the rules do what the text does not say
 
@@ -77,11 +78,32 @@ export function compareClaims(allRules: RuleClaim[], allText: TextClaim[], sameC
   }
   out.push(...pairings(rule, checked, sameClass));
   out.push(...aspects(allRules, allText));
+  out.push(...options(allRules, allText, sameClass));
   return out;
 }
 
 /** Claims about what a player does with an effect rather than what it is: compared by `aspects`. */
-const ASPECTS = new Set<ClaimBody['k']>(['mode', 'who', 'duration']);
+const ASPECTS = new Set<ClaimBody['k']>(['mode', 'who', 'duration', 'options']);
+
+/**
+ * What a choice offers: the terms a text names after its word for choosing ("choose between human
+ * form … or Worgen form"), of the classes the rules' lists are made of, must be one list the rules
+ * offer, no more and no fewer.
+ */
+function options(rule: RuleClaim[], text: TextClaim[], sameClass: (a: string, b: string) => boolean): Mismatch[] {
+  const lists = rule.filter((r) => r.body.k === 'options');
+  if (!lists.length) return [];
+  const offered = lists.flatMap((r) => (r.body as { terms: string[] }).terms);
+  const out: Mismatch[] = [];
+  for (const t of text) {
+    if (t.body.k !== 'options' || t.negated) continue;
+    const terms = [...new Set(t.body.terms.filter((x) => offered.some((o) => o === x || sameClass(o, x))))];
+    if (terms.length < 2) continue;
+    if (lists.some((r) => compatible({ k: 'options', terms }, r.body))) continue;
+    out.push({ code: 'TX0108', text: { ...t, body: { k: 'options', terms } }, rule: lists[0], others: lists });
+  }
+  return out;
+}
 
 /**
  * Whether the player chooses, who it is for, how long it lasts. Texts word these loosely ("you may
@@ -165,8 +187,9 @@ function satisfies(t: TextClaim, r: RuleClaim): boolean {
   if (t.implicit && r.body.anyUnit) return false;
   // "You do not discard any token" cancels what normally happens; it does not say an effect's price is 0.
   if (t.none && r.decl.kind !== 'modify') return false;
-  // "Discard 1 Beast token" takes one away; it does not say that a rule leaves exactly 1.
-  if (r.sets && (t.body.dir === 'gain' || t.body.dir === 'lose')) return false;
+  // "Discard 1 Beast token" takes one away, and "an extra token" gives one: neither says that a rule
+  // leaves exactly 1.
+  if (r.sets && (t.body.dir === 'gain' || t.body.dir === 'lose' || t.implicit)) return false;
   const effect = (r.how === 'amount' || r.how === 'count' || r.how === 'per') && !r.body.dir && !r.body.transfer;
   return !(effect && (t.body.cond || t.body.dir === 'atLeast' || t.body.dir === 'atMost'));
 }

@@ -17,6 +17,7 @@
  *   TX0101 a number or limit differs      TX0102 a term differs        TX0103 a moment of the turn differs
  *   TX0105 may / must / cannot differs    TX0106 "each player" where the rules give it to you only
  *   TX0107 how long it lasts differs or goes unsaid ("this turn", "until your next turn")
+ *   TX0108 what a choice offers differs ("choose between human form or Worgen form")
  *   TX0201 the text claims what the rules do not do                     TX0202 the rules do what the text does not say
  *   TX0301 a card has no text in a declared language                    TX0302 (warning) a capitalised word no glossary knows
  *   TX0401 (warning) a template missing for a construct                 TX0402 (warning) a pipeline the glossary does not count
@@ -345,6 +346,11 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
         const m2 = (t!.body as { mode: string }).mode;
         const why = (r!.body as { mode: string }).mode === 'must' ? 'the rules make it mandatory' : m2 === 'cannot' ? 'the rules allow it' : 'the rules leave it to the player';
         out.push(finding(ctx, { code: 'TX0105', message: `the ${lang} text says “${t!.words}”, but ${why}: \`${rule!.source}\``, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { ...extra, canonical: renderer.card(card.claims).text }));
+        break;
+      }
+      case 'TX0108': {
+        const offered = (m.others ?? [r!]).map((o) => renderer.claim(o));
+        out.push(finding(ctx, { code: 'TX0108', message: `the ${lang} text offers a choice of “${renderer.claim({ ...r!, body: t!.body })}”, but the rules offer ${offered.map((o) => `“${o}”`).join(' or ')}: \`${rule!.source}\``, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { ...extra, canonical: renderer.card(card.claims).text }));
         break;
       }
       case 'TX0106':

@@ -95,6 +95,8 @@ export interface Language {
   modes: Map<Mode, Phrase[]>;
   /** Words for every player rather than you: "each player". */
   everyone: Phrase[];
+  /** Words offering a choice between things: "choose between", "wybierz". The terms after them in the sentence are the options. */
+  choose: Phrase[];
   conditions: Map<string, WordEntry & { text?: string }>;
   effects: Map<string, WordEntry>;
   transfers: { in: Phrase[]; out: Phrase[] };
@@ -138,6 +140,7 @@ export function emptyLanguage(lang: string): Language {
     durations: new Map(),
     modes: new Map(),
     everyone: [],
+    choose: [],
     conditions: new Map(),
     effects: new Map(),
     transfers: { in: [], out: [] },
@@ -325,6 +328,7 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
     out.modes.set(mode, phrases(raw));
   }
   out.everyone = phrases(l.everyone);
+  out.choose = phrases(l.choose);
   out.except = phrases(l.except);
   out.words = phrases(l.words);
   out.templates = mapOf(l.templates);

@@ -40,6 +40,7 @@ export interface Reader {
   durations: Array<{ phrase: Phrase; value: string }>;
   modes: Array<{ phrase: Phrase; value: Mode }>;
   everyone: Array<{ phrase: Phrase; value: 'each' }>;
+  choose: Array<{ phrase: Phrase; value: true }>;
   conditions: Array<{ phrase: Phrase; value: string }>;
   effects: Array<{ phrase: Phrase; value: string }>;
   transfers: Array<{ phrase: Phrase; value: 'in' | 'out' }>;
@@ -81,6 +82,7 @@ export function makeReader(lang: Language, g: Glossary, d: Declared): Reader {
     durations: [...lang.durations].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     modes: [...lang.modes].flatMap(([mode, ps]) => ps.map((phrase) => ({ phrase, value: mode }))),
     everyone: lang.everyone.map((phrase) => ({ phrase, value: 'each' as const })),
+    choose: lang.choose.map((phrase) => ({ phrase, value: true as const })),
     conditions: [...lang.conditions].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     effects: [...lang.effects].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     transfers: [...lang.transfers.in.map((phrase) => ({ phrase, value: 'in' as const })), ...lang.transfers.out.map((phrase) => ({ phrase, value: 'out' as const }))],
@@ -292,6 +294,16 @@ export function readText(text: string, r: Reader, self: string): TextReading {
   for (const m of findAll(tokens, r.everyone)) {
     cover(m.from, m.to);
     claims.push({ body: { k: 'who', who: m.value }, ...span(m.from, m.to) });
+  }
+  // "Choose between human form … or Worgen form": the terms after the word, to the end of the sentence, are what it offers.
+  for (const m of findAll(tokens, r.choose)) {
+    cover(m.from, m.to);
+    const terms: string[] = [];
+    for (let j = m.to; j < tokens.length && !(tokens[j].sentenceStart && j > m.to); j++) {
+      const t = termAt.get(j);
+      if (t && t.value !== self && !excepted[j] && !terms.includes(t.value)) terms.push(t.value);
+    }
+    claims.push({ body: { k: 'options', terms }, ...span(m.from, m.to) });
   }
   // What the text says happens ("counts as empty"): paired with the terms around it, never reported on its own.
   for (const m of findAll(tokens, r.effects)) {

@@ -118,6 +118,8 @@ export class Renderer {
         return this.lang.durations.get(b.until)?.text ?? b.until;
       case 'who':
         return this.lang.everyone[0]?.source ?? b.who;
+      case 'options':
+        return this.terms(b.terms, 'nom', c.decl, c.span);
     }
   }
 
