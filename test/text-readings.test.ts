@@ -1,0 +1,91 @@
+/**
+ * Readings of the card text checker that the mechanical mutations found wanting (issue #15), each on
+ * a shipped card whose rules or text is changed in memory the way a slip would change it: what a
+ * choice offers (TX0108), one number of the text for each number the rules give, a count a rule
+ * sets, the floor under a price, ordinals, and a draft that says an action's limit once.
+ */
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+import { analyze } from '../compiler/index.ts';
+import { checkPackTexts, draftTexts, prepareTexts, type TextFinding } from '../compiler/text/index.ts';
+
+const content = join(import.meta.dirname, '..', 'content');
+
+/** The findings on one card of a shipped pack after replacing `from` with `to` in one of its files. */
+function findings(pack: string, path: string, card: string, from: string, to: string): TextFinding[] {
+  const dir = join(content, pack);
+  const files = readPackFolder(dir);
+  const file = files.find((f) => f.path === path)!;
+  expect(file.text).toContain(from);
+  const changed = files.map((f) => (f === file ? { ...f, text: f.text.replace(from, to) } : f));
+  const report = checkPackTexts(changed, { dependencies: dependenciesOf(dir, files) });
+  return report.diagnostics.filter((d) => d.card === card && d.severity === 'error');
+}
+
+describe('readings the mutation benchmark asked for', () => {
+  it('the shipped cards these tests change raise nothing as they are', () => {
+    for (const [pack, path, card] of [
+      ['smallworld-wow', 'races/worgen.yaml', 'worgen'],
+      ['smallworld-wow', 'powers/champions.yaml', 'champions'],
+      ['smallworld-wow', 'powers/beastMasters.yaml', 'beastMasters'],
+      ['smallworld-wow', 'markers.yaml', 'frostmourne'],
+      ['wotlk', 'rewards/rewards.yaml', 'newAllies'],
+    ]) {
+      expect(findings(pack, path, card, 'rules', 'rules'), card).toEqual([]);
+    }
+  });
+
+  it('TX0108: a choice whose list no longer offers what the text names, at the word for choosing', () => {
+    const found = findings('smallworld-wow', 'races/worgen.yaml', 'worgen', '[human, wolf] else [human]', '[wolf, wolf] else [human]');
+    const en = found.find((f) => f.code === 'TX0108' && f.lang === 'en')!;
+    expect(en.words).toBe('choose');
+    expect(en.message).toContain('the en text offers a choice of');
+    expect(en.file).toBe('races/worgen.yaml');
+    expect(found.some((f) => f.code === 'TX0108' && f.lang === 'pl')).toBe(true);
+    expect(found.some((f) => f.code === 'TX0108' && f.lang === 'de')).toBe(true);
+  });
+
+  it('two numbers of the rules need two numbers of the text: "counts as 1 race token" does not also say a conquest costs 1', () => {
+    const found = findings('smallworld-wow', 'powers/champions.yaml', 'champions', 'conquerWith(me, r, 0)', 'conquerWith(me, r, 1)');
+    expect(found.filter((f) => f.code === 'TX0202').map((f) => f.lang).sort()).toEqual(['de', 'en', 'pl']);
+  });
+
+  it('"you do not discard any race token" does not say that an effect costs nothing', () => {
+    const found = findings('smallworld-wow', 'powers/champions.yaml', 'champions', 'conquer any adjacent region for free by', 'conquer any adjacent region by');
+    expect(found.filter((f) => f.lang === 'en').map((f) => f.code)).toEqual(['TX0202']);
+  });
+
+  it('a count a rule sets (`r.beasts = 1`) is not said by "discard 1 Beast token" nor by "as many … as"', () => {
+    const found = findings('smallworld-wow', 'powers/beastMasters.yaml', 'beastMasters', 'r.beasts = 0', 'r.beasts = 1');
+    expect(found.filter((f) => f.code === 'TX0202').length).toBeGreaterThan(0);
+  });
+
+  it('"(you must pay at least 1 token)" is read against the floor under the price, not a condition on the hand', () => {
+    const found = findings('smallworld-wow', 'markers.yaml', 'frostmourne', 'max(1, conquestCost(r) - 2))\n        require', 'max(2, conquestCost(r) - 2))\n        require');
+    const en = found.find((f) => f.lang === 'en')!;
+    expect(en.code).toBe('TX0201');
+    expect(en.words).toBe('1 token');
+    // The "must" of the floor is no TX0105, but a "must" of the action's own part is.
+    const must = findings('smallworld-wow', 'markers.yaml', 'frostmourne', 'Once per turn you may use Frostmourne', 'Once per turn you must use Frostmourne');
+    expect(must.map((f) => f.code)).toEqual(['TX0105']);
+  });
+
+  it('an ordinal of the language file is a number: "then a second card" against `repeat min(2, …)`', () => {
+    const found = findings('wotlk', 'rewards/rewards.yaml', 'newAllies', 'repeat min(2, count(game.heroDiscard))', 'repeat min(3, count(game.heroDiscard))');
+    expect(found.map((f) => `${f.code} ${f.lang} ${f.words}`).sort()).toEqual(['TX0201 en a second card', 'TX0201 pl drugą kartę']);
+  });
+
+  it('a draft says an action’s limit once when its frame already says it (Wroth’s feats)', () => {
+    const dir = join(content, 'wroth');
+    const files = readPackFolder(dir);
+    const ctx = prepareTexts(analyze(files, { dependencies: dependenciesOf(dir, files), lower: false }), { dependencies: dependenciesOf(dir, files) })!;
+    for (const [lang, once] of [['en', 'Once per game'], ['pl', 'Raz na grę']]) {
+      const { yaml } = draftTexts(ctx, lang);
+      const lines = yaml.split('\n').filter((l) => !l.trimStart().startsWith('#'));
+      expect(lines).toContain(lines.find((l) => l.includes('riteOfTradition'))!);
+      expect(lines.find((l) => l.includes('riteOfTradition:'))).toContain(`"${once},`);
+      expect(lines.filter((l) => l.split(once).length > 2), lang).toEqual([]);
+    }
+  });
+});
