@@ -32,10 +32,13 @@ describe('card text checker: mutation benchmark over the shipped packs', () => {
     console.log(mutationSummary(runs));
     expect(alarms).toEqual([]);
     expect(all.length).toBeGreaterThan(100);
-    // A floor against regressions, not the goal (issue #15 asks 98%): what was measured, 94.7%
-    // (735/776). The misses left are rule constants no card text speaks of (resets, loop bounds,
-    // the core's floors under a card's price) and swaps inside a choice's list; TEXT_BENCH_VERBOSE=1
-    // lists them. Realistic translators' mistakes are held apart (test/text-mistakes.test.ts).
-    expect(rate(all)).toBeGreaterThanOrEqual(0.947);
+    // A floor against regressions at what was measured: 98.2% (768/782; issue #15 asks 98%). The
+    // misses left: the Portal Mages' "except Mountain and Legendary Place markers" (what a card's
+    // effect leaves alone is nowhere in its rules), the core's floor of 1 token restated under two
+    // prices no printed card states (Ashes of Al'ar, Gnomes), term swaps in conditions no text
+    // pairs with a number (Battlefield, a Goblins' bomb), a choice's fallback list (Worgen) and two
+    // counters of Onward to Victory (one an equivalent mutant: the field is set again before it is
+    // read); TEXT_BENCH_VERBOSE=1 lists them. Realistic mistakes are held apart (test/text-mistakes.test.ts).
+    expect(rate(all)).toBeGreaterThanOrEqual(0.982);
   });
 });
