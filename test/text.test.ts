@@ -485,14 +485,15 @@ describe('bad input: a diagnostic with its position, never a crash', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200 }), fc.constantFrom('en', 'pl'), (text, lang) => {
         const card = ctx.cards[0];
-        const was = card.entity.text[lang];
-        card.entity.text[lang] = text;
+        // The compiler keeps the YAML's values frozen: the card takes a copy with the text swapped.
+        const was = card.entity;
+        card.entity = { ...was, text: { ...was.text, [lang]: text } };
         try {
           draftTexts(ctx, lang);
           const r = checkCards(ctx);
           return r.cards[0].langs[lang].findings.every((f) => f.line >= 1 && f.column >= 1 && f.file === 'cards.yaml');
         } finally {
-          card.entity.text[lang] = was;
+          card.entity = was;
         }
       }),
       { numRuns: 200 },
