@@ -8,7 +8,7 @@ import { readPackContent } from '../simulate/packContent.ts';
 import { QueueError, runQueued, shownUrl } from '../simulate/queue.ts';
 import { packNames, textReport, type ReportContext } from '../simulate/report.ts';
 import { parseResults, resultsText, ResultsError, RESULTS_FORMAT, type Results, type StudySettings } from '../simulate/results.ts';
-import { simulate } from '../simulate/run.ts';
+import { simulate, startWorkers } from '../simulate/run.ts';
 import { MergeError, mergeShards, parseShard, shardGames } from '../simulate/shard.ts';
 import { study } from '../simulate/study.ts';
 import type { GameSummary } from '../simulate/playout.ts';
@@ -56,6 +56,8 @@ export async function simulateCommand(dir: string, o: SimulateOptions, io: Io): 
   if (typeof asked === 'string') throw new UsageError(asked);
   const shards = o.queue === undefined ? asked.count : Math.min(o.shards ?? QUEUED_SHARDS, o.games);
   if (shards > o.games) throw new UsageError(`${shards} shards of ${o.games} games: a shard would have no game; split the study into ${o.games} shards at most`);
+  // The worker threads compile the pack while this thread checks it.
+  if (o.queue === undefined && asked.count === 1) await startWorkers(dir, { games: o.games, workers: o.workers ?? availableParallelism() });
   const runnable = runnablePack(dir, o.players, io);
   if (!runnable) return 1;
   const { pack, players } = runnable;

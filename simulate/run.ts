@@ -36,6 +36,26 @@ const BATCH = 2;
  */
 const QUEUED_PER_WORKER = 2;
 
+/** Worker threads beside this one for a run: one fewer than the threads playing, and no more than the tasks. */
+const workerThreads = (o: Pick<SimulationOptions, 'games' | 'workers'>) => Math.min(o.workers, Math.ceil(o.games / BATCH)) - 1;
+
+/**
+ * Starts the worker threads that a simulation of this pack with these options takes, so that they
+ * compile the pack while this thread does something else (the CLI checks the pack meanwhile). Only a
+ * head start: a folder that cannot be read is left to whoever reads it next.
+ */
+export async function startWorkers(dir: string, o: Pick<SimulationOptions, 'games' | 'workers'>): Promise<void> {
+  const threads = workerThreads(o);
+  if (threads <= 0) return;
+  let content;
+  try {
+    content = readPackContent(dir);
+  } catch {
+    return;
+  }
+  await (await leaseWorkers(content, threads, QUEUED_PER_WORKER)).release(false);
+}
+
 export async function simulate(dir: string, o: SimulationOptions): Promise<GameSummary[]> {
   const content = readPackContent(dir);
   const chunks: Chunk[] = [];
@@ -52,7 +72,7 @@ export async function simulate(dir: string, o: SimulationOptions): Promise<GameS
   };
   let next = 0;
   const take = () => (next < chunks.length ? chunks[next++] : undefined);
-  const threads = Math.min(o.workers, chunks.length) - 1;
+  const threads = workerThreads(o);
   const lease: Lease | undefined = threads > 0 ? await leaseWorkers(content, threads, QUEUED_PER_WORKER) : undefined;
   let failed = true;
   try {

@@ -36,8 +36,18 @@ export function playChunk(pack: CompiledPack, chunk: Chunk): GameSummary[] {
   return chunk.seeds.map((seed) => playGame(pack, { players: chunk.players, seed, agents: chunk.agents, maxSteps: chunk.maxSteps }));
 }
 
-/** A worker thread's task function, its pack compiled before the thread says it is ready. */
+/**
+ * A worker thread's task function, its pack compiled before the thread says it is ready. A pack
+ * that does not compile fails each task with the reason, rather than the thread's start.
+ */
 export function chunkPlayer(data: SimulationWorkerData): (chunk: Chunk) => GameSummary[] {
-  const pack = compiledPack(data.content);
+  let pack: CompiledPack;
+  try {
+    pack = compiledPack(data.content);
+  } catch (e) {
+    return () => {
+      throw e;
+    };
+  }
   return (chunk) => playChunk(pack, chunk);
 }

@@ -37,7 +37,8 @@ describe('warm worker threads', () => {
     expect(afterFailure.pool).not.toBe(first.pool);
     expect(await afterFailure.pool.run(chunk)).toEqual(here);
     await afterFailure.release(false);
-  });
+    // Three threads start, each compiling its pack cold: slow on a busy machine.
+  }, 180_000);
 
   it('runs on this thread and a kept worker thread give the games of this thread alone, run after run', async () => {
     const options = { games: 14, players: 2, seed: 21, agents: ['random' as const], maxSteps: 10_000 };
