@@ -13,15 +13,17 @@
  *   its end.
  *
  * Every setting is a flag or an environment variable (the flag wins), so the issue's full run is
- * `BOTS_GAMES=200 BOTS_RANDOM_GAMES=200 npm run bench:bots`:
+ * `BOTS_GAMES=200 BOTS_RANDOM_GAMES=200 BOTS_ITERATIONS=40 BOTS_DEPTH=10 npm run bench:bots`:
  * --games / BOTS_GAMES (each MCTS matchup; default 10), --first / BOTS_FIRST (the first seed, for a
  * run in parts; default 1), --iterations / BOTS_ITERATIONS (default 20), --depth / BOTS_DEPTH
  * (default 15), --only / BOTS_ONLY (sw, sw-random, sw-greedy, wotlk, wroth, comma-separated; default
- * all), --difficulties / BOTS_DIFFICULTIES (WotLK's for MCTS; default normal; random plays all
- * four), --random-games / BOTS_RANDOM_GAMES (the random rows of WotLK and Wroth; default 40),
- * --cards / BOTS_CARDS (Wroth's first N scenario cards; default all), --max-steps / BOTS_MAX_STEPS
- * (default 3000). Also printed: the mean time of an MCTS seat's choice and of a game, the machine's
- * load, and what a 200-game matchup would take at that pace.
+ * sw, wotlk, wroth), --difficulties / BOTS_DIFFICULTIES (WotLK's played; default all four),
+ * --mcts-difficulties / BOTS_MCTS_DIFFICULTIES (those of them MCTS plays too; default normal),
+ * --random-games / BOTS_RANDOM_GAMES (the random rows of WotLK and Wroth; default 40), --cards /
+ * BOTS_CARDS (Wroth's first N scenario cards; default all), --max-steps / BOTS_MAX_STEPS (default
+ * 3000). Also printed: the wall-clock and CPU time of an MCTS seat's choice and of a game, the
+ * machine's load, what a 200-game matchup would take at that pace, and on stderr each game's
+ * outcome as it ends.
  */
 import './production.ts';
 import { cpus, loadavg } from 'node:os';
@@ -34,11 +36,11 @@ import { playByAgents, type AgentKind } from '../runtime/agents/index.ts';
 import { apply, evaluate, newGame, standings, type CompiledPack, type GameState } from '../runtime/index.ts';
 import { wilson } from '../simulate/study.ts';
 
-const FLAGS = ['games', 'first', 'iterations', 'depth', 'only', 'difficulties', 'random-games', 'cards', 'max-steps'] as const;
+const FLAGS = ['games', 'first', 'iterations', 'depth', 'only', 'difficulties', 'mcts-difficulties', 'random-games', 'cards', 'max-steps'] as const;
 const { values: flags } = parseArgs({ options: Object.fromEntries(FLAGS.map((f) => [f, { type: 'string' }])) as Record<(typeof FLAGS)[number], { type: 'string' }> });
 /** A setting: its flag, else its environment variable (`--random-games` is BOTS_RANDOM_GAMES), else the default. */
 function setting(name: (typeof FLAGS)[number], fallback: string): string {
-  return (flags[name] as string | undefined) ?? process.env[`BOTS_${name.toUpperCase().replace('-', '_')}`] ?? fallback;
+  return (flags[name] as string | undefined) ?? process.env[`BOTS_${name.toUpperCase().replaceAll('-', '_')}`] ?? fallback;
 }
 const GAMES = Number(setting('games', '10'));
 const FIRST = Number(setting('first', '1'));
@@ -47,7 +49,8 @@ const DEPTH = Number(setting('depth', '15'));
 const MAX_STEPS = Number(setting('max-steps', '3000'));
 const FULL_RUN = 200;
 const RANDOM_GAMES = Number(setting('random-games', '40'));
-const MCTS_DIFFICULTIES = new Set(setting('difficulties', 'normal').split(','));
+const DIFFICULTIES = setting('difficulties', 'beginner,normal,heroic,mythic').split(',');
+const MCTS_DIFFICULTIES = new Set(setting('mcts-difficulties', 'normal').split(','));
 const CARDS = setting('cards', '');
 const only = new Set(setting('only', 'sw,wotlk,wroth').split(','));
 const seeds = (n: number) => Array.from({ length: n }, (_, i) => FIRST + i);
@@ -155,7 +158,7 @@ function smallWorld(): void {
 function wrathOfTheLichKing(): void {
   const pack = packOf(readPackFolder(join(root, 'wotlk')));
   console.log(`\nWrath of the Lich King, 2 heroes (won = the pack's scoring; random: ${RANDOM_GAMES} games a row, MCTS: ${GAMES}; seeds from ${FIRST})`);
-  for (const difficulty of ['beginner', 'normal', 'heroic', 'mythic']) {
+  for (const difficulty of DIFFICULTIES) {
     for (const bots of ['random', `mcts:${ITERATIONS}:team:depth=${DEPTH}`] as AgentKind[]) {
       if (bots !== 'random' && !MCTS_DIFFICULTIES.has(difficulty)) continue;
       const games = bots === 'random' ? RANDOM_GAMES : GAMES;
