@@ -189,9 +189,14 @@ export class Renderer {
     // What the rule gives, takes or sets; a modifier's `= 0` ("you do not pay …") too, though no text must say it.
     const numbers = cs.filter((c) => c.body.k === 'number' && (c.required || (c.how === 'amount' && decl.kind === 'modify')));
     const seen = new Set<string>();
+    // "Up to 3" of an unknown count said beside "up to 3 ghouls" is one clause.
+    const counted = (c: RuleClaim) => {
+      const b = c.body as Extract<RuleClaim['body'], { k: 'number' }>;
+      return b.anyUnit && numbers.some((o) => o !== c && o.body.k === 'number' && o.body.unit && o.body.value === b.value && o.body.dir === b.dir);
+    };
     for (const c of numbers) {
       const key = JSON.stringify(c.body) + (c.per ?? []).join() + (c.via ?? '') + (c.party ?? '');
-      if (seen.has(key)) continue;
+      if (seen.has(key) || counted(c)) continue;
       seen.add(key);
       for (const t of c.per ?? []) used.add(t);
       const where = decl.kind === 'modify' ? whenTerms : [];
