@@ -1,13 +1,11 @@
 import { runningAt, spend } from './budget.ts';
-import { callKey, frozenValues } from './frozen.ts';
 import { logLine } from './log.ts';
 import { modifierCalls, triggerCalls } from './holders.ts';
-import { BREAK, FINISH, NORMAL, SUSPEND, type BlockCode, type ExprFn, type PipelineCode, type Program, type RunCtx, type Signal } from './program.ts';
+import { BREAK, FINISH, NORMAL, SUSPEND, type BlockCode, type ExprFn, type Program, type RunCtx, type Signal } from './program.ts';
 import { Refusal } from './refusal.ts';
 import type { Frame, GameState, Value } from './types.ts';
 
-export { holdersOf } from './holders.ts';
-export { withFrozenState } from './frozen.ts';
+export { holdersOf, withFrozenState } from './holders.ts';
 
 export function ctxFor(st: GameState, prog: Program, slots: number, me: string | null, self: string | null = null, holder: string | null = null, step = st.choices.length): RunCtx {
   return { st, prog, env: new Array(slots).fill(null), me, self, holder, it: null, value: null, step, resolving: false };
@@ -19,6 +17,29 @@ export function ctxFor(st: GameState, prog: Program, slots: number, me: string |
  */
 export function innerCtx(c: RunCtx, env: Value[], me: string | null, self: string | null, holder: string | null, it: Value, value: Value, resolving: boolean): RunCtx {
   return { st: c.st, prog: c.prog, env, me, self, holder, it, value, step: c.step, resolving };
+}
+
+/**
+ * A context for an expression called from `c` (a function's body, a pipeline's base or modifier),
+ * with `slots` empty locals: one of `free` when there is one. An expression cannot suspend, so no
+ * context of one is kept once it has its value; its caller gives it back to `free` then (a refused
+ * choice leaves it to the garbage collector). Every call of the rules made contexts, and most of
+ * what a choice allocated was contexts.
+ */
+export function exprCtx(free: RunCtx[], slots: number, c: RunCtx, self: string | null, holder: string | null, value: Value): RunCtx {
+  const x = free.pop();
+  if (x === undefined) return innerCtx(c, new Array(slots).fill(null), c.me, self, holder, null, value, c.resolving);
+  x.st = c.st;
+  x.prog = c.prog;
+  x.env.fill(null);
+  x.me = c.me;
+  x.self = self;
+  x.holder = holder;
+  x.it = null;
+  x.value = value;
+  x.step = c.step;
+  x.resolving = c.resolving;
+  return x;
 }
 
 function frameOf(block: BlockCode, pc: number, c: RunCtx): Frame {
@@ -169,38 +190,24 @@ export function resume(frames: Frame[], prog: Program, st: GameState, step: numb
 /**
  * A pipeline's value: its base, then each applicable modifier in pack order, then its bounds. The
  * arguments are evaluated here, straight into the base's locals; the modifiers share one context
- * (an expression keeps none once it has its value), their locals emptied before each. While the
- * state cannot change, a pipeline that may be remembered is computed once per arguments and player.
+ * (an expression keeps none once it has its value), their locals emptied before each.
  */
 export function runPipeline(name: string, args: ExprFn[], c: RunCtx): Value {
   const p = c.prog.pipelines[name];
-  const env: Value[] = new Array(p.slots).fill(null);
+  const pc = exprCtx(p.free, p.slots, c, c.self, c.holder, null);
+  const env = pc.env;
   for (let i = 0; i < args.length; i++) env[i] = args[i](c);
   spend();
-  const known = p.remembered ? frozenValues(c.st, p) : undefined;
-  let key = '';
-  if (known) {
-    key = callKey(c.me, env, args.length);
-    const v = known.get(key);
-    if (v !== undefined) return v;
-  }
-  const v = pipelineValue(p, name, args.length, env, c);
-  if (known) known.set(key, v);
-  return v;
-}
-
-function pipelineValue(p: PipelineCode, name: string, n: number, env: Value[], c: RunCtx): Value {
-  const pc = innerCtx(c, env, c.me, c.self, c.holder, null, null, c.resolving);
   let v = p.base(pc);
   const calls = modifierCalls(c.prog, c.st, name, c.me);
   if (calls.length) {
-    const menv: Value[] = new Array(p.modifierSlots);
-    const mc = innerCtx(c, menv, c.me, null, null, null, null, c.resolving);
+    const mc = exprCtx(p.modifierFree, p.modifierSlots, c, null, null, null);
+    const menv = mc.env;
     for (let k = 0; k < calls.length; k++) {
       const call = calls[k];
       const m = p.modifiers[call[0]];
-      menv.fill(null);
-      for (let a = 0; a < n; a++) menv[a] = env[a];
+      if (k > 0) menv.fill(null);
+      for (let a = 0; a < args.length; a++) menv[a] = env[a];
       mc.self = m.card === undefined ? null : m.card.card;
       mc.holder = call[1];
       mc.it = null;
@@ -208,8 +215,10 @@ function pipelineValue(p: PipelineCode, name: string, n: number, env: Value[], c
       if (m.when && m.when(mc) !== true) continue;
       v = m.value(mc);
     }
+    p.modifierFree.push(mc);
   }
   if (p.min) v = Math.max(v as number, p.min(pc) as number);
   if (p.max) v = Math.min(v as number, p.max(pc) as number);
+  p.free.push(pc);
   return v;
 }

@@ -1,6 +1,5 @@
 import type { CompiledPack, Expr } from './compiled.ts';
 import { ctxFor } from './engine.ts';
-import { frozenHolders } from './frozen.ts';
 import type { Binding, CallPlan, Program } from './program.ts';
 import type { GameState, Value } from './types.ts';
 
@@ -229,10 +228,26 @@ function groupIn(st: GameState, g: number): Group {
   return grp;
 }
 
+/**
+ * Holders by card and roles, while the state cannot change (listing legal choices runs every
+ * candidate's checks on one state), for the kinds whose holders are not kept with the state.
+ */
+let frozenHolders: Map<string, string[]> | null = null;
+
+export function withFrozenState<T>(run: () => T): T {
+  const outer = frozenHolders;
+  frozenHolders = outer ?? new Map();
+  try {
+    return run();
+  } finally {
+    frozenHolders = outer;
+  }
+}
+
 /** The players for whom a card's rule works now. */
 export function holdersOf(prog: Program, st: GameState, card: Binding): string[] {
   const g = prog.kindGroup.get(prog.pack.kindOf(card.card)!);
-  const cache = g !== undefined ? groupIn(st, g).holders : frozenHolders();
+  const cache = g !== undefined ? groupIn(st, g).holders : frozenHolders;
   if (!cache) return holdersNow(prog, st, card);
   let hit = cache.get(card.key);
   if (!hit) {

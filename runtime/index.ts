@@ -1,9 +1,8 @@
-import { cloneJson, cloneState, sameValue } from './clone.ts';
+import { cloneJson, cloneState, newRecord, sameValue } from './clone.ts';
 import type { CompiledPack, Expr } from './compiled.ts';
 import { MAX_COMBINATIONS, spend, withStepBudget } from './budget.ts';
 import { ctxFor, resume, runBlock } from './engine.ts';
-import { withFrozenState } from './frozen.ts';
-import { forgetHolders, holdersOf, shareHolders } from './holders.ts';
+import { forgetHolders, holdersOf, shareHolders, withFrozenState } from './holders.ts';
 import { linkExpression, programOf } from './link.ts';
 import { logLine } from './log.ts';
 import { playerId } from './players.ts';
@@ -61,7 +60,7 @@ export function newGame(pack: CompiledPack, options: NewGameOptions): GameState 
     log: [],
   };
   const fresh = (kind: string) => {
-    const rec = table<Value>();
+    const rec = newRecord();
     for (const [f, info] of Object.entries(pack.kinds[kind]?.state ?? {})) rec[f] = cloneJson(info.default);
     return rec;
   };
@@ -131,9 +130,10 @@ function listChoices(state: GameState, labels: boolean): Choice[] {
   }
   const out: Choice[] = [];
   for (const a of offered(prog, state)) {
-    for (const args of combinations(a, state, prog, p.player)) {
-      const c = actionCtx(prog, state, a, p.player, args);
-      if (limitReason(a, state, p.player) || a.pre(c, false) !== null) continue;
+    const spent = limitReason(a, state, p.player) !== null;
+    const c = actionCtx(prog, state, a, p.player, []);
+    for (const args of combinations(a, c)) {
+      if (spent || a.pre(withArgs(c, args), false) !== null) continue;
       const id = choiceId(a, args);
       out.push({ id, player: p.player, action: a.name, args, label: labels ? labelOf(a, c, args, pack) : id });
     }
@@ -147,9 +147,10 @@ function standingChoices(prog: Program, state: GameState, asked: string, labels:
   const pack = prog.pack;
   const out: Choice[] = [];
   for (const [a, actor] of standing(prog, state)) {
-    for (const args of combinations(a, state, prog, actor)) {
-      const c = actionCtx(prog, state, a, actor, args);
-      if (limitReason(a, state, actor) || a.pre(c, false) !== null) continue;
+    const spent = limitReason(a, state, actor) !== null;
+    const c = actionCtx(prog, state, a, actor, []);
+    for (const args of combinations(a, c)) {
+      if (spent || a.pre(withArgs(c, args), false) !== null) continue;
       const id = choiceId(a, args, actor === asked ? undefined : actor);
       out.push({ id, player: actor, action: a.name, args, label: labels ? labelOf(a, c, args, pack) : id });
     }
@@ -356,22 +357,35 @@ function actionCtx(prog: Program, st: GameState, a: ActionCode, player: string, 
 }
 
 /**
+ * `c`, an action's context while its choices are listed, made ready for the next candidate: only
+ * the action's arguments in its locals. Its checks are expressions, which keep nothing of a
+ * context, so one context serves every candidate.
+ */
+function withArgs(c: RunCtx, args: Value[]): RunCtx {
+  c.env.fill(null);
+  for (let i = 0; i < args.length; i++) c.env[i] = args[i];
+  c.it = null;
+  c.value = null;
+  return c;
+}
+
+/**
  * The parameter values to try, in order. A prefix that a leading check reading only those
  * parameters refuses is not extended: every choice starting with it would be refused.
  */
-function combinations(a: ActionCode, st: GameState, prog: Program, player: string): Value[][] {
+function combinations(a: ActionCode, c: RunCtx): Value[][] {
   const last = a.params.length;
-  if (!a.holdsWith(actionCtx(prog, st, a, player, []), 0)) return [];
+  if (!a.holdsWith(withArgs(c, []), 0)) return [];
   let out: Value[][] = [[]];
   for (let i = 0; i < last; i++) {
     const next: Value[][] = [];
     for (const prefix of out) {
-      const domain = a.params[i].domain(actionCtx(prog, st, a, player, prefix)) as Value[];
+      const domain = a.params[i].domain(withArgs(c, prefix)) as Value[];
       spend(domain.length);
       if (next.length + domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where, 'choices');
       for (const v of domain) {
         const args = [...prefix, v];
-        if (i + 1 === last || a.holdsWith(actionCtx(prog, st, a, player, args), i + 1)) next.push(args);
+        if (i + 1 === last || a.holdsWith(withArgs(c, args), i + 1)) next.push(args);
       }
     }
     out = next;

@@ -2,12 +2,11 @@ import { BUILTINS } from './builtins.ts';
 import { cloneJson, sameValue, writableRecord } from './clone.ts';
 import type { Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
 import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from './budget.ts';
-import { innerCtx, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
+import { exprCtx, innerCtx, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
 import { keptKinds, planCalls, roleWritten } from './holders.ts';
 import { logLine, pluralize } from './log.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type Binding, type BlockCode, type ExprFn, type FnCode, type Program, type RunCtx, type StmtFn } from './program.ts';
 import { askToChoose, offerActions } from './prompts.ts';
-import { rememberedPipelines } from './purity.ts';
 import { Refusal } from './refusal.ts';
 import { table, type Table } from './table.ts';
 import { startTurn } from './turns.ts';
@@ -74,6 +73,24 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
       }
       return rec;
     };
+  };
+
+  /**
+   * A property's values by entity id, those that are not none: one lookup where the pack's tables
+   * take two (its tables, keyed by the pack's names, are hash tables).
+   */
+  const columns = new Map<string, Map<string, Value>>();
+  const propColumn = (field: string): Map<string, Value> => {
+    let byId = columns.get(field);
+    if (!byId) {
+      byId = new Map();
+      for (const id of Object.keys(pack.entities)) {
+        const v = pack.entities[id].props[field];
+        if (v !== undefined && v !== null) byId.set(id, v);
+      }
+      columns.set(field, byId);
+    }
+    return byId;
   };
 
   const listRef = (ref: ListRef): ((c: RunCtx) => Value[]) => {
@@ -289,11 +306,11 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
         return (c) => c.st.current;
       case 'prop': {
         const target = expr(e.target);
-        const { field, empty } = e;
-        const entities = pack.entities;
+        const empty = e.empty;
+        const byId = propColumn(e.field);
         return (c) => {
           const id = target(c);
-          return typeof id === 'string' ? entities[id]?.props[field] ?? empty : empty;
+          return typeof id === 'string' ? byId.get(id) ?? empty : empty;
         };
       }
       case 'field': {
@@ -355,9 +372,11 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
         return (c) => {
           spend();
           fn ??= c.prog.fns[name];
-          const env: Value[] = new Array(fn.slots).fill(null);
-          for (let i = 0; i < args.length; i++) env[i] = args[i](c);
-          return fn.body(innerCtx(c, env, c.me, c.self, c.holder, null, null, c.resolving));
+          const fc = exprCtx(fn.free, fn.slots, c, c.self, c.holder, null);
+          for (let i = 0; i < args.length; i++) fc.env[i] = args[i](c);
+          const v = fn.body(fc);
+          fn.free.push(fc);
+          return v;
         };
       }
       case 'pipeline': {
@@ -392,7 +411,8 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
           const x = l(c);
           const xs = (r(c) as Value[]) ?? [];
           spend(xs.length);
-          return xs.some((y) => sameValue(x, y));
+          for (let i = 0; i < xs.length; i++) if (sameValue(x, xs[i])) return true;
+          return false;
         };
       case '<':
         return (c) => (l(c) as number) < (r(c) as number);
@@ -456,8 +476,7 @@ function link(pack: CompiledPack): Program {
     return b;
   };
 
-  const remembered = rememberedPipelines(r);
-  const fns = table(Object.entries(r.fns).map(([name, f]) => [name, { slots: f.slots, body: expr(f.body) }] as const));
+  const fns = table(Object.entries(r.fns).map(([name, f]) => [name, { slots: f.slots, free: [] as RunCtx[], body: expr(f.body) }] as const));
   const pipelines = table(
     Object.entries(r.pipelines).map(
       ([name, p]) =>
@@ -467,7 +486,8 @@ function link(pack: CompiledPack): Program {
             slots: p.slots,
             params: p.params,
             modifierSlots: Math.max(p.params, ...p.modifiers.map((m) => m.slots)),
-            remembered: remembered.has(name),
+            free: [] as RunCtx[],
+            modifierFree: [] as RunCtx[],
             base: expr(p.base),
             min: p.min && expr(p.min),
             max: p.max && expr(p.max),

@@ -119,8 +119,9 @@ export interface PipelineCode {
   params: number;
   /** The most locals a modifier of it needs. */
   modifierSlots: number;
-  /** Its value depends on its arguments and `me` alone in a state that does not change (`purity.ts`). */
-  remembered: boolean;
+  /** Contexts for its base and for its modifiers, made once and used again (`exprCtx`). */
+  free: RunCtx[];
+  modifierFree: RunCtx[];
   base: ExprFn;
   min?: ExprFn;
   max?: ExprFn;
@@ -134,5 +135,7 @@ export interface ProcCode {
 
 export interface FnCode {
   slots: number;
+  /** Contexts for its body, made once and used again (`exprCtx`). */
+  free: RunCtx[];
   body: ExprFn;
 }
