@@ -950,10 +950,7 @@ export interface RulesParse extends ParseResult<A.Program> {
  * the compiler's per-declaration work is kept by tree (compiler/nesting.ts). Bounded by the texts'
  * size, least recently used first out, so that an edit never empties it of the texts it left alone.
  */
-const cacheOptions = { maxSize: 4 * 1024 * 1024, sizeCalculation: (_r: unknown, text: string) => Math.max(1, text.length) };
-const programs = new LRUCache<string, RulesParse>(cacheOptions);
-const expressions = new LRUCache<string, ParseResult<A.Expr>>(cacheOptions);
-const types = new LRUCache<string, ParseResult<A.TypeRef>>(cacheOptions);
+const programs = new LRUCache<string, RulesParse>({ maxSize: 4 * 1024 * 1024, sizeCalculation: (_r, text) => Math.max(1, text.length) });
 
 /** Parse a rules text (a pack's `rules:` or a card's `rules:`) into declarations. */
 export function parseRules(text: string): RulesParse {
@@ -972,20 +969,10 @@ export function parseRules(text: string): RulesParse {
 
 /** Parse one expression, as written in a YAML field such as a role's `players where …`. */
 export function parseExpression(text: string): ParseResult<A.Expr> {
-  let r = expressions.get(text);
-  if (!r) {
-    r = withParser(text, 0, (p) => p.expression(), 'expression');
-    expressions.set(text, r);
-  }
-  return r;
+  return withParser(text, 0, (p) => p.expression(), 'expression');
 }
 
 /** Parse a type as written in a YAML field declaration: `number`, `region?`, `list<race>`. */
 export function parseType(text: string): ParseResult<A.TypeRef> {
-  let r = types.get(text);
-  if (!r) {
-    r = withParser(text, 0, (p) => p.typeRef(), 'type');
-    types.set(text, r);
-  }
-  return r;
+  return withParser(text, 0, (p) => p.typeRef(), 'type');
 }
