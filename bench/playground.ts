@@ -40,8 +40,8 @@ try {
   await page.fill('[data-testid=seed]', '3');
   const seats = await page.locator('select[data-testid^=seat-]').count();
   for (let i = 0; i < seats; i++) await page.selectOption(`[data-testid=seat-${i}]`, 'bot');
-  await page.selectOption('[data-testid=bot-speed]', 'instant');
   await page.click('[data-testid=start-game]');
+  await page.selectOption('[data-testid=bot-speed]', 'instant');
   await page.waitForFunction((n) => {
     const st = (window as unknown as Handle).playground.state();
     return !!st && (st.choices.length >= n || (st as { over?: boolean }).over === true);
