@@ -77,4 +77,30 @@ describe('readings the mutation benchmark asked for', () => {
       expect(lines.filter((l) => l.split(once).length > 2), lang).toEqual([]);
     }
   });
+  /** Each card's line of a shipped pack's draft in one language, by card id. */
+  function draftLines(pack: string, lang: string): Map<string, string> {
+    const dir = join(content, pack);
+    const files = readPackFolder(dir);
+    const ctx = prepareTexts(analyze(files, { dependencies: dependenciesOf(dir, files), lower: false }), { dependencies: dependenciesOf(dir, files) })!;
+    const lines = new Map<string, string>();
+    for (const m of draftTexts(ctx, lang).yaml.matchAll(/^ {2}(\w+): "(.*)"$/gm)) lines.set(m[1], m[2]);
+    return lines;
+  }
+
+  it('a draft says what a procedure’s amount does with the verb the language file gives it (“gain 3 Korra”)', () => {
+    expect(draftLines('wroth', 'en').get('riteOfTradition')).toBe('Once per game, in your turn: gain 3 Korra.');
+    expect(draftLines('wroth', 'pl').get('riteOfTradition')).toBe('Raz na grę, w swojej Turze: zyskaj 3 Korry.');
+    expect(draftLines('wroth', 'pl').get('kinship')).toBe('Podczas Przydziału zyskaj 1 Korrę.');
+    // Two amounts of one action are two clauses, joined as a list.
+    expect(draftLines('wroth', 'en').get('standFirm')).toBe('Once per game, in your turn: deploy 2 basic troops, and gain 2 Korra.');
+  });
+
+  it('a draft says a count bounded by what the card keeps (`min(self.pieces, count(…))`) as one per element, once', () => {
+    const said: Record<string, string> = {
+      en: 'At the start of your turn, you receive 1 race token for each Hills region.',
+      pl: 'Na początku swojej tury otrzymujesz 1 żeton Rasy za każdy region Wzgórz.',
+      de: 'Zu Beginn deines Zuges erhältst du 1 Volksmarker für jede Hügelregion.',
+    };
+    for (const [lang, first] of Object.entries(said)) expect(draftLines('smallworld-wow', lang).get('beastMasters')!.startsWith(first), lang).toBe(true);
+  });
 });

@@ -683,6 +683,13 @@ class RuleReader {
             }
             return;
           }
+          // `min(self.pieces, count(…))`: as many as there are of something, up to a bound the card keeps.
+          const counted = e.args.find((a) => a.kind === 'call' && a.callee === 'count');
+          if (!n && counted) {
+            this.amount(counted, ref, o, extra, party);
+            for (const a of e.args) if (a !== counted) this.scan(a, { required: false });
+            return;
+          }
         }
         break;
       }

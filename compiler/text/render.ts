@@ -194,9 +194,12 @@ export class Renderer {
       const b = c.body as Extract<RuleClaim['body'], { k: 'number' }>;
       return b.anyUnit && numbers.some((o) => o !== c && o.body.k === 'number' && o.body.unit && o.body.value === b.value && o.body.dir === b.dir);
     };
+    // `p.beasts = tamed` beside `p.hand += tamed`: the same count kept in a second field is said once.
+    const recorded = (c: RuleClaim) =>
+      c.how === 'per' && c.body.k === 'number' && !c.body.dir && numbers.some((o) => o !== c && o.how === 'per' && o.body.k === 'number' && !!o.body.dir && o.body.value === (c.body as { value: number }).value && (o.per ?? []).join() === (c.per ?? []).join());
     for (const c of numbers) {
       const key = JSON.stringify(c.body) + (c.per ?? []).join() + (c.via ?? '') + (c.party ?? '');
-      if (seen.has(key) || counted(c)) continue;
+      if (seen.has(key) || counted(c) || recorded(c)) continue;
       seen.add(key);
       for (const t of c.per ?? []) used.add(t);
       const where = decl.kind === 'modify' ? whenTerms : [];
@@ -225,7 +228,8 @@ export class Renderer {
       const t = this.template(`action.${w}`, decl, decl.nameSpan) ?? w;
       if (t.includes('{clauses}')) {
         frame = t;
-        if (how.length) clauses.unshift(how.join(' '));
+        // In a frame the amounts are what the action does, each a clause of its own ("deploy 2 troops, and gain 2 Korra").
+        clauses.unshift(...how);
       } else clauses.unshift([t, ...how].join(' '));
     }
     const about = [...new Set(cs.filter((c) => c.body.k === 'term' && c.required && !used.has((c.body as { term: string }).term)).map((c) => (c.body as { term: string }).term))];
