@@ -4,11 +4,11 @@
  * And the HTML page of `rulebook simulate --html`, opened in Chromium: its charts drawn, offline,
  * and a card's name shown as text.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
 import { compile } from '../../compiler/index.ts';
 import { readPackFolder } from '../../compiler/packFolder.ts';
@@ -97,12 +97,16 @@ describe('playground balance', () => {
 
   it('the HTML study of `rulebook simulate --html` draws every chart from the inlined libraries, and a card name stays text', async () => {
     const dir = join(import.meta.dirname, '..', '..', 'content', 'smallworld-wow');
-    const pack = compile(readPackFolder(dir)).pack!;
+    const compiled = compile(readPackFolder(dir));
+    expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const pack = compiled.pack!;
     const s = study([1, 2, 3, 4].map((seed) => playGame(pack, { players: 2, seed, agents: 'random', maxSteps: 10_000 })));
     const hostile = '<img src=x onerror=alert(1)></script><script>alert(2)</script>';
     const victim = s.kinds[0].cards[0].card;
     const names = { ...packNames(pack), card: (id: string) => (id === victim ? hostile : packNames(pack).card(id)) };
-    const file = join(mkdtempSync(join(tmpdir(), 'rulebook-study-')), 'study.html');
+    const out = mkdtempSync(join(tmpdir(), 'rulebook-study-'));
+    onTestFinished(() => rmSync(out, { recursive: true, force: true }));
+    const file = join(out, 'study.html');
     writeFileSync(file, htmlReport(s, { title: 'Small World', bots: ['random'], names }));
 
     const page = await pg.browser.newPage({ viewport: { width: 1280, height: 900 } });
