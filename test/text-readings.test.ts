@@ -103,4 +103,16 @@ describe('readings the mutation benchmark asked for', () => {
     };
     for (const [lang, first] of Object.entries(said)) expect(draftLines('smallworld-wow', lang).get('beastMasters')!.startsWith(first), lang).toBe(true);
   });
+  it('TX0106: a gain the rules give the card’s own player, said of an opponent', () => {
+    const slips: Array<[string, string, string]> = [
+      ['en', 'You receive 1 extra victory coin', 'An opponent receives 1 extra victory coin'],
+      ['pl', 'Otrzymujesz 1 dodatkową monetę', 'Przeciwnik otrzymuje 1 dodatkową monetę'],
+      ['de', 'erhältst du 1 zusätzliche Siegmünze', 'erhält ein Gegner 1 zusätzliche Siegmünze'],
+    ];
+    for (const [lang, from, to] of slips) {
+      const found = findings('smallworld-wow', 'powers/battleMasters.yaml', 'battleMasters', from, to).filter((f) => f.lang === lang);
+      expect(found.map((f) => f.code), lang).toEqual(['TX0106']);
+      expect(found[0].message, lang).toContain('of what the rules give the card\'s own player');
+    }
+  });
 });

@@ -39,7 +39,8 @@ export type ClaimBody =
   | { k: 'options'; terms: string[] };
 
 export type Mode = 'may' | 'must' | 'cannot';
-export type Who = 'each';
+/** `each`: every player, not only you; `opponent`: another player than the card's own. */
+export type Who = 'each' | 'opponent';
 
 /** How a rule produces a number: its role in the rule, for messages and rendering. */
 export type How =
@@ -180,7 +181,7 @@ export function describeClaim(c: ClaimBody): string {
     case 'duration':
       return `lasting until \`${c.until}\``;
     case 'who':
-      return 'every player';
+      return c.who === 'each' ? 'every player' : 'an opponent';
     case 'options':
       return c.terms.map((t) => `\`${t}\``).join(' or ');
   }

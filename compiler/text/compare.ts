@@ -129,7 +129,19 @@ function aspects(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
   }
   const everyone = rule.filter((r) => r.body.k === 'who');
   for (const t of text) {
-    if (t.body.k === 'who' && !t.negated && !everyone.length) out.push({ code: 'TX0106', text: t });
+    if (t.body.k === 'who' && t.body.who === 'each' && !t.negated && !everyone.length) out.push({ code: 'TX0106', text: t });
+  }
+  // "An opponent receives 2 coins" where the rules give the 2 coins to the card's own player: a gain
+  // or loss said in the clause of the word for an opponent must be one the rules give another player.
+  for (const w of text) {
+    if (w.body.k !== 'who' || w.body.who !== 'opponent' || w.negated) continue;
+    for (const t of text) {
+      if (t.body.k !== 'number' || t.sentence !== w.sentence || t.part !== w.part || t.body.transfer || t.body.cond) continue;
+      if (t.body.dir !== 'gain' && t.body.dir !== 'lose') continue;
+      const support = rule.filter((r) => r.body.k === 'number' && (r.body.dir === 'gain' || r.body.dir === 'lose') && compatible(t.body, r.body));
+      const own = support.find((r) => r.party === 'you');
+      if (own && !support.some((r) => r.party === 'opponent')) out.push({ code: 'TX0106', text: w, rule: own, others: [own] });
+    }
   }
   const lasts = rule.filter((r) => r.body.k === 'duration');
   const durations = text.filter((t) => t.body.k === 'duration' && !t.negated);

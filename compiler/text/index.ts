@@ -15,7 +15,7 @@
  *
  * Findings (errors unless marked):
  *   TX0101 a number or limit differs      TX0102 a term differs        TX0103 a moment of the turn differs
- *   TX0105 may / must / cannot differs    TX0106 "each player" where the rules give it to you only
+ *   TX0105 may / must / cannot differs    TX0106 "each player" or "an opponent" where the rules give it to you
  *   TX0107 how long it lasts differs or goes unsaid ("this turn", "until your next turn")
  *   TX0108 what a choice offers differs ("choose between human form or Worgen form")
  *   TX0201 the text claims what the rules do not do                     TX0202 the rules do what the text does not say
@@ -354,6 +354,10 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
         break;
       }
       case 'TX0106':
+        if (t!.body.k === 'who' && t!.body.who === 'opponent' && r) {
+          out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text says “${t!.words}” of what the rules give the card's own player: “${renderer.claim(r, card.claims)}”`, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { words: t!.words, canonical: renderer.card(card.claims).text }));
+          break;
+        }
         out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text says “${t!.words}”, but the rules give it to the card's own player only (no rule of the card goes through every player)`, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { words: t!.words, canonical: renderer.card(card.claims).text }));
         break;
       case 'TX0107': {

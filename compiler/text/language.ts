@@ -95,6 +95,8 @@ export interface Language {
   modes: Map<Mode, Phrase[]>;
   /** Words for every player rather than you: "each player". */
   everyone: Phrase[];
+  /** Words for another player than the card's own: "an opponent". */
+  opponents: Phrase[];
   /** Words offering a choice between things: "choose between", "wybierz". The terms after them in the sentence are the options. */
   choose: Phrase[];
   conditions: Map<string, WordEntry & { text?: string }>;
@@ -140,6 +142,7 @@ export function emptyLanguage(lang: string): Language {
     durations: new Map(),
     modes: new Map(),
     everyone: [],
+    opponents: [],
     choose: [],
     conditions: new Map(),
     effects: new Map(),
@@ -328,6 +331,7 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
     out.modes.set(mode, phrases(raw));
   }
   out.everyone = phrases(l.everyone);
+  out.opponents = phrases(l.opponents);
   out.choose = phrases(l.choose);
   out.except = phrases(l.except);
   out.words = phrases(l.words);

@@ -39,7 +39,7 @@ export interface Reader {
   timing: Array<{ phrase: Phrase; value: string }>;
   durations: Array<{ phrase: Phrase; value: string }>;
   modes: Array<{ phrase: Phrase; value: Mode }>;
-  everyone: Array<{ phrase: Phrase; value: 'each' }>;
+  everyone: Array<{ phrase: Phrase; value: 'each' | 'opponent' }>;
   choose: Array<{ phrase: Phrase; value: true }>;
   conditions: Array<{ phrase: Phrase; value: string }>;
   effects: Array<{ phrase: Phrase; value: string }>;
@@ -81,7 +81,7 @@ export function makeReader(lang: Language, g: Glossary, d: Declared): Reader {
     timing: [...lang.timing].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     durations: [...lang.durations].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     modes: [...lang.modes].flatMap(([mode, ps]) => ps.map((phrase) => ({ phrase, value: mode }))),
-    everyone: lang.everyone.map((phrase) => ({ phrase, value: 'each' as const })),
+    everyone: [...lang.everyone.map((phrase) => ({ phrase, value: 'each' as const })), ...lang.opponents.map((phrase) => ({ phrase, value: 'opponent' as const }))],
     choose: lang.choose.map((phrase) => ({ phrase, value: true as const })),
     conditions: [...lang.conditions].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     effects: [...lang.effects].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
@@ -292,6 +292,8 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     claims.push({ body: { k: 'mode', mode: m.value }, ...span(m.from, m.to) });
   }
   for (const m of findAll(tokens, r.everyone)) {
+    // "From an opponent", "pay an opponent": a payment between players, read as one.
+    if (m.value === 'opponent' && transfers.some((t) => t.from <= m.from && m.to <= t.to)) continue;
     cover(m.from, m.to);
     claims.push({ body: { k: 'who', who: m.value }, ...span(m.from, m.to) });
   }
