@@ -242,22 +242,34 @@ function readFragment(file: LoadedFile, path: Array<string | number>): Fragment 
     // A loop, not `Math.min(...lines)`: a block of a million lines would overflow the call stack.
     let indent = 1e9;
     for (const l of rawLines) if (l.trim().length) indent = Math.min(indent, l.length - l.trimStart().length);
+    // Each written line's words stand in the value in order; only the breaks between them differ
+    // (a folded block joins lines with a space and drops a blank line's break), so a line is found
+    // in the value by its words rather than by counting line breaks.
     const lineFileStarts: number[] = [];
+    const lineTextStarts: number[] = [];
     let at = bodyStart;
+    let cursor = 0;
     for (const l of rawLines) {
-      lineFileStarts.push(at + Math.min(indent, l.length));
+      const words = l.slice(Math.min(indent, l.length));
+      const found = words.length ? text.indexOf(words, cursor) : -1;
+      if (found >= 0) {
+        lineFileStarts.push(at + Math.min(indent, l.length));
+        lineTextStarts.push(found);
+        cursor = found + words.length;
+      }
       at += l.length + 1;
     }
-    const lineTextStarts: number[] = [0];
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineTextStarts.push(i + 1);
+    if (!lineTextStarts.length) {
+      lineFileStarts.push(bodyStart);
+      lineTextStarts.push(0);
+    }
     return {
       file: file.path,
       text,
       toFile(offset: number): number {
         let line = 0;
         while (line + 1 < lineTextStarts.length && lineTextStarts[line + 1] <= offset) line++;
-        const base = lineFileStarts[Math.min(line, lineFileStarts.length - 1)] ?? bodyStart;
-        return base + (offset - lineTextStarts[line]);
+        return lineFileStarts[line] + Math.max(0, offset - lineTextStarts[line]);
       },
     };
   }

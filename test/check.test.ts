@@ -63,6 +63,14 @@ describe('the checker', () => {
     expect(d.column).toBe(text.split('\n')[d.line - 1].indexOf('hils') + 1);
   });
 
+  it('points into a folded block (`>-`) at the line and column written, though folding joins its lines', () => {
+    const text = base(flow).replace('rules: |', 'rules: |\n  fn hilly(r: region): bool = r.terrain == hills') + 'scoring:\n  score: it.coins\n  estimate: >-\n    1 +\n    count(regions where it.terain == hills)\n';
+    const d = diagnosticsOf(text).find((x) => x.code !== 'RB0540')!;
+    expect(d.message).toContain('terain');
+    expect(d.line).toBe(lineOf(text, 'it.terain'));
+    expect(d.column).toBe(text.split('\n')[d.line - 1].indexOf('terain') + 1);
+  });
+
   it('rejects a value of the wrong type, saying both types', () => {
     const [d] = only('action give "Give" { me.coins += north }');
     expect(d.code).toBe('RB0501');
