@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../compiler/index.ts';
 import { playByAgents } from '../../runtime/agents.ts';
-import { status, watchErrors } from './harness.ts';
+import { instantBots, status, watchErrors } from './harness.ts';
 import { usePlayground } from './use-playground.ts';
 
 interface PageHandle {
@@ -37,8 +37,7 @@ describe('playground bots', () => {
     for (const i of [0, 1, 2]) await page.selectOption(`[data-testid=seat-${i}]`, 'bot');
     await page.fill('[data-testid=seed]', '5');
     await page.click('[data-testid=start-game]');
-    await page.waitForSelector('[data-testid=bot-speed]');
-    await page.selectOption('[data-testid=bot-speed]', 'instant');
+    await instantBots(page);
     await page.waitForFunction((n) => ((window as unknown as PageHandle).playground.state()?.choices.length ?? 0) >= n, STEPS);
     const played = (await page.evaluate(() => (window as unknown as PageHandle).playground.state()!.choices)).slice(0, STEPS);
 

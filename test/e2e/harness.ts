@@ -82,3 +82,17 @@ export function watchErrors(page: Page): string[] {
   });
   return errors;
 }
+
+/**
+ * Sets the bots to play instantly. The play pane draws its toolbar anew after every move, so while
+ * bots play no control stands still long enough for Playwright's wait for a stable element (it
+ * would wait until the bots finish the game): the choice is made in the page in one go, as a user's
+ * change event.
+ */
+export async function instantBots(page: Page): Promise<void> {
+  await page.waitForSelector('[data-testid=bot-speed]');
+  await page.$eval('[data-testid=bot-speed]', (e) => {
+    (e as HTMLSelectElement).value = 'instant';
+    e.dispatchEvent(new Event('change'));
+  });
+}

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { findPacks } from '../../cli/packs.ts';
-import { compileState } from './harness.ts';
+import { compileState, instantBots } from './harness.ts';
 
 export const SIZES = [
   { width: 1280, height: 720 },
@@ -44,13 +44,13 @@ export async function playToMidgame(page: Page, players: number, moves: number, 
   for (let i = 0; i < players; i++) await page.selectOption(`[data-testid=seat-${i}]`, 'bot');
   await page.fill('[data-testid=seed]', String(seed));
   await page.click('[data-testid=start-game]');
-  await page.waitForSelector('[data-testid=bot-speed]');
-  await page.selectOption('[data-testid=bot-speed]', 'instant');
+  await instantBots(page);
   await page.waitForFunction((n) => {
     const st = (window as unknown as PageHandle).playground.state();
     return !!st && (st.choices.length >= n || !!st.over);
   }, moves);
-  await page.click('[data-testid=step-back]');
+  // Dispatched in one go, like instantBots: the button is drawn anew after every bot move.
+  await page.dispatchEvent('[data-testid=step-back]', 'click');
   await page.waitForSelector('[data-testid=history-banner]');
   await settled(page);
 }
