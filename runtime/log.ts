@@ -45,7 +45,7 @@ function pluralsOf(pack: CompiledPack): Plurals | null {
   if (!table) return null;
   const forms = new Map(Object.entries(table));
   if (!forms.size) return null;
-  // Longest words first, so "race token(s)" wins over "token(s)"; a word ends where a letter does not follow.
+  // Longest words first, so "gold coin(s)" wins over "coin(s)"; a word ends where a letter does not follow.
   const words = [...forms.keys()].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   let rules: Intl.PluralRules;
   try {

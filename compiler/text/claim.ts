@@ -20,7 +20,7 @@ export type ClaimBody =
       normal?: boolean;
       /** What an effect's number counts is unknown (the glossary does not say): any unit of the text will do. */
       anyUnit?: boolean;
-      /** In the rules: a threshold a condition compares with. In a text: said in a condition ("when … 1 Beast token"). */
+      /** In the rules: a threshold a condition compares with. In a text: said in a condition ("when … 1 stone"). */
       cond?: boolean;
     }
   | { k: 'term'; term: string }
@@ -73,7 +73,7 @@ export interface RuleClaim {
   perUntil?: string;
   /** The procedure parameter an amount is passed to (`proc.param`), for its template. */
   via?: string;
-  /** What a rule sets a count to (`r.beasts = 1`), not what it adds or takes: "discard 1" does not say it. */
+  /** What a rule sets a count to (`r.stones = 1`), not what it adds or takes: "discard 1" does not say it. */
   sets?: boolean;
   /** A term the rule's condition compares its parameter with: what the rule is about. */
   subject?: boolean;
@@ -119,7 +119,7 @@ export function compatible(t: ClaimBody, r: ClaimBody): boolean {
       if (t.value !== b.value) return false;
       if (t.unit !== undefined && t.unit !== b.unit && !b.anyUnit) return false;
       if (t.normal && !b.normal) return false;
-      // A threshold is said in a condition ("when … 1 Beast token") or as "at least 2".
+      // A threshold is said in a condition ("when … 1 stone") or as "at least 2".
       if (b.cond && !t.cond && t.dir !== 'atLeast' && t.dir !== 'atMost') return false;
       if (t.transfer && b.transfer) return t.transfer === b.transfer;
       // "You pay 1 coin" is no payment to you, nor "you receive 1 coin" one you make.

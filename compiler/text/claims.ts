@@ -78,7 +78,7 @@ class RuleReader {
   }
 
   /**
-   * A count paid out is said where it is paid: "1 coin for each Mountains region conquered this
+   * A count paid out is said where it is paid: "1 point for each forest cell claimed this
    * turn". The counting trigger's terms and duration go to the paying rule, so the card reads as
    * one sentence and a text that says it so passes.
    */
@@ -707,7 +707,7 @@ class RuleReader {
           this.amount(e.left, ref, o, extra, party);
           // `conquestCost(r) - 2`-like: that much less than the pipeline's value.
           const fromPipeline = e.left.kind === 'call' && this.c.calls.get(e.left)?.k === 'pipeline';
-          // `r.beasts - 1`: "all the beasts but 1", a number of what the left side counts.
+          // `r.stones - 1`: "all the stones but 1", a number of what the left side counts.
           const own = e.left.kind === 'field' ? this.unitOf(e.left) : undefined;
           this.amount(e.right, own ?? ref, o, e.op === '-' ? { ...extra, dir: fromPipeline ? 'fewer' : undefined } : extra, party);
           return;

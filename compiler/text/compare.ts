@@ -87,7 +87,7 @@ const ASPECTS = new Set<ClaimBody['k']>(['mode', 'who', 'duration', 'options']);
 
 /**
  * What a choice offers: the terms a text names after its word for choosing ("choose between human
- * form … or Worgen form"), of the classes the rules' lists are made of, must be one list the rules
+ * form … or wolf form"), of the classes the rules' lists are made of, must be one list the rules
  * offer, no more and no fewer.
  */
 function options(rule: RuleClaim[], text: TextClaim[], sameClass: (a: string, b: string) => boolean): Mismatch[] {
@@ -131,7 +131,7 @@ function aspects(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
   for (const t of text) {
     if (t.body.k === 'who' && t.body.who === 'each' && !t.negated && !everyone.length) out.push({ code: 'TX0106', text: t });
   }
-  // "An opponent receives 2 coins" where the rules give the 2 coins to the card's own player: a gain
+  // "An opponent receives 2 points" where the rules give the 2 points to the card's own player: a gain
   // or loss said in the clause of the word for an opponent must be one the rules give another player.
   for (const w of text) {
     if (w.body.k !== 'who' || w.body.who !== 'opponent' || w.negated) continue;
@@ -155,10 +155,10 @@ function aspects(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
 }
 
 /**
- * A number the rules give under a condition on a term (`if form == human { coins += 2 }`) is said,
+ * A number the rules give under a condition on a term (`if form == human { points += 2 }`) is said,
  * in the text, with that term: a term of the same class in the number's own part of the sentence
- * ("2 coins for each Hills region"), else the nearest one before it in the sentence ("human form
- * (you receive 2 coins)"), must be one the rules give it with. A number with no such term is not judged.
+ * ("2 points for each forest cell"), else the nearest one before it in the sentence ("human form
+ * (you receive 2 points)"), must be one the rules give it with. A number with no such term is not judged.
  */
 function pairings(rule: RuleClaim[], text: TextClaim[], sameClass: (a: string, b: string) => boolean): Mismatch[] {
   const out: Mismatch[] = [];
@@ -188,7 +188,7 @@ function pairings(rule: RuleClaim[], text: TextClaim[], sameClass: (a: string, b
 
 /**
  * Does the text say what a required rule claim says? A number the text says in a condition
- * ("when … at least 1 Beast token") does not say what an effect gives or sets.
+ * ("when … at least 1 stone") does not say what an effect gives or sets.
  */
 function satisfies(t: TextClaim, r: RuleClaim): boolean {
   if (!compatible(t.body, r.body)) return false;
@@ -199,7 +199,7 @@ function satisfies(t: TextClaim, r: RuleClaim): boolean {
   if (t.implicit && r.body.anyUnit) return false;
   // "You do not discard any token" cancels what normally happens; it does not say an effect's price is 0.
   if (t.none && r.decl.kind !== 'modify') return false;
-  // "Discard 1 Beast token" takes one away, and "an extra token" gives one: neither says that a rule
+  // "Discard 1 stone" takes one away, and "an extra token" gives one: neither says that a rule
   // leaves exactly 1.
   if (r.sets && (t.body.dir === 'gain' || t.body.dir === 'lose' || t.implicit)) return false;
   const effect = (r.how === 'amount' || r.how === 'count' || r.how === 'per') && !r.body.dir && !r.body.transfer;
@@ -207,13 +207,13 @@ function satisfies(t: TextClaim, r: RuleClaim): boolean {
 }
 
 /**
- * Two different numbers the rules give need two numbers in the text: "counts as 1 race token" says
- * the champion's 1 in defence, and cannot also say what its conquest costs. Each number the rules
+ * Two different numbers the rules give need two numbers in the text: "counts as 1 stone" says
+ * the piece's 1 in defence, and cannot also say what its move costs. Each number the rules
  * give (one per distinct claim, of a known unit) that the text says outright is matched with a
  * number of the text of its own; those left over are not said.
  */
 function unmatched(required: RuleClaim[], all: TextClaim[]): RuleClaim[] {
-  // Weak cues ("like a normal race token") are not counted: a number said outright is.
+  // Weak cues ("like a normal stone") are not counted: a number said outright is.
   const text = all.filter((t) => !t.implicit && t.body.k === 'number');
   const distinct = required.filter((r, i) => required.findIndex((x) => JSON.stringify(x.body) === JSON.stringify(r.body)) === i && text.some((t) => satisfies(t, r)));
   const owner = new Map<TextClaim, RuleClaim>();

@@ -17,7 +17,7 @@
  *   TX0101 a number or limit differs      TX0102 a term differs        TX0103 a moment of the turn differs
  *   TX0105 may / must / cannot differs    TX0106 "each player" or "an opponent" where the rules give it to you
  *   TX0107 how long it lasts differs or goes unsaid ("this turn", "until your next turn")
- *   TX0108 what a choice offers differs ("choose between human form or Worgen form")
+ *   TX0108 what a choice offers differs ("choose between human form or wolf form")
  *   TX0201 the text claims what the rules do not do                     TX0202 the rules do what the text does not say
  *   TX0301 a card has no text in a declared language                    TX0302 (warning) a capitalised word no glossary knows
  *   TX0401 (warning) a template missing for a construct                 TX0402 (warning) a pipeline the glossary does not count

@@ -297,7 +297,7 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     cover(m.from, m.to);
     claims.push({ body: { k: 'who', who: m.value }, ...span(m.from, m.to) });
   }
-  // "Choose between human form … or Worgen form": the terms after the word, to the end of the sentence, are what it offers.
+  // "Choose between human form … or wolf form": the terms after the word, to the end of the sentence, are what it offers.
   for (const m of findAll(tokens, r.choose)) {
     cover(m.from, m.to);
     const terms: string[] = [];

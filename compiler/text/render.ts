@@ -138,7 +138,7 @@ export class Renderer {
       amount: (k: string) => formatAmount(b.value, b.unit, this.lang, k),
       per: (k: string, cat?: string) => {
         const what = c.per?.length ? this.terms(c.per, k, decl, c.span, cat) : this.kindWord(c.perKind, k, cat);
-        // What the card counts in a field of its own: "each Mountains region conquered this turn".
+        // What the card counts in a field of its own: "each forest cell claimed this turn".
         const counted = c.perEvent ? this.lang.timing.get(c.perEvent)?.counted : undefined;
         const until = c.perUntil ? this.lang.durations.get(c.perUntil)?.text : undefined;
         return [what, counted, until].filter(Boolean).join(' ');
@@ -189,12 +189,12 @@ export class Renderer {
     // What the rule gives, takes or sets; a modifier's `= 0` ("you do not pay …") too, though no text must say it.
     const numbers = cs.filter((c) => c.body.k === 'number' && (c.required || (c.how === 'amount' && decl.kind === 'modify')));
     const seen = new Set<string>();
-    // "Up to 3" of an unknown count said beside "up to 3 ghouls" is one clause.
+    // "Up to 3" of an unknown count said beside "up to 3 stones" is one clause.
     const counted = (c: RuleClaim) => {
       const b = c.body as Extract<RuleClaim['body'], { k: 'number' }>;
       return b.anyUnit && numbers.some((o) => o !== c && o.body.k === 'number' && o.body.unit && o.body.value === b.value && o.body.dir === b.dir);
     };
-    // `p.beasts = tamed` beside `p.hand += tamed`: the same count kept in a second field is said once.
+    // `p.kept = drawn` beside `p.hand += drawn`: the same count kept in a second field is said once.
     const recorded = (c: RuleClaim) =>
       c.how === 'per' && c.body.k === 'number' && !c.body.dir && numbers.some((o) => o !== c && o.how === 'per' && o.body.k === 'number' && !!o.body.dir && o.body.value === (c.body as { value: number }).value && (o.per ?? []).join() === (c.per ?? []).join());
     for (const c of numbers) {
@@ -228,7 +228,7 @@ export class Renderer {
       const t = this.template(`action.${w}`, decl, decl.nameSpan) ?? w;
       if (t.includes('{clauses}')) {
         frame = t;
-        // In a frame the amounts are what the action does, each a clause of its own ("deploy 2 troops, and gain 2 Korra").
+        // In a frame the amounts are what the action does, each a clause of its own ("place 2 stones, and gain 2 points").
         clauses.unshift(...how);
       } else clauses.unshift([t, ...how].join(' '));
     }
