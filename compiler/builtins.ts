@@ -123,7 +123,7 @@ const specs: BuiltinSpec[] = [
     params: [{ type: 'list<T>' }],
     returns: 'T?',
     doc: 'The first element (the top of a pile), or none.',
-    example: 'first(game.raceStack)',
+    example: 'first(game.queue)',
     type: (a) => needList(a[0], (el) => Ty.optional(el)),
   },
   {
@@ -155,7 +155,7 @@ const specs: BuiltinSpec[] = [
     params: [{ type: 'list<T>' }, { type: 'number' }],
     returns: 'list<T>',
     doc: 'The first n elements of a list.',
-    example: 'take(game.raceStack, 6)',
+    example: 'take(game.queue, 6)',
     type: (a) => needList(a[0], () => needNumber(a[1]) ?? a[0]),
   },
   {

@@ -195,6 +195,7 @@ const ownWords: ReadonlyMap<string, { under: string; why: string }> = new Map([
   ['team', { under: 'runtime/agents/', why: 'the bots’ `:team` option' }],
   ['links', { under: 'runtime/builtins.ts', why: 'a compiled pack’s graph' }],
   ['pending', { under: 'runtime/engine.ts', why: 'events waiting to be emitted' }],
+  ['stepsLeft', { under: 'runtime/budget.ts', why: 'the evaluation budget’s steps left' }],
 ]);
 
 describe('the core names no game', () => {
@@ -237,6 +238,19 @@ describe('the core names no game', () => {
     for (const f of ['dsl', 'compiler', 'runtime'].flatMap(filesUnder)) {
       for (const w of source(f).names) {
         if (!words.has(w) || languageWords.has(w) || f.startsWith(ownWords.get(w)?.under ?? '\0')) continue;
+        hits.push(`${f}: \`${w}\` (${words.get(w)})`);
+      }
+    }
+    expect(hits).toEqual([]);
+  });
+
+  it('no word in the code or strings of dsl/, compiler/ or runtime/ is a compound name of a shipped pack, an example’s `game.someDeck` included', () => {
+    // A compound word (`drawPile`, `scourgeDeck`) is a pack's own coinage, never a general word.
+    const compound = /^[a-z]+[A-Z]/;
+    const hits: string[] = [];
+    for (const f of ['dsl', 'compiler', 'runtime'].flatMap(filesUnder)) {
+      for (const w of source(f).words) {
+        if (!compound.test(w) || !words.has(w) || languageWords.has(w) || f.startsWith(ownWords.get(w)?.under ?? '\0')) continue;
         hits.push(`${f}: \`${w}\` (${words.get(w)})`);
       }
     }
