@@ -10,6 +10,10 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // No results cache: vitest rewrites node_modules/.vite/vitest/…/results.json in place at the end
+    // of a run, and another run starting then reads it half-written and fails. Files are ordered by
+    // size instead of last run's durations.
+    cache: false,
     // A worker per core (vitest's default leaves one free): an e2e file's worker mostly waits on its
     // browser and the dev server, so a unit file runs beside it instead of after it.
     maxWorkers: availableParallelism(),
