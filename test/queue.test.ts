@@ -4,11 +4,12 @@
  * and the study's games are exactly a single run's: none lost, none counted twice.
  *
  * The Redis is `RULEBOOK_REDIS_URL` (.ci/run starts one), else a redis-server of this test's own on
- * a free port. With neither, the test fails saying so: it never passes by skipping.
+ * a port of its own. With neither, the test fails saying so: it never passes by skipping.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
@@ -42,13 +43,62 @@ async function until<T>(what: string, check: () => T | undefined | false | Promi
   }
 }
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
+/** The process id of the Redis at `u`, or undefined while none answers there. */
+async function redisPid(u: string): Promise<number | undefined> {
+  const r = new Redis(u, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  r.on('error', () => {});
+  try {
+    await r.connect();
+    const pid = /^process_id:(\d+)/m.exec(await r.info('server'))?.[1];
+    return pid ? Number(pid) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    r.disconnect();
+  }
+}
+
+/**
+ * A redis-server of this test's own. Its port is one the system has just given out and freed, so
+ * another process (a test run beside this one) may bind it first: then this Redis exits, or the
+ * Redis answering there is the other's, which its process id tells. Either way another port is tried.
+ */
+async function startRedis(): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const probe = createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((r) => probe.close(r));
+    const server = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', temp], { stdio: 'ignore' });
+    children.push(server);
+    const u = `redis://127.0.0.1:${port}`;
+    const exited = () => server.exitCode !== null || server.signalCode !== null;
+    const outcome = await until(`Redis at ${u}`, async () => (exited() ? 'exited' : (await redisPid(u)) === server.pid ? 'ours' : false), 30_000);
+    if (outcome === 'ours') return u;
+    if (attempt === 5) throw new Error(`redis-server could not bind a free port in ${attempt} tries (the last ${port})`);
+  }
+}
+
+/**
+ * A port where a connection is refused for as long as the test holds it: the local end of a
+ * connection to a server of its own. No server can listen there meanwhile (that socket does not
+ * allow the address to be reused), unlike a port freed after asking the system for one.
+ */
+async function refusingPort(): Promise<{ port: number; release: () => Promise<void> }> {
+  const accepted: Socket[] = [];
+  const server = createServer((c) => void accepted.push(c)).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+  await once(client, 'connect');
+  return {
+    port: client.localPort!,
+    release: async () => {
+      client.destroy();
+      for (const c of accepted) c.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
 
 async function ping(u: string): Promise<boolean> {
   const r = new Redis(u, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -67,12 +117,8 @@ beforeAll(async () => {
   if (!url) {
     const binary = spawnSync('redis-server', ['--version']);
     if (binary.error) throw new Error('test/queue.test.ts needs a Redis: set RULEBOOK_REDIS_URL (bash .ci/run starts one) or install redis-server (apt-get install redis-server)');
-    const port = await freePort();
-    const server = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', temp], { stdio: 'ignore' });
-    children.push(server);
-    url = `redis://127.0.0.1:${port}`;
-  }
-  await until(`Redis at ${url}`, () => ping(url), 30_000);
+    url = await startRedis();
+  } else await until(`Redis at ${url}`, () => ping(url), 30_000);
 });
 
 afterAll(async () => {
@@ -164,11 +210,15 @@ describe('a study through the queue', () => {
   });
 
   it('an unreachable Redis is a clear error, not endless retries', async () => {
-    const port = await freePort();
-    await expect(runQueued({ url: `redis://127.0.0.1:${port}`, study: settings, agents: [...agents], pack: 'connect-four', shards: 1 })).rejects.toThrow(QueueError);
-    const r = await rulebook('simulate', c4, '--queue', `redis://127.0.0.1:${port}`);
-    expect(r.err).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/?: .*ECONNREFUSED/);
-    expect(r.code).toBe(1);
+    const { port, release } = await refusingPort();
+    try {
+      await expect(runQueued({ url: `redis://127.0.0.1:${port}`, study: settings, agents: [...agents], pack: 'connect-four', shards: 1 })).rejects.toThrow(QueueError);
+      const r = await rulebook('simulate', c4, '--queue', `redis://127.0.0.1:${port}`);
+      expect(r.err).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/?: .*ECONNREFUSED/);
+      expect(r.code).toBe(1);
+    } finally {
+      await release();
+    }
     const bad = await rulebook('worker', 'http://example.org', '--packs', packs);
     expect(bad.err).toMatch(/not a Redis URL/);
     expect(bad.code).toBe(2);
