@@ -8,8 +8,8 @@
  * have to reach into both. As data, the lowering only translates: each checked construct becomes
  * one operation with its resolved slots, names and types; the runtime links the tree into
  * handlers once per pack (`runtime/link.ts`). From the runtime the compiler imports types, and
- * two pure helpers on names: null-prototype tables (`runtime/table.ts`) and player ids
- * (`runtime/players.ts`).
+ * two pure helpers on names: null-prototype tables (`runtime/table.ts`) and the kind of an id
+ * (`runtime/kindOf.ts`).
  */
 import type * as A from '../dsl/ast.ts';
 import { walkExpr } from '../dsl/walk.ts';
@@ -20,7 +20,7 @@ import { LineIndex } from './source.ts';
 import * as Ty from './types.ts';
 import type { Type } from './types.ts';
 import type { ActionDef, Block, CardBinding, Check, CompiledPack, Expr, ListRef, ModifierDef, Origin, RecordRef, Stmt } from '../runtime/compiled.ts';
-import { isPlayerId } from '../runtime/players.ts';
+import { kindLookup } from '../runtime/kindOf.ts';
 import { table } from '../runtime/table.ts';
 import type { EntityInfo, FieldInfo, KindInfo, Value } from '../runtime/types.ts';
 
@@ -88,7 +88,7 @@ class Lowering {
       dice: table([...d.dice].map(([n, x]) => [n, x.faces])),
       links,
       hidden,
-      kindOf: (id: string) => entities[id]?.kind ?? (id === 'game' ? 'game' : isPlayerId(id) ? 'player' : undefined),
+      kindOf: kindLookup(entities),
       rules: { roles: table(), actions: table(), triggers: table(), pipelines: table(), procs: table(), fns: table(), setups: [], invariants: [] },
     };
     this.lowerAll();

@@ -1,0 +1,232 @@
+/**
+ * A compiled pack as plain data, for another thread: what a simulation's worker threads get, so
+ * that they link and play the pack this thread compiled instead of compiling it again (most of a
+ * thread's start). The lowered pack is already data (compiled.ts); only its two functions stay
+ * behind: `kindOf`, made again from the entities, and `expression`, which needs the compiler and is
+ * for tools, not games.
+ *
+ * The receiving side trusts nothing: `packFromForm` reads the form against the shape of
+ * CompiledPack, every operation by its tag, and builds the pack afresh, its tables without a
+ * prototype as the compiler makes them (a structured clone gives them `Object.prototype` back). A
+ * form of another shape is refused with where it goes wrong, before anything links or runs it.
+ */
+import type { ActionDef, BodyDef, CardBinding, Check, CompiledPack, Expr, ModifierDef, Origin, PipelineDef, RoleDef, Rules, Stmt, TriggerDef, Block } from './compiled.ts';
+import { kindLookup } from './kindOf.ts';
+import { table, type Table } from './table.ts';
+import type { EntityInfo, FieldInfo, KindInfo, Value } from './types.ts';
+
+/** Changes whenever CompiledPack changes shape, so a thread of another build refuses the form. */
+export const PACK_FORM = 1;
+
+export interface PackForm {
+  format: typeof PACK_FORM;
+  pack: Omit<CompiledPack, 'kindOf' | 'expression'>;
+}
+
+export class MalformedPackForm extends Error {}
+
+export function packForm(pack: CompiledPack): PackForm {
+  const { kindOf: _kindOf, expression: _expression, ...data } = pack;
+  return { format: PACK_FORM, pack: data };
+}
+
+/** The pack a form holds, or a MalformedPackForm saying where the form is not one. */
+export function packFromForm(form: unknown): CompiledPack {
+  try {
+    const f = record(form, 'the form');
+    if (f.format !== PACK_FORM) throw new MalformedPackForm(`the form is of format ${show(f.format)}, this thread reads format ${PACK_FORM} (two builds of rulebook)`);
+    const data = compiledPack(f.pack, 'pack');
+    return { ...data, kindOf: kindLookup(data.entities) };
+  } catch (e) {
+    if (e instanceof MalformedPackForm) throw new MalformedPackForm(`malformed compiled pack: ${e.message}`);
+    // A form nested past the stack, say.
+    throw new MalformedPackForm(`malformed compiled pack: ${(e as Error).message}`);
+  }
+}
+
+type Read<T> = (v: unknown, at: string) => T;
+
+const show = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'string' ? JSON.stringify(v.slice(0, 40)) : typeof v === 'object' ? 'an object' : String(v));
+const fail = (at: string, want: string, v: unknown): never => {
+  throw new MalformedPackForm(`${at} should be ${want}, not ${show(v)}`);
+};
+
+function record(v: unknown, at: string): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(at, 'an object', v);
+  return v as Record<string, unknown>;
+}
+const str: Read<string> = (v, at) => (typeof v === 'string' ? v : fail(at, 'a text', v));
+const bool: Read<boolean> = (v, at) => (typeof v === 'boolean' ? v : fail(at, 'true or false', v));
+const int: Read<number> = (v, at) => (Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : fail(at, 'a whole number ≥ 0', v));
+const value: Read<Value> = (v, at) => {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v))) return v;
+  if (Array.isArray(v)) return v.map((x, i) => value(x, `${at}[${i}]`));
+  return fail(at, 'a value (number, text, true/false, none or a list)', v);
+};
+const list =
+  <T>(item: Read<T>): Read<T[]> =>
+  (v, at) => (Array.isArray(v) ? v.map((x, i) => item(x, `${at}[${i}]`)) : fail(at, 'a list', v));
+const tableOf =
+  <T>(item: Read<T>): Read<Table<T>> =>
+  (v, at) => table(Object.entries(record(v, at)).map(([k, x]) => [k, item(x, `${at}.${k}`)] as const));
+const optional =
+  <T>(read: Read<T>): Read<T | undefined> =>
+  (v, at) => (v === undefined ? undefined : read(v, at));
+const oneOf =
+  <T extends string>(...words: T[]): Read<T> =>
+  (v, at) => (words.includes(v as T) ? (v as T) : fail(at, words.map((w) => JSON.stringify(w)).join(' or '), v));
+
+/** An object of exactly these fields, each read by its reader; absent optional fields stay absent. */
+function fields<T>(readers: { [K in keyof T]-?: Read<T[K]> }): Read<T> {
+  return (v, at) => {
+    const r = record(v, at);
+    const out: Record<string, unknown> = {};
+    for (const k in readers) {
+      const x = readers[k](r[k], `${at}.${k}`);
+      if (x !== undefined) out[k] = x;
+    }
+    return out as T;
+  };
+}
+
+/** The members of a union whose `op` may be K (a member may have several tags: `'prop' | 'field'`). */
+type Tagged<U extends { op: string }, K> = U extends unknown ? (K extends U['op'] ? U : never) : never;
+
+/** A tagged union read by its `op`: every tag of the type has its fields, and no other tag is read. */
+function byOp<U extends { op: string }>(kinds: { [K in U['op']]: { [F in Exclude<keyof Tagged<U, K>, 'op'>]-?: Read<Tagged<U, K>[F]> } }): Read<U> {
+  const readers = new Map(Object.entries(kinds).map(([op, spec]) => [op, fields(spec as Record<string, Read<unknown>>)]));
+  return (v, at) => {
+    const op = record(v, at).op;
+    const read = typeof op === 'string' ? readers.get(op) : undefined;
+    if (!read) return fail(`${at}.op`, 'an operation of the runtime', op);
+    return { op, ...(read(v, at) as object) } as U;
+  };
+}
+
+const expr: Read<Expr> = (v, at) => exprByOp(v, at);
+const exprs = list(expr);
+const binary = { left: expr, right: expr };
+const exprByOp: Read<Expr> = byOp<Expr>({
+  const: { value },
+  text: { parts: list((v, at) => (typeof v === 'string' ? v : expr(v, at))) },
+  local: { slot: int },
+  me: {},
+  self: {},
+  holder: {},
+  it: {},
+  value: {},
+  players: {},
+  current: {},
+  prop: { target: expr, field: str, empty: value },
+  field: { target: expr, field: str, empty: value },
+  not: { operand: expr },
+  negate: { operand: expr },
+  and: binary,
+  or: binary,
+  '==': binary,
+  '!=': binary,
+  in: binary,
+  '<': binary,
+  '<=': binary,
+  '>': binary,
+  '>=': binary,
+  '*': binary,
+  '/': binary,
+  '%': binary,
+  '+': binary,
+  '-': binary,
+  concat: binary,
+  without: binary,
+  join: binary,
+  if: { cond: expr, then: expr, else: expr },
+  where: { source: expr, cond: expr, slot: (v, at) => (v === -1 ? -1 : int(v, at)) },
+  list: { items: exprs },
+  range: { from: expr, to: expr },
+  fn: { name: str, args: exprs },
+  pipeline: { name: str, args: exprs },
+  builtin: { name: str, args: exprs, die: optional(str), rule: optional(str) },
+});
+
+const block: Read<Block> = (v, at) => blockFields(v, at);
+const recordRef = fields({ target: expr, what: str });
+const listRef = fields({ record: recordRef, field: str, what: str });
+const write = { record: recordRef, field: str, value: expr };
+const rule = optional(str);
+const stmt: Read<Stmt> = byOp<Stmt>({
+  let: { slot: int, value: expr },
+  '=': write,
+  '+=': write,
+  '-=': write,
+  if: { cond: expr, then: block, else: optional(block) },
+  for: { slot: int, source: expr, body: block },
+  repeat: { times: expr, body: block },
+  break: {},
+  finish: {},
+  require: { cond: expr, reason: expr, rule },
+  choose: { source: expr, by: optional(expr), prompt: optional(expr), body: block, slot: int, optional: bool, rule },
+  offer: { player: expr, actions: list(str) },
+  emit: { event: str, args: exprs },
+  log: { text: expr, rule },
+  resolving: { body: block },
+  turn: { player: expr, body: block, rule },
+  shuffle: { list: listRef },
+  draw: { list: listRef, slot: int, fromTop: bool },
+  put: { list: listRef, value: expr, onTop: bool },
+  remove: { list: listRef, value: expr },
+  call: { name: str, args: exprs },
+});
+const blockFields = fields<Block>({ id: int, stmts: list(stmt), lines: list((v, at) => (v === undefined ? undefined : str(v, at))) });
+
+const origin = fields<Origin>({ where: str, rule: str });
+const card = optional(fields<CardBinding>({ card: str, roles: list(str) }));
+const check: Read<Check> = (v, at) => ('slot' in record(v, at) ? fields({ slot: int, value: expr })(v, at) : fields({ cond: expr, reason: expr, rule })(v, at));
+const action = fields<ActionDef>({
+  name: str,
+  card,
+  with: optional(str),
+  anytime: bool,
+  params: list(fields({ name: str, type: str, domain: expr })),
+  slots: int,
+  label: optional(expr),
+  limit: optional(fields({ times: int, per: oneOf('turn', 'game') })),
+  checks: list(check),
+  body: block,
+  origin,
+});
+const trigger = fields<TriggerDef>({ card, slots: int, when: optional(expr), body: block, origin });
+const modifier = fields<ModifierDef>({ card, anyone: bool, slots: int, when: optional(expr), value: expr, origin });
+const pipeline = fields<PipelineDef>({ slots: int, params: int, base: expr, min: optional(expr), max: optional(expr), modifiers: list(modifier) });
+const body = fields<BodyDef>({ slots: int, body: block });
+const rules = fields<Rules>({
+  roles: tableOf(tableOf(fields<RoleDef>({ expr, single: bool }))),
+  actions: tableOf(list(action)),
+  triggers: tableOf(list(trigger)),
+  pipelines: tableOf(pipeline),
+  procs: tableOf(body),
+  fns: tableOf(fields({ slots: int, body: expr })),
+  setups: list(body),
+  flow: optional(body),
+  invariants: list(fields({ message: expr, holds: expr, slots: int, rule: str })),
+  score: optional(expr),
+  tiebreak: optional(expr),
+  estimate: optional(expr),
+});
+
+const field = fields<FieldInfo>({ name: str, type: str, default: value, hidden: bool });
+const texts = tableOf(str);
+const compiledPack = fields<PackForm['pack']>({
+  id: str,
+  version: str,
+  name: texts,
+  languages: list(str),
+  players: fields({ min: int, max: int }),
+  kinds: tableOf(fields<KindInfo>({ name: str, plural: str, props: tableOf(field), state: tableOf(field), graph: optional(str), roles: list(str) })),
+  entities: tableOf(fields<EntityInfo>({ id: str, kind: str, name: texts, text: texts, props: tableOf(value) })),
+  byKind: tableOf(list(str)),
+  enums: tableOf(list(str)),
+  dice: tableOf(list(value)),
+  links: tableOf(list(str)),
+  hidden: tableOf(list(str)),
+  plurals: optional(tableOf(tableOf(texts))),
+  rules,
+});
