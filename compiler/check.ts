@@ -266,9 +266,12 @@ class Checker {
     const maps = recordedMaps.map((m) => this.c[m] as unknown as RecordingMap<unknown, unknown>);
     const prior = memo.reuse(p);
     if (prior) {
-      recordedMaps.forEach((m, i) => {
-        for (const [k, v] of prior.entries[m]) maps[i].set(k, v);
-      });
+      // Past the recording `set`: nothing records while a record is replayed.
+      const set = Map.prototype.set;
+      for (let i = 0; i < maps.length; i++) {
+        const entries = prior.entries[recordedMaps[i]];
+        for (let j = 0; j < entries.length; j++) set.call(maps[i], entries[j][0], entries[j][1]);
+      }
       for (const x of prior.diagnostics) this.report(x);
       p.slots = prior.slots;
       if (prior.callees) (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees = prior.callees;

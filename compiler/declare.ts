@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type * as A from '../dsl/ast.ts';
 import { parseExpression, parseRules, parseType } from '../dsl/parser.ts';
 import { builtinKinds, isReservedName, typeNames } from '../dsl/language.ts';
@@ -82,6 +83,8 @@ export interface Declared {
   units: RulesUnit[];
   /** Text of every file, for positions in messages and the log. */
   texts: Map<string, string>;
+  /** Every YAML file read (the manifest first), as parsed. */
+  files: LoadedFile[];
   /** Names of declarations that did not parse: uses of them are not reported again. */
   broken: Set<string>;
   /** The scoring expressions as written, and parsed (absent when one has a syntax error). */
@@ -111,8 +114,10 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
     dice: new Map(),
     units: [],
     broken: new Set(),
-    texts: new Map([...(pack.manifest ? [pack.manifest] : []), ...pack.files].map((f) => [f.path, f.text])),
+    files: [...(pack.manifest ? [pack.manifest] : []), ...pack.files],
+    texts: new Map(),
   };
+  for (const f of d.files) d.texts.set(f.path, f.text);
   if (pack.manifest && d.manifest.players.min > d.manifest.players.max) {
     report({ code: 'RB0106', message: `players.min (${d.manifest.players.min}) is above players.max (${d.manifest.players.max})`, at: spanAt(pack.manifest, ['players']) });
   }
@@ -282,9 +287,20 @@ function parseUnit(d: Declared, fragment: Fragment, report: (d: DiagnosticInput)
   d.units.push({ program: { decls: parsed.decls }, fragment, owner, fromBase: fragment.file.includes(':') });
 }
 
+/**
+ * Expressions written as YAML values, by place: a fragment is one per document and path
+ * (compiler/load.ts), so a file read again from the parse cache gives back the same tree, and the
+ * same text at two places is still two trees (the checker's tables are keyed by node).
+ */
+const yamlExpressions = new WeakMap<Fragment, ReturnType<typeof parseExpression>>();
+
 /** An expression written as a YAML value (a role, the score). */
 function parseYamlExpression(fragment: Fragment, report: (d: DiagnosticInput) => void): A.Expr | undefined {
-  const parsed = parseExpression(fragment.text);
+  let parsed = yamlExpressions.get(fragment);
+  if (!parsed) {
+    parsed = parseExpression(fragment.text);
+    yamlExpressions.set(fragment, parsed);
+  }
   for (const e of parsed.errors) report({ code: 'RB0301', message: e.message, at: fragmentSpan(fragment, e.span) });
   return parsed.value;
 }
@@ -301,13 +317,28 @@ function syntaxHint(message: string): string | undefined {
 
 /** A type written in YAML (`race?`, `list<region>`) resolved against the pack's enums and kinds. */
 export function resolveTypeText(d: Declared, text: string, frag: Fragment | undefined, report: (d: DiagnosticInput) => void): Type {
-  const parsed = parseType(text.trim());
+  const parsed = typeByText(text.trim());
   const at = (span: A.Span): FileSpan => (frag ? fragmentSpan(frag, span) : { file: 'pack.yaml', start: 0, end: 0 });
   if (!parsed.value) {
     report({ code: 'RB0206', message: `\`${text}\` is not a type`, at: at({ start: 0, end: text.length }), hint: 'write number, bool, text, an enum or kind name, `name?` for an optional one, or `list<name>`' });
     return Ty.ERROR;
   }
   return resolveTypeRef(d, parsed.value, at, report);
+}
+
+/**
+ * Types as written in YAML, by text: a type's tree is read for its names only, never a key of the
+ * checker's tables, so one tree may serve every place. Bounded by the texts' size.
+ */
+const typeTexts = new LRUCache<string, ReturnType<typeof parseType>>({ maxSize: 256 * 1024, sizeCalculation: (_t, text) => Math.max(1, text.length) });
+
+function typeByText(text: string): ReturnType<typeof parseType> {
+  let parsed = typeTexts.get(text);
+  if (!parsed) {
+    parsed = parseType(text);
+    typeTexts.set(text, parsed);
+  }
+  return parsed;
 }
 
 export function resolveTypeRef(d: Declared, t: A.TypeRef, at: (s: A.Span) => FileSpan, report: (d: DiagnosticInput) => void): Type {
@@ -384,27 +415,29 @@ function shown(raw: unknown): string {
   return s.length > 40 ? `${s.slice(0, 37)}…` : s;
 }
 
+/** The field named in messages: `tokens`, or `adjacent` for an item of that list. */
+function fieldIn(path: Array<string | number>): string {
+  return [...path].reverse().find((p): p is string => typeof p === 'string') ?? 'this value';
+}
+
 /** A YAML value checked against a field type; ids must name entities of the right kind. */
 export function checkValue(d: Declared, raw: unknown, t: Type, file: LoadedFile, path: Array<string | number>, report: (d: DiagnosticInput) => void): Value {
-  const at = () => spanAt(file, path);
-  // The field named in messages: `tokens`, or `adjacent` for an item of that list.
-  const field = [...path].reverse().find((p): p is string => typeof p === 'string') ?? 'this value';
   if (t.k === 'error') return null;
   if (raw === null || raw === undefined) {
-    if (!t.optional) report({ code: 'RB0210', message: `\`${field}\` needs ${/^[aeiou]/.test(Ty.show(t)) ? 'an' : 'a'} ${Ty.show(t)}, but it is empty`, at: at(), hint: `write a value after \`${field}:\`, or declare the field as \`${Ty.show(t)}?\` if it may be empty` });
+    if (!t.optional) report({ code: 'RB0210', message: `\`${fieldIn(path)}\` needs ${/^[aeiou]/.test(Ty.show(t)) ? 'an' : 'a'} ${Ty.show(t)}, but it is empty`, at: spanAt(file, path), hint: `write a value after \`${fieldIn(path)}:\`, or declare the field as \`${Ty.show(t)}?\` if it may be empty` });
     return null;
   }
   // A mapping where a scalar belongs (`{ toString: false }`) is reported, never turned into text.
   if (typeof raw === 'object' && t.k !== 'list') {
-    report({ code: 'RB0218', message: `\`${field}\` should be ${/^[aeiou]/.test(Ty.show(t)) ? 'an' : 'a'} ${Ty.show(t)}, not a ${Array.isArray(raw) ? 'list' : 'mapping'}`, at: at(), hint: `write one value after \`${field}:\`` });
+    report({ code: 'RB0218', message: `\`${fieldIn(path)}\` should be ${/^[aeiou]/.test(Ty.show(t)) ? 'an' : 'a'} ${Ty.show(t)}, not a ${Array.isArray(raw) ? 'list' : 'mapping'}`, at: spanAt(file, path), hint: `write one value after \`${fieldIn(path)}:\`` });
     return null;
   }
   switch (t.k) {
     case 'number':
-      if (typeof raw !== 'number' || !Number.isFinite(raw)) report({ code: 'RB0218', message: `\`${field}\` should be a number, not \`${shown(raw)}\``, at: at(), hint: `write it in digits, e.g. \`${field}: 3\`` });
+      if (typeof raw !== 'number' || !Number.isFinite(raw)) report({ code: 'RB0218', message: `\`${fieldIn(path)}\` should be a number, not \`${shown(raw)}\``, at: spanAt(file, path), hint: `write it in digits, e.g. \`${fieldIn(path)}: 3\`` });
       return typeof raw === 'number' && Number.isFinite(raw) ? raw : 0;
     case 'bool':
-      if (typeof raw !== 'boolean') report({ code: 'RB0218', message: `\`${field}\` should be true or false, not \`${shown(raw)}\``, at: at(), hint: `write \`${field}: true\` or \`${field}: false\`` });
+      if (typeof raw !== 'boolean') report({ code: 'RB0218', message: `\`${fieldIn(path)}\` should be true or false, not \`${shown(raw)}\``, at: spanAt(file, path), hint: `write \`${fieldIn(path)}: true\` or \`${fieldIn(path)}: false\`` });
       return raw === true;
     case 'text':
       return String(raw);
@@ -415,7 +448,7 @@ export function checkValue(d: Declared, raw: unknown, t: Type, file: LoadedFile,
         report({
           code: 'RB0211',
           message: `\`${shown(raw)}\` is not a ${t.name} of this pack`,
-          at: at(),
+          at: spanAt(file, path),
           hint: guess ? `did you mean \`${guess}\`?` : `a ${t.name} is one of: ${values.join(', ')}`,
           fix: guess ? { replacement: guess, safe: true } : undefined,
         });
@@ -430,7 +463,7 @@ export function checkValue(d: Declared, raw: unknown, t: Type, file: LoadedFile,
         report({
           code: target ? 'RB0220' : 'RB0212',
           message: target ? `\`${shown(raw)}\` is a ${target.kind}, not a ${t.kind}` : `no ${t.kind} is called \`${shown(raw)}\``,
-          at: at(),
+          at: spanAt(file, path),
           hint: guess ? `did you mean \`${guess}\`?` : undefined,
           fix: guess ? { replacement: guess, safe: true } : undefined,
         });
@@ -439,7 +472,7 @@ export function checkValue(d: Declared, raw: unknown, t: Type, file: LoadedFile,
     }
     case 'list':
       if (!Array.isArray(raw)) {
-        report({ code: 'RB0219', message: `this should be a list of ${Ty.show(t.of)}`, at: at(), hint: 'write `[a, b]`' });
+        report({ code: 'RB0219', message: `this should be a list of ${Ty.show(t.of)}`, at: spanAt(file, path), hint: 'write `[a, b]`' });
         return [];
       }
       return raw.map((x, i) => checkValue(d, x, t.of, file, [...path, i], report));

@@ -10,8 +10,9 @@
  * - its own tree (the parser gives the same tree for the same text, dsl/parser.ts), and its rules
  *   text as written at the same place of the same file, so that every position it reports is where
  *   it was;
- * - the pack's environment: every file with its rules texts cut out (kinds, fields, enums,
- *   entities, dice, roles, scoring, other cards' YAML), the signature of every declaration of the
+ * - the pack's environment: every file's value with its rules texts taken out (kinds, fields,
+ *   enums, entities, dice, roles, scoring, other cards' YAML; not its comments or layout, which
+ *   checking a rule never reads), the signature of every declaration of the
  *   game's own rules (names, parameters, types; the whole of a `check` or `guard`, which a card
  *   applies in place), the names every rules text declares, and the names of broken declarations.
  *   The bodies of functions, procedures, actions and triggers are not in it: checking a declaration
@@ -25,6 +26,7 @@ import type * as A from '../dsl/ast.ts';
 import type { Checked, Placed } from './check.ts';
 import type { Declared, RulesUnit } from './declare.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
+import type { Fragment } from './source.ts';
 
 /** The maps of `Checked` that checking a declaration adds to, keyed by the declaration's own nodes. */
 export const recordedMaps = ['types', 'names', 'calls', 'fields', 'slots', 'applied', 'reached'] as const;
@@ -63,14 +65,12 @@ export class CheckMemo {
   private environments: Array<{ env: string[]; units: Map<string, UnitRecords> }> = [];
   private current: Map<string, UnitRecords> | undefined;
   private previous: Map<string, UnitRecords> | undefined;
-  private places = new WeakMap<RulesUnit, string>();
   private texts = new Map<string, string>();
 
   /** Called by the checker once the declarations are collected: picks the records that still hold. */
   begin(c: Checked): void {
     const env = environmentOf(c);
     this.texts = c.declared.texts;
-    this.places = new WeakMap();
     const i = this.environments.findIndex((e) => sameParts(e.env, env));
     this.previous = i < 0 ? undefined : this.environments[i].units;
     if (i >= 0) this.environments.splice(i, 1);
@@ -102,19 +102,25 @@ export class CheckMemo {
     unit.set(p.decl, record);
   }
 
-  /** A rules text as written, where it is, and whose: the same tree from the same text elsewhere is another place. */
+  /**
+   * A rules text as written, where it is, and whose: the same tree from the same text elsewhere is
+   * another place. Kept by fragment, which a file read again from the parse cache gives back
+   * (compiler/load.ts), so an unchanged file's places are the same strings from compile to compile.
+   */
   private placeOf(u: RulesUnit): string {
-    let place = this.places.get(u);
-    if (place === undefined) {
-      const f = u.fragment;
-      const start = f.toFile(0);
-      const written = this.texts.get(f.file)?.slice(start, f.toFile(f.text.length)) ?? f.text;
-      place = `${u.owner?.id ?? ''}\u0000${f.file}\u0000${start}\u0000${written}`;
-      this.places.set(u, place);
-    }
+    const f = u.fragment;
+    const owner = u.owner?.id ?? '';
+    const known = places.get(f);
+    if (known?.owner === owner) return known.place;
+    const start = f.toFile(0);
+    const written = this.texts.get(f.file)?.slice(start, f.toFile(f.text.length)) ?? f.text;
+    const place = `${owner}\u0000${f.file}\u0000${start}\u0000${written}`;
+    places.set(f, { owner, place });
     return place;
   }
 }
+
+const places = new WeakMap<Fragment, { owner: string; place: string }>();
 
 function sameParts(a: string[], b: string[]): boolean {
   if (a.length !== b.length) return false;
@@ -139,26 +145,34 @@ function environmentOf(c: Checked): string[] {
   return parts;
 }
 
-/** Every file's text with its rules texts (the game's and the cards') cut out. */
+/** Every file's value with its rules texts (the game's and the cards') taken out. */
 function yamlWithoutRules(d: Declared): string[] {
-  const cuts = new Map<string, Array<[number, number]>>();
-  for (const u of d.units) {
-    const f = u.fragment;
-    const list = cuts.get(f.file) ?? [];
-    list.push([f.toFile(0), f.toFile(f.text.length)]);
-    cuts.set(f.file, list);
-  }
   const out: string[] = [];
-  for (const [path, text] of d.texts) {
-    out.push(path);
-    let at = 0;
-    for (const [start, end] of (cuts.get(path) ?? []).sort((a, b) => a[0] - b[0])) {
-      out.push(text.slice(at, start));
-      at = Math.max(at, end);
-    }
-    out.push(at ? text.slice(at) : text);
-  }
+  for (const f of d.files) out.push(f.path, f.data !== null && typeof f.data === 'object' ? valueWithoutRules(f.data) : String(f.data));
   return out;
+}
+
+/** JSON writes infinities and NaN as `null` and -0 as `0`: a value's text tells them apart. */
+const exactNumbers = (_key: string, v: unknown) => (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0)) ? `\u0000${Object.is(v, -0) ? '-0' : String(v)}` : v);
+
+/** Values as text, by value: the parse cache gives the same value for the same file text (compiler/load.ts). */
+const withoutRules = new WeakMap<object, string>();
+let unprintable = 0;
+
+function valueWithoutRules(data: object): string {
+  let s = withoutRules.get(data);
+  if (s === undefined) {
+    const { rules, entities, ...rest } = data as Record<string, unknown>;
+    const cards = Array.isArray(entities) ? entities.map((e) => (e !== null && typeof e === 'object' && !Array.isArray(e) ? { ...e, rules: typeof (e as { rules?: unknown }).rules === 'string' ? '' : (e as { rules?: unknown }).rules } : e)) : entities;
+    try {
+      s = JSON.stringify([typeof rules === 'string' ? '' : rules, cards, rest], exactNumbers);
+    } catch {
+      // A value that holds itself (through YAML aliases) has no text: it stands only for itself.
+      s = `\u0000unprintable ${unprintable++}`;
+    }
+    withoutRules.set(data, s);
+  }
+  return s;
 }
 
 const BODIES = new Set(['body', 'value', 'min', 'max', 'when', 'label']);

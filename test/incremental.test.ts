@@ -1,7 +1,8 @@
 /**
  * A compile session (compiler/incremental.ts) gives what a cold compile gives: for runs of random
  * one-card edits of every shipped pack — comments, a stray character, a renamed declaration, a
- * changed number, a deleted line, an edit undone — the session's diagnostics equal those of
+ * changed number, a deleted line, a comment or a changed value outside the rules texts, an edit
+ * undone — the session's diagnostics equal those of
  * `analyze` on the same files, and when the pack compiles, the two packs play the same seeded
  * random game step for step.
  */
@@ -13,7 +14,7 @@ import { apply, legalChoices, newGame } from '../runtime/index.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
 
 const PACKS = ['content/smallworld-wow', 'content/smallworld-wow-teams', 'content/wotlk', 'content/wroth'];
-const EDITS = 14;
+const EDITS = 16;
 
 /** The runtime's seeded generator, for picking edits and moves. */
 function picker(seed: string) {
@@ -68,6 +69,23 @@ const edits: Record<string, Edit> = {
     if (!at.length) return edits.comment(text, pick);
     const i = at[pick(at.length)];
     lines[i] = lines[i].replace(/\b(\d+)\b/, (n) => String(Number(n) + 1));
+    return lines.join('\n');
+  },
+  // Outside the rules texts: a comment (the layout changes, the values do not) and a value.
+  yamlComment: (text, pick) => {
+    const lines = text.split('\n');
+    const inRules = new Set(rulesLines(text));
+    const at = lines.map((_, i) => i).filter((i) => !inRules.has(i) && /^\S/.test(lines[i]));
+    lines.splice(at.length ? at[pick(at.length)] : lines.length, 0, '# edited outside the rules');
+    return lines.join('\n');
+  },
+  yamlValue: (text, pick) => {
+    const lines = text.split('\n');
+    const inRules = new Set(rulesLines(text));
+    const at = lines.map((_, i) => i).filter((i) => !inRules.has(i) && /:\s*\d+\s*$/.test(lines[i]));
+    if (!at.length) return edits.yamlComment(text, pick);
+    const i = at[pick(at.length)];
+    lines[i] = lines[i].replace(/(\d+)(\s*)$/, (_, n, end) => `${Number(n) + 1}${end}`);
     return lines.join('\n');
   },
   deleteLine: (text, pick) => {
