@@ -1,4 +1,5 @@
-import type { Frame, Prompt, Value } from './types.ts';
+import { metaIfAny, metaOf, newMeta } from './stateMeta.ts';
+import type { Prompt, Value } from './types.ts';
 
 /**
  * Deep copy of plain JSON data; much faster than structuredClone for the small objects of a game
@@ -22,51 +23,80 @@ export function sameValue(a: Value, b: Value): boolean {
   return false;
 }
 
-/**
- * The entity records a copied state may write in place. The other records are still shared with the
- * state it was copied from, and are copied on their first write (`writableRecord`): a choice changes
- * a few of a state's records, and copying all of them was most of the cost of a choice. A state with
- * no entry here (a new game, a state loaded from JSON) shares nothing.
- */
-const owned = new WeakMap<object, Set<object>>();
+/** The fields of a state in the order a new game makes them: a state in that order is copied field by field. */
+const FIELDS = ['pack', 'seed', 'rng', 'players', 'e', 'current', 'turn', 'used', 'usedGame', 'prompt', 'over', 'choices', 'log'];
+
+function inOrder(st: object): boolean {
+  const keys = Object.keys(st);
+  if (keys.length !== FIELDS.length && !(keys.length === FIELDS.length + 1 && keys[FIELDS.length] === 'forced')) return false;
+  for (let i = 0; i < FIELDS.length; i++) if (keys[i] !== FIELDS[i]) return false;
+  return true;
+}
+
+type StateLike = { log: unknown[]; choices: string[]; e: Record<string, Record<string, Value>>; prompt: Prompt | null };
 
 /**
  * A game state copied for the next choice. The log and the choice list only ever grow, and their
  * entries never change, so they are copied shallowly; the entity records are shared until written.
- * So are the suspended frames' values: a rule never changes a list in a variable in place (a list is
- * copied into a variable, and the piles changed in place are records' fields), so only each frame's
- * variables, which resuming sets, are copied.
+ * So are the suspended frames: a rule never changes a list in a variable in place (a list is copied
+ * into a variable, and the piles changed in place are records' fields), and the variables that
+ * resuming sets are a copy of the frame's (`resume`), so the frames themselves are never written.
  */
-export function cloneState<T extends { log: unknown[]; choices: string[]; e: Record<string, Record<string, Value>>; prompt: Prompt | null }>(st: T): T {
-  const out: Record<string, unknown> = {};
-  for (const k in st) {
-    const v = (st as Record<string, unknown>)[k];
-    if (k === 'e') out[k] = copiedTable(st.e);
-    else if (k === 'prompt') out[k] = st.prompt === null ? null : { ...st.prompt, frames: st.prompt.frames.map(copiedFrame) };
-    else out[k] = k === 'log' || k === 'choices' ? (v as unknown[]).slice() : cloneJson(v);
-  }
+export function cloneState<T extends StateLike>(st: T): T {
+  const src = metaOf(st);
+  // Listing the keys of a large table without a prototype costs more than copying it: its ids are kept.
+  const ids = src.table === st.e && src.ids !== undefined ? src.ids : Object.keys(st.e);
+  const out = inOrder(st) ? copiedInOrder(st as unknown as Record<string, unknown>, ids) : copiedByKeys(st, ids);
+  // A copy shares every record with its source until it writes one (`writableRecord`): a choice
+  // changes a few of a state's records, and copying all of them was most of the cost of a choice.
   // The source shares its records from now on too, should anything still write to it.
-  owned.set(st, new Set());
-  owned.set(out, new Set());
+  src.owned = new Set();
+  newMeta(out, src.prog, new Set(), ids, out.e as object);
   return out as T;
 }
 
-function copiedFrame(f: Frame): Frame {
-  return { ...f, env: f.env.slice() };
+/**
+ * The copy of a state whose fields are in a new game's order, made as one literal: V8 gives every
+ * copy the same shape at once, where adding the fields one by one walked its shape tree each time.
+ */
+function copiedInOrder(st: Record<string, unknown>, ids: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    pack: cloneJson(st.pack),
+    seed: cloneJson(st.seed),
+    rng: cloneJson(st.rng),
+    players: cloneJson(st.players),
+    e: copiedTable(st.e as Record<string, Record<string, Value>>, ids),
+    current: cloneJson(st.current),
+    turn: cloneJson(st.turn),
+    used: cloneJson(st.used),
+    usedGame: cloneJson(st.usedGame),
+    prompt: copiedPrompt(st.prompt as Prompt | null),
+    over: cloneJson(st.over),
+    choices: (st.choices as string[]).slice(),
+    log: (st.log as unknown[]).slice(),
+  };
+  if ('forced' in st) out.forced = cloneJson(st.forced);
+  return out;
 }
 
-/**
- * The ids of a table of records, in its order, kept with each copy: listing the keys of a large
- * table without a prototype costs more than copying it.
- */
-const idsOf = new WeakMap<object, string[]>();
+function copiedByKeys(st: StateLike, ids: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in st) {
+    const v = (st as Record<string, unknown>)[k];
+    if (k === 'e') out[k] = copiedTable(st.e, ids);
+    else if (k === 'prompt') out[k] = copiedPrompt(st.prompt);
+    else out[k] = k === 'log' || k === 'choices' ? (v as unknown[]).slice() : cloneJson(v);
+  }
+  return out;
+}
 
-function copiedTable(e: Record<string, Record<string, Value>>): Record<string, Record<string, Value>> {
-  let ids = idsOf.get(e);
-  if (!ids) ids = Object.keys(e);
+function copiedPrompt(p: Prompt | null): Prompt | null {
+  return p === null ? null : { ...p, frames: p.frames.slice() };
+}
+
+function copiedTable(e: Record<string, Record<string, Value>>, ids: string[]): Record<string, Record<string, Value>> {
   const out = Object.create(null) as Record<string, Record<string, Value>>;
   for (let i = 0; i < ids.length; i++) out[ids[i]] = e[ids[i]];
-  idsOf.set(out, ids);
   return out;
 }
 
@@ -93,7 +123,7 @@ function copiedRecord(rec: Record<string, Value>): Record<string, Value> {
 export function writableRecord(st: { e: Record<string, Record<string, Value>> }, id: string): Record<string, Value> | undefined {
   const rec = st.e[id];
   if (!rec) return undefined;
-  const own = owned.get(st);
+  const own = metaIfAny(st)?.owned;
   if (!own || own.has(rec)) return rec;
   const copy = copiedRecord(rec);
   st.e[id] = copy;

@@ -157,7 +157,8 @@ function emitNow(event: string, args: Value[], c: RunCtx, pending?: Array<[numbe
 export function resume(frames: Frame[], prog: Program, st: GameState, step: number, endsGame = true): void {
   for (let i = 0; i < frames.length; i++) {
     const f = frames[i];
-    const c: RunCtx = { st, prog, env: f.env, me: f.me, self: f.self, holder: f.holder, it: null, value: null, step, resolving: f.resolving === true };
+    // The frame may be shared with the state it was copied from (`cloneState`): its variables are copied before running writes them.
+    const c: RunCtx = { st, prog, env: f.env.slice(), me: f.me, self: f.self, holder: f.holder, it: null, value: null, step, resolving: f.resolving === true };
     if (f.reprompt) {
       st.prompt = { ...f.reprompt, frames: [...f.reprompt.frames, ...frames.slice(i + 1)] };
       return;

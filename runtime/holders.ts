@@ -1,6 +1,7 @@
 import type { CompiledPack, Expr } from './compiled.ts';
 import { ctxFor } from './engine.ts';
 import type { Binding, CallPlan, Program } from './program.ts';
+import { metaIfAny, metaOf } from './stateMeta.ts';
 import type { GameState, Value } from './types.ts';
 
 /**
@@ -17,7 +18,7 @@ import type { GameState, Value } from './types.ts';
 /** A trigger or modifier, by its place in its event's or pipeline's list, with the holder it runs for. */
 export type Call = [number, string | null];
 
-interface Kept {
+export interface Kept {
   /** By kind number: what is known about that kind's cards in this state. */
   groups: Array<Group | undefined>;
   /** No other state holds `groups`, so it may be changed in place. */
@@ -37,7 +38,6 @@ interface Group {
   modifiers: Map<string, Map<string | null, Call[]>>;
 }
 
-const kept = new WeakMap<GameState, Kept>();
 const NONE: Call[] = [];
 
 /**
@@ -183,7 +183,7 @@ export function planCalls(rules: Array<{ card?: Binding }>, groupOf: (card: stri
 
 /** A rule wrote one of the fields that `groups`' roles read: what was kept about their cards is stale. */
 export function roleWritten(st: GameState, groups: readonly number[]): void {
-  const k = kept.get(st);
+  const k = metaIfAny(st)?.kept;
   if (!k) return;
   if (!k.own) {
     k.groups = k.groups.slice();
@@ -196,22 +196,24 @@ export function roleWritten(st: GameState, groups: readonly number[]): void {
 
 /** `next` is a copy of `st` (same fields): it starts with what `st` knows. */
 export function shareHolders(st: GameState, next: GameState): void {
-  const k = kept.get(st);
+  const k = metaIfAny(st)?.kept;
   if (!k) return;
   k.own = false;
-  kept.set(next, { groups: k.groups, own: false, triggers: k.triggers, modifiers: k.modifiers });
+  metaOf(next).kept = { groups: k.groups, own: false, triggers: k.triggers, modifiers: k.modifiers };
 }
 
 /** The state was edited outside the rules (a scenario's setup, a loaded or dealt state): nothing kept holds. */
 export function forgetHolders(st: GameState): void {
-  kept.delete(st);
+  const m = metaIfAny(st);
+  if (m) m.kept = undefined;
 }
 
 function keptIn(st: GameState): Kept {
-  let k = kept.get(st);
+  const m = metaOf(st);
+  let k = m.kept;
   if (!k) {
     k = { groups: [], own: true, triggers: new Map(), modifiers: new Map() };
-    kept.set(st, k);
+    m.kept = k;
   }
   return k;
 }

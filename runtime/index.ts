@@ -9,6 +9,7 @@ import { playerId } from './players.ts';
 import { FINISH, SUSPEND, type ActionCode, type Program, type RunCtx } from './program.ts';
 import { Refusal } from './refusal.ts';
 import { seedState } from './rng.ts';
+import { metaIfAny, metaOf } from './stateMeta.ts';
 import { table } from './table.ts';
 import type { ApplyResult, Choice, Frame, GameState, NewGameOptions, Value } from './types.ts';
 import { decodeArg, display, encodeArg } from './values.ts';
@@ -17,8 +18,6 @@ export type { ApplyResult, Choice, GameState, NewGameOptions, Value, LogEntry } 
 export type { CompiledPack } from './compiled.ts';
 export { display } from './values.ts';
 
-/** Every state knows the pack it is played with, without carrying closures in its JSON. */
-const programs = new WeakMap<GameState, Program>();
 
 export function attach(pack: CompiledPack, state: GameState): GameState {
   forgetHolders(state);
@@ -26,12 +25,13 @@ export function attach(pack: CompiledPack, state: GameState): GameState {
 }
 
 function attachProgram(prog: Program, state: GameState): GameState {
-  programs.set(state, prog);
+  // Every state knows the pack it is played with, without carrying closures in its JSON.
+  metaOf(state).prog = prog;
   return state;
 }
 
 function programFor(state: GameState): Program {
-  const p = programs.get(state);
+  const p = metaIfAny(state)?.prog;
   if (!p) throw new Error('this game state was not made by newGame/apply; call attach(pack, state) after loading it');
   return p;
 }
@@ -105,7 +105,13 @@ function setUp(prog: Program, st: GameState, options: NewGameOptions, frameOf: (
  */
 export function legalChoices(state: GameState, options: { labels?: boolean } = {}): Choice[] {
   const out = withStepBudget(() => withFrozenState(() => listChoices(state, options.labels ?? true)));
-  listed.set(state, new Set(out.map((c) => listedKey(c.player, c.id))));
+  const players = new Array<string>(out.length);
+  const ids = new Array<string>(out.length);
+  for (let i = 0; i < out.length; i++) {
+    players[i] = out[i].player;
+    ids[i] = out[i].id;
+  }
+  metaOf(state).listed = { players, ids };
   return out;
 }
 
@@ -114,8 +120,12 @@ export function legalChoices(state: GameState, options: { labels?: boolean } = {
  * a choice listed for it (for the same player) need not have its parameters and leading requires
  * checked again by `apply`; the action's body still runs every require.
  */
-const listed = new WeakMap<GameState, Set<string>>();
-const listedKey = (player: string, id: string) => `${player} ${id}`;
+function wasListed(state: GameState, player: string, id: string): boolean {
+  const l = metaIfAny(state)?.listed;
+  if (!l) return false;
+  for (let i = 0; i < l.ids.length; i++) if (l.ids[i] === id && l.players[i] === player) return true;
+  return false;
+}
 
 function listChoices(state: GameState, labels: boolean): Choice[] {
   const prog = programFor(state);
@@ -200,7 +210,10 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
         if (!(prompt.options ?? []).some((o) => sameValue(o, value))) return { ok: false, reason: `${display(pack, value)} is not one of the options${prompt.text ? ` for “${prompt.text}”` : ''}`, state };
       }
       logLine(next, step, `${display(pack, prompt.player)} chose ${value === null ? 'nothing' : display(pack, value)}${prompt.text ? ` (${prompt.text})` : ''}`, prompt.rule, prompt.player);
-      prompt.frames[0].env[prompt.slot!] = value;
+      const asked = prompt.frames[0];
+      const env = asked.env.slice();
+      env[prompt.slot!] = value;
+      prompt.frames[0] = { ...asked, env };
       resume(prompt.frames, prog, next, step);
       return { ok: true, state: next };
     }
@@ -216,7 +229,7 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
     const args = rawArgs.map(decodeArg);
     if (args.length !== a.params.length) return { ok: false, reason: `\`${a.name}\` takes ${a.params.length} choice(s): ${a.params.map((x) => x.name).join(', ')}`, state };
     const c = actionCtx(prog, next, a, player, args, step);
-    if (!listed.get(state)?.has(listedKey(player, id))) {
+    if (!wasListed(state, player, id)) {
       const refused = withFrozenState(() => checkArgs(prog, state, a, player, args));
       if (refused) return { ok: false, ...refused, state };
     }

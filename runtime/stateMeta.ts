@@ -1,0 +1,55 @@
+import type { Kept } from './holders.ts';
+import type { Program } from './program.ts';
+
+/**
+ * What the runtime keeps with a game state outside its JSON: the program it is played with, which
+ * entity records it may write in place, the ids of its entity table, the choices last listed for
+ * it, and what is known about its cards' holders.
+ *
+ * It is one property under a symbol, not enumerable: JSON, `Object.keys`, a spread copy and a
+ * structured clone leave it out, so a state's data stays what it was. It used to be five weak
+ * maps keyed by the state; a playout makes a state a choice and drops it at the next, and a weak
+ * map's entry for an object that dies young cost microseconds in the collector each, more than
+ * the rest of a small game's choice.
+ */
+export interface StateMeta {
+  prog: Program | undefined;
+  /**
+   * The entity records this state may write in place (`clone.ts`); undefined when it shares none
+   * with another state (a new game, a state loaded from JSON) and may write every record.
+   */
+  owned: Set<object> | undefined;
+  /** The ids of `table`, in its order, when `table` is this state's entity table. */
+  ids: string[] | undefined;
+  table: object | undefined;
+  /** The choices last listed as legal for this state: their players and ids, position by position. */
+  listed: { players: string[]; ids: string[] } | undefined;
+  kept: Kept | undefined;
+}
+
+const META = Symbol('runtime state');
+/** States that cannot take a property (frozen by their owner) keep theirs here. */
+const sealed = new WeakMap<object, StateMeta>();
+
+export function metaOf(st: object): StateMeta {
+  const m = (st as { [META]?: StateMeta })[META];
+  if (m !== undefined) return m;
+  return newMeta(st, undefined, undefined, undefined, undefined);
+}
+
+/** The state's meta, made anew with these fields (a state just copied). */
+export function newMeta(st: object, prog: Program | undefined, owned: Set<object> | undefined, ids: string[] | undefined, table: object | undefined): StateMeta {
+  const m: StateMeta = { prog, owned, ids, table, listed: undefined, kept: undefined };
+  if (Object.isExtensible(st)) Object.defineProperty(st, META, { value: m, writable: true });
+  else {
+    const old = sealed.get(st);
+    if (old) return old;
+    sealed.set(st, m);
+  }
+  return m;
+}
+
+/** The state's meta if it has one. */
+export function metaIfAny(st: object): StateMeta | undefined {
+  return (st as { [META]?: StateMeta })[META] ?? sealed.get(st);
+}
