@@ -1,14 +1,16 @@
 /**
  * The designer's own folder of packs, served read-only to the playground by its dev server
- * (`rulebook serve PATH`, `npm start -- PATH`). The page asks `/@rulebook/served` once when it
- * loads and gets every pack under the folder (or the folder itself when it is a pack), with the
- * packs they build on that are installed in a `node_modules` (found as the compiler finds them).
+ * (`rulebook serve PATH`, `npm start -- PATH`), or by a preview server of the built playground (the
+ * e2e tests'). The page asks `/@rulebook/served` once when it loads and gets every pack under the
+ * folder (or the folder itself when it is a pack), with the packs they build on that are installed
+ * in a `node_modules` (found as the compiler finds them).
  *
  * Confinement: nothing of the folder is ever served by path. Pack folders are found by walking the
  * folder without following a link out of it, and each pack is read by `readPackFolder`: its YAML
  * files only, no link out of the pack, with the compiler's size caps. The server never writes.
  */
 import { readdirSync, realpathSync, statSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, join, relative, sep } from 'node:path';
 import type { Plugin } from 'vite';
 import { dependencyFolder, readPackFolder } from '../compiler/packFolder.ts';
@@ -79,25 +81,32 @@ export function readServedPacks(root: string): ServedPacks {
   return { folder: name, packs };
 }
 
-/** The dev server's side: `/@rulebook/served` answers the folder's packs, or none when no folder is served. */
+/**
+ * The server's side: `/@rulebook/served` answers the folder's packs, or none when no folder is
+ * served, from the dev server (`rulebook serve`) and from `vite preview` of the built playground alike.
+ */
 export function servedPacks(root: string | undefined): Plugin {
+  const answer = (_req: IncomingMessage, res: ServerResponse) => {
+    let body: ServedPacks = { packs: {} };
+    let status = 200;
+    try {
+      if (root) body = readServedPacks(root);
+    } catch (e) {
+      status = 500;
+      body = { packs: {}, problem: `the folder ${root} could not be read (${(e as Error).message})` };
+    }
+    res.statusCode = status;
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.setHeader('cache-control', 'no-store');
+    res.end(JSON.stringify(body));
+  };
   return {
     name: 'rulebook-served-packs',
     configureServer(server) {
-      server.middlewares.use(SERVED_PATH, (_req, res) => {
-        let body: ServedPacks = { packs: {} };
-        let status = 200;
-        try {
-          if (root) body = readServedPacks(root);
-        } catch (e) {
-          status = 500;
-          body = { packs: {}, problem: `the folder ${root} could not be read (${(e as Error).message})` };
-        }
-        res.statusCode = status;
-        res.setHeader('content-type', 'application/json; charset=utf-8');
-        res.setHeader('cache-control', 'no-store');
-        res.end(JSON.stringify(body));
-      });
+      server.middlewares.use(SERVED_PATH, answer);
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use(SERVED_PATH, answer);
     },
   };
 }

@@ -1,14 +1,21 @@
 /**
- * End-to-end harness: the playground's Vite dev server, started in-process on a free port, and the
+ * End-to-end harness: the playground served on a free port, either built (`buildPlayground`, then
+ * `previewPlayground`: a page loads a few bundled files) or by Vite's dev server as `rulebook serve`
+ * runs it (`startPlayground`: every module a request of its own, several hundred a page), and the
  * system's headless Chromium driven by playwright-core (no browser is ever downloaded). Free of
  * vitest, so the run's global setup (global-setup.ts), `npm run screenshots` and the benchmarks use
  * it too.
  */
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
+const config = `${repo}/playground/vite.config.ts`;
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
@@ -18,7 +25,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  */
 export async function startPlayground(options: { cacheDir?: string } = {}): Promise<{ server: ViteDevServer; url: string }> {
   const server = await createServer({
-    configFile: `${repo}/playground/vite.config.ts`,
+    configFile: config,
     cacheDir: options.cacheDir,
     server: { port: 0, host: '127.0.0.1', strictPort: false, hmr: false, watch: null },
     logLevel: 'warn',
@@ -26,6 +33,36 @@ export async function startPlayground(options: { cacheDir?: string } = {}): Prom
   await server.listen();
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('the playground dev server did not report its address');
+  return { server, url };
+}
+
+/**
+ * Builds the playground into `outDir`, as `vite build` does. In a process of its own, so that the
+ * build is the production one whatever NODE_ENV the caller runs under (vitest sets `test`).
+ */
+export async function buildPlayground(outDir: string): Promise<void> {
+  const vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
+  await promisify(execFile)(process.execPath, [vite, 'build', '--config', config, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: repo,
+    env: { ...process.env, NODE_ENV: 'production' },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+}
+
+/**
+ * Serves a playground built by `buildPlayground` from `outDir`, with the designer's folder of packs
+ * the dev server would serve (`RULEBOOK_PACKS`, read when the server starts; see
+ * playground/served-packs.ts).
+ */
+export async function previewPlayground(outDir: string): Promise<{ server: PreviewServer; url: string }> {
+  const server = await preview({
+    configFile: config,
+    build: { outDir },
+    preview: { port: 0, host: '127.0.0.1', strictPort: false },
+    logLevel: 'warn',
+  });
+  const url = server.resolvedUrls?.local[0];
+  if (!url) throw new Error('the playground preview server did not report its address');
   return { server, url };
 }
 

@@ -5,21 +5,26 @@
  * handle, from the browser's origin private file system, stands in for the picker's dialog) is
  * saved back to. And only what loads again is kept: an edit that would make a pack unreadable is not
  * saved, and a saved game that cannot be replayed is set aside with a message.
+ *
+ * The pages load the run's built playground from a preview server of this file's own, serving the
+ * folder as the dev server does; the dev server itself, which `rulebook serve` and `npm start` run,
+ * is checked with one page load and its confinement.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { ViteDevServer } from 'vite';
+import type { PreviewServer, ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { main } from '../../cli/main.ts';
 import type { Io } from '../../cli/io.ts';
 import { readPackFolder } from '../../compiler/packFolder.ts';
-import { compileState, launchBrowser, startPlayground, untimed, watchErrors } from './harness.ts';
+import { compileState, launchBrowser, previewPlayground, startPlayground, untimed, watchErrors } from './harness.ts';
 
 const quiet: Io = { out: () => {}, err: () => {}, readLine: async () => undefined };
 const served = mkdtempSync(join(tmpdir(), 'rulebook-served-'));
 const elsewhere = mkdtempSync(join(tmpdir(), 'rulebook-upload-'));
+const viteCache = mkdtempSync(join(tmpdir(), 'rulebook-vite-'));
 const servedKey = `folder/${basename(served)}/my-game`;
 
 type Handle = {
@@ -46,25 +51,40 @@ async function toastSays(page: Page, words: string) {
 }
 
 describe('your own packs in the playground', () => {
-  let server: ViteDevServer;
+  let server: PreviewServer;
   let url = '';
+  let dev: ViteDevServer;
+  let devUrl = '';
   let browser: Browser;
 
   beforeAll(async () => {
     expect(await main(['new', 'pack', 'my-game', '--dir', served], quiet)).toBe(0);
     expect(await main(['new', 'pack', 'upload-game', '--dir', elsewhere], quiet)).toBe(0);
-    // What `rulebook serve PATH` sets for the dev server.
+    // What `rulebook serve PATH` sets for the dev server; the preview server reads it the same way.
     process.env.RULEBOOK_PACKS = served;
-    // A server of its own for the folder, with the dependencies the run's server has bundled.
-    ({ server, url } = await startPlayground({ cacheDir: inject('viteCacheDir') }));
+    ({ server, url } = await previewPlayground(inject('playgroundBuild')));
+    // Vite bundles the dev server's dependencies on its first page, into a folder of this run's own.
+    ({ server: dev, url: devUrl } = await startPlayground({ cacheDir: viteCache }));
     browser = untimed(await launchBrowser());
   });
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+    await dev?.close();
     delete process.env.RULEBOOK_PACKS;
-    rmSync(served, { recursive: true, force: true });
-    rmSync(elsewhere, { recursive: true, force: true });
+    for (const dir of [served, elsewhere, viteCache]) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the dev server of `rulebook serve` opens the served folder on its pack and compiles it', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(devUrl, { timeout: 0 });
+    await page.waitForSelector('[data-testid=pack-select]');
+    expect(await page.inputValue('[data-testid=pack-select]')).toBe(servedKey);
+    await compileState(page, 'ok');
+    expect(errors).toEqual([]);
+    await context.close();
   });
 
   it('opens a served folder on its pack, plays a move, and resumes the game after a reload', async () => {
@@ -97,13 +117,18 @@ describe('your own packs in the playground', () => {
   });
 
   it('serves the folder only as packs: no file of it by path, nothing written', async () => {
-    const answer = await fetch(new URL('/@rulebook/served', url));
-    const body = (await answer.json()) as { packs: Record<string, Record<string, string>> };
-    expect(Object.keys(body.packs)).toEqual([servedKey]);
-    expect(Object.keys(body.packs[servedKey]).sort()).toEqual(['game.yaml', 'pack.yaml', 'scenarios/first.yaml']);
+    for (const at of [devUrl, url]) {
+      const answer = await fetch(new URL('/@rulebook/served', at));
+      const body = (await answer.json()) as { packs: Record<string, Record<string, string>> };
+      expect(Object.keys(body.packs)).toEqual([servedKey]);
+      expect(Object.keys(body.packs[servedKey]).sort()).toEqual(['game.yaml', 'pack.yaml', 'scenarios/first.yaml']);
+    }
+    const file = join(served, 'my-game', 'package.json');
     // The dev server's file access stops at the repository: the folder's files are not reachable by path.
-    const direct = await fetch(new URL(`/@fs${join(served, 'my-game', 'package.json')}`, url));
-    expect(direct.status).toBe(403);
+    expect((await fetch(new URL(`/@fs${file}`, devUrl))).status).toBe(403);
+    // The preview server serves the build's folder only (any other path is the page).
+    const text = readFileSync(file, 'utf8');
+    for (const path of [`/@fs${file}`, file]) expect(await (await fetch(new URL(path, url))).text()).not.toContain(text);
   });
 
   it('sets aside a saved game that cannot be replayed, with a message, and still plays', async () => {

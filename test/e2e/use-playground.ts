@@ -1,8 +1,7 @@
 /**
- * For a test file's `describe` block: the playground the run serves (global-setup.ts starts it
- * once and loads a first page, so Vite has transformed and bundled everything a page needs) and a
- * browser of the file's own, launched before its tests and closed after them. Each test opens its
- * own context or page, so no test sees what another left.
+ * For a test file's `describe` block: the playground the run serves (global-setup.ts builds it
+ * once and serves the build) and a browser of the file's own, launched before its tests and closed
+ * after them. Each test opens its own context or page, so no test sees what another left.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
