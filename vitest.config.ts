@@ -15,7 +15,7 @@ export default defineConfig({
     // size instead of last run's durations.
     cache: false,
     // A worker per core (vitest's default leaves one free): an e2e file's worker mostly waits on its
-    // browser and the dev server, so a unit file runs beside it instead of after it.
+    // browser, so a unit file runs beside it instead of after it.
     maxWorkers: availableParallelism(),
     projects: [
       {
@@ -38,7 +38,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          // One playground dev server for the run, shared by the files (see the file).
+          // The playground built once for the run and served to the files (see the file).
           globalSetup: ['test/e2e/global-setup.ts'],
           // A test's timeout only stops a hang: the playground test's second case takes ~40 s idle and
           // went past 300 s in a full run at a load of 35 on 2 cores.
