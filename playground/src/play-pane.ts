@@ -8,7 +8,8 @@ import { seatColour } from './board/look.ts';
 import { renderPlayersPanel } from './players-panel.ts';
 import type { AppContext } from './context.ts';
 import type { Choice, GameState, PackSummary } from './engine-types.ts';
-import { BOT_DELAYS, botSpeed, prefs, setBotSpeed, setFocusBoard } from './prefs.ts';
+import { prefs } from './prefs.ts';
+import { PlayToolbar } from './play-toolbar.ts';
 import type { GameSession } from './session.ts';
 import type { Seat, Session } from './workspace.ts';
 
@@ -26,11 +27,23 @@ export class PlayPane {
    * bots play every seat; `all` shows everything; else a player.
    */
   private viewMode: 'turn' | 'all' | string = 'turn';
+  private readonly toolbar: PlayToolbar;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly game: GameSession,
   ) {
+    this.toolbar = new PlayToolbar(game, {
+      view: (mode) => {
+        this.viewMode = mode;
+        if (this.game.session) this.syncView(this.game.session);
+      },
+      language: (lang) => {
+        this.lang = lang;
+        this.render();
+      },
+      redraw: () => this.render(),
+    });
     // The board is arranged for the space it gets: a resized window has it drawn again.
     addEventListener('resize', () => {
       if (this.game.session) this.render();
@@ -118,55 +131,8 @@ export class PlayPane {
     const humanToMove = !!toMove && this.game.seatOf(toMove) === 'human';
     const canChoose = !!r && !r.error && (!this.game.viewAs || this.game.viewAs === toMove);
 
-    const viewSelect = h('select', { 'data-testid': 'view-as', title: 'Whose view of the game: hidden information is removed' },
-      h('option', { value: 'turn', selected: this.viewMode === 'turn' }, 'View: current player'),
-      h('option', { value: 'all', selected: this.viewMode === 'all' }, 'View: everything'),
-      (full?.players ?? []).map((p, i) => h('option', { value: p, selected: this.viewMode === p }, `View as P${i + 1}`)),
-    );
-    viewSelect.addEventListener('change', () => {
-      this.viewMode = viewSelect.value;
-      this.syncView(s);
-    });
     if (this.syncView(s)) return;
-    const langSelect = summary.languages.length > 1
-      ? h('select', { 'data-testid': 'language', title: 'Language of names and texts' }, summary.languages.map((l) => h('option', { value: l, selected: l === this.lang }, l.toUpperCase())))
-      : null;
-    langSelect?.addEventListener('change', () => {
-      this.lang = langSelect.value;
-      this.render();
-    });
-    const speed = h('select', { 'data-testid': 'bot-speed', title: 'Bot speed' }, Object.keys(BOT_DELAYS).map((k) => h('option', { value: k, selected: k === botSpeed() }, `Bots: ${k}`)));
-    speed.addEventListener('change', () => {
-      setBotSpeed(speed.value);
-      this.game.maybeBotMove();
-    });
-
-    const toolbar = h('div', { class: 'game-toolbar' },
-      h('div', { class: 'group' },
-        h('span', { class: 'game-id', title: `seed ${s.seed}` }, `${s.players} players · seed ${s.seed}`),
-        h('button', { class: 'small', 'data-testid': 'restart', title: 'Same players and seed, no moves', onclick: () => this.game.start(s) }, 'Restart'),
-        h('button', { class: 'small ghost', 'data-testid': 'new-game', title: 'Choose players and seed', onclick: () => this.game.end() }, 'New game'),
-      ),
-      h('div', { class: 'group history', 'data-testid': 'history' },
-        h('button', { class: 'small', 'data-testid': 'undo', disabled: !total, title: 'Undo to before your last move', onclick: () => this.game.undo() }, '↶ Undo'),
-        h('button', { class: 'icon', title: 'To the start', disabled: shownSteps === 0, onclick: () => this.game.step(0) }, '«'),
-        h('button', { class: 'icon', 'data-testid': 'step-back', title: 'Step back', disabled: shownSteps === 0, onclick: () => this.game.step(shownSteps - 1) }, '◀'),
-        h('span', { class: 'step', 'data-testid': 'step' }, `${shownSteps}/${total}`),
-        h('button', { class: 'icon', 'data-testid': 'step-forward', title: 'Step forward', disabled: live, onclick: () => this.game.step((this.game.cursor ?? total) + 1) }, '▶'),
-        h('button', { class: 'icon', 'data-testid': 'live', title: 'Back to the present', disabled: live, onclick: () => this.game.step(undefined) }, '»'),
-      ),
-      h('div', { class: 'group' }, speed, viewSelect, langSelect),
-      h('button', {
-        class: `small focus-toggle${prefs.focusBoard ? ' on' : ''}`,
-        'data-testid': 'focus-board',
-        'aria-pressed': prefs.focusBoard ? 'true' : 'false',
-        title: prefs.focusBoard ? 'Show the files and the editor again' : 'Give the board the whole window (the editor folds away)',
-        onclick: () => {
-          setFocusBoard(!prefs.focusBoard);
-          this.render();
-        },
-      }, prefs.focusBoard ? '⇤ Editor' : '⤢ Focus board'),
-    );
+    this.toolbar.update({ summary, session: s, shown: shownSteps, total, live, players: full?.players ?? [], viewMode: this.viewMode, lang: this.lang });
 
     const banners: HTMLElement[] = [];
     if (r?.stoppedAt && live) {
@@ -218,19 +184,20 @@ export class PlayPane {
       }
     });
 
-    clear(
-      g,
-      toolbar,
-      banners,
-      h('div', { class: 'game-body' },
-        boardWrap,
-        h('div', { class: 'side' },
-          this.renderPrompt(state, toMove, legal, humanToMove),
-          this.renderPlayers(summary, state, s),
-          this.renderLog(state),
-        ),
+    const body = h('div', { class: 'game-body' },
+      boardWrap,
+      h('div', { class: 'side' },
+        this.renderPrompt(state, toMove, legal, humanToMove),
+        this.renderPlayers(summary, state, s),
+        this.renderLog(state),
       ),
     );
+    // The toolbar stays in place (see play-toolbar.ts); what follows it is drawn anew.
+    if (g.firstChild !== this.toolbar.el) clear(g, this.toolbar.el, banners, body);
+    else {
+      while (g.lastChild !== this.toolbar.el) g.lastChild!.remove();
+      g.append(...banners, body);
+    }
   }
 
   /** Asks for the view the mode wants; true when a new answer is on its way (and will be drawn). */
