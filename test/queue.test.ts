@@ -19,7 +19,7 @@ import { main } from '../cli/main.ts';
 import type { Io } from '../cli/io.ts';
 import { rulebookVersion } from '../cli/version.ts';
 import { readPackContent } from '../simulate/packContent.ts';
-import { QUEUE_NAME, QueueError, runQueued } from '../simulate/queue.ts';
+import { QUEUE_NAME, QueueError, runQueued, startWorker } from '../simulate/queue.ts';
 import { simulate } from '../simulate/run.ts';
 import { study } from '../simulate/study.ts';
 
@@ -135,9 +135,9 @@ afterAll(async () => {
  * short (5 s), so that a killed worker's shard comes back soon, yet long enough that a loaded
  * machine's late lock renewal is not taken for a dead worker.
  */
-function worker(packsDir = packs): { process: ChildProcess; log: () => string } {
+function worker(): { process: ChildProcess; log: () => string } {
   let log = '';
-  const p = spawn(process.execPath, [join(root, 'bin', 'rulebook.mjs'), 'worker', url, '--packs', packsDir, '--jobs', '1', '--lock', '5', '--prefix', prefix], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  const p = spawn(process.execPath, [join(root, 'bin', 'rulebook.mjs'), 'worker', url, '--packs', packs, '--jobs', '1', '--lock', '5', '--prefix', prefix], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
   p.stderr!.on('data', (d) => void (log += d));
   children.push(p);
   return { process: p, log: () => log };
@@ -201,12 +201,17 @@ describe('a study through the queue', () => {
     const edited = join(temp, 'connect-four');
     cpSync(c4, edited, { recursive: true });
     writeFileSync(join(edited, 'pack.yaml'), readFileSync(join(c4, 'pack.yaml'), 'utf8') + '\n# only on this machine\n');
-    const w = worker();
-    await until('the worker to start', () => w.log().includes('waiting for shards'));
-    const elsewhere = { ...settings, games: 4, seed: 1000, pack: { ...settings.pack, hash: readPackContent(edited).hash } };
-    await expect(runQueued({ url, prefix, study: elsewhere, agents: [...agents], pack: 'connect-four', shards: 1 })).rejects.toThrow(/shard 1\/1 failed: the pack `connect-four` in .* is not the one the study was queued with \(content hash/);
-    const outside = { ...settings, games: 4, seed: 2000 };
-    await expect(runQueued({ url, prefix, study: outside, agents: [...agents], pack: '../../connect-four', shards: 1 })).rejects.toThrow(/shard 1\/1 failed: the job names the pack `..\/..\/connect-four`, which is not a folder inside the packs folder/);
+    // The worker of `rulebook worker` (the first test runs the command), here in this process: a
+    // process of its own would only add the command line's start.
+    const w = await startWorker({ url, prefix, packs, rulebook: rulebookVersion(), jobs: 1, lockMs: 5000 });
+    try {
+      const elsewhere = { ...settings, games: 4, seed: 1000, pack: { ...settings.pack, hash: readPackContent(edited).hash } };
+      await expect(runQueued({ url, prefix, study: elsewhere, agents: [...agents], pack: 'connect-four', shards: 1 })).rejects.toThrow(/shard 1\/1 failed: the pack `connect-four` in .* is not the one the study was queued with \(content hash/);
+      const outside = { ...settings, games: 4, seed: 2000 };
+      await expect(runQueued({ url, prefix, study: outside, agents: [...agents], pack: '../../connect-four', shards: 1 })).rejects.toThrow(/shard 1\/1 failed: the job names the pack `..\/..\/connect-four`, which is not a folder inside the packs folder/);
+    } finally {
+      await w.close();
+    }
   });
 
   it('an unreachable Redis is a clear error, not endless retries', async () => {
