@@ -90,24 +90,47 @@ export function analyze(files: SourceFile[], options: CompileOptions & { lower?:
     declared = declare(loaded, report);
     checked = check(declared, report, memo);
     presentation = readPresentation(loaded, declared, report);
-    if (options.lower !== false && !found.some((d) => (d.severity ?? 'error') === 'error')) {
-      pack = lower(checked);
-      pack.plurals = logPlurals(loaded);
-    }
+    if (options.lower !== false && !found.some((d) => (d.severity ?? 'error') === 'error')) pack = runnable(checked, loaded);
   } catch (err) {
-    report({
-      code: 'RB9000',
-      message: `the compiler failed on this pack: ${(err as Error).message}`,
-      at: { file: files[0]?.path ?? 'pack.yaml', start: 0, end: 0 },
-      hint: 'this is a bug in rulebook, not in your pack; please report it with the pack attached',
-    });
+    report(crashed(err, files));
     pack = undefined;
   }
   const diagnostics = found.map((d) => locate(d, texts, options));
-  diagnostics.sort((a, b) => a.file.localeCompare(b.file) || a.offset - b.offset);
+  diagnostics.sort(byPlace);
   const symbols = options.symbols ? symbolsOf({ loaded, declared, checked }) : undefined;
   return { diagnostics, pack: diagnostics.some((d) => d.severity === 'error') ? undefined : pack, loaded, declared, checked, presentation, symbols };
 }
+
+/**
+ * The runnable pack of an analysis made with `lower: false`, with the diagnostics `analyze` would
+ * have given with the lowering: an editor shows the diagnostics before it lowers.
+ */
+export function lowerAnalysis(a: Analysis, files: SourceFile[], options: CompileOptions = {}): CompileResult {
+  if (!a.checked || !a.loaded || a.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: a.diagnostics };
+  try {
+    return { diagnostics: a.diagnostics, pack: runnable(a.checked, a.loaded) };
+  } catch (err) {
+    const failed = locate(crashed(err, files), new Map(files.map((f) => [f.path, f.text])), options);
+    return { diagnostics: [...a.diagnostics, failed].sort(byPlace) };
+  }
+}
+
+function runnable(checked: Checked, loaded: LoadedPack): CompiledPack {
+  const pack = lower(checked);
+  pack.plurals = logPlurals(loaded);
+  return pack;
+}
+
+function crashed(err: unknown, files: SourceFile[]): DiagnosticInput {
+  return {
+    code: 'RB9000',
+    message: `the compiler failed on this pack: ${(err as Error).message}`,
+    at: { file: files[0]?.path ?? 'pack.yaml', start: 0, end: 0 },
+    hint: 'this is a bug in rulebook, not in your pack; please report it with the pack attached',
+  };
+}
+
+const byPlace = (a: Diagnostic, b: Diagnostic) => a.file.localeCompare(b.file) || a.offset - b.offset;
 
 /** The symbol index, or an empty one: an editor's aid never stops the compiler's answer. */
 function symbolsOf(stages: Parameters<typeof buildSymbols>[0]): SymbolIndex {

@@ -4,7 +4,7 @@
  * A worker that fails to load, throws, or does not answer in time is replaced by a fresh one, and
  * the requests it held are answered with the problem, so the page never waits forever.
  */
-import type { CompileRequest, CompileResponse, PlayRequest, PlayResponse, ScenariosResponse, SimulateRequest, SimulateResponse, SymbolsResponse, TextsResponse, WorkerResponse } from './protocol.ts';
+import type { CompileRequest, CompileResponse, PackResponse, PlayRequest, PlayResponse, ScenariosResponse, SimulateRequest, SimulateResponse, SymbolsResponse, TextsResponse, WorkerResponse } from './protocol.ts';
 import EngineWorker from './engine.worker.ts?worker';
 
 /**
@@ -26,6 +26,8 @@ export class EngineClient {
   private ready = false;
   private next = 1;
   private pending = new Map<number, Pending>();
+  /** A compile without errors: its runnable pack follows its answer. */
+  onPack: (r: PackResponse) => void = () => {};
   /** A compile's symbol index arrives just after its answer. */
   onSymbols: (r: SymbolsResponse) => void = () => {};
   /** Scenario verdicts arrive after their compile's answer. */
@@ -50,6 +52,7 @@ export class EngineClient {
         for (const p of this.pending.values()) p.timer ??= this.watchdog();
         return;
       }
+      if (ev.data.type === 'pack') return this.onPack(ev.data);
       if (ev.data.type === 'symbols') return this.onSymbols(ev.data);
       if (ev.data.type === 'scenarios') return this.onScenarios(ev.data);
       if (ev.data.type === 'texts') return this.onTexts(ev.data);

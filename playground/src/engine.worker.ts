@@ -5,7 +5,7 @@
  *
  * Compiles are coalesced: when several arrive while one runs, only the newest is compiled.
  */
-import { CompileSession, type Analysis, type CompiledPack } from '../../compiler/index.ts';
+import { CompileSession, lowerAnalysis, type Analysis, type CompiledPack } from '../../compiler/index.ts';
 import { buildSymbols, emptySymbolIndex } from '../../compiler/symbols.ts';
 import { checkCards, prepareTexts } from '../../compiler/text/index.ts';
 import { apply, legalChoices, newGame, replay, standings, viewFor } from '../../runtime/index.ts';
@@ -88,17 +88,21 @@ function compile(req: CompileRequest) {
   const t0 = performance.now();
   let result: Analysis;
   try {
-    result = session.analyze(req.files, { dependencies: req.dependencies, lower: true });
+    // Checked only: the diagnostics go to the page before the pack is lowered to run.
+    result = session.analyze(req.files, { dependencies: req.dependencies, lower: false });
   } catch (e) {
     post({ type: 'compiled', id: req.id, diagnostics: [], engineProblem: `the compiler crashed: ${(e as Error).message}`, ms: performance.now() - t0 });
     return;
   }
   const analysis = result;
+  const lowering = !result.diagnostics.some((d) => d.severity === 'error');
+  post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, lowering, ms: performance.now() - t0 });
   clearTimeout(symbolsTimer);
   symbolsTimer = setTimeout(() => symbols(req.id, analysis), 0);
-  const pack = result.pack;
-  if (!pack || result.diagnostics.some((d) => d.severity === 'error')) {
-    post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, ms: performance.now() - t0 });
+  if (!lowering) return;
+  const { diagnostics, pack } = lowerAnalysis(result, req.files, { dependencies: req.dependencies });
+  if (!pack) {
+    post({ type: 'pack', id: req.id, diagnostics, ms: performance.now() - t0 });
     return;
   }
   // Only plain data crosses to the page: the lowered rules are closures and stay here.
@@ -107,7 +111,7 @@ function compile(req: CompileRequest) {
   );
   good = { version: ++version, pack, summary };
   cache = undefined;
-  post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, version: good.version, summary, ms: performance.now() - t0 });
+  post({ type: 'pack', id: req.id, version: good.version, summary, ms: performance.now() - t0 });
   clearTimeout(textsTimer);
   const v = good.version;
   textsTimer = setTimeout(() => texts(req.id, v, analysis, req.dependencies), TEXTS_IDLE_MS);

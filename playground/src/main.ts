@@ -16,7 +16,7 @@ import type { Diagnostic, PackSummary } from './engine-types.ts';
 import { PackPane } from './pack-pane.ts';
 import { PlayPane } from './play-pane.ts';
 import { prefs, savePrefs } from './prefs.ts';
-import type { CompileResponse, PlayResponse } from './protocol.ts';
+import type { CompileResponse, PackResponse, PlayResponse } from './protocol.ts';
 import { GameSession } from './session.ts';
 import { makeTabs } from './tabs/index.ts';
 import { TabPanel } from './tabs/panel.ts';
@@ -90,6 +90,9 @@ class App implements AppContext {
       }
     });
     // A new worker knows no pack: compile again, unless compiling is what failed.
+    this.engine.onPack = (r) => {
+      if (r.id === this.lastCompile?.id) this.onPack(r);
+    };
     this.engine.onSymbols = (r) => {
       if (r.id === this.lastCompile?.id) this.editor.setSymbols(r.symbols);
     };
@@ -219,17 +222,22 @@ class App implements AppContext {
     this.packs.renderFiles();
     this.setStatus();
     this.timing.shown = performance.now();
-    if (r.version !== undefined && r.summary) {
-      this.summary = r.summary;
-      this.version = r.version;
-      if (!r.summary.languages.includes(this.playPane.lang)) this.playPane.lang = r.summary.languages[0] ?? 'en';
-      // Edit and replay: the game in progress replays its choices under the new rules.
-      if (this.game.session) void this.game.play();
-      else this.playPane.render();
-    } else {
-      // Errors: the game goes on with the last good rules; its banner says so.
-      this.playPane.render();
+    // Errors: the game goes on with the last good rules; its banner says so. Else it waits for the pack.
+    if (!r.lowering) this.playPane.render();
+  }
+
+  /** The runnable pack of the last compile, or why it could not be lowered. */
+  private onPack(r: PackResponse) {
+    if (r.version === undefined || !r.summary) {
+      if (r.diagnostics) this.onCompiled({ ...this.lastCompile!, diagnostics: r.diagnostics, lowering: false });
+      return;
     }
+    this.summary = r.summary;
+    this.version = r.version;
+    if (!r.summary.languages.includes(this.playPane.lang)) this.playPane.lang = r.summary.languages[0] ?? 'en';
+    // Edit and replay: the game in progress replays its choices under the new rules.
+    if (this.game.session) void this.game.play();
+    else this.playPane.render();
   }
 
   private setStatus(phase?: 'pending' | 'compiling') {

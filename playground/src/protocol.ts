@@ -16,15 +16,28 @@ export interface CompileRequest {
   scenarios: SourceFile[];
 }
 
+/** A compile's diagnostics, sent as soon as the pack is checked, before it is lowered to run. */
 export interface CompileResponse {
   type: 'compiled';
   id: number;
   diagnostics: Diagnostic[];
-  /** Set when this compile had no errors: the game now runs on it. */
-  version?: number;
-  summary?: PackSummary;
+  /** The pack has no errors: a `pack` message (same id) follows once it is lowered. */
+  lowering?: boolean;
   /** Why there is no compiler (the engine module is missing or threw). */
   engineProblem?: string;
+  ms: number;
+}
+
+/** The runnable pack of a compile without errors, sent just after its diagnostics (same id). */
+export interface PackResponse {
+  type: 'pack';
+  id: number;
+  /** Set when the pack was lowered: the game now runs on it. */
+  version?: number;
+  summary?: PackSummary;
+  /** Set when the lowering failed: the compile's diagnostics with the failure (RB9000). */
+  diagnostics?: Diagnostic[];
+  /** From the compile asked to this message. */
   ms: number;
 }
 
@@ -132,4 +145,4 @@ export interface ReadyResponse {
   type: 'ready';
 }
 
-export type WorkerResponse = ReadyResponse | CompileResponse | SymbolsResponse | PlayResponse | ScenariosResponse | TextsResponse | SimulateResponse;
+export type WorkerResponse = ReadyResponse | CompileResponse | PackResponse | SymbolsResponse | PlayResponse | ScenariosResponse | TextsResponse | SimulateResponse;
