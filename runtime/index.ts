@@ -1,7 +1,7 @@
 import { cloneJson, cloneState, newRecord, sameValue } from './clone.ts';
 import type { CompiledPack, Expr } from './compiled.ts';
 import { MAX_COMBINATIONS, spend, withStepBudget } from './budget.ts';
-import { ctxFor, resume, runBlock } from './engine.ts';
+import { ctxFor, newFrame, resume, runBlock } from './engine.ts';
 import { forgetHolders, holdersOf, shareHolders, withFrozenState } from './holders.ts';
 import { linkExpression, programOf } from './link.ts';
 import { logLine } from './log.ts';
@@ -75,7 +75,7 @@ export function newGame(pack: CompiledPack, options: NewGameOptions): GameState 
   for (const p of players) st.e[p] = fresh('player');
   st.e.game = fresh('game');
   attachProgram(prog, st);
-  const frameOf = (s: { body: { id: number }; slots: number }) => ({ block: s.body.id, pc: 0, env: new Array(s.slots).fill(null), me: null, self: null, holder: null });
+  const frameOf = (s: { body: { id: number }; slots: number }) => newFrame(s.body.id, 0, new Array(s.slots).fill(null), null, null, null, false);
   withStepBudget(() => setUp(prog, st, options, frameOf));
   return st;
 }
@@ -225,7 +225,7 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
     }
     const player = anytime ? actor : prompt.player;
     // An `anytime` action interrupts the offer or the choice, which is asked again once the action is over.
-    const after = anytime ? [{ block: -1, pc: 0, env: [], me: null, self: null, holder: null, reprompt: prompt }] : prompt.frames;
+    const after = anytime ? [newFrame(-1, 0, [], null, null, null, false, undefined, undefined, prompt)] : prompt.frames;
     const args = rawArgs.map(decodeArg);
     if (args.length !== a.params.length) return { ok: false, reason: `\`${a.name}\` takes ${a.params.length} choice(s): ${a.params.map((x) => x.name).join(', ')}`, state };
     const c = actionCtx(prog, next, a, player, args, step);

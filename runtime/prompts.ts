@@ -1,5 +1,11 @@
+import { newFrame } from './engine.ts';
 import type { BlockCode, RunCtx } from './program.ts';
 import type { Value } from './types.ts';
+
+/*
+ * Both kinds of prompt are made with every field of a prompt in one order, those a kind has not left
+ * undefined (which JSON leaves out): prompts keep one shape for V8, and their JSON is what it was.
+ */
 
 /**
  * `choose`: the game waits for `player` to pick one of `options`. The prompt holds the rest of the
@@ -9,17 +15,18 @@ export function askToChoose(c: RunCtx, ask: { player: string; options: Value[]; 
   c.st.prompt = {
     player: ask.player,
     kind: 'choose',
+    actions: undefined,
     options: ask.options,
     optional: ask.optional,
     text: ask.text,
     rule: ask.rule,
     slot: ask.slot,
-    ...(c.resolving ? { resolving: true as const } : {}),
-    frames: [{ block: ask.body.id, pc: 0, env: c.env.slice(), me: c.me, self: c.self, holder: c.holder, ...(c.resolving ? { resolving: true as const } : {}) }],
+    resolving: c.resolving ? true : undefined,
+    frames: [newFrame(ask.body.id, 0, c.env.slice(), c.me, c.self, c.holder, c.resolving)],
   };
 }
 
 /** `offer`: the game waits for `player` to take one of `actions`. */
 export function offerActions(c: RunCtx, player: string, actions: string[]): void {
-  c.st.prompt = { player, kind: 'offer', actions, ...(c.resolving ? { resolving: true as const } : {}), frames: [] };
+  c.st.prompt = { player, kind: 'offer', actions, options: undefined, optional: undefined, text: undefined, rule: undefined, slot: undefined, resolving: c.resolving ? true : undefined, frames: [] };
 }
