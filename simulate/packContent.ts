@@ -22,6 +22,18 @@ export function readPackContent(dir: string): PackContent {
   return { files, dependencies, hash: contentHash(files, dependencies) };
 }
 
+/**
+ * The last pack compiled by compiledPack: a process simulates one pack after another, and the runs
+ * of the same content (a study's player counts, the warm threads' next run) compile it once.
+ */
+let last: { hash: string; pack: CompiledPack } | undefined;
+
+/** compileContent, once for the same content as the last call. */
+export function compiledPack(content: PackContent): CompiledPack {
+  if (last?.hash !== content.hash) last = { hash: content.hash, pack: compileContent(content) };
+  return last.pack;
+}
+
 /** The compiled pack of exactly the files that were hashed, or why it does not compile. */
 export function compileContent(content: PackContent): CompiledPack {
   const r = compile(content.files, { dependencies: content.dependencies });

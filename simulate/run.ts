@@ -2,18 +2,17 @@
  * Many games of one pack by agents, on this thread and worker threads (tinypool). Games are seeded
  * one by one (`seed`, `seed + 1`, …), so the summaries are the same whatever the number of threads.
  *
- * This thread plays too: with `workers: 2` it is this thread and one worker thread. A worker thread
- * starts by compiling the pack, cold (a second or so of CPU); this thread has the pack compiled and
- * plays meanwhile, so a worker's start delays the run by half of what it would if this thread only
- * waited for the workers; and the next run of the same pack takes the same threads, warm
- * (simulate/warmPool.ts).
+ * This thread plays too: with `workers: 2` it is this thread and one worker thread. This thread
+ * compiles the pack, which it needs to play its share, and gives the worker threads the compiled
+ * pack: a thread starts by loading the runtime and linking the pack, a fraction of a compile. The
+ * next run of the same pack takes the same threads, warm (simulate/warmPool.ts).
  */
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { AgentKind } from '../runtime/agents.ts';
-import { readPackContent } from './packContent.ts';
+import { compiledPack, readPackContent } from './packContent.ts';
 import type { GameSummary } from './playout.ts';
 import { leaseWorkers, type Lease } from './warmPool.ts';
-import { compiledPack, playChunk, type Chunk } from './worker.ts';
+import { playChunk, type Chunk } from './worker.ts';
 
 export interface SimulationOptions {
   games: number;
@@ -40,20 +39,22 @@ const QUEUED_PER_WORKER = 2;
 const workerThreads = (o: Pick<SimulationOptions, 'games' | 'workers'>) => Math.min(o.workers, Math.ceil(o.games / BATCH)) - 1;
 
 /**
- * Starts the worker threads that a simulation of this pack with these options takes, so that they
- * compile the pack while this thread does something else (the CLI checks the pack meanwhile). Only a
- * head start: a folder that cannot be read is left to whoever reads it next.
+ * Compiles the pack and starts the worker threads that a simulation of it with these options
+ * takes, so that they load and link it while this thread does something else (the CLI checks the
+ * pack meanwhile). Only a head start: a folder that cannot be read or a pack that does not compile
+ * is left to whoever reads it next.
  */
 export async function startWorkers(dir: string, o: Pick<SimulationOptions, 'games' | 'workers'>): Promise<void> {
   const threads = workerThreads(o);
   if (threads <= 0) return;
-  let content;
+  let content, pack;
   try {
     content = readPackContent(dir);
+    pack = compiledPack(content);
   } catch {
     return;
   }
-  await (await leaseWorkers(content, threads, QUEUED_PER_WORKER)).release(false);
+  await (await leaseWorkers(content, pack, threads, QUEUED_PER_WORKER)).release(false);
 }
 
 export async function simulate(dir: string, o: SimulationOptions): Promise<GameSummary[]> {
@@ -73,10 +74,10 @@ export async function simulate(dir: string, o: SimulationOptions): Promise<GameS
   let next = 0;
   const take = () => (next < chunks.length ? chunks[next++] : undefined);
   const threads = workerThreads(o);
-  const lease: Lease | undefined = threads > 0 ? await leaseWorkers(content, threads, QUEUED_PER_WORKER) : undefined;
+  const pack = compiledPack(content);
+  const lease: Lease | undefined = threads > 0 ? await leaseWorkers(content, pack, threads, QUEUED_PER_WORKER) : undefined;
   let failed = true;
   try {
-    const pack = compiledPack(content);
     const here = async () => {
       for (let c = take(); c; c = take()) {
         collect(playChunk(pack, c));

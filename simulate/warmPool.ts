@@ -1,11 +1,14 @@
 /**
- * The worker threads of simulations, kept warm between runs. Compiling the pack is most of a
- * thread's start, so the next simulation of the same pack content on as many threads takes the
- * threads of the last one, its pack already compiled. Idle threads do not keep the process alive
+ * The worker threads of simulations, kept warm between runs. A thread starts with the pack this
+ * thread compiled (as plain data, runtime/transfer.ts) and links it; the next simulation of the
+ * same pack content on as many threads takes the threads of the last one, its pack already linked
+ * and its code warm. Idle threads do not keep the process alive
  * (tinypool unrefs them) and are stopped after a while without a run; threads of a run that failed
  * are never taken again.
  */
 import Tinypool from 'tinypool';
+import type { CompiledPack } from '../runtime/index.ts';
+import { packForm } from '../runtime/transfer.ts';
 import type { PackContent } from './packContent.ts';
 import type { SimulationWorkerData } from './worker.ts';
 
@@ -29,9 +32,10 @@ export interface Lease {
   release(failed: boolean): Promise<void>;
 }
 
-export async function leaseWorkers(content: PackContent, threads: number, tasksPerThread: number): Promise<Lease> {
+/** Threads playing `pack`, the compiled pack of `content`. */
+export async function leaseWorkers(content: PackContent, pack: CompiledPack, threads: number, tasksPerThread: number): Promise<Lease> {
   const key = `${content.hash} ${threads} ${tasksPerThread}`;
-  const data: SimulationWorkerData = { content };
+  const data: SimulationWorkerData = { pack: packForm(pack) };
   const start = () => new Tinypool({ filename: new URL('./worker.mjs', import.meta.url).href, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: tasksPerThread, workerData: data });
   if (kept && (kept.key !== key || kept.failed) && kept.users > 0) {
     // Another run holds other threads: this run gets its own, stopped when it ends.

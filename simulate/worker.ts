@@ -1,12 +1,15 @@
 /**
- * What a thread of a simulation does: compiles the pack it is given once, then plays the games it
- * is asked for. The pack comes as its content (files and hash, simulate/packContent.ts), read once
- * by whoever starts the simulation: a thread never reads the folder, so every thread plays the
- * same content even if the folder is edited during the run.
+ * What a thread of a simulation does: links the compiled pack it is given once, then plays the
+ * games it is asked for. The pack comes compiled, as plain data (runtime/transfer.ts), by whoever
+ * starts the simulation and compiled it to play its own share: a thread neither reads the folder
+ * nor compiles (compiling was most of a thread's start), and every thread plays the same rules even
+ * if the folder is edited during the run. This module imports no compiler, so a thread loads only
+ * the runtime.
  */
 import type { AgentKind } from '../runtime/agents.ts';
 import type { CompiledPack } from '../runtime/index.ts';
-import { compileContent, type PackContent } from './packContent.ts';
+import { programOf } from '../runtime/link.ts';
+import { packFromForm, type PackForm } from '../runtime/transfer.ts';
 import { playGame, type GameSummary } from './playout.ts';
 
 export interface Chunk {
@@ -18,18 +21,7 @@ export interface Chunk {
 
 /** What a worker thread is started with. */
 export interface SimulationWorkerData {
-  content: PackContent;
-}
-
-/**
- * The last pack compiled in this thread: a worker thread plays one pack all its life, and this
- * thread's runs of the same pack compile it once.
- */
-let last: { hash: string; pack: CompiledPack } | undefined;
-
-export function compiledPack(content: PackContent): CompiledPack {
-  if (last?.hash !== content.hash) last = { hash: content.hash, pack: compileContent(content) };
-  return last.pack;
+  pack: PackForm;
 }
 
 export function playChunk(pack: CompiledPack, chunk: Chunk): GameSummary[] {
@@ -37,13 +29,14 @@ export function playChunk(pack: CompiledPack, chunk: Chunk): GameSummary[] {
 }
 
 /**
- * A worker thread's task function, its pack compiled before the thread says it is ready. A pack
- * that does not compile fails each task with the reason, rather than the thread's start.
+ * A worker thread's task function, its pack read and linked before the thread says it is ready. A
+ * form that is not a compiled pack fails each task with the reason, rather than the thread's start.
  */
 export function chunkPlayer(data: SimulationWorkerData): (chunk: Chunk) => GameSummary[] {
   let pack: CompiledPack;
   try {
-    pack = compiledPack(data.content);
+    pack = packFromForm(data.pack);
+    programOf(pack);
   } catch (e) {
     return () => {
       throw e;

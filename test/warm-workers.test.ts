@@ -1,16 +1,16 @@
 /**
  * Worker threads of simulations kept warm between runs (simulate/warmPool.ts): the next run of the
- * same pack content on as many threads takes the same threads, their pack already compiled; another
+ * same pack content on as many threads takes the same threads, their pack already linked; another
  * pack, or threads whose run failed, get new ones; and games played on kept threads are the games
  * played in this thread.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readPackContent } from '../simulate/packContent.ts';
+import { compiledPack, readPackContent } from '../simulate/packContent.ts';
 import type { GameSummary } from '../simulate/playout.ts';
 import { simulate } from '../simulate/run.ts';
 import { leaseWorkers } from '../simulate/warmPool.ts';
-import { compiledPack, playChunk, type Chunk } from '../simulate/worker.ts';
+import { playChunk, type Chunk } from '../simulate/worker.ts';
 
 const tiny = join(import.meta.dirname, 'packs', 'tiny');
 const ticTacToe = join(import.meta.dirname, 'packs', 'tictactoe');
@@ -19,25 +19,25 @@ const chunk: Chunk = { players: 2, seeds: [3, 4], agents: ['random'], maxSteps: 
 describe('warm worker threads', () => {
   it('the same pack on as many threads takes the kept threads; another pack or a failed run gets new ones', async () => {
     const content = readPackContent(tiny);
-    const first = await leaseWorkers(content, 1, 2);
+    const lease = (c: typeof content) => leaseWorkers(c, compiledPack(c), 1, 2);
+    const first = await lease(content);
     const here = playChunk(compiledPack(content), chunk);
     expect(await first.pool.run(chunk)).toEqual(here);
     await first.release(false);
 
-    const again = await leaseWorkers(readPackContent(tiny), 1, 2);
+    const again = await lease(readPackContent(tiny));
     expect(again.pool).toBe(first.pool);
     // While these threads are held, a run of another pack gets threads of its own.
-    const other = await leaseWorkers(readPackContent(ticTacToe), 1, 2);
+    const other = await lease(readPackContent(ticTacToe));
     expect(other.pool).not.toBe(first.pool);
     expect((await other.pool.run(chunk)) as GameSummary[]).toEqual(playChunk(compiledPack(readPackContent(ticTacToe)), chunk));
     await other.release(false);
     await again.release(true);
 
-    const afterFailure = await leaseWorkers(content, 1, 2);
+    const afterFailure = await lease(content);
     expect(afterFailure.pool).not.toBe(first.pool);
     expect(await afterFailure.pool.run(chunk)).toEqual(here);
     await afterFailure.release(false);
-    // Three threads start, each compiling its pack cold: slow on a busy machine.
   }, 180_000);
 
   it('runs on this thread and a kept worker thread give the games of this thread alone, run after run', async () => {
