@@ -56,7 +56,7 @@ export async function simulateCommand(dir: string, o: SimulateOptions, io: Io): 
   if (typeof asked === 'string') throw new UsageError(asked);
   const shards = o.queue === undefined ? asked.count : Math.min(o.shards ?? QUEUED_SHARDS, o.games);
   if (shards > o.games) throw new UsageError(`${shards} shards of ${o.games} games: a shard would have no game; split the study into ${o.games} shards at most`);
-  // The worker threads compile the pack while this thread checks it.
+  // The worker threads start, and link the pack compiled here, while this thread checks it.
   if (o.queue === undefined && asked.count === 1) await startWorkers(dir, { games: o.games, workers: o.workers ?? availableParallelism() });
   const runnable = runnablePack(dir, o.players, io);
   if (!runnable) return 1;
