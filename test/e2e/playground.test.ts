@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { strToU8, zipSync } from 'fflate';
 import { compile } from '../../compiler/index.ts';
-import { status, watchErrors } from './harness.ts';
+import { instantBots, status, watchErrors } from './harness.ts';
 import { usePlayground } from './use-playground.ts';
 
 /** The pack's files as the page has them (not the disk, which may change while the test runs). */
@@ -341,6 +341,7 @@ describe('playground', () => {
     expect(await status(page)).toBe('ok');
     await page.fill('[data-testid=seed]', '11');
     await page.click('[data-testid=start-game]');
+    await instantBots(page);
     await humanTurn(page);
     await page.click('[data-testid=choice]:not([disabled])');
     await page.waitForFunction(() => ((window as unknown as PageHandle).playground.state()?.choices.length ?? 0) >= 1);
