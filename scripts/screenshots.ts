@@ -5,10 +5,11 @@
  * 1280×720) for a person to review: can owner, pieces and markers be read from the board alone? The folder is not committed. `--pack ID` and
  * `--size 1280x720` take one pack or one size.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { launchBrowser, startPlayground } from '../test/e2e/harness.ts';
+import { buildPlayground, launchBrowser, previewPlayground } from '../test/e2e/harness.ts';
 import type { Page } from 'playwright-core';
 import { openPack, playToMidgame, settled, shippedPacks, SIZES } from '../test/e2e/midgame.ts';
 
@@ -22,7 +23,10 @@ if (!sizes.length) {
 }
 mkdirSync(out, { recursive: true });
 
-const { server, url } = await startPlayground();
+// The playground built and served as the e2e tests have it: a page loads a few bundles, not Vite's hundreds of modules.
+const built = mkdtempSync(join(tmpdir(), 'rulebook-playground-'));
+await buildPlayground(built);
+const { server, url } = await previewPlayground(built);
 const browser = await launchBrowser();
 let saved = 0;
 async function shoot(page: Page, file: string) {
@@ -58,5 +62,6 @@ try {
 } finally {
   await browser.close();
   await server.close();
+  rmSync(built, { recursive: true, force: true });
 }
 console.log(`${saved} screenshots in ${out}/`);
