@@ -11,7 +11,8 @@ import { readPackFolder } from '../compiler/packFolder.ts';
 import { agent, AgentKindError, choicesOfAsked, mctsAgent, parseAgentKind, playByAgents, type AgentKind } from '../runtime/agents/index.ts';
 import { determinise } from '../runtime/agents/determinise.ts';
 import { estimates } from '../runtime/estimate.ts';
-import { apply, newGame, standings, viewFor, type CompiledPack, type GameState } from '../runtime/index.ts';
+import { cloneState, writableRecord } from '../runtime/clone.ts';
+import { apply, attach, newGame, standings, viewFor, type CompiledPack, type GameState } from '../runtime/index.ts';
 import { rulebook } from './helpers/cli.ts';
 
 const packs = join(import.meta.dirname, 'packs');
@@ -207,6 +208,33 @@ describe('what a bot may see', () => {
       expect(graded, name).toBeGreaterThan(0);
       expect(graded, name).toBeLessThan(1000);
     }
+  });
+
+  it("WotLK's estimate weighs a space one ghoul short of an overrun, less with a hero near, and shrinks with despair", () => {
+    const pack = compiled(readPackFolder(join(import.meta.dirname, '..', 'content', 'wotlk')));
+    const start = after(pack, 2, 2, ['choose normal']);
+    const mid = playByAgents(pack, { players: 2, seed: 2, agents: 'random', maxSteps: start.choices.length + 12, start }).state;
+    expect(mid.over).toBe(false);
+    const spaces = pack.byKind.space!;
+    const heroAt = new Set(pack.byKind.hero!.map((h) => mid.e[h].space));
+    const far = spaces.find((s) => !heroAt.has(s) && pack.entities[s].props.color !== null)!;
+    /** `mid` with no ghoul on the board but `ghouls` at `far`, one hero on `heroOn` if given, and `despair`. */
+    const variant = (ghouls: number, despair: number, heroOn?: string): number => {
+      const st = cloneState(mid);
+      for (const s of spaces) writableRecord(st, s)!.ghouls = s === far ? ghouls : 0;
+      if (heroOn) writableRecord(st, pack.byKind.hero!.find((h) => mid.e[h].space)!)!.space = heroOn;
+      writableRecord(st, 'game')!.despair = despair;
+      return estimates(pack, attach(pack, st))![0];
+    };
+    const clear = variant(0, 1);
+    const threatened = variant(3, 1);
+    const helped = variant(3, 1, far);
+    expect(threatened).toBeLessThan(helped);
+    expect(helped).toBeLessThan(clear);
+    // Each space of despair takes its share of the track (8 spaces) from all the heroes have.
+    const whole = variant(0, 0);
+    expect(clear).toBe(Math.floor((whole * 7) / 8));
+    expect(variant(0, 2)).toBe(Math.floor((whole * 6) / 8));
   });
 
   it('every named bot plays a whole game of a shipped pack through the one loop', () => {
