@@ -91,8 +91,26 @@ describe('readings the mutation benchmark asked for', () => {
     expect(draftLines('wroth', 'en').get('riteOfTradition')).toBe('Once per game, in your turn: gain 3 Korra.');
     expect(draftLines('wroth', 'pl').get('riteOfTradition')).toBe('Raz na grę, w swojej Turze: zyskaj 3 Korry.');
     expect(draftLines('wroth', 'pl').get('kinship')).toBe('Podczas Przydziału zyskaj 1 Korrę.');
-    // Two amounts of one action are two clauses, joined as a list.
-    expect(draftLines('wroth', 'en').get('standFirm')).toBe('Once per game, in your turn: deploy 2 basic troops, and gain 2 Korra.');
+    // Two amounts of one action are two clauses, joined as a list's last two.
+    expect(draftLines('wroth', 'en').get('standFirm')).toBe('Once per game, in your turn: deploy 2 basic troops and gain 2 Korra.');
+  });
+
+  it('a draft reads like a printed card: a number said once, what your own faction loses paid, all but one', () => {
+    const wroth = { en: draftLines('wroth', 'en'), pl: draftLines('wroth', 'pl') };
+    // The two branches of one `if` (the AI's strike, the player's damage) give the same 1 damage: said once, with its verb.
+    expect(wroth.en.get('crysen')).toBe('When you deploy it, deal 1 damage.');
+    expect(wroth.pl.get('crysen')).toBe('Gdy go rozmieszczasz, zadaj 1 punkt Obrażeń.');
+    // `mine().korra -= 3`: the card's own faction pays, in the order the rules do it; the AI's trigger that only repeats it is not said.
+    expect(wroth.en.get('paidContract')).toBe('In your turn: pay 3 Korra and deal 1 damage.');
+    expect(wroth.pl.get('paidContract')).toBe('W swojej Turze: zapłać 3 Korry i zadaj 1 punkt Obrażeń.');
+    expect(wroth.en.get('callOfKodaKonn')).toBe('In your turn: pay 2 Korra and deploy 1 basic troop.');
+    // `holder.hand += r.beasts - 1`: all the beasts but one.
+    const last: Record<string, string> = {
+      en: 'Each time race tokens are lost, you receive all but 1 Beast token.',
+      pl: 'Za każdym razem, gdy przepadają żetony Rasy, otrzymujesz wszystkie oprócz 1 żetonu Bestii.',
+      de: 'Jedes Mal, wenn Volksmarker verloren gehen, erhältst du alle bis auf 1 Bestienmarker.',
+    };
+    for (const [lang, sentence] of Object.entries(last)) expect(draftLines('smallworld-wow', lang).get('beastMasters')!.endsWith(sentence), lang).toBe(true);
   });
 
   it('a draft says a count bounded by what the card keeps (`min(self.pieces, count(…))`) as one per element, once', () => {

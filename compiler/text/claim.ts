@@ -33,14 +33,16 @@ export type ClaimBody =
   | { k: 'mode'; mode: Mode }
   /** How long what a card keeps lasts: until the moment of the turn (a timing id) that clears it. */
   | { k: 'duration'; until: string }
-  /** Every player, not only you: a rule that walks all players. */
-  | { k: 'who'; who: Who }
+  /** Every player, not only you: a rule that walks all players. In a text, also whom a clause names: you, an opponent, a player the rules name (`name`: "the attacker"). */
+  | { k: 'who'; who: Who; name?: string }
+  /** Whose thing a condition tests (`r.owner == holder`: your region) or a text names ("an opponent's region"). */
+  | { k: 'whose'; whose: Party }
   /** What a choice offers: the game terms of one list a player picks from (`choose form in [human, wolf]`). */
   | { k: 'options'; terms: string[] };
 
 export type Mode = 'may' | 'must' | 'cannot';
-/** `each`: every player, not only you; `opponent`: another player than the card's own. */
-export type Who = 'each' | 'opponent';
+/** `each`: every player, not only you; `opponent`: another player than the card's own; `you`: the card's own; `named`: a player the rules name. */
+export type Who = 'each' | 'opponent' | 'you' | 'named';
 
 /** How a rule produces a number: its role in the rule, for messages and rendering. */
 export type How =
@@ -73,6 +75,10 @@ export interface RuleClaim {
   perUntil?: string;
   /** The procedure parameter an amount is passed to (`proc.param`), for its template. */
   via?: string;
+  /** A number held back from a count the rule gives or takes (`r.stones - 1`: all the stones but 1): what is done with the rest. */
+  rest?: Direction | 'set';
+  /** Whom the rules give it or take it from by their own name, when not the card's own player: an event's parameter (`attacker`), a field (`owner`), `each` (every player in turn). */
+  player?: string;
   /** What a rule sets a count to (`r.stones = 1`), not what it adds or takes: "discard 1" does not say it. */
   sets?: boolean;
   /** A term the rule's condition compares its parameter with: what the rule is about. */
@@ -143,7 +149,9 @@ export function compatible(t: ClaimBody, r: ClaimBody): boolean {
     case 'duration':
       return t.until === (r as typeof t).until;
     case 'who':
-      return t.who === (r as typeof t).who;
+      return t.who === (r as typeof t).who && t.name === (r as typeof t).name;
+    case 'whose':
+      return t.whose === (r as typeof t).whose;
     case 'options': {
       const b = (r as typeof t).terms;
       return t.terms.length === b.length && t.terms.every((x) => b.includes(x));
@@ -181,7 +189,9 @@ export function describeClaim(c: ClaimBody): string {
     case 'duration':
       return `lasting until \`${c.until}\``;
     case 'who':
-      return c.who === 'each' ? 'every player' : 'an opponent';
+      return c.who === 'each' ? 'every player' : c.who === 'you' ? 'you' : c.who === 'named' ? `\`${c.name}\`` : 'an opponent';
+    case 'whose':
+      return c.whose === 'you' ? 'yours' : "an opponent's";
     case 'options':
       return c.terms.map((t) => `\`${t}\``).join(' or ');
   }

@@ -498,6 +498,13 @@ class RuleReader {
   }
 
   private assign(s: A.AssignStmt): void {
+    const before = this.out.length;
+    this.assignAmounts(s);
+    const player = this.playerOf(s.target.target);
+    if (player) for (const c of this.out.slice(before)) if (c.body.k === 'number' && c.party) c.player = player;
+  }
+
+  private assignAmounts(s: A.AssignStmt): void {
     const field = s.target.field;
     const ref = this.g.units.get(field);
     if (!ref && !this.inferred.has(field)) {
@@ -576,16 +583,56 @@ class RuleReader {
     }
   }
 
-  private partyOf(e: A.Expr): Party | undefined {
+  /**
+   * Whose it is: the card's own player (`holder`, `me`), another player, or a thing the card's own
+   * player has (`me.faction`, or a function returning it): what such a thing loses, its player pays.
+   */
+  private partyOf(e: A.Expr, depth = 0): Party | undefined {
     const t = this.c.types.get(e);
-    if (!t || t.k !== 'entity' || t.kind !== 'player') return undefined;
+    if (!t || t.k !== 'entity' || depth > 8) return undefined;
+    if (t.kind !== 'player') return this.ownerOf(e, depth) === 'you' ? 'you' : undefined;
     if (e.kind === 'name') {
       const r = this.c.names.get(e);
       if (r?.k === 'holder' || r?.k === 'me') return 'you';
       const local = this.locals.get(e.name);
-      if (local?.k === 'let') return this.partyOf(local.value);
+      if (local?.k === 'let') return this.partyOf(local.value, depth + 1);
     }
     return 'opponent';
+  }
+
+  /**
+   * Whom the rules name as the player a statement changes, when not the card's own: the event's own
+   * name for a trigger's parameter (`attacker`), a field (`r.owner` → `owner`), `each` for the player
+   * of a loop over players.
+   */
+  private playerOf(e: A.Expr, depth = 0): string | undefined {
+    const t = this.c.types.get(e);
+    if (!t || t.k !== 'entity' || depth > 8) return undefined;
+    if (t.kind !== 'player') return e.kind === 'field' ? this.playerOf(e.target, depth + 1) : undefined;
+    if (e.kind === 'field') return e.field;
+    if (e.kind !== 'name') return undefined;
+    const r = this.c.names.get(e);
+    if (r?.k === 'holder' || r?.k === 'me') return undefined;
+    const local = this.locals.get(e.name);
+    if (local?.k === 'let') return this.playerOf(local.value, depth + 1);
+    if (local?.k === 'each') return listKind(this.c, local.source) === 'player' ? 'each' : undefined;
+    const decl = this.current;
+    if (decl.kind !== 'on') return undefined;
+    const i = decl.binds.findIndex((b) => b.name === e.name);
+    return i >= 0 ? this.c.events.get(decl.name)?.decl.params[i]?.name : undefined;
+  }
+
+  private ownerOf(e: A.Expr, depth: number): Party | undefined {
+    if (e.kind === 'field') return this.partyOf(e.target, depth + 1);
+    if (e.kind === 'name') {
+      const local = this.locals.get(e.name);
+      return local?.k === 'let' ? this.partyOf(local.value, depth + 1) : undefined;
+    }
+    if (e.kind === 'call' && !e.args.length && this.c.calls.get(e)?.k === 'fn') {
+      const fn = this.c.fns.get(e.callee);
+      return fn ? this.partyOf(fn.decl.body, depth + 1) : undefined;
+    }
+    return undefined;
   }
 
   /**
@@ -624,10 +671,10 @@ class RuleReader {
 
   // ─── amounts: what an effect adds, takes or sets ─────────────────────────
 
-  private amount(e: A.Expr, ref: UnitRef | undefined, o: Opts, extra: { dir?: Direction; transfer?: Transfer; via?: string }, party?: Party): void {
+  private amount(e: A.Expr, ref: UnitRef | undefined, o: Opts, extra: { dir?: Direction; transfer?: Transfer; via?: string; rest?: Direction | 'set' }, party?: Party): void {
     const unit = ref?.unit;
     const claim = (value: number, span: A.Span, sites: object[], how: How, more: Partial<RuleClaim> = {}) =>
-      this.push({ k: 'number', value, unit, dir: extra.dir, transfer: extra.transfer }, o.required, span, sites, { how, party, via: extra.via, ...more });
+      this.push({ k: 'number', value, unit, dir: extra.dir, transfer: extra.transfer }, o.required, span, sites, { how, party, via: extra.via, ...(extra.rest ? { rest: extra.rest } : {}), ...more });
     switch (e.kind) {
       case 'number':
         claim(e.value, e.span, [e], 'amount');
@@ -709,7 +756,8 @@ class RuleReader {
           const fromPipeline = e.left.kind === 'call' && this.c.calls.get(e.left)?.k === 'pipeline';
           // `r.stones - 1`: "all the stones but 1", a number of what the left side counts.
           const own = e.left.kind === 'field' ? this.unitOf(e.left) : undefined;
-          this.amount(e.right, own ?? ref, o, e.op === '-' ? { ...extra, dir: fromPipeline ? 'fewer' : undefined } : extra, party);
+          const rest = own && !fromPipeline ? (extra.dir ?? 'set') : undefined;
+          this.amount(e.right, own ?? ref, o, e.op === '-' ? { ...extra, dir: fromPipeline ? 'fewer' : undefined, rest } : extra, party);
           return;
         }
         break;
@@ -800,6 +848,8 @@ class RuleReader {
       this.push({ k: 'condition', cond: turn }, false, e.span, []);
       return;
     }
+    const whose = this.whoseOf(e);
+    if (whose) this.push({ k: 'whose', whose }, false, e.span, []);
     const cmp = ['==', '!=', '<', '<=', '>', '>='].includes(e.op);
     const arith = ['+', '-', '*', '/', '%'].includes(e.op);
     if (cmp || arith) {
@@ -830,6 +880,22 @@ class RuleReader {
     }
     this.scan(e.left, o, arith ? ref : undefined);
     this.scan(e.right, o, arith ? ref : undefined);
+  }
+
+  /** `r.owner == holder`: the thing is yours; `r.owner != holder`: another player's. */
+  private whoseOf(e: A.BinaryExpr): Party | undefined {
+    if (e.op !== '==' && e.op !== '!=') return undefined;
+    const isPlayer = (x: A.Expr) => {
+      const t = this.c.types.get(x);
+      return t?.k === 'entity' && t.kind === 'player';
+    };
+    // A thing's player: `r.owner` of a thing that is no player, or `owner` of the element a `where` tests.
+    const held = (x: A.Expr) => isPlayer(x) && ((x.kind === 'field' && !isPlayer(x.target)) || (x.kind === 'name' && this.c.names.get(x)?.k === 'itField'));
+    const [thing, player] = held(e.left) ? [e.left, e.right] : held(e.right) ? [e.right, e.left] : [];
+    if (!thing || !player || player.kind !== 'name') return undefined;
+    const r = this.c.names.get(player)?.k;
+    if (r !== 'holder' && r !== 'me') return undefined;
+    return e.op === '==' ? 'you' : 'opponent';
   }
 
   /** `current != holder`: during an opponent's turn; `current == holder`: during your own. */

@@ -12,7 +12,7 @@ export type FindingCode =
   | 'TX0103' // a moment of the turn differs
   | 'TX0104' // a number is said with another term than the one the rules give it with
   | 'TX0105' // whether the player chooses differs: may, must, cannot
-  | 'TX0106' // who it is for differs: you, every player
+  | 'TX0106' // who it is for differs: you, an opponent, every player, a player the rules name; whose thing it is
   | 'TX0107' // how long it lasts differs, or goes unsaid
   | 'TX0108' // what a choice offers differs
   | 'TX0201' // the text claims what the rules do not do
@@ -83,7 +83,7 @@ export function compareClaims(allRules: RuleClaim[], allText: TextClaim[], sameC
 }
 
 /** Claims about what a player does with an effect rather than what it is: compared by `aspects`. */
-const ASPECTS = new Set<ClaimBody['k']>(['mode', 'who', 'duration', 'options']);
+const ASPECTS = new Set<ClaimBody['k']>(['mode', 'who', 'whose', 'duration', 'options']);
 
 /**
  * What a choice offers: the terms a text names after its word for choosing ("choose between human
@@ -131,17 +131,30 @@ function aspects(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
   for (const t of text) {
     if (t.body.k === 'who' && t.body.who === 'each' && !t.negated && !everyone.length) out.push({ code: 'TX0106', text: t });
   }
-  // "An opponent receives 2 points" where the rules give the 2 points to the card's own player: a gain
-  // or loss said in the clause of the word for an opponent must be one the rules give another player.
+  // "An opponent receives 2 points" where the rules give the 2 points to the card's own player, "you
+  // receive" what they give another, "the attacker" what they give someone else: a gain or loss said in
+  // the clause of a word for a player must be one the rules give that player.
+  const gains = rule.filter((r) => r.body.k === 'number' && (r.body.dir === 'gain' || r.body.dir === 'lose') && r.party);
   for (const w of text) {
-    if (w.body.k !== 'who' || w.body.who !== 'opponent' || w.negated) continue;
+    if (w.body.k !== 'who' || w.negated) continue;
+    const who = w.body;
+    const names = (r: RuleClaim) =>
+      who.who === 'you' ? r.party === 'you' : who.who === 'opponent' ? r.party === 'opponent' : who.who === 'each' ? r.player === 'each' : r.player === who.name;
     for (const t of text) {
       if (t.body.k !== 'number' || t.sentence !== w.sentence || t.part !== w.part || t.body.transfer || t.body.cond) continue;
-      if (t.body.dir !== 'gain' && t.body.dir !== 'lose') continue;
-      const support = rule.filter((r) => r.body.k === 'number' && (r.body.dir === 'gain' || r.body.dir === 'lose') && compatible(t.body, r.body));
-      const own = support.find((r) => r.party === 'you');
-      if (own && !support.some((r) => r.party === 'opponent')) out.push({ code: 'TX0106', text: w, rule: own, others: [own] });
+      if (!t.body.dir || t.body.dir === 'atLeast' || t.body.dir === 'atMost') continue;
+      const support = gains.filter((r) => compatible(t.body, r.body));
+      // "Each player" with no rule going through every player is the finding above, said once.
+      if (!support.length || support.some(names) || (who.who === 'each' && !everyone.length)) continue;
+      out.push({ code: 'TX0106', text: w, rule: support[0], others: support });
+      break;
     }
+  }
+  // "Your region" of a region the rules test is another player's, or the reverse.
+  const whose = rule.filter((r) => r.body.k === 'whose');
+  for (const t of text) {
+    if (t.body.k !== 'whose' || t.negated || !whose.length || whose.some((r) => compatible(t.body, r.body))) continue;
+    out.push({ code: 'TX0106', text: t, rule: whose[0], others: whose });
   }
   const lasts = rule.filter((r) => r.body.k === 'duration');
   const durations = text.filter((t) => t.body.k === 'duration' && !t.negated);

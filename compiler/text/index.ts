@@ -15,7 +15,7 @@
  *
  * Findings (errors unless marked):
  *   TX0101 a number or limit differs      TX0102 a term differs        TX0103 a moment of the turn differs
- *   TX0105 may / must / cannot differs    TX0106 "each player" or "an opponent" where the rules give it to you
+ *   TX0105 may / must / cannot differs    TX0106 who it is for differs: "you", "an opponent", "each player", "the attacker", "your region"
  *   TX0107 how long it lasts differs or goes unsaid ("this turn", "until your next turn")
  *   TX0108 what a choice offers differs ("choose between human form or wolf form")
  *   TX0201 the text claims what the rules do not do                     TX0202 the rules do what the text does not say
@@ -354,8 +354,14 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
         break;
       }
       case 'TX0106':
-        if (t!.body.k === 'who' && t!.body.who === 'opponent' && r) {
-          out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text says “${t!.words}” of what the rules give the card's own player: “${renderer.claim(r, card.claims)}”`, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { words: t!.words, canonical: renderer.card(card.claims).text }));
+        if (t!.body.k === 'whose' && r) {
+          const asked = renderer.claim(r);
+          out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text says “${t!.words}”, but the rules ask for ${r.body.k === 'whose' && r.body.whose === 'you' ? "the card's own player's" : "another player's"} (“${asked}”): \`${rule!.source}\``, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { words: t!.words, canonical: renderer.card(card.claims).text }));
+          break;
+        }
+        if (t!.body.k === 'who' && r) {
+          const whom = r.party === 'you' ? "the card's own player" : r.player ? `another player (\`${r.player}\`${wordsFor(languageOf(ctx, lang), r.player)})` : 'another player';
+          out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text says “${t!.words}” of what the rules give ${whom}: “${renderer.claim(r, card.claims)}”`, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { words: t!.words, canonical: renderer.card(card.claims).text }));
           break;
         }
         out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text says “${t!.words}”, but the rules give it to the card's own player only (no rule of the card goes through every player)`, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { words: t!.words, canonical: renderer.card(card.claims).text }));
@@ -456,6 +462,12 @@ export type { Language, Vocabulary } from './language.ts';
 export type { TextReading } from './read.ts';
 
 /** Used by `formatAmount` callers that hold only a language file. */
+/** How a language names a player the rules name (`attacker` → “the attacker”), for a finding. */
+function wordsFor(lang: Language, player: string): string {
+  const words = player === 'each' ? lang.everyone : lang.players.get(player);
+  return words?.length ? `: “${words[0].source}”` : '';
+}
+
 export function languageOf(ctx: TextContext, lang: string): Language {
   return ctx.vocabulary.languages.get(lang) ?? emptyLanguage(lang);
 }

@@ -97,6 +97,12 @@ export interface Language {
   everyone: Phrase[];
   /** Words for another player than the card's own: "an opponent". */
   opponents: Phrase[];
+  /** Words for the card's own player: "you", "du"; Polish verbs of the second person too ("otrzymujesz"). */
+  you: Phrase[];
+  /** Words for a player the rules name (an event's parameter, a field): `attacker` → "the attacker". */
+  players: Map<string, Phrase[]>;
+  /** Words for whose thing it is: "your region", "an opponent's region". */
+  whose: { you: Phrase[]; opponent: Phrase[] };
   /** Words offering a choice between things: "choose between", "wybierz". The terms after them in the sentence are the options. */
   choose: Phrase[];
   conditions: Map<string, WordEntry & { text?: string }>;
@@ -143,6 +149,9 @@ export function emptyLanguage(lang: string): Language {
     modes: new Map(),
     everyone: [],
     opponents: [],
+    you: [],
+    players: new Map(),
+    whose: { you: [], opponent: [] },
     choose: [],
     conditions: new Map(),
     effects: new Map(),
@@ -332,6 +341,10 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
   }
   out.everyone = phrases(l.everyone);
   out.opponents = phrases(l.opponents);
+  out.you = phrases(l.you);
+  for (const [name, raw] of Object.entries(mapOf(l.players))) out.players.set(name, phrases(raw));
+  const whose = mapOf(l.whose);
+  out.whose = { you: phrases(whose.you), opponent: phrases(whose.opponent) };
   out.choose = phrases(l.choose);
   out.except = phrases(l.except);
   out.words = phrases(l.words);

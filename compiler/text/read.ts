@@ -6,7 +6,7 @@
  * capitalised words that look like game terms and are nowhere in the glossary, which are reported.
  */
 import type { Declared } from '../declare.ts';
-import type { Mode, TextClaim } from './claim.ts';
+import type { Mode, TextClaim, Who } from './claim.ts';
 import { type Direction, type Glossary, type Language, termIds, termReads } from './language.ts';
 import { findAll, matchAt, tokenize, GAP, type Phrase, type Token } from './phrase.ts';
 
@@ -39,7 +39,8 @@ export interface Reader {
   timing: Array<{ phrase: Phrase; value: string }>;
   durations: Array<{ phrase: Phrase; value: string }>;
   modes: Array<{ phrase: Phrase; value: Mode }>;
-  everyone: Array<{ phrase: Phrase; value: 'each' | 'opponent' }>;
+  everyone: Array<{ phrase: Phrase; value: { who: Who; name?: string } }>;
+  whose: Array<{ phrase: Phrase; value: 'you' | 'opponent' }>;
   choose: Array<{ phrase: Phrase; value: true }>;
   conditions: Array<{ phrase: Phrase; value: string }>;
   effects: Array<{ phrase: Phrase; value: string }>;
@@ -81,7 +82,13 @@ export function makeReader(lang: Language, g: Glossary, d: Declared): Reader {
     timing: [...lang.timing].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     durations: [...lang.durations].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     modes: [...lang.modes].flatMap(([mode, ps]) => ps.map((phrase) => ({ phrase, value: mode }))),
-    everyone: [...lang.everyone.map((phrase) => ({ phrase, value: 'each' as const })), ...lang.opponents.map((phrase) => ({ phrase, value: 'opponent' as const }))],
+    everyone: [
+      ...lang.everyone.map((phrase) => ({ phrase, value: { who: 'each' as const } })),
+      ...lang.opponents.map((phrase) => ({ phrase, value: { who: 'opponent' as const } })),
+      ...lang.you.map((phrase) => ({ phrase, value: { who: 'you' as const } })),
+      ...[...lang.players].flatMap(([name, ps]) => ps.map((phrase) => ({ phrase, value: { who: 'named' as const, name } }))),
+    ],
+    whose: [...lang.whose.you.map((phrase) => ({ phrase, value: 'you' as const })), ...lang.whose.opponent.map((phrase) => ({ phrase, value: 'opponent' as const }))],
     choose: lang.choose.map((phrase) => ({ phrase, value: true as const })),
     conditions: [...lang.conditions].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     effects: [...lang.effects].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
@@ -291,11 +298,18 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     cover(m.from, m.to);
     claims.push({ body: { k: 'mode', mode: m.value }, ...span(m.from, m.to) });
   }
-  for (const m of findAll(tokens, r.everyone)) {
-    // "From an opponent", "pay an opponent": a payment between players, read as one.
-    if (m.value === 'opponent' && transfers.some((t) => t.from <= m.from && m.to <= t.to)) continue;
+  // "Your region", "an opponent's region": whose thing it is, read before who does something.
+  const whose = findAll(tokens, r.whose);
+  for (const m of whose) {
     cover(m.from, m.to);
-    claims.push({ body: { k: 'who', who: m.value }, ...span(m.from, m.to) });
+    claims.push({ body: { k: 'whose', whose: m.value }, ...span(m.from, m.to), negated: excepted[m.from] || undefined });
+  }
+  for (const m of findAll(tokens, r.everyone)) {
+    // "From an opponent", "pay an opponent", "pays you": a payment between players, read as one.
+    if (m.value.who !== 'each' && transfers.some((t) => t.from <= m.from && m.to <= t.to)) continue;
+    if (whose.some((w) => w.from < m.to && m.from < w.to)) continue;
+    cover(m.from, m.to);
+    claims.push({ body: { k: 'who', ...m.value }, ...span(m.from, m.to) });
   }
   // "Choose between human form … or wolf form": the terms after the word, to the end of the sentence, are what it offers.
   for (const m of findAll(tokens, r.choose)) {

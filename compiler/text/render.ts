@@ -117,7 +117,9 @@ export class Renderer {
       case 'duration':
         return this.lang.durations.get(b.until)?.text ?? b.until;
       case 'who':
-        return this.lang.everyone[0]?.source ?? b.who;
+        return (b.who === 'each' ? this.lang.everyone : b.who === 'you' ? this.lang.you : b.who === 'opponent' ? this.lang.opponents : this.lang.players.get(b.name ?? ''))?.[0]?.source ?? b.name ?? b.who;
+      case 'whose':
+        return this.lang.whose[b.whose][0]?.source ?? b.whose;
       case 'options':
         return this.terms(b.terms, 'nom', c.decl, c.span);
     }
@@ -132,7 +134,7 @@ export class Renderer {
     const perEach = c.how === 'per' && (c.per?.length || c.perKind);
     // Added to or taken from a thing rather than a player: placed, removed.
     const thing = !c.party && !perEach && (b.dir === 'gain' || b.dir === 'lose') ? (b.dir === 'gain' ? 'placed' : 'removed') : undefined;
-    const kind = b.transfer === 'in' ? 'transferIn' : b.transfer === 'out' ? 'transferOut' : thing ?? (perEach && b.dir ? `${b.dir}Per` : (b.dir ?? 'set'));
+    const kind = c.rest ? `${c.rest}But` : b.transfer === 'in' ? 'transferIn' : b.transfer === 'out' ? 'transferOut' : thing ?? (perEach && b.dir ? `${b.dir}Per` : (b.dir ?? 'set'));
     const whereTerms = where ?? [];
     const slots = {
       amount: (k: string) => formatAmount(b.value, b.unit, this.lang, k),
@@ -171,22 +173,25 @@ export class Renderer {
     // Whether a rule asks, whose it is and how long it lasts go with what it does; alone they say nothing.
     for (const c of claims) byDecl.set(c.decl, [...(byDecl.get(c.decl) ?? []), c]);
     for (const [decl, cs] of byDecl) if (cs.every((c) => c.body.k === 'mode' || c.body.k === 'who' || (c.body.k === 'duration' && !c.required))) byDecl.delete(decl);
+    const said = new Map([...byDecl].map(([decl, cs]) => [decl, this.numberClauses(decl, cs)]));
+    const all = [...said.values()].flat();
     const sentences = new Map<A.Decl, string>();
     for (const [decl, cs] of byDecl) {
-      const s = this.sentence(decl, cs);
+      const own = said.get(decl)!;
+      // A clause another clause of the card says in full ("1 damage" beside "deal 1 damage", the two
+      // branches of one `if`) is said once; so is a rule with no moment of its own that only repeats another.
+      const unsaid = !cs.some((c) => c.body.k === 'timing' || c.body.k === 'limit') && decl.kind === 'on';
+      const kept = own.filter((x) => !all.some((y) => y !== x && y.key === x.key && (y.decl === decl || unsaid) && (y.text !== x.text ? within(y.text, x.text) : y.decl !== decl)));
+      if (own.length && !kept.length && unsaid) continue;
+      const s = this.sentence(decl, cs, kept);
       if (s) sentences.set(decl, s);
     }
     return { text: [...sentences.values()].join(' '), sentences, missing: [...this.missing] };
   }
 
-  private sentence(decl: A.Decl, cs: RuleClaim[]): string | undefined {
-    const whenTerms = [...new Set(cs.filter((c) => c.body.k === 'term' && c.subject).map((c) => (c.body as { term: string }).term))];
-    const timing = cs.find((c) => c.body.k === 'timing');
-    const limit = cs.find((c) => c.body.k === 'limit');
-    const used = new Set<string>();
-    const how: string[] = [];
-    const clauses: string[] = [];
-    // What the rule gives, takes or sets; a modifier's `= 0` ("you do not pay …") too, though no text must say it.
+  /** What a rule gives, takes or sets, a clause per number; a modifier's `= 0` ("you do not pay …") too, though no text must say it. */
+  private numberClauses(decl: A.Decl, cs: RuleClaim[]): Said[] {
+    const whenTerms = this.whenTerms(cs);
     const numbers = cs.filter((c) => c.body.k === 'number' && (c.required || (c.how === 'amount' && decl.kind === 'modify')));
     const seen = new Set<string>();
     // "Up to 3" of an unknown count said beside "up to 3 stones" is one clause.
@@ -197,23 +202,42 @@ export class Renderer {
     // `p.kept = drawn` beside `p.hand += drawn`: the same count kept in a second field is said once.
     const recorded = (c: RuleClaim) =>
       c.how === 'per' && c.body.k === 'number' && !c.body.dir && numbers.some((o) => o !== c && o.how === 'per' && o.body.k === 'number' && !!o.body.dir && o.body.value === (c.body as { value: number }).value && (o.per ?? []).join() === (c.per ?? []).join());
+    const out: Said[] = [];
     for (const c of numbers) {
-      const key = JSON.stringify(c.body) + (c.per ?? []).join() + (c.via ?? '') + (c.party ?? '');
-      if (seen.has(key) || counted(c) || recorded(c)) continue;
-      seen.add(key);
-      for (const t of c.per ?? []) used.add(t);
+      const key = JSON.stringify(c.body) + (c.per ?? []).join() + (c.party ?? '') + (c.rest ?? '');
+      if (seen.has(key + (c.via ?? '')) || counted(c) || recorded(c)) continue;
+      seen.add(key + (c.via ?? ''));
       const where = decl.kind === 'modify' ? whenTerms : [];
-      for (const t of where) used.add(t);
-      let clause = this.clause(c, where)!;
+      let text = this.clause(c, where)!;
       // "(you must pay at least 1 token)": a cost the card lowers keeps its pipeline's minimum.
       const b = c.body as Extract<RuleClaim['body'], { k: 'number' }>;
       if (decl.kind === 'modify' && b.dir === 'fewer') {
         const min = cs.find((m) => m.how === 'min');
         const t = min && this.template('min', decl, min.span);
-        if (min && t) clause += ` ${this.fill(t, { amount: (k) => formatAmount((min.body as { value: number }).value, b.unit, this.lang, k) })}`;
+        if (min && t) text += ` ${this.fill(t, { amount: (k) => formatAmount((min.body as { value: number }).value, b.unit, this.lang, k) })}`;
       }
+      out.push({ c, decl, key, text });
+    }
+    return out;
+  }
+
+  private whenTerms(cs: RuleClaim[]): string[] {
+    return [...new Set(cs.filter((c) => c.body.k === 'term' && c.subject).map((c) => (c.body as { term: string }).term))];
+  }
+
+  private sentence(decl: A.Decl, cs: RuleClaim[], said: Said[]): string | undefined {
+    const whenTerms = this.whenTerms(cs);
+    const timing = cs.find((c) => c.body.k === 'timing');
+    const limit = cs.find((c) => c.body.k === 'limit');
+    const used = new Set<string>();
+    const how: string[] = [];
+    const clauses: string[] = [];
+    const numbers = said.map((x) => x.c);
+    for (const { c, text } of said) {
+      for (const t of c.per ?? []) used.add(t);
+      if (decl.kind === 'modify') for (const t of whenTerms) used.add(t);
       // An action's own cost ("for 2 … fewer") goes with the action, not after "and".
-      (decl.kind === 'action' && c.via ? how : clauses).push(clause);
+      (decl.kind === 'action' && c.via ? how : clauses).push(text);
     }
     if (decl.kind === 'modify' && !numbers.length && decl.value.kind === 'bool') {
       const key = decl.value.value ? 'allow' : 'deny';
@@ -228,16 +252,17 @@ export class Renderer {
       const t = this.template(`action.${w}`, decl, decl.nameSpan) ?? w;
       if (t.includes('{clauses}')) {
         frame = t;
-        // In a frame the amounts are what the action does, each a clause of its own ("place 2 stones, and gain 2 points").
-        clauses.unshift(...how);
+        // In a frame the amounts are what the action does, each a clause of its own, in the order the
+        // rules do them ("pay 3 coins and place 1 stone").
+        clauses.splice(0, clauses.length, ...[...said].sort((a, b) => a.c.span.start - b.c.span.start).map((x) => x.text));
       } else clauses.unshift([t, ...how].join(' '));
     }
     const about = [...new Set(cs.filter((c) => c.body.k === 'term' && c.required && !used.has((c.body as { term: string }).term)).map((c) => (c.body as { term: string }).term))];
     if (about.length) {
       const t = this.template('about', decl, cs[0].span);
-      const said = t ? this.fill(t, { terms: (k) => this.terms(about, k, decl, cs[0].span) }) : `(${about.join(', ')})`;
-      if (clauses.length) clauses[clauses.length - 1] += ` ${said}`;
-      else clauses.push(said);
+      const named = t ? this.fill(t, { terms: (k) => this.terms(about, k, decl, cs[0].span) }) : `(${about.join(', ')})`;
+      if (clauses.length) clauses[clauses.length - 1] += ` ${named}`;
+      else clauses.push(named);
     }
     // An action that only sets up what other rules do: its frame alone ("Action").
     if (!clauses.length && frame) [clauses[0], frame] = [frame.replace(/[\s:,;]*\{clauses\}\s*/, ''), undefined];
@@ -248,7 +273,8 @@ export class Renderer {
       const say = this.lang.durations.get(c.body.until)?.text;
       if (say) clauses[clauses.length - 1] += ` ${say}`;
     }
-    const and = this.template('and', decl, decl.nameSpan, false) ?? ', ';
+    // Two clauses are joined as a list's last two ("A and B"), three or more with the language's `and` (", and ").
+    const and = (clauses.length === 2 && this.template('list', decl, decl.nameSpan, false)) || (this.template('and', decl, decl.nameSpan, false) ?? ', ');
     let body = this.series(clauses, and, decl, decl.nameSpan);
     // Conditions close the sentence: "(this works in decline too)".
     for (const c of cs) {
@@ -260,7 +286,9 @@ export class Renderer {
     if (frame) body = frame.replace('{clauses}', body);
     // A frame may say the limit itself ("Once per game, in your turn: …"): said once, not twice.
     const limitSaid = limit && this.claim(limit);
-    if (limitSaid && !body.toLocaleLowerCase(this.lang.lang).includes(limitSaid.toLocaleLowerCase(this.lang.lang))) body = `${limitSaid} ${body}`;
+    if (limitSaid && !body.toLocaleLowerCase(this.lang.lang).includes(limitSaid.toLocaleLowerCase(this.lang.lang))) {
+      body = (this.template('sentence.limited', decl, decl.nameSpan, false) ?? '{limit} {clauses}').replace('{limit}', limitSaid).replace('{clauses}', body);
+    }
     let text: string;
     if (timing) {
       const id = (timing.body as { timing: string }).timing;
@@ -274,6 +302,20 @@ export class Renderer {
     }
     return capitalize(text.replace(/\s+/g, ' ').replace(/ ([,.;:)])/g, '$1').trim(), this.lang.lang);
   }
+}
+
+/** A number's clause, rendered once for the card so that one clause another says in full is dropped. */
+interface Said {
+  c: RuleClaim;
+  decl: A.Decl;
+  /** The claim, whatever its verb: two clauses of one key say the same number of the same thing. */
+  key: string;
+  text: string;
+}
+
+/** Does `whole` say `part`, word for word? */
+function within(whole: string, part: string): boolean {
+  return ` ${whole} `.includes(` ${part} `);
 }
 
 function capitalize(s: string, lang: string): string {
