@@ -1,4 +1,4 @@
-import { cloneJson, cloneState, newRecord, sameValue } from './clone.ts';
+import { cloneJson, cloneState, newTable, sameValue } from './clone.ts';
 import type { CompiledPack, Expr } from './compiled.ts';
 import { MAX_COMBINATIONS, spend, withStepBudget } from './budget.ts';
 import { ctxFor, newFrame, resume, runBlock } from './engine.ts';
@@ -9,6 +9,7 @@ import { playerId } from './players.ts';
 import { FINISH, SUSPEND, type ActionCode, type Program, type RunCtx } from './program.ts';
 import { Refusal } from './refusal.ts';
 import { seedState } from './rng.ts';
+import { startingRecords } from './start.ts';
 import { metaIfAny, metaOf } from './stateMeta.ts';
 import { table } from './table.ts';
 import type { ApplyResult, Choice, Frame, GameState, NewGameOptions, Value } from './types.ts';
@@ -49,7 +50,7 @@ export function newGame(pack: CompiledPack, options: NewGameOptions): GameState 
     seed: seedState(options.seed),
     rng: seedState(options.seed),
     players,
-    e: table(),
+    e: newTable(),
     current: null,
     turn: 0,
     used: table(),
@@ -59,21 +60,7 @@ export function newGame(pack: CompiledPack, options: NewGameOptions): GameState 
     choices: [],
     log: [],
   };
-  const fresh = (kind: string) => {
-    const rec = newRecord();
-    for (const [f, info] of Object.entries(pack.kinds[kind]?.state ?? {})) rec[f] = cloneJson(info.default);
-    return rec;
-  };
-  for (const [kind, ids] of Object.entries(pack.byKind)) {
-    if (!Object.keys(pack.kinds[kind].state).length) continue;
-    for (const id of ids) {
-      const rec = fresh(kind);
-      for (const f of Object.keys(rec)) if (f in pack.entities[id].props) rec[f] = cloneJson(pack.entities[id].props[f]);
-      st.e[id] = rec;
-    }
-  }
-  for (const p of players) st.e[p] = fresh('player');
-  st.e.game = fresh('game');
+  startingRecords(pack, players, st.e);
   attachProgram(prog, st);
   const frameOf = (s: { body: { id: number }; slots: number }) => newFrame(s.body.id, 0, new Array(s.slots).fill(null), null, null, null, false);
   withStepBudget(() => setUp(prog, st, options, frameOf));
@@ -423,10 +410,16 @@ function limitReason(a: ActionCode, st: GameState, player: string): string | nul
 
 /** `by`: the player taking an `anytime` action at another player's offer (`newAllies.play@p2`). */
 function choiceId(a: ActionCode, args: Value[], by?: string): string {
-  return [by ? `${actionKey(a)}@${by}` : actionKey(a), ...args.map(encodeArg)].join(' ');
+  let id = by ? `${actionKey(a)}@${by}` : actionKey(a);
+  for (let i = 0; i < args.length; i++) id += ` ${encodeArg(args[i])}`;
+  return id;
 }
 
+/** An id whose words hold no quote or list, one space apart: its words are what is between the spaces. */
+const PLAIN_ID = /^[^\s"[]+(?: [^\s"[]+)*$/;
+
 function splitId(id: string): string[] {
+  if (PLAIN_ID.test(id)) return id.split(' ');
   const out: string[] = [];
   const re = /"(?:[^"\\]|\\.)*"|\[[^\]]*\]|\S+/g;
   for (const m of id.matchAll(re)) out.push(m[0]);
