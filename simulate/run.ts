@@ -80,9 +80,15 @@ export async function simulate(dir: string, o: SimulationOptions): Promise<GameS
   try {
     const here = async () => {
       for (let c = take(); c; c = take()) {
-        collect(playChunk(pack, c));
-        // Between tasks the results of the worker threads are read and they are given more.
-        await yieldToEvents();
+        const games: GameSummary[] = [];
+        for (const seed of c.seeds) {
+          games.push(...playChunk(pack, { ...c, seeds: [seed] }));
+          // Between games the results of the worker threads are read and they are given more: a
+          // thread's next task is queued, so it idles only if this thread plays a whole task's
+          // games without looking, and a task is never shorter than one game.
+          await yieldToEvents();
+        }
+        collect(games);
       }
     };
     const lane = async () => {
