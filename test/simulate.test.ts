@@ -3,8 +3,8 @@
  * into win shares by seat and by the cards held at the end, the same whatever the number of threads.
  * The study's own figures are tested in study.test.ts.
  */
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compile } from '../compiler/index.ts';
@@ -193,7 +193,9 @@ describe('simulate', () => {
     const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
     const line = readme.split('\n').find((l) => l.startsWith('npx rulebook simulate content/smallworld-wow'))!;
     const args = line.replace(/\s+#.*$/, '').split(/\s+/).slice(2);
-    const html = join(mkdtempSync(join(tmpdir(), 'rulebook-simulate-')), 'study.html');
+    const folder = mkdtempSync(join(tmpdir(), 'rulebook-simulate-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const html = join(folder, 'study.html');
     const set = (name: string, value: string) => args.splice(args.indexOf(name) + 1, 1, value);
     expect(args).toContain('--html');
     set('--games', '3');
