@@ -2,8 +2,9 @@
  * Readings of the card text checker that the mechanical mutations found wanting (issue #15), each on
  * a shipped card whose rules or text is changed in memory the way a slip would change it: what a
  * choice offers (TX0108), one number of the text for each number the rules give, a count a rule
- * sets, the floor under a price, ordinals, and a draft that says an action's limit once. (That the
- * shipped cards as they are raise nothing is test/text.test.ts's.)
+ * sets, the floor under a price, ordinals, who a clause names and whose region (TX0106), and drafts
+ * that read like printed cards. (That the shipped cards as they are raise nothing is
+ * test/text.test.ts's.)
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -132,5 +133,41 @@ describe('readings the mutation benchmark asked for', () => {
       expect(found.map((f) => f.code), lang).toEqual(['TX0106']);
       expect(found[0].message, lang).toContain('of what the rules give the card\'s own player');
     }
+  });
+
+  it('TX0106: "you" of what the rules give another player, and "the attacker" of what they give you', () => {
+    const reverse: Array<[string, string, string]> = [
+      ['en', 'The race that, at the end of the turn, occupies more regions adjacent to the Well of Eternity than any other race receives', 'If at the end of the turn you occupy more regions adjacent to the Well of Eternity than any other race, you receive'],
+      ['pl', 'Rasa, która na koniec tury zajmuje więcej regionów sąsiadujących ze Studnią Wieczności niż jakakolwiek inna, otrzymuje', 'Jeśli na koniec tury zajmujesz więcej regionów sąsiadujących ze Studnią Wieczności niż jakakolwiek inna Rasa, otrzymujesz'],
+      ['de', 'Das Volk, das am Ende des Zuges mehr an den Brunnen der Ewigkeit angrenzende Regionen besetzt als jedes andere Volk, erhält', 'Besetzt du am Ende des Zuges mehr an den Brunnen der Ewigkeit angrenzende Regionen als jedes andere Volk, erhältst du'],
+    ];
+    for (const [lang, from, to] of reverse) {
+      const found = findings('smallworld-wow', 'markers.yaml', 'wellOfEternity', from, to).filter((f) => f.lang === lang);
+      expect(found.map((f) => f.code), lang).toEqual(['TX0106']);
+      expect(found[0].message, lang).toContain('of what the rules give another player');
+    }
+    // The rules give the coin to the card's own player, who attacks: "the attacker" would give it to anyone who does.
+    const attacker = findings('smallworld-wow', 'powers/battleMasters.yaml', 'battleMasters', 'Jedes Mal, wenn du eine besetzte Region eroberst, erhältst du', 'Jedes Mal, wenn eine besetzte Region erobert wird, erhält der Angreifer');
+    expect(attacker.map((f) => `${f.code} ${f.lang} ${f.words}`)).toEqual(['TX0106 de der Angreifer']);
+    expect(attacker[0].message).toContain("the card's own player");
+    // The Humans' rule gives the conquering player 2 coins: "the attacker" names them, in every language.
+    for (const [lang, from, to] of [
+      ['en', 'they receive 2 extra victory coins', 'the attacker receives 2 extra victory coins'],
+      ['pl', 'otrzyma 2 dodatkowe monety zwycięstwa', 'atakujący otrzyma 2 dodatkowe monety zwycięstwa'],
+      ['de', 'erhält er 2 zusätzliche Siegmünzen', 'erhält der Angreifer 2 zusätzliche Siegmünzen'],
+    ]) {
+      expect(findings('smallworld-wow', 'races/humans.yaml', 'humans', from, to).filter((f) => f.lang === lang), lang).toEqual([]);
+    }
+  });
+
+  it('TX0106: whose region a text names against the owner the rules\' conditions test', () => {
+    const found = findings('smallworld-wow', 'powers/marshfolk.yaml', 'marshfolk', 'when conquering a Swamp region you occupy', "when conquering an opponent's Swamp region");
+    expect(found.map((f) => `${f.code} ${f.lang} ${f.words}`)).toEqual(["TX0106 en opponent's"]);
+    expect(found[0].message).toContain("the rules ask for the card's own player's");
+    const goblins = findings('smallworld-wow', 'races/goblins.yaml', 'goblins', 'przez Aktywną Rasę przeciwnika', 'przez Twoją Aktywną Rasę');
+    expect(goblins.map((f) => `${f.code} ${f.lang}`)).toEqual(['TX0106 pl']);
+    expect(goblins[0].message).toContain("another player's");
+    // Said another way, the same owner passes.
+    expect(findings('smallworld-wow', 'powers/marshfolk.yaml', 'marshfolk', 'wenn er eine Sumpfregion erobert, die du besetzt', 'wenn er deine Sumpfregion erobert')).toEqual([]);
   });
 });
