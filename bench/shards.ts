@@ -1,6 +1,7 @@
 /**
  * `npm run bench:shards`: a study of the shipped default pack played three ways through the command
- * line, and the three compared game for game and figure for figure:
+ * line, each on a copy of the pack taken at the start, and the three compared game for game and
+ * figure for figure:
  *
  * 1. on one machine: `rulebook simulate PACK --games N --out whole.jsonl --json`;
  * 2. in 4 shards, each its own process as a batch system would start them (`--shard i/4`), joined
@@ -20,10 +21,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -38,8 +39,13 @@ const PACK = flags.pack ?? process.env.SHARDS_PACK ?? 'content/smallworld-wow';
 const BOTS = (flags.bots ?? process.env.SHARDS_BOTS ?? 'random').split(' ');
 const LOCK = flags.lock ?? process.env.SHARDS_LOCK ?? '30';
 const SHARDS = 4;
-const study = [PACK, '--games', GAMES, '--seed', '1', '--bots', ...BOTS];
 const temp = mkdtempSync(join(tmpdir(), 'rulebook-shards-'));
+// Every way plays a copy of the pack taken at the start: a pack edited in the work tree during a
+// long run would be another study, which the merge and the workers rightly refuse.
+const packs = join(temp, 'packs');
+const pack = join(packs, basename(resolve(PACK)));
+cpSync(resolve(root, PACK), pack, { recursive: true });
+const study = [pack, '--games', GAMES, '--seed', '1', '--bots', ...BOTS];
 const children: ChildProcess[] = [];
 
 interface Run {
@@ -135,7 +141,6 @@ function compare(what: string, a: unknown, b: unknown, problems: string[]): void
 async function throughQueue(out: string, problems: string[]): Promise<Run> {
   const url = await startRedis();
   const prefix = `rulebook-bench-${process.pid}`;
-  const packs = join(root, 'content');
   const worker = () => rulebook(['worker', url, '--packs', packs, '--jobs', '1', '--lock', LOCK, '--prefix', prefix]);
   const a = worker();
   const b = worker();
@@ -145,24 +150,27 @@ async function throughQueue(out: string, problems: string[]): Promise<Run> {
   b.process.stderr!.on('data', (d) => void (bLog += d));
   await until('both workers to start', async () => aLog.includes('waiting for shards') && bLog.includes('waiting for shards'));
   const queue = new Queue(QUEUE_NAME, { connection: { url, maxRetriesPerRequest: null }, prefix });
-  const run = ok('the queued run', rulebook(['simulate', ...study, '--queue', url, '--shards', String(SHARDS), '--packs', packs, '--prefix', prefix, '--json', '--out', out]).done);
-  // Worker a's first shard, once some of its games are played and it is still playing it.
-  const killed = await until('worker a to be in the middle of a shard', async () => {
-    const id = /playing .* \(job (\S+)\)/.exec(aLog)?.[1];
-    const job = id ? await queue.getJob(id) : undefined;
-    return job && typeof job.progress === 'number' && job.progress > 0 && (await job.getState()) === 'active' ? { id: id!, progress: job.progress } : undefined;
-  });
-  a.process.kill('SIGKILL');
-  console.log(`queue: worker a (pid ${a.process.pid}) killed with ${killed.progress} games of its shard (job ${killed.id}) played`);
-  const result = await run;
-  const job = (await queue.getJob(killed.id))!;
-  await queue.obliterate({ force: true });
-  await queue.close();
-  if (!(job.stalledCounter >= 1)) problems.push(`the killed worker's shard (job ${killed.id}) was not put back: stalled ${job.stalledCounter} times`);
-  if (job.processedBy?.endsWith(`:${a.process.pid}`)) problems.push(`the killed worker's shard (job ${killed.id}) is recorded as played by the killed worker`);
-  if (!bLog.includes(`(job ${killed.id}): `)) problems.push(`worker b did not play the killed worker's shard (job ${killed.id}) to its end`);
-  console.log(`queue: the killed worker's shard stalled ${job.stalledCounter} time(s), then played by ${job.processedBy}`);
-  return result;
+  try {
+    const run = ok('the queued run', rulebook(['simulate', ...study, '--queue', url, '--shards', String(SHARDS), '--packs', packs, '--prefix', prefix, '--json', '--out', out]).done);
+    // Worker a's first shard, once some of its games are played and it is still playing it.
+    const killed = await until('worker a to be in the middle of a shard', async () => {
+      const id = /playing .* \(job (\S+)\)/.exec(aLog)?.[1];
+      const job = id ? await queue.getJob(id) : undefined;
+      return job && typeof job.progress === 'number' && job.progress > 0 && (await job.getState()) === 'active' ? { id: id!, progress: job.progress } : undefined;
+    });
+    a.process.kill('SIGKILL');
+    console.log(`queue: worker a (pid ${a.process.pid}) killed with ${killed.progress} games of its shard (job ${killed.id}) played`);
+    const result = await run;
+    const job = (await queue.getJob(killed.id))!;
+    if (!(job.stalledCounter >= 1)) problems.push(`the killed worker's shard (job ${killed.id}) was not put back: stalled ${job.stalledCounter} times`);
+    if (job.processedBy?.endsWith(`:${a.process.pid}`)) problems.push(`the killed worker's shard (job ${killed.id}) is recorded as played by the killed worker`);
+    if (!bLog.includes(`(job ${killed.id}): `)) problems.push(`worker b did not play the killed worker's shard (job ${killed.id}) to its end`);
+    console.log(`queue: the killed worker's shard stalled ${job.stalledCounter} time(s), then played by ${job.processedBy}`);
+    await queue.obliterate({ force: true });
+    return result;
+  } finally {
+    await queue.close();
+  }
 }
 
 async function main(): Promise<number> {
@@ -179,7 +187,7 @@ async function main(): Promise<number> {
     timed(() => ok('the single-machine run', rulebook(['simulate', ...study, '--workers', '1', '--json', '--out', whole]).done)),
     timed(async () => {
       await Promise.all(files.map((f, i) => ok(`shard ${i + 1}/${SHARDS}`, rulebook(['simulate', ...study, '--workers', '1', '--shard', `${i + 1}/${SHARDS}`, '--out', f]).done)));
-      return ok('simulate merge', rulebook(['simulate', 'merge', ...files, '--pack', PACK, '--json']).done);
+      return ok('simulate merge', rulebook(['simulate', 'merge', ...files, '--pack', pack, '--json']).done);
     }),
     timed(() => throughQueue(queuedOut, problems)),
   ]);
