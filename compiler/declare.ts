@@ -265,7 +265,8 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
     });
   }
   for (const resolve of fieldTypes) resolve();
-  for (const e of d.entities.values()) checkEntityValues(d, e, report);
+  const types = valueTypes(d);
+  for (const e of d.entities.values()) checkedValues(d, e, types, report);
 
   for (const file of pack.files) {
     const frag = fragmentOf(file, ['rules']);
@@ -380,6 +381,46 @@ export function defaultOf(t: Type): Value {
     default:
       return null;
   }
+}
+
+/**
+ * What checking an entity's values found, by its YAML item: a file read again from the parse cache
+ * gives back the same items (compiler/load.ts), so while the fields' types, the enums and the ids
+ * stay as they were, an unchanged card's values are not checked again.
+ */
+const entityValues = new WeakMap<object, { file: string; types: string; values: Record<string, unknown>; diagnostics: DiagnosticInput[] }>();
+/** The last `valueTypes` text: the same text is the same string from compile to compile, compared at once. */
+let lastTypes = '';
+
+/** Everything checking an entity's values reads besides the entity: each field's type, the enums, every id and its kind. */
+function valueTypes(d: Declared): string {
+  const parts: string[] = [];
+  for (const [name, k] of d.kinds) {
+    parts.push(`kind ${name}`);
+    for (const [section, fields] of [['props', k.props], ['state', k.state]] as const) for (const [f, sym] of fields) parts.push(`${section} ${f} ${Ty.show(sym.type)}`);
+  }
+  for (const [name, e] of d.enums) parts.push(`enum ${name} ${JSON.stringify(e.values)}`);
+  for (const [id, e] of d.entities) parts.push(`${id} ${e.kind}`);
+  const s = parts.join('\n');
+  if (s !== lastTypes) lastTypes = s;
+  return lastTypes;
+}
+
+function checkedValues(d: Declared, e: EntitySym, types: string, report: (d: DiagnosticInput) => void): void {
+  const item = listOf(mapOf(e.file.data).entities)[e.path[1] as number];
+  const key = item !== null && typeof item === 'object' ? item : undefined;
+  const known = key && entityValues.get(key);
+  if (known && known.types === types && known.file === e.file.path) {
+    e.values = { ...known.values };
+    for (const x of known.diagnostics) report(x);
+    return;
+  }
+  const diagnostics: DiagnosticInput[] = [];
+  checkEntityValues(d, e, (x) => {
+    diagnostics.push(x);
+    report(x);
+  });
+  if (key) entityValues.set(key, { file: e.file.path, types, values: { ...e.values }, diagnostics });
 }
 
 function checkEntityValues(d: Declared, e: EntitySym, report: (d: DiagnosticInput) => void): void {
