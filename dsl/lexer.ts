@@ -62,4 +62,12 @@ export const allTokens: TokenType[] = [
   PlusAssign, MinusAssign, Eq, Neq, Le, Ge, Lt, Gt, Assign, Plus, Minus, Star, Slash, Percent,
 ];
 
-export const rulesLexer = new Lexer(allTokens, { positionTracking: 'full', ensureOptimizations: false });
+let lexer: Lexer | undefined;
+
+/**
+ * The lexer of rules text, built on the first text it reads: building it analyses every token's
+ * pattern, a start cost for every command of the CLI, most of which never read rules.
+ */
+export const rulesLexer = {
+  tokenize: (text: string) => (lexer ??= new Lexer(allTokens, { positionTracking: 'full', ensureOptimizations: false })).tokenize(text),
+};
