@@ -134,7 +134,7 @@ function aspects(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
   // "An opponent receives 2 points" where the rules give the 2 points to the card's own player, "you
   // receive" what they give another, "the attacker" what they give someone else: a gain or loss said in
   // the clause of a word for a player must be one the rules give that player.
-  const gains = rule.filter((r) => r.body.k === 'number' && (r.body.dir === 'gain' || r.body.dir === 'lose') && r.party);
+  const gains = rule.filter((r) => r.body.k === 'number' && (r.body.dir === 'gain' || r.body.dir === 'lose' || r.body.transfer) && r.party);
   for (const w of text) {
     if (w.body.k !== 'who' || w.negated) continue;
     const who = w.body;
