@@ -50,8 +50,8 @@ export function cloneState<T extends StateLike>(st: T): T {
   // A copy shares every record with its source until it writes one (`writableRecord`): a choice
   // changes a few of a state's records, and copying all of them was most of the cost of a choice.
   // The source shares its records from now on too, should anything still write to it.
-  src.owned = new Set();
-  newMeta(out, src.prog, new Set(), ids, out.e as object);
+  src.owned = null;
+  newMeta(out, src.prog, null, ids, out.e as object);
   return out as T;
 }
 
@@ -68,14 +68,23 @@ function copiedInOrder(st: Record<string, unknown>, ids: string[]): Record<strin
     e: copiedTable(st.e as Record<string, Record<string, Value>>, ids),
     current: cloneJson(st.current),
     turn: cloneJson(st.turn),
-    used: cloneJson(st.used),
-    usedGame: cloneJson(st.usedGame),
+    used: copiedCounts(st.used as Record<string, Value>),
+    usedGame: copiedCounts(st.usedGame as Record<string, Value>),
     prompt: copiedPrompt(st.prompt as Prompt | null),
     over: cloneJson(st.over),
     choices: (st.choices as string[]).slice(),
     log: (st.log as unknown[]).slice(),
   };
   if ('forced' in st) out.forced = cloneJson(st.forced);
+  return out;
+}
+
+/** A table of counts (uses of limited actions), on the records' prototype: an empty one costs next to nothing to make. */
+function copiedCounts(t: Record<string, Value>): Record<string, Value> {
+  if (t === null || typeof t !== 'object' || Array.isArray(t)) return cloneJson(t);
+  const out = newRecord();
+  const keys = Object.keys(t);
+  for (let i = 0; i < keys.length; i++) out[keys[i]] = cloneJson(t[keys[i]]);
   return out;
 }
 
@@ -132,10 +141,10 @@ function copiedRecord(rec: Record<string, Value>): Record<string, Value> {
 export function writableRecord(st: { e: Record<string, Record<string, Value>> }, id: string): Record<string, Value> | undefined {
   const rec = st.e[id];
   if (!rec) return undefined;
-  const own = metaIfAny(st)?.owned;
-  if (!own || own.has(rec)) return rec;
+  const m = metaIfAny(st);
+  if (m === undefined || m.owned === undefined || m.owned?.has(rec)) return rec;
   const copy = copiedRecord(rec);
   st.e[id] = copy;
-  own.add(copy);
+  (m.owned ??= new Set()).add(copy);
   return copy;
 }

@@ -166,9 +166,10 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
   const id = typeof choice === 'string' ? choice : choice.id;
   const p = state.prompt;
   if (!p || state.over) return { ok: false, reason: 'the game is over', state };
-  const parts = splitId(id);
+  const plain = PLAIN_ID.test(id);
+  const parts = plain ? id.split(' ') : splitId(id);
   // One choice has one id: spaces added around or between its words make another, which no list offers.
-  if (parts.join(' ') !== id) return { ok: false, reason: `\`${id.slice(0, 80)}\` is not a choice as listed (words apart by one space)`, state };
+  if (!plain && parts.join(' ') !== id) return { ok: false, reason: `\`${id.slice(0, 80)}\` is not a choice as listed (words apart by one space)`, state };
   const [head = '', ...rawArgs] = parts;
   const [key, by] = head.split('@');
   const actor = by ?? options.player ?? (typeof choice === 'string' ? p.player : choice.player);
@@ -419,7 +420,6 @@ function choiceId(a: ActionCode, args: Value[], by?: string): string {
 const PLAIN_ID = /^[^\s"[]+(?: [^\s"[]+)*$/;
 
 function splitId(id: string): string[] {
-  if (PLAIN_ID.test(id)) return id.split(' ');
   const out: string[] = [];
   const re = /"(?:[^"\\]|\\.)*"|\[[^\]]*\]|\S+/g;
   for (const m of id.matchAll(re)) out.push(m[0]);

@@ -15,10 +15,11 @@ import type { Program } from './program.ts';
 export interface StateMeta {
   prog: Program | undefined;
   /**
-   * The entity records this state may write in place (`clone.ts`); undefined when it shares none
-   * with another state (a new game, a state loaded from JSON) and may write every record.
+   * The entity records this state may write in place (`clone.ts`): null when none yet, undefined
+   * when it shares none with another state (a new game, a state loaded from JSON) and may write
+   * every record.
    */
-  owned: Set<object> | undefined;
+  owned: Set<object> | null | undefined;
   /** The ids of `table`, in its order, when `table` is this state's entity table. */
   ids: string[] | undefined;
   table: object | undefined;
@@ -38,7 +39,7 @@ export function metaOf(st: object): StateMeta {
 }
 
 /** The state's meta, made anew with these fields (a state just copied). */
-export function newMeta(st: object, prog: Program | undefined, owned: Set<object> | undefined, ids: string[] | undefined, table: object | undefined): StateMeta {
+export function newMeta(st: object, prog: Program | undefined, owned: Set<object> | null | undefined, ids: string[] | undefined, table: object | undefined): StateMeta {
   const m: StateMeta = { prog, owned, ids, table, listed: undefined, kept: undefined };
   if (Object.isExtensible(st)) Object.defineProperty(st, META, { value: m, writable: true });
   else {
