@@ -42,8 +42,10 @@ const TEXTS_IDLE_MS = 60;
 let textsTimer: ReturnType<typeof setTimeout> | undefined;
 /**
  * The symbol index (hovers, go to definition, outline) takes about as long as the compile itself;
- * it follows the diagnostics in a task of its own, which a keystroke already on its way cancels.
+ * it follows the diagnostics in a task of its own once typing pauses this long, so that the next
+ * keystroke's compile does not wait behind it (a compile cancels the timer).
  */
+const SYMBOLS_IDLE_MS = 50;
 let symbolsTimer: ReturnType<typeof setTimeout> | undefined;
 let scheduled = false;
 
@@ -98,7 +100,7 @@ function compile(req: CompileRequest) {
   const lowering = !result.diagnostics.some((d) => d.severity === 'error');
   post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, lowering, ms: performance.now() - t0 });
   clearTimeout(symbolsTimer);
-  symbolsTimer = setTimeout(() => symbols(req.id, analysis), 0);
+  symbolsTimer = setTimeout(() => symbols(req.id, analysis), SYMBOLS_IDLE_MS);
   if (!lowering) return;
   const { diagnostics, pack } = lowerAnalysis(result, req.files, { dependencies: req.dependencies });
   if (!pack) {
