@@ -112,6 +112,13 @@ describe('readings the mutation benchmark asked for', () => {
       de: 'Jedes Mal, wenn Volksmarker verloren gehen, erhältst du alle bis auf 1 Bestienmarker.',
     };
     for (const [lang, sentence] of Object.entries(last)) expect(draftLines('smallworld-wow', lang).get('beastMasters')!.endsWith(sentence), lang).toBe(true);
+    // Another player the rules name (`attacker`, the event's parameter) by the language file's `players` word.
+    const humans: Record<string, string> = {
+      en: 'Each time a region is conquered, the attacker receives 2 victory coins and you receive 2 victory coins',
+      pl: 'Za każdym razem, gdy region zostanie podbity, atakujący otrzymuje 2 monety zwycięstwa i otrzymujesz 2 monety zwycięstwa',
+      de: 'Jedes Mal, wenn eine Region erobert wird, erhält der Angreifer 2 Siegmünzen und erhältst du 2 Siegmünzen',
+    };
+    for (const [lang, sentence] of Object.entries(humans)) expect(draftLines('smallworld-wow', lang).get('humans'), lang).toContain(sentence);
   });
 
   it('a draft says a count bounded by what the card keeps (`min(self.pieces, count(…))`) as one per element, once', () => {

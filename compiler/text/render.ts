@@ -146,6 +146,8 @@ export class Renderer {
         return [what, counted, until].filter(Boolean).join(' ');
       },
       where: (k: string, cat?: string) => (whereTerms.length ? this.terms(whereTerms, k, decl, c.span, cat) : this.kindWord(this.bindKind(decl), k, cat)),
+      // Another player, by the language's word for the one the rules name ("the attacker"), else its word for a player.
+      who: () => (c.player && this.lang.players.get(c.player)?.[0]?.source) || this.template('player', decl, c.span, false) || '',
     };
     const specific = pipeline ? `modify.${pipeline}` : c.via;
     const t =
