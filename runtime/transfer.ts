@@ -11,6 +11,7 @@
  * form of another shape is refused with where it goes wrong, before anything links or runs it.
  */
 import type { ActionDef, BodyDef, CardBinding, Check, CompiledPack, Expr, ModifierDef, Origin, PipelineDef, RoleDef, Rules, Stmt, TriggerDef, Block } from './compiled.ts';
+import { BUILTINS } from './builtins.ts';
 import { kindLookup } from './kindOf.ts';
 import { table, type Table } from './table.ts';
 import type { EntityInfo, FieldInfo, KindInfo, Value } from './types.ts';
@@ -35,12 +36,44 @@ export function packFromForm(form: unknown): CompiledPack {
   try {
     const f = record(form, 'the form');
     if (f.format !== PACK_FORM) throw new MalformedPackForm(`the form is of format ${show(f.format)}, this thread reads format ${PACK_FORM} (two builds of rulebook)`);
+    const names: Names = { fn: [], pipeline: [], proc: [], action: [], blocks: new Set() };
+    named = names;
     const data = compiledPack(f.pack, 'pack');
+    knownNames(data, names);
     return { ...data, kindOf: kindLookup(data.entities) };
   } catch (e) {
-    if (e instanceof MalformedPackForm) throw new MalformedPackForm(`malformed compiled pack: ${e.message}`);
-    // A form nested past the stack, say.
+    // A form nested past the stack, say, is malformed too.
     throw new MalformedPackForm(`malformed compiled pack: ${(e as Error).message}`);
+  } finally {
+    named = undefined;
+  }
+}
+
+/** The names the operations of a form call, each with where, and the blocks' numbers, to check once it is read. */
+interface Names {
+  fn: Array<[string, string]>;
+  pipeline: Array<[string, string]>;
+  proc: Array<[string, string]>;
+  action: Array<[string, string]>;
+  blocks: Set<number>;
+}
+
+/** The names of the form being read: the readers are built once, the names are the read's own. */
+let named: Names | undefined;
+
+/** A name an operation calls, kept to check against the pack's rules once all of them are read. */
+const called =
+  (kind: Exclude<keyof Names, 'blocks'>): Read<string> =>
+  (v, at) => {
+    const name = str(v, at);
+    named![kind].push([name, at]);
+    return name;
+  };
+
+function knownNames(pack: PackForm['pack'], names: Names): void {
+  const tables = { fn: pack.rules.fns, pipeline: pack.rules.pipelines, proc: pack.rules.procs, action: pack.rules.actions };
+  for (const kind of ['fn', 'pipeline', 'proc', 'action'] as const) {
+    for (const [name, at] of names[kind]) if (!(name in tables[kind])) throw new MalformedPackForm(`${at} names the ${kind} ${JSON.stringify(name)}, which the pack does not have`);
   }
 }
 
@@ -142,9 +175,9 @@ const exprByOp: Read<Expr> = byOp<Expr>({
   where: { source: expr, cond: expr, slot: (v, at) => (v === -1 ? -1 : int(v, at)) },
   list: { items: exprs },
   range: { from: expr, to: expr },
-  fn: { name: str, args: exprs },
-  pipeline: { name: str, args: exprs },
-  builtin: { name: str, args: exprs, die: optional(str), rule: optional(str) },
+  fn: { name: called('fn'), args: exprs },
+  pipeline: { name: called('pipeline'), args: exprs },
+  builtin: { name: (v, at) => (BUILTINS.has(v as string) ? (v as string) : fail(at, 'a built-in function', v)), args: exprs, die: optional(str), rule: optional(str) },
 });
 
 const block: Read<Block> = (v, at) => blockFields(v, at);
@@ -164,7 +197,7 @@ const stmt: Read<Stmt> = byOp<Stmt>({
   finish: {},
   require: { cond: expr, reason: expr, rule },
   choose: { source: expr, by: optional(expr), prompt: optional(expr), body: block, slot: int, optional: bool, rule },
-  offer: { player: expr, actions: list(str) },
+  offer: { player: expr, actions: list(called('action')) },
   emit: { event: str, args: exprs },
   log: { text: expr, rule },
   resolving: { body: block },
@@ -173,9 +206,16 @@ const stmt: Read<Stmt> = byOp<Stmt>({
   draw: { list: listRef, slot: int, fromTop: bool },
   put: { list: listRef, value: expr, onTop: bool },
   remove: { list: listRef, value: expr },
-  call: { name: str, args: exprs },
+  call: { name: called('proc'), args: exprs },
 });
-const blockFields = fields<Block>({ id: int, stmts: list(stmt), lines: list((v, at) => (v === undefined ? undefined : str(v, at))) });
+/** Blocks are numbered once each: a suspended game's frames name them by number. */
+const blockId: Read<number> = (v, at) => {
+  const id = int(v, at);
+  if (named!.blocks.has(id)) throw new MalformedPackForm(`${at} is ${id}, the number of another block`);
+  named!.blocks.add(id);
+  return id;
+};
+const blockFields = fields<Block>({ id: blockId, stmts: list(stmt), lines: list((v, at) => (v === undefined ? undefined : str(v, at))) });
 
 const origin = fields<Origin>({ where: str, rule: str });
 const card = optional(fields<CardBinding>({ card: str, roles: list(str) }));
