@@ -9,7 +9,8 @@
  * interleaved in the same process, on the same games: the speed-up of a change, with both digests.
  *
  * GAMES (default 12) games a round, ROUNDS (default 5) rounds, interleaved; PACK another folder of
- * the default pack (a checkout's, while this one is being edited).
+ * the default pack (a checkout's, while this one is being edited), or another pack with PLAYERS
+ * (default 4) players: `BASE=… PACK=test/packs/tictactoe PLAYERS=2 GAMES=2000` races a small game.
  */
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -26,6 +27,7 @@ import { RandomPicker } from './randomPlayout.ts';
 const GAMES = Number(process.env.GAMES ?? 12);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const DIR = process.env.PACK ?? 'content/smallworld-wow';
+const PLAYERS = Number(process.env.PLAYERS ?? 4);
 
 interface Engine {
   compile: typeof compiler.compile;
@@ -61,7 +63,7 @@ function play(engine: Engine, pack: CompiledPack, from: number, games: number, h
   let choices = 0;
   for (let seed = from; seed < from + games; seed++) {
     const pick = new RandomPicker(seed);
-    let st = engine.newGame(pack, { players: 4, seed });
+    let st = engine.newGame(pack, { players: PLAYERS, seed });
     while (!st.over && st.choices.length < 5000) {
       const legal = engine.legalChoices(st, { labels: false });
       const r = engine.apply(st, legal[pick.index(legal.length)]);
@@ -91,14 +93,14 @@ if (process.env.BASE) {
   const choices = play(here, packs.here, 1, GAMES);
   console.log(`digest of ${GAMES} games: this tree ${digest(here, packs.here)}, base ${digest(other, packs.base)}`);
   const t = interleaved(ROUNDS, { here: () => void play(here, packs.here, 1, GAMES), base: () => void play(other, packs.base, 1, GAMES) });
-  console.log(`default pack: this tree ${((t.here * 1000) / choices).toFixed(1)} µs CPU per choice, base ${((t.base * 1000) / choices).toFixed(1)}: ${(t.base / t.here).toFixed(2)}× faster`);
+  console.log(`${DIR}: this tree ${((t.here * 1000) / choices).toFixed(1)} µs CPU per choice, base ${((t.base * 1000) / choices).toFixed(1)}: ${(t.base / t.here).toFixed(2)}× faster`);
 } else {
   const base = packOf(here, files);
   const many = packOf(here, withRaceCopies(files, 7));
   const n = { base: play(here, base, 1, GAMES), many: play(here, many, 1, GAMES) };
   const t = interleaved(ROUNDS, { base: () => void play(here, base, 1, GAMES), many: () => void play(here, many, 1, GAMES) });
   const us = (k: 'base' | 'many') => (t[k] * 1000) / n[k];
-  console.log(`digest of ${GAMES} games (4 players, seeds 1–${GAMES}): ${digest(here, base)}`);
+  console.log(`digest of ${GAMES} games (${PLAYERS} players, seeds 1–${GAMES}): ${digest(here, base)}`);
   console.log(`default pack: ${us('base').toFixed(1)} µs CPU per choice, ${((GAMES * 1000) / t.base).toFixed(2)} games/s (${(n.base / GAMES).toFixed(0)} choices a game)`);
   console.log(`8× races:     ${us('many').toFixed(1)} µs CPU per choice, ${(us('many') / us('base')).toFixed(2)}× the default pack's`);
 }
