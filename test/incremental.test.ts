@@ -4,11 +4,12 @@
  * changed number, a deleted line, a comment or a changed value outside the rules texts, an edit
  * undone — the session's diagnostics equal those of
  * `analyze` on the same files, and when the pack compiles, the two packs play the same seeded
- * random game step for step.
+ * random game step for step; so does a session's analysis lowered afterwards (`lowerAnalysis`, as
+ * the playground's worker does).
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { analyze, CompileSession, type CompiledPack, type SourceFile } from '../compiler/index.ts';
+import { analyze, CompileSession, lowerAnalysis, type CompiledPack, type SourceFile } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { apply, legalChoices, newGame } from '../runtime/index.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
@@ -138,7 +139,8 @@ describe('a compile session gives what a cold compile gives', () => {
             files = files.map((f) => (f === current ? { path: f.path, text: edits[kind](f.text, pick) } : f));
           }
         }
-        const warm = session.analyze(files, { dependencies, lower: true });
+        // Every other step the editor's way: checked first, lowered after (lowerAnalysis).
+        const warm = step % 2 ? lowerAnalysis(session.analyze(files, { dependencies, lower: false }), files, { dependencies }) : session.analyze(files, { dependencies, lower: true });
         const cold = analyze(files, { dependencies, lower: true });
         expect(warm.diagnostics, `step ${step}`).toEqual(cold.diagnostics);
         expect(!!warm.pack, `step ${step}`).toBe(!!cold.pack);
