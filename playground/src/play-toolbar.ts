@@ -104,7 +104,7 @@ export class PlayToolbar {
         ...v.players.map((p, i) => h('option', { value: p }, `View as P${i + 1}`)),
       );
     }
-    this.viewSelect.value = v.viewMode;
+    select(this.viewSelect, v.viewMode);
 
     const languages = v.summary.languages;
     if (JSON.stringify(languages) !== this.langOptions) {
@@ -112,7 +112,7 @@ export class PlayToolbar {
       this.langSelect.replaceChildren(...languages.map((l) => h('option', { value: l }, l.toUpperCase())));
     }
     this.langSelect.hidden = languages.length <= 1;
-    this.langSelect.value = v.lang;
+    select(this.langSelect, v.lang);
 
     const focus = !!prefs.focusBoard;
     this.focusToggle.className = `small focus-toggle${focus ? ' on' : ''}`;
@@ -120,4 +120,10 @@ export class PlayToolbar {
     this.focusToggle.title = focus ? 'Show the files and the editor again' : 'Give the board the whole window (the editor folds away)';
     this.focusToggle.textContent = focus ? '⇤ Editor' : '⤢ Focus board';
   }
+}
+
+/** Shows `value` in the menu, or its first option when it has none of that value (as a menu just made does). */
+function select(menu: HTMLSelectElement, value: string) {
+  menu.value = value;
+  if (menu.selectedIndex < 0) menu.selectedIndex = 0;
 }
