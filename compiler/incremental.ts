@@ -93,11 +93,11 @@ export class CheckMemo {
       const [start, end] = [f.toFile(0), f.toFile(f.text.length)];
       if (record.diagnostics.some((d) => d.at.file !== f.file || d.at.start < start || d.at.end > end)) return;
     }
-    const place = this.placeOf(p.unit);
-    let unit = this.current.get(place);
+    const site = this.placeOf(p.unit);
+    let unit = this.current.get(site);
     if (!unit) {
       unit = new Map();
-      this.current.set(place, unit);
+      this.current.set(site, unit);
     }
     unit.set(p.decl, record);
   }
