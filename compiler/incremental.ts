@@ -111,16 +111,16 @@ export class CheckMemo {
     const f = u.fragment;
     const owner = u.owner?.id ?? '';
     const known = places.get(f);
-    if (known?.owner === owner) return known.place;
+    if (known?.owner === owner) return known.key;
     const start = f.toFile(0);
     const written = this.texts.get(f.file)?.slice(start, f.toFile(f.text.length)) ?? f.text;
-    const place = `${owner}\u0000${f.file}\u0000${start}\u0000${written}`;
-    places.set(f, { owner, place });
-    return place;
+    const key = `${owner}\u0000${f.file}\u0000${start}\u0000${written}`;
+    places.set(f, { owner, key });
+    return key;
   }
 }
 
-const places = new WeakMap<Fragment, { owner: string; place: string }>();
+const places = new WeakMap<Fragment, { owner: string; key: string }>();
 
 function sameParts(a: string[], b: string[]): boolean {
   if (a.length !== b.length) return false;
