@@ -18,7 +18,7 @@
  *   them (test/bench-smallworld-core.test.ts checks the same choices and scores seed by seed).
  * - The default pack by random bots through simulate() at 2–5 players, in this thread alone and on
  *   2 threads (`workers: 2`: this thread plus one worker thread, kept warm between runs of the same
- *   pack, so only the first such run pays the worker's start and compile, as a user's first run does):
+ *   pack, so only the first such run pays the worker's start and its link of the pack compiled here, as a user's first run does):
  *   wall time, the one figure that says what the second core gives, so it needs a quiet machine;
  *   memory per game state. Everything else is CPU time (bench/measure.ts).
  *
