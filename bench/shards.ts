@@ -22,14 +22,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { QUEUE_NAME } from '../simulate/queue.ts';
 import { parseResults } from '../simulate/results.ts';
+import { startRedis, until } from '../test/helpers/redis.ts';
 
 const root = join(import.meta.dirname, '..');
 const cli = join(root, 'bin', 'rulebook.mjs');
@@ -39,6 +38,8 @@ const PACK = flags.pack ?? process.env.SHARDS_PACK ?? 'content/smallworld-wow';
 const BOTS = (flags.bots ?? process.env.SHARDS_BOTS ?? 'random').split(' ');
 const LOCK = flags.lock ?? process.env.SHARDS_LOCK ?? '30';
 const SHARDS = 4;
+/** How long a wait on the workers may last: a 2,000-game shard on a loaded machine takes many minutes. */
+const WAIT = 3_600_000;
 const temp = mkdtempSync(join(tmpdir(), 'rulebook-shards-'));
 // Every way plays a copy of the pack taken at the start: a pack edited in the work tree during a
 // long run would be another study, which the merge and the workers rightly refuse.
@@ -85,46 +86,6 @@ function games(file: string): unknown[] {
   return parseResults(readFileSync(file, 'utf8'), file).games;
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, ms = 3_600_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** A redis-server of this run's own on a port the system has just freed; another port if it loses the race for it. */
-async function startRedis(): Promise<string> {
-  for (let attempt = 1; attempt <= 5; attempt++) {
-    const probe = createServer().listen(0, '127.0.0.1');
-    await once(probe, 'listening');
-    const { port } = probe.address() as AddressInfo;
-    await new Promise((r) => probe.close(r));
-    const server = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', temp], { stdio: 'ignore' });
-    children.push(server);
-    const url = `redis://127.0.0.1:${port}`;
-    const ours = await until(`Redis at ${url}`, async () => (server.exitCode !== null ? 'exited' : (await serverPid(url)) === server.pid ? 'ours' : false), 30_000);
-    if (ours === 'ours') return url;
-  }
-  throw new Error('redis-server could not bind a free loopback port in 5 tries');
-}
-
-async function serverPid(url: string): Promise<number | undefined> {
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    const pid = /^process_id:(\d+)/m.exec(await r.info('server'))?.[1];
-    return pid ? Number(pid) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    r.disconnect();
-  }
-}
-
 function timed<T>(work: () => Promise<T>): Promise<{ value: T; seconds: number }> {
   const t = performance.now();
   return work().then((value) => ({ value, seconds: (performance.now() - t) / 1000 }));
@@ -139,7 +100,7 @@ function compare(what: string, a: unknown, b: unknown, problems: string[]): void
  * middle of its first shard; what went wrong with the killed worker's shard is added to `problems`.
  */
 async function throughQueue(out: string, problems: string[]): Promise<Run> {
-  const url = await startRedis();
+  const url = await startRedis(temp, children);
   const prefix = `rulebook-bench-${process.pid}`;
   const worker = () => rulebook(['worker', url, '--packs', packs, '--jobs', '1', '--lock', LOCK, '--prefix', prefix]);
   const a = worker();
@@ -148,7 +109,7 @@ async function throughQueue(out: string, problems: string[]): Promise<Run> {
   let bLog = '';
   a.process.stderr!.on('data', (d) => void (aLog += d));
   b.process.stderr!.on('data', (d) => void (bLog += d));
-  await until('both workers to start', async () => aLog.includes('waiting for shards') && bLog.includes('waiting for shards'));
+  await until('both workers to start', async () => aLog.includes('waiting for shards') && bLog.includes('waiting for shards'), WAIT, 200);
   const queue = new Queue(QUEUE_NAME, { connection: { url, maxRetriesPerRequest: null }, prefix });
   try {
     const run = ok('the queued run', rulebook(['simulate', ...study, '--queue', url, '--shards', String(SHARDS), '--packs', packs, '--prefix', prefix, '--json', '--out', out]).done);
@@ -157,7 +118,7 @@ async function throughQueue(out: string, problems: string[]): Promise<Run> {
       const id = /playing .* \(job (\S+)\)/.exec(aLog)?.[1];
       const job = id ? await queue.getJob(id) : undefined;
       return job && typeof job.progress === 'number' && job.progress > 0 && (await job.getState()) === 'active' ? { id: id!, progress: job.progress } : undefined;
-    });
+    }, WAIT, 200);
     a.process.kill('SIGKILL');
     console.log(`queue: worker a (pid ${a.process.pid}) killed with ${killed.progress} games of its shard (job ${killed.id}) played`);
     const result = await run;

@@ -13,7 +13,6 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main.ts';
 import type { Io } from '../cli/io.ts';
@@ -22,6 +21,7 @@ import { readPackContent } from '../simulate/packContent.ts';
 import { QUEUE_NAME, QueueError, runQueued, startWorker } from '../simulate/queue.ts';
 import { simulate } from '../simulate/run.ts';
 import { study } from '../simulate/study.ts';
+import { redisPid, startRedis, until } from './helpers/redis.ts';
 
 const root = join(import.meta.dirname, '..');
 const packs = join(import.meta.dirname, 'packs');
@@ -30,54 +30,9 @@ const temp = mkdtempSync(join(tmpdir(), 'rulebook-queue-'));
 /** Keys of this run of the test only: a shared Redis may hold other studies, or this test's last run. */
 const prefix = `rulebook-test-${process.pid}-${Date.now()}`;
 const children: ChildProcess[] = [];
+/** How long a wait on the workers may last: only a hang-stopper on a loaded machine. */
+const WAIT = 240_000;
 let url = process.env.RULEBOOK_REDIS_URL ?? '';
-
-/** Resolves once `check` holds, polling: the test waits on conditions, never on a fixed time. */
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 240_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** The process id of the Redis at `u`, or undefined while none answers there. */
-async function redisPid(u: string): Promise<number | undefined> {
-  const r = new Redis(u, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    const pid = /^process_id:(\d+)/m.exec(await r.info('server'))?.[1];
-    return pid ? Number(pid) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    r.disconnect();
-  }
-}
-
-/**
- * A redis-server of this test's own. Its port is one the system has just given out and freed, so
- * another process (a test run beside this one) may bind it first: then this Redis exits, or the
- * Redis answering there is the other's, which its process id tells. Either way another port is tried.
- */
-async function startRedis(): Promise<string> {
-  for (let attempt = 1; ; attempt++) {
-    const probe = createServer().listen(0, '127.0.0.1');
-    await once(probe, 'listening');
-    const { port } = probe.address() as AddressInfo;
-    await new Promise((r) => probe.close(r));
-    const server = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', temp], { stdio: 'ignore' });
-    children.push(server);
-    const u = `redis://127.0.0.1:${port}`;
-    const exited = () => server.exitCode !== null || server.signalCode !== null;
-    const outcome = await until(`Redis at ${u}`, async () => (exited() ? 'exited' : (await redisPid(u)) === server.pid ? 'ours' : false), 30_000);
-    if (outcome === 'ours') return u;
-    if (attempt === 5) throw new Error(`redis-server could not bind a free port in ${attempt} tries (the last ${port})`);
-  }
-}
 
 /**
  * A port where a connection is refused for as long as the test holds it: the local end of a
@@ -100,25 +55,12 @@ async function refusingPort(): Promise<{ port: number; release: () => Promise<vo
   };
 }
 
-async function ping(u: string): Promise<boolean> {
-  const r = new Redis(u, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
-
 beforeAll(async () => {
   if (!url) {
     const binary = spawnSync('redis-server', ['--version']);
     if (binary.error) throw new Error('test/queue.test.ts needs a Redis: set RULEBOOK_REDIS_URL (bash .ci/run starts one) or install redis-server (apt-get install redis-server)');
-    url = await startRedis();
-  } else await until(`Redis at ${url}`, () => ping(url), 30_000);
+    url = await startRedis(temp, children);
+  } else await until(`Redis at ${url}`, async () => (await redisPid(url)) !== undefined, 30_000);
 });
 
 afterAll(async () => {
@@ -160,7 +102,7 @@ describe('a study through the queue', () => {
   it('two workers, one killed mid-shard: its shard is played again, and the games are the single run\'s', { timeout: 600_000 }, async () => {
     const a = worker();
     const b = worker();
-    await until('both workers to start', () => a.log().includes('waiting for shards') && b.log().includes('waiting for shards'));
+    await until('both workers to start', () => a.log().includes('waiting for shards') && b.log().includes('waiting for shards'), WAIT);
 
     const queue = new Queue(QUEUE_NAME, { connection: { url, maxRetriesPerRequest: null }, prefix });
     let run = '';
@@ -170,7 +112,7 @@ describe('a study through the queue', () => {
       const id = /playing .* \(job (\S+)\)/.exec(a.log())?.[1];
       const job = id ? await queue.getJob(id) : undefined;
       return job && typeof job.progress === 'number' && job.progress > 0 && (await job.getState()) === 'active' ? id : undefined;
-    });
+    }, WAIT);
     a.process.kill('SIGKILL');
     const merged = await result;
     const job = (await queue.getJob(jobId!))!;
