@@ -70,6 +70,18 @@ function some(wanted: boolean): BuiltinImpl {
 
 const theSum = () => 'the sum';
 
+/** A sum of a list's values, refused when it is not a finite number. */
+export function checkSum(total: number): number {
+  return checkNumber(total, theSum);
+}
+
+/** Where `x` is in `xs`, from 1, or 0: every element looked at counts a step. */
+export function positionIn(x: Value, xs: Value[] | null): number {
+  const list = xs ?? [];
+  spend(list.length);
+  return list.findIndex((y) => sameValue(x, y)) + 1;
+}
+
 /** Every built-in function's implementation, by name; their signatures are the compiler's (`compiler/builtins.ts`). */
 export const BUILTINS: ReadonlyMap<string, BuiltinImpl> = new Map<string, BuiltinImpl>([
   ['count', ([a]) => (c) => list(a, c).length],
@@ -86,7 +98,7 @@ export const BUILTINS: ReadonlyMap<string, BuiltinImpl> = new Map<string, Builti
           total += b(c) as number;
         }
         c.it = saved;
-        return checkNumber(total, theSum);
+        return checkSum(total);
       },
   ],
   ['any', some(true)],
@@ -110,9 +122,7 @@ export const BUILTINS: ReadonlyMap<string, BuiltinImpl> = new Map<string, Builti
     ([a, b]) =>
       (c) => {
         const x = b(c);
-        const xs = list(a, c);
-        spend(xs.length);
-        return xs.findIndex((y) => sameValue(x, y)) + 1;
+        return positionIn(x, a(c) as Value[] | null);
       },
   ],
   ['take', ([a, b]) => (c) => list(a, c).slice(0, Math.max(0, b(c) as number))],

@@ -1,7 +1,7 @@
 import { runningAt, spend } from './budget.ts';
 import { logLine } from './log.ts';
 import { modifierCalls, triggerCalls } from './holders.ts';
-import { BREAK, FINISH, NORMAL, SUSPEND, type BlockCode, type ExprFn, type Program, type RunCtx, type Signal } from './program.ts';
+import { BREAK, FINISH, NORMAL, SUSPEND, type BlockCode, type ExprFn, type PipelineCode, type Program, type RunCtx, type Signal } from './program.ts';
 import { Refusal } from './refusal.ts';
 import type { Frame, GameState, Value } from './types.ts';
 
@@ -208,6 +208,12 @@ export function runPipeline(name: string, args: ExprFn[], c: RunCtx): Value {
   const pc = exprCtx(p.free, p.slots, c, c.self, c.holder, null);
   const env = pc.env;
   for (let i = 0; i < args.length; i++) env[i] = args[i](c);
+  return pipelineWith(name, p, pc, args.length, c);
+}
+
+/** The rest of `runPipeline` once its `args` arguments are in the base's context `pc` (as generated code puts them). */
+export function pipelineWith(name: string, p: PipelineCode, pc: RunCtx, args: number, c: RunCtx): Value {
+  const env = pc.env;
   spend();
   let v = p.base(pc);
   const calls = modifierCalls(c.prog, c.st, name, c.me);
@@ -218,7 +224,7 @@ export function runPipeline(name: string, args: ExprFn[], c: RunCtx): Value {
       const call = calls[k];
       const m = p.modifiers[call[0]];
       if (k > 0) menv.fill(null);
-      for (let a = 0; a < args.length; a++) menv[a] = env[a];
+      for (let a = 0; a < args; a++) menv[a] = env[a];
       mc.self = m.card === undefined ? null : m.card.card;
       mc.holder = call[1];
       mc.it = null;

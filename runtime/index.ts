@@ -3,7 +3,7 @@ import type { CompiledPack, Expr } from './compiled.ts';
 import { MAX_COMBINATIONS, spend, withStepBudget } from './budget.ts';
 import { ctxFor, newFrame, resume, runBlock } from './engine.ts';
 import { forgetHolders, holdersOf, shareHolders, withFrozenState } from './holders.ts';
-import { linkExpression, programOf } from './link.ts';
+import { linkExpression, programOf, type EngineName } from './link.ts';
 import { logLine } from './log.ts';
 import { playerId } from './players.ts';
 import { FINISH, SUSPEND, type ActionCode, type Program, type RunCtx } from './program.ts';
@@ -17,12 +17,14 @@ import { decodeArg, display, encodeArg } from './values.ts';
 
 export type { ApplyResult, Choice, GameState, NewGameOptions, Value, LogEntry } from './types.ts';
 export type { CompiledPack } from './compiled.ts';
+export type { EngineName } from './link.ts';
 export { display } from './values.ts';
 
 
-export function attach(pack: CompiledPack, state: GameState): GameState {
+/** A state loaded from JSON made ready to play with `pack`, by the engine given (else the default). */
+export function attach(pack: CompiledPack, state: GameState, engine?: EngineName): GameState {
   forgetHolders(state);
-  return attachProgram(programOf(pack), state);
+  return attachProgram(programOf(pack, engine), state);
 }
 
 function attachProgram(prog: Program, state: GameState): GameState {
@@ -39,7 +41,7 @@ function programFor(state: GameState): Program {
 
 /** A new game: players p1…pN, every entity's fields at their starting values, setup run, up to the first decision. */
 export function newGame(pack: CompiledPack, options: NewGameOptions): GameState {
-  const prog = programOf(pack);
+  const prog = programOf(pack, options.engine);
   const { players: n } = options;
   if (!Number.isInteger(n) || n < pack.players.min || n > pack.players.max) {
     throw new RangeError(`${pack.name.en ?? pack.id} is played by ${pack.players.min} to ${pack.players.max} players, not ${n}`);

@@ -1,8 +1,10 @@
-import { BUILTINS } from './builtins.ts';
+import { BUILTINS, checkSum, positionIn } from './builtins.ts';
 import { cloneJson, sameValue, writableRecord } from './clone.ts';
 import type { Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
 import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from './budget.ts';
-import { exprCtx, innerCtx, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
+import { exprCtx, innerCtx, pipelineWith, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
+import { GENERATED_STATEMENTS, Unit } from './codegen/emit.ts';
+import { instantiate } from './codegen/instantiate.ts';
 import { keptKinds, planCalls, roleWritten } from './holders.ts';
 import { logLine, pluralize } from './log.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type Binding, type BlockCode, type ExprFn, type FnCode, type Program, type RunCtx, type StmtFn } from './program.ts';
@@ -12,6 +14,21 @@ import { table, type Table } from './table.ts';
 import { startTurn } from './turns.ts';
 import type { Value } from './types.ts';
 import { display, shuffleInPlace } from './values.ts';
+
+/**
+ * The record whose field a statement is about to write (`stale`: the role groups such a write makes
+ * stale, by kind). Every statement computes its values before it takes the record, so holders found
+ * stale here cannot be asked for again before the write.
+ */
+function writableFor(c: RunCtx, id: Value, what: string, stale: ReadonlyMap<string, readonly number[]> | undefined): Record<string, Value> {
+  const rec = typeof id === 'string' ? writableRecord(c.st, id) : undefined;
+  if (!rec) throw new Refusal(`${what} is none here, so it has no fields to change`);
+  if (stale) {
+    const groups = stale.get(c.prog.pack.kindOf(id as string)!);
+    if (groups) roleWritten(c.st, groups);
+  }
+  return rec;
+}
 
 /** Lists are copied into a variable or a field: piles are shuffled and drawn in place, and must not alias each other or the pack. */
 function copied(xs: Value[]): Value[] {
@@ -29,24 +46,110 @@ function without(a: Value[], drop: Value[]): Value[] {
   return a.filter((x) => !drop.some((y) => sameValue(x, y)));
 }
 
-const programs = new WeakMap<CompiledPack, Program>();
+/**
+ * How a pack's rules run: as JavaScript generated from them (`codegen/`), or by the closures of the
+ * interpreter, which stays the reference the generated code is tested against, byte for byte.
+ */
+export type EngineName = 'generated' | 'interpreter';
 
-/** The pack's rules as handlers, linked once per pack. */
-export function programOf(pack: CompiledPack): Program {
-  let prog = programs.get(pack);
+/** The engine of a game that names none: `RULEBOOK_ENGINE=interpreter` picks the interpreter (tests, bench). */
+export const DEFAULT_ENGINE: EngineName = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.RULEBOOK_ENGINE === 'interpreter' ? 'interpreter' : 'generated';
+
+/** `x in xs`: every element looked at counts a step. */
+function inList(x: Value, list: Value[] | null): boolean {
+  const xs = list ?? [];
+  spend(xs.length);
+  for (let i = 0; i < xs.length; i++) if (sameValue(x, xs[i])) return true;
+  return false;
+}
+
+const programs: Record<EngineName, WeakMap<CompiledPack, Program>> = { generated: new WeakMap(), interpreter: new WeakMap() };
+
+/** The pack's rules as handlers, linked once per pack and engine. */
+export function programOf(pack: CompiledPack, engine: EngineName = DEFAULT_ENGINE): Program {
+  let prog = programs[engine].get(pack);
   if (!prog) {
-    prog = link(pack);
-    programs.set(pack, prog);
+    prog = engine === 'generated' ? generatedProgram(pack) : link(pack);
+    programs[engine].set(pack, prog);
   }
   return prog;
 }
 
+/** The functions a linker takes for expressions and statements instead of making closures (`generatedProgram`). */
+interface Generated {
+  expr(e: Expr): ExprFn | undefined;
+  stmt(s: Stmt): StmtFn | undefined;
+}
+
+/** What the generated code calls: the interpreter's own helpers, so both count budgets and copy lists in one place. */
+function helpersFor(pack: CompiledPack) {
+  return {
+    spend,
+    copied,
+    concat,
+    without,
+    same: sameValue,
+    record: writableFor,
+    Refusal,
+    logLine,
+    display,
+    pluralize,
+    checkText,
+    rangeOf,
+    exprCtx,
+    pipelineWith,
+    inList,
+    position: positionIn,
+    checkSum,
+    badNumber: (n: number, a: Value, op: string, b: Value) => checkNumber(n, () => `${a} ${op} ${b}`),
+    badWrite: (n: number, field: string, op: string, x: Value) => checkNumber(n, () => `${field} ${op} ${x}`),
+    builtin: (e: Extract<Expr, { op: 'builtin' }>, args: ExprFn[]) => BUILTINS.get(e.name)!(args, { pack, die: e.die, rule: e.rule }),
+  };
+}
+
+/**
+ * The pack linked with its expressions and simple statements generated as JavaScript (`codegen/`):
+ * linked once to find every expression and statement the program holds, which are generated as
+ * one unit, then linked again taking the generated functions for them.
+ */
+function generatedProgram(pack: CompiledPack): Program {
+  let columns: (field: string) => unknown = () => undefined;
+  const roleFields = keptKinds(pack).roleFields;
+  const unit = new Unit({ column: (field) => columns(field), stale: (field) => roleFields.get(field) });
+  const exprs = new Map<Expr, number>();
+  const stmts = new Map<Stmt, number>();
+  const unused = () => {
+    throw new Error('internal: a rule ran while its program was being generated');
+  };
+  link(pack, {
+    expr(e) {
+      if (!exprs.has(e)) exprs.set(e, unit.expression(e));
+      return unused;
+    },
+    stmt(s) {
+      if (!GENERATED_STATEMENTS.has(s.op)) return undefined;
+      if (!stmts.has(s)) stmts.set(s, unit.statement(s));
+      return unused;
+    },
+  }, (l) => (columns = l.propColumn));
+  const fns = instantiate<ExprFn & StmtFn>(unit, helpersFor(pack));
+  return link(pack, {
+    expr: (e) => fns[exprs.get(e)!],
+    stmt: (s) => {
+      const i = stmts.get(s);
+      return i === undefined ? undefined : fns[i];
+    },
+  });
+}
+
 /**
  * Turns the compiler's operations into closures, over the pack's data. Every expression is linked by `expr` and every
- * statement by `stmt`: the one place where a cost per evaluation could be counted.
+ * statement by `stmt`: the one place where a cost per evaluation could be counted. With `generated`, the expressions
+ * and statements it gives are taken instead (the closures below are then the interpreter for what it does not give).
  */
-function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<string, readonly number[]>> = new Map()) {
+function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<string, readonly number[]>> = new Map(), generated?: Generated) {
   const blocks: BlockCode[] = [];
+  const expr = (e: Expr): ExprFn => generated?.expr(e) ?? interp(e);
 
   const block = (b: Block): BlockCode => {
     const code: BlockCode = { id: b.id, stmts: [], lines: b.lines };
@@ -55,24 +158,11 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
     return code;
   };
 
-  /**
-   * The record whose `field` a statement is about to write. Every statement computes its values
-   * before it takes the record, so holders found stale here cannot be asked for again before the write.
-   */
   const record = (ref: RecordRef, field: string): ((c: RunCtx) => Record<string, Value>) => {
     const obj = expr(ref.target);
     const what = ref.what;
     const stale = roleFields.get(field);
-    return (c) => {
-      const id = obj(c);
-      const rec = typeof id === 'string' ? writableRecord(c.st, id) : undefined;
-      if (!rec) throw new Refusal(`${what} is none here, so it has no fields to change`);
-      if (stale) {
-        const groups = stale.get(pack.kindOf(id as string)!);
-        if (groups) roleWritten(c.st, groups);
-      }
-      return rec;
-    };
+    return (c) => writableFor(c, obj(c), what, stale);
   };
 
   /**
@@ -103,6 +193,8 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
   };
 
   function stmt(s: Stmt): StmtFn {
+    const g = generated?.stmt(s);
+    if (g) return g;
     switch (s.op) {
       case 'let': {
         const slot = s.slot;
@@ -272,14 +364,14 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
     }
   }
 
-  function expr(e: Expr): ExprFn {
+  function interp(e: Expr): ExprFn {
     switch (e.op) {
       case 'const': {
         const v = e.value;
         return () => v;
       }
       case 'text': {
-        const parts = e.parts.map((p) => (typeof p === 'string' ? p : expr(p)));
+        const parts = e.parts.map((p) => (typeof p === 'string' ? p : interp(p)));
         return (c) => {
           let out = '';
           for (const p of parts) out += typeof p === 'string' ? p : display(c.prog.pack, p(c));
@@ -305,7 +397,7 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
       case 'current':
         return (c) => c.st.current;
       case 'prop': {
-        const target = expr(e.target);
+        const target = interp(e.target);
         const empty = e.empty;
         const byId = propColumn(e.field);
         return (c) => {
@@ -314,7 +406,7 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
         };
       }
       case 'field': {
-        const target = expr(e.target);
+        const target = interp(e.target);
         const { field, empty } = e;
         return (c) => {
           const id = target(c);
@@ -324,22 +416,22 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
         };
       }
       case 'not': {
-        const x = expr(e.operand);
+        const x = interp(e.operand);
         return (c) => x(c) !== true;
       }
       case 'negate': {
-        const x = expr(e.operand);
+        const x = interp(e.operand);
         return (c) => -(x(c) as number);
       }
       case 'if': {
-        const cond = expr(e.cond);
-        const a = expr(e.then);
-        const b = expr(e.else);
+        const cond = interp(e.cond);
+        const a = interp(e.then);
+        const b = interp(e.else);
         return (c) => (cond(c) === true ? a(c) : b(c));
       }
       case 'where': {
-        const src = expr(e.source);
-        const cond = expr(e.cond);
+        const src = interp(e.source);
+        const cond = interp(e.cond);
         const slot = e.slot;
         return (c) => {
           const xs = (src(c) as Value[]) ?? [];
@@ -360,8 +452,8 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
         return (c) => items.map((i) => i(c));
       }
       case 'range': {
-        const from = expr(e.from);
-        const to = expr(e.to);
+        const from = interp(e.from);
+        const to = interp(e.to);
         return (c) => rangeOf(from(c) as number, to(c) as number);
       }
       case 'fn': {
@@ -395,8 +487,8 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
   }
 
   function binary(e: Extract<Expr, { left: Expr }>): ExprFn {
-    const l = expr(e.left);
-    const r = expr(e.right);
+    const l = interp(e.left);
+    const r = interp(e.right);
     switch (e.op) {
       case 'and':
         return (c) => l(c) === true && r(c) === true;
@@ -407,13 +499,7 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
       case '!=':
         return (c) => !sameValue(l(c), r(c));
       case 'in':
-        return (c) => {
-          const x = l(c);
-          const xs = (r(c) as Value[]) ?? [];
-          spend(xs.length);
-          for (let i = 0; i < xs.length; i++) if (sameValue(x, xs[i])) return true;
-          return false;
-        };
+        return (c) => inList(l(c), r(c) as Value[] | null);
       case '<':
         return (c) => (l(c) as number) < (r(c) as number);
       case '<=':
@@ -457,13 +543,15 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
     }
   }
 
-  return { expr, block, blocks };
+  return { expr, block, blocks, propColumn };
 }
 
-function link(pack: CompiledPack): Program {
+function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<typeof linker>) => void): Program {
   const r = pack.rules;
   const { kindGroup, roleFields } = keptKinds(pack);
-  const { expr, block, blocks } = linker(pack, roleFields);
+  const l = linker(pack, roleFields, generated);
+  seen?.(l);
+  const { expr, block, blocks } = l;
   const groupOf = (card: string) => kindGroup.get(pack.kindOf(card)!);
   const bindings = new Map<CardBinding, Binding>();
   const binding = (card?: CardBinding): Binding | undefined => {

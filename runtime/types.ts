@@ -130,4 +130,10 @@ export interface NewGameOptions {
    * A pack whose `setup` asks a player something cannot be edited so (`newGame` says why).
    */
   prepare?: (state: GameState) => void;
+  /**
+   * How the rules run: `generated` (JavaScript made from the pack's checked rules) or `interpreter`
+   * (the reference, closures over the same rules). Both play a game the same byte for byte. The
+   * default is `generated`, or what `RULEBOOK_ENGINE` says.
+   */
+  engine?: 'generated' | 'interpreter';
 }

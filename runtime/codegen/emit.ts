@@ -1,0 +1,436 @@
+import type { Expr, Stmt } from '../compiled.ts';
+import type { Value } from '../types.ts';
+
+/**
+ * JavaScript source for the pack's expressions and simple statements, made the way ajv compiles a
+ * schema: from the lowered operations alone. Nothing the pack wrote is ever spliced into the text:
+ * every name, text and list is put in a table (`Unit.values`) and read by its index (`k12`), numbers
+ * are written by `numberLiteral` (finite ones only), and every other word of the source is ours.
+ * What has no form here (a built-in that rolls, a path on a graph) is called through the table as
+ * the interpreter's closure over generated arguments, so the two stay one semantics.
+ *
+ * Each function reads what the interpreter's closures read (`c.env`, `c.it`, `c.st` …), calls the
+ * same budget checks at the same points (`spend` per element, per call, per copied list), and
+ * evaluates operands in the same order, so a game is the same byte for byte either way.
+ */
+
+/** Built-ins given inline; the others are called as the interpreter links them (`Unit.builtin`). */
+const INLINE_BUILTINS = new Set(['count', 'sum', 'any', 'all', 'min', 'max', 'lowest', 'highest', 'first', 'last', 'at', 'position', 'take', 'neighbours', 'adjacent', 'abs']);
+
+/** Statements given whole; the others (control flow, suspension) are the interpreter's, over generated expressions. */
+export const GENERATED_STATEMENTS = new Set<Stmt['op']>(['let', '=', '+=', '-=', 'require', 'log']);
+
+/** A number as JavaScript source, or null when it has no plain literal (not finite, or -0): such a number goes to the table. */
+export function numberLiteral(n: number): string | null {
+  if (typeof n !== 'number' || !Number.isFinite(n) || Object.is(n, -0)) return null;
+  const s = String(n);
+  if (!/^-?(?:\d+(?:\.\d+)?)(?:e[+-]\d+)?$/.test(s)) return null;
+  return n < 0 ? `(${s})` : s;
+}
+
+/** A slot, an index, a count of ours or the compiler's: a whole number, or the source is not made. */
+function index(n: number): string {
+  if (!Number.isSafeInteger(n) || n < -1) throw new Error(`internal: ${n} is not an index`);
+  return n < 0 ? `(${n})` : String(n);
+}
+
+/** A generated value: statements to run first (`code`), then an expression without effects (`val`) that reads it. */
+interface Out {
+  code: string;
+  val: string;
+  /** `val` names a temporary or a literal: later code cannot change what it reads. */
+  fixed: boolean;
+}
+
+/** What the unit's table holds for the linker's own data: a property's column, the holders a field's write makes stale. */
+export interface UnitHooks {
+  /** A property's values by entity id. */
+  column(field: string): unknown;
+  /** The role groups a write of `field` makes stale (`holders.ts`), by kind, or undefined. */
+  stale(field: string): unknown;
+}
+
+/** One function's source in the making: its temporaries, and the variable that holds `it` inside a loop. */
+class Fn {
+  temps = 0;
+  it: string | null = null;
+  temp(): string {
+    return `v${this.temps++}`;
+  }
+}
+
+export class Unit {
+  /** What the source reads by index: the pack's names, texts, lists, and the helpers made for it. */
+  readonly values: unknown[] = [];
+  /** Each function's source, by number (`f12`). */
+  readonly functions: string[] = [];
+  /**
+   * Table entries made once every function is: a built-in given as the interpreter's closure over
+   * generated arguments (`k3 = H.builtin(k2, [f7, f8])`), by entry.
+   */
+  readonly late: Array<{ entry: number; builtin: string; args: number[] }> = [];
+  private readonly known = new Map<unknown, number>();
+
+  constructor(private readonly hooks: UnitHooks) {}
+
+  /** A name of the table entry holding `v` (strings, lists, maps: anything but a plain literal). */
+  ref(v: unknown): string {
+    let i = this.known.get(v);
+    if (i === undefined) {
+      i = this.values.length;
+      this.values.push(v);
+      this.known.set(v, i);
+    }
+    return `k${i}`;
+  }
+
+  /** A value of the rules written as source: a literal for numbers, booleans and none, else the table. */
+  private value(v: Value | undefined): string {
+    if (v === undefined) return 'undefined';
+    if (v === null) return 'null';
+    if (v === true || v === false) return v ? 'true' : 'false';
+    if (typeof v === 'number') return numberLiteral(v) ?? this.ref(v);
+    return this.ref(v);
+  }
+
+  /** Adds a function of `c` evaluating `e`; gives its number. */
+  expression(e: Expr): number {
+    const f = new Fn();
+    const r = this.expr(e, f);
+    return this.add(f, `${r.code}return ${r.val};`);
+  }
+
+  /** Adds a statement's function of `c`, which returns the signal NORMAL (0); gives its number. */
+  statement(s: Stmt): number {
+    const f = new Fn();
+    return this.add(f, `${this.stmt(s, f)}return 0;`);
+  }
+
+  private add(f: Fn, body: string): number {
+    const temps = f.temps ? `let ${Array.from({ length: f.temps }, (_, i) => `v${i}`).join(', ')};` : '';
+    this.functions.push(`function (c) {const E = c.env;${temps}${body}}`);
+    return this.functions.length - 1;
+  }
+
+  private stmt(s: Stmt, f: Fn): string {
+    switch (s.op) {
+      case 'let': {
+        const v = this.expr(s.value, f);
+        return `${v.code}{const x = ${v.val}; E[${index(s.slot)}] = Array.isArray(x) ? H.copied(x) : x;}`;
+      }
+      case '=':
+      case '+=':
+      case '-=': {
+        // The value before the record, as the interpreter takes them: the holders a write makes stale are found at the write.
+        const v = this.expr(s.value, f);
+        const x = f.temp();
+        const target = this.expr(s.record.target, f);
+        const rec = `H.record(c, ${target.val}, ${this.ref(s.record.what)}, ${this.ref(this.hooks.stale(s.field))})`;
+        const field = this.ref(s.field);
+        if (s.op === '=') return `${v.code}${x} = ${v.val};${target.code}${rec}[${field}] = Array.isArray(${x}) ? H.copied(${x}) : ${x};`;
+        const add = s.op === '+=';
+        return (
+          `${v.code}${x} = ${v.val};${target.code}{const r = ${rec}; const old = r[${field}];` +
+          `if (Array.isArray(old)) r[${field}] = ${add ? `H.concat(old, ${x})` : `H.without(old, ${x})`};` +
+          `else {const n = old ${add ? '+' : '-'} ${x}; r[${field}] = Number.isFinite(n) ? n : H.badWrite(n, ${field}, ${add ? '"+"' : '"-"'}, ${x});}}`
+        );
+      }
+      case 'require': {
+        const cond = this.expr(s.cond, f);
+        const reason = this.expr(s.reason, f);
+        return `${cond.code}if (${cond.val} !== true) {${reason.code}throw new H.Refusal(${reason.val}, ${this.value(s.rule)});}`;
+      }
+      case 'log': {
+        const text = this.expr(s.text, f);
+        return `${text.code}H.logLine(c.st, c.step, ${text.val}, ${this.value(s.rule)}, c.me ?? undefined);`;
+      }
+      default:
+        throw new Error(`internal: the statement ${s.op} is not generated`);
+    }
+  }
+
+  /** `outs` in order: one whose value later code could change is first kept in a temporary. */
+  private seq(f: Fn, outs: Out[]): { code: string; vals: string[] } {
+    let code = '';
+    const vals: string[] = [];
+    for (let i = 0; i < outs.length; i++) {
+      const o = outs[i];
+      code += o.code;
+      if (!o.fixed && outs.slice(i + 1).some((later) => later.code !== '')) {
+        const t = f.temp();
+        code += `${t} = ${o.val};`;
+        vals.push(t);
+      } else vals.push(o.val);
+    }
+    return { code, vals };
+  }
+
+  private into(f: Fn, code: string, val: string): Out {
+    const t = f.temp();
+    return { code: `${code}${t} = ${val};`, val: t, fixed: true };
+  }
+
+  private expr(e: Expr, f: Fn): Out {
+    switch (e.op) {
+      case 'const':
+        return { code: '', val: this.value(e.value), fixed: true };
+      case 'text': {
+        const t = f.temp();
+        let code = `${t} = "";`;
+        for (const p of e.parts) {
+          if (typeof p === 'string') code += `${t} += ${this.ref(p)};`;
+          else {
+            const x = this.expr(p, f);
+            code += `${x.code}${t} += H.display(c.prog.pack, ${x.val});`;
+          }
+        }
+        return this.into(f, code, `H.checkText(H.pluralize(c.prog.pack, ${t}))`);
+      }
+      case 'local':
+        return { code: '', val: `E[${index(e.slot)}]`, fixed: false };
+      case 'me':
+      case 'self':
+      case 'holder':
+      case 'value':
+        return { code: '', val: `c.${e.op}`, fixed: false };
+      case 'it':
+        return f.it ? { code: '', val: f.it, fixed: true } : { code: '', val: 'c.it', fixed: false };
+      case 'players':
+        return { code: '', val: 'c.st.players', fixed: false };
+      case 'current':
+        return { code: '', val: 'c.st.current', fixed: false };
+      case 'prop': {
+        const t = this.expr(e.target, f);
+        const id = f.temp();
+        const empty = this.value(e.empty);
+        return this.into(f, `${t.code}${id} = ${t.val};`, `typeof ${id} === "string" ? (${this.ref(this.hooks.column(e.field))}.get(${id}) ?? ${empty}) : ${empty}`);
+      }
+      case 'field': {
+        const t = this.expr(e.target, f);
+        const id = f.temp();
+        const rec = f.temp();
+        const empty = this.value(e.empty);
+        return this.into(f, `${t.code}${id} = ${t.val};`, `typeof ${id} === "string" ? ((${rec} = c.st.e[${id}]) ? (${rec}[${this.ref(e.field)}] ?? ${empty}) : ${empty}) : ${empty}`);
+      }
+      case 'not': {
+        const x = this.expr(e.operand, f);
+        return { code: x.code, val: `(${x.val} !== true)`, fixed: false };
+      }
+      case 'negate': {
+        const x = this.expr(e.operand, f);
+        return { code: x.code, val: `(-${x.val})`, fixed: false };
+      }
+      case 'if': {
+        const cond = this.expr(e.cond, f);
+        const a = this.expr(e.then, f);
+        const b = this.expr(e.else, f);
+        if (!a.code && !b.code) return { code: cond.code, val: `(${cond.val} === true ? ${a.val} : ${b.val})`, fixed: false };
+        const t = f.temp();
+        return { code: `${cond.code}if (${cond.val} === true) {${a.code}${t} = ${a.val};} else {${b.code}${t} = ${b.val};}`, val: t, fixed: true };
+      }
+      case 'and':
+      case 'or': {
+        const l = this.expr(e.left, f);
+        const r = this.expr(e.right, f);
+        const js = e.op === 'and' ? '&&' : '||';
+        if (!r.code) return { code: l.code, val: `(${l.val} === true ${js} ${r.val} === true)`, fixed: false };
+        const t = f.temp();
+        const test = e.op === 'and' ? `${t} === true` : `${t} !== true`;
+        return { code: `${l.code}${t} = ${l.val} === true; if (${test}) {${r.code}${t} = ${r.val} === true;}`, val: t, fixed: true };
+      }
+      case 'where':
+        return this.where(e, f);
+      case 'list': {
+        const s = this.seq(
+          f,
+          e.items.map((i) => this.expr(i, f)),
+        );
+        return this.into(f, s.code, `[${s.vals.join(', ')}]`);
+      }
+      case 'range':
+        return this.call(f, 'H.rangeOf', [e.from, e.to]);
+      case 'fn':
+        return this.fnCall(e, f);
+      case 'pipeline':
+        return this.pipelineCall(e, f);
+      case 'builtin':
+        return INLINE_BUILTINS.has(e.name) ? this.builtin(e, f) : this.into(f, '', `${this.interpreted(e)}(c)`);
+      default:
+        return this.binary(e, f);
+    }
+  }
+
+  /** A built-in as the interpreter links it, over its arguments as generated functions: a table entry filled once they exist. */
+  private interpreted(e: Extract<Expr, { op: 'builtin' }>): string {
+    const args = e.args.map((a) => this.expression(a));
+    const entry = this.values.length;
+    this.values.push(undefined);
+    this.late.push({ entry, builtin: this.ref(e), args });
+    return `k${entry}`;
+  }
+
+  /** `name(args…)` of a helper, its arguments evaluated in order. */
+  private call(f: Fn, name: string, args: Expr[], wrap = (vals: string[]) => vals): Out {
+    const s = this.seq(
+      f,
+      args.map((a) => this.expr(a, f)),
+    );
+    return this.into(f, s.code, `${name}(${wrap(s.vals).join(', ')})`);
+  }
+
+  private binary(e: Extract<Expr, { left: Expr }>, f: Fn): Out {
+    const s = this.seq(f, [this.expr(e.left, f), this.expr(e.right, f)]);
+    const [a, b] = s.vals;
+    const checked = (op: string, val: (x: string, y: string) => string): Out => {
+      const x = f.temp();
+      const y = f.temp();
+      const n = f.temp();
+      return { code: `${s.code}${x} = ${a}; ${y} = ${b}; ${n} = ${val(x, y)}; if (!Number.isFinite(${n})) H.badNumber(${n}, ${x}, "${op}", ${y});`, val: n, fixed: true };
+    };
+    switch (e.op) {
+      case '==':
+      case '!=': {
+        const x = f.temp();
+        const y = f.temp();
+        const same = `((${x} = ${a}) === (${y} = ${b}) || (Array.isArray(${x}) && H.same(${x}, ${y})))`;
+        return { code: s.code, val: e.op === '==' ? same : `!${same}`, fixed: false };
+      }
+      case 'in':
+        return this.into(f, s.code, `H.inList(${a}, ${b})`);
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+        return { code: s.code, val: `(${a} ${e.op} ${b})`, fixed: false };
+      case '*':
+      case '+':
+      case '-':
+        return checked(e.op, (x, y) => `${x} ${e.op} ${y}`);
+      case '/':
+        return checked('/', (x, y) => `Math.floor(${x} / (${y} = ${y} || 1))`);
+      case '%':
+        return { code: s.code, val: `(${a} % (${b} || 1))`, fixed: false };
+      case 'concat':
+        return this.into(f, s.code, `H.concat(${a} ?? [], ${b} ?? [])`);
+      case 'without':
+        return this.into(f, s.code, `H.without(${a} ?? [], ${b} ?? [])`);
+      case 'join':
+        return this.into(f, s.code, `H.checkText(String(${a}) + String(${b}))`);
+      default:
+        throw new Error(`internal: the operation ${(e as Expr).op} is not generated`);
+    }
+  }
+
+  /**
+   * A loop over a list with `it` set to each element, in a temporary of this function and in `c.it`
+   * (what a function of the interpreter inside reads), `c.it` put back after, as the interpreter does.
+   */
+  private loop(f: Fn, source: Out, body: (x: string) => string, after = ''): string {
+    const xs = f.temp();
+    const i = f.temp();
+    const x = f.temp();
+    const saved = f.temp();
+    const outer = f.it;
+    f.it = x;
+    const inner = body(x);
+    f.it = outer;
+    return `${source.code}${xs} = ${source.val} ?? []; ${saved} = c.it; for (${i} = 0; ${i} < ${xs}.length; ${i}++) {H.spend(); ${x} = ${xs}[${i}]; c.it = ${x};${inner}} c.it = ${saved};${after}`;
+  }
+
+  private where(e: Extract<Expr, { op: 'where' }>, f: Fn): Out {
+    const out = f.temp();
+    const code = this.loop(f, this.expr(e.source, f), (x) => {
+      const cond = this.expr(e.cond, f);
+      return `${e.slot >= 0 ? `E[${index(e.slot)}] = ${x};` : ''}${cond.code}if (${cond.val} === true) ${out}.push(${x});`;
+    });
+    return { code: `${out} = [];${code}`, val: out, fixed: true };
+  }
+
+  private builtin(e: Extract<Expr, { op: 'builtin' }>, f: Fn): Out {
+    const [a, b] = e.args;
+    const list = (x: string) => `(${x} ?? [])`;
+    switch (e.name) {
+      case 'count':
+        return this.call(f, '', [a], ([x]) => [`${list(x)}.length`]);
+      case 'min':
+      case 'max':
+        return this.call(f, `Math.${e.name}`, [a, b]);
+      case 'abs':
+        return this.call(f, 'Math.abs', [a]);
+      case 'first':
+        return this.call(f, '', [a], ([x]) => [`${list(x)}[0] ?? null`]);
+      case 'last': {
+        const xs = f.temp();
+        return this.call(f, '', [a], ([x]) => [`(${xs} = ${list(x)})[${xs}.length - 1] ?? null`]);
+      }
+      case 'at':
+        return this.call(f, '', [a, b], ([x, n]) => [`${list(x)}[${n} - 1] ?? null`]);
+      case 'take':
+        return this.call(f, '', [a, b], ([x, n]) => [`${list(x)}.slice(0, Math.max(0, ${n}))`]);
+      case 'position':
+        // The value first, then the list, as the interpreter reads them.
+        return this.call(f, 'H.position', [b, a]);
+      case 'neighbours':
+        return this.call(f, '', [a], ([x]) => [`c.prog.pack.links[${x}] ?? []`]);
+      case 'adjacent':
+        return this.call(f, '', [a, b], ([x, y]) => [`(c.prog.pack.links[${x}] ?? []).includes(${y})`]);
+      case 'sum': {
+        const total = f.temp();
+        const code = this.loop(f, this.expr(a, f), () => {
+          const v = this.expr(b, f);
+          return `${v.code}${total} += ${v.val};`;
+        });
+        return this.into(f, `${total} = 0;${code}`, `H.checkSum(${total})`);
+      }
+      case 'any':
+      case 'all': {
+        const wanted = e.name === 'any';
+        const found = f.temp();
+        const code = this.loop(f, this.expr(a, f), () => {
+          const v = this.expr(b, f);
+          return `${v.code}if ((${v.val} === true) === ${wanted}) {${found} = ${wanted}; break;}`;
+        });
+        return { code: `${found} = ${!wanted};${code}`, val: found, fixed: true };
+      }
+      case 'lowest':
+      case 'highest': {
+        const found = f.temp();
+        const best = f.temp();
+        const cmp = e.name === 'highest' ? '>' : '<';
+        const code = this.loop(f, this.expr(a, f), (x) => {
+          const v = this.expr(b, f);
+          const n = f.temp();
+          return `${v.code}${n} = ${v.val}; if (${found} === null || ${n} ${cmp} ${best}) {${found} = ${x}; ${best} = ${n};}`;
+        });
+        return { code: `${found} = null; ${best} = 0;${code}`, val: found, fixed: true };
+      }
+      default:
+        throw new Error(`internal: the built-in ${e.name} is not generated`);
+    }
+  }
+
+  /** A function of the pack: its context taken as the interpreter takes it, its arguments evaluated into it. */
+  private fnCall(e: Extract<Expr, { op: 'fn' | 'pipeline' }>, f: Fn): Out {
+    const fn = this.ref({ name: e.name, code: undefined });
+    const fc = f.temp();
+    const code = f.temp();
+    let out = `H.spend(); ${code} = ${fn}.code ??= c.prog.fns[${this.ref(e.name)}]; ${fc} = H.exprCtx(${code}.free, ${code}.slots, c, c.self, c.holder, null);`;
+    e.args.forEach((a, i) => {
+      const x = this.expr(a, f);
+      out += `${x.code}${fc}.env[${index(i)}] = ${x.val};`;
+    });
+    const v = f.temp();
+    return { code: `${out}${v} = ${code}.body(${fc}); ${code}.free.push(${fc});`, val: v, fixed: true };
+  }
+
+  private pipelineCall(e: Extract<Expr, { op: 'fn' | 'pipeline' }>, f: Fn): Out {
+    const p = f.temp();
+    const pc = f.temp();
+    let out = `${p} = c.prog.pipelines[${this.ref(e.name)}]; ${pc} = H.exprCtx(${p}.free, ${p}.slots, c, c.self, c.holder, null);`;
+    e.args.forEach((a, i) => {
+      const x = this.expr(a, f);
+      out += `${x.code}${pc}.env[${index(i)}] = ${x.val};`;
+    });
+    return this.into(f, out, `H.pipelineWith(${this.ref(e.name)}, ${p}, ${pc}, ${index(e.args.length)}, c)`);
+  }
+}
