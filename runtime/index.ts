@@ -17,7 +17,7 @@ import { decodeArg, display, encodeArg } from './values.ts';
 
 export type { ApplyResult, Choice, GameState, NewGameOptions, Value, LogEntry } from './types.ts';
 export type { CompiledPack } from './compiled.ts';
-export type { EngineName } from './link.ts';
+export { withEngine, type EngineName } from './link.ts';
 export { display } from './values.ts';
 
 

@@ -53,7 +53,18 @@ function without(a: Value[], drop: Value[]): Value[] {
 export type EngineName = 'generated' | 'interpreter';
 
 /** The engine of a game that names none: `RULEBOOK_ENGINE=interpreter` picks the interpreter (tests, bench). */
-export const DEFAULT_ENGINE: EngineName = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.RULEBOOK_ENGINE === 'interpreter' ? 'interpreter' : 'generated';
+let defaultEngine: EngineName = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.RULEBOOK_ENGINE === 'interpreter' ? 'interpreter' : 'generated';
+
+/** Runs `run` with every game that names no engine played by `engine`: checks written for the default, run under both. */
+export function withEngine<T>(engine: EngineName, run: () => T): T {
+  const outer = defaultEngine;
+  defaultEngine = engine;
+  try {
+    return run();
+  } finally {
+    defaultEngine = outer;
+  }
+}
 
 /** `x in xs`: every element looked at counts a step. */
 function inList(x: Value, list: Value[] | null): boolean {
@@ -66,7 +77,7 @@ function inList(x: Value, list: Value[] | null): boolean {
 const programs: Record<EngineName, WeakMap<CompiledPack, Program>> = { generated: new WeakMap(), interpreter: new WeakMap() };
 
 /** The pack's rules as handlers, linked once per pack and engine. */
-export function programOf(pack: CompiledPack, engine: EngineName = DEFAULT_ENGINE): Program {
+export function programOf(pack: CompiledPack, engine: EngineName = defaultEngine): Program {
   let prog = programs[engine].get(pack);
   if (!prog) {
     prog = engine === 'generated' ? generatedProgram(pack) : link(pack);
