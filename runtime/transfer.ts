@@ -40,6 +40,7 @@ export function packFromForm(form: unknown): CompiledPack {
     named = names;
     const data = compiledPack(f.pack, 'pack');
     knownNames(data, names);
+    inRange(data);
     return { ...data, kindOf: kindLookup(data.entities) };
   } catch (e) {
     // A form nested past the stack, say, is malformed too.
@@ -75,6 +76,112 @@ function knownNames(pack: PackForm['pack'], names: Names): void {
   for (const kind of ['fn', 'pipeline', 'proc', 'action'] as const) {
     for (const [name, at] of names[kind]) if (!(name in tables[kind])) throw new MalformedPackForm(`${at} names the ${kind} ${JSON.stringify(name)}, which the pack does not have`);
   }
+}
+
+/**
+ * Locals above a rule's count, calls with more arguments than their callee has locals, and fields no
+ * kind declares: a form of the right shape may still name them, and the runtime reads and writes
+ * them unchecked (a local past the count is an element its context was never made with).
+ */
+const MAX_LOCALS = 1 << 16;
+
+function inRange(pack: PackForm['pack']): void {
+  const r = pack.rules;
+  const kinds = Object.values(pack.kinds);
+  const declared = (part: 'props' | 'state') => new Set(kinds.flatMap((k) => Object.keys(k[part])));
+  const props = declared('props');
+  const state = declared('state');
+  const bad = (at: string, why: string): never => {
+    throw new MalformedPackForm(`${at} ${why}`);
+  };
+  const local = (slot: number, slots: number, at: string) => {
+    if (slot >= slots) bad(at, `is local ${slot}, but its rule has ${slots} local${slots === 1 ? '' : 's'}`);
+  };
+  const stateField = (name: string, at: string) => {
+    if (!state.has(name)) bad(at, `names the field ${JSON.stringify(name)}, which no kind of the pack has`);
+  };
+  const arity = (args: unknown[], most: number, what: string, at: string) => {
+    if (args.length > most) bad(at, `gives ${args.length} arguments to ${what}, which takes at most ${most}`);
+  };
+  /** Every operation under `node`, with `slots` locals. */
+  const walk = (node: unknown, slots: number, at: string): void => {
+    // A context is made with its locals up front: a count past any rule's would be memory asked for nothing.
+    if (slots > MAX_LOCALS) bad(at, `has ${slots} locals, more than the ${MAX_LOCALS} a rule may have`);
+    if (Array.isArray(node)) {
+      node.forEach((x, i) => walk(x, slots, `${at}[${i}]`));
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    const n = node as Record<string, unknown> & { op?: string; slot?: number; name?: string; field?: string; args?: unknown[] };
+    switch (n.op) {
+      case 'local':
+      case 'let':
+      case 'for':
+      case 'choose':
+        local(n.slot!, slots, `${at}.slot`);
+        break;
+      case 'where':
+        if (n.slot! >= 0) local(n.slot!, slots, `${at}.slot`);
+        break;
+      case 'prop':
+        if (!props.has(n.field!)) bad(`${at}.field`, `names the property ${JSON.stringify(n.field)}, which no kind of the pack has`);
+        break;
+      case 'field':
+        stateField(n.field!, `${at}.field`);
+        break;
+      case '=':
+      case '+=':
+      case '-=':
+        stateField(n.field!, `${at}.field`);
+        break;
+      case 'draw':
+        local(n.slot!, slots, `${at}.slot`);
+        stateField((n.list as { field: string }).field, `${at}.list.field`);
+        break;
+      case 'shuffle':
+      case 'put':
+      case 'remove':
+        stateField((n.list as { field: string }).field, `${at}.list.field`);
+        break;
+      case 'fn':
+        arity(n.args!, r.fns[n.name!].slots, `the fn ${JSON.stringify(n.name)}`, `${at}.args`);
+        break;
+      case 'pipeline':
+        arity(n.args!, r.pipelines[n.name!].params, `the pipeline ${JSON.stringify(n.name)}`, `${at}.args`);
+        break;
+      case 'call':
+        arity(n.args!, r.procs[n.name!].slots, `the proc ${JSON.stringify(n.name)}`, `${at}.args`);
+        break;
+    }
+    for (const [k, x] of Object.entries(n)) if (typeof x === 'object' && x !== null) walk(x, slots, `${at}.${k}`);
+  };
+  const at = 'pack.rules';
+  for (const [name, list] of Object.entries(r.actions)) {
+    list.forEach((a, i) => {
+      const where = `${at}.actions.${name}[${i}]`;
+      arity(a.params, a.slots, 'its parameters', `${where}.params`);
+      a.checks.forEach((k, j) => {
+        if ('slot' in k) local(k.slot, a.slots, `${where}.checks[${j}].slot`);
+      });
+      walk({ params: a.params, label: a.label, checks: a.checks, body: a.body }, a.slots, where);
+    });
+  }
+  for (const [event, list] of Object.entries(r.triggers)) list.forEach((t, i) => walk(t, t.slots, `${at}.triggers.${event}[${i}]`));
+  for (const [name, p] of Object.entries(r.pipelines)) {
+    const where = `${at}.pipelines.${name}`;
+    if (p.params > p.slots) bad(`${where}.params`, `is ${p.params}, but the pipeline has ${p.slots} locals`);
+    walk({ base: p.base, min: p.min, max: p.max }, p.slots, where);
+    // A pipeline's modifiers read its arguments, and share one context of the most locals any of them has.
+    p.modifiers.forEach((m, i) => walk(m, Math.max(p.params, m.slots), `${where}.modifiers[${i}]`));
+  }
+  for (const [name, p] of Object.entries(r.procs)) walk(p.body, p.slots, `${at}.procs.${name}.body`);
+  for (const [name, f] of Object.entries(r.fns)) walk(f.body, f.slots, `${at}.fns.${name}.body`);
+  r.setups.forEach((s, i) => walk(s.body, s.slots, `${at}.setups[${i}].body`));
+  if (r.flow) walk(r.flow.body, r.flow.slots, `${at}.flow.body`);
+  r.invariants.forEach((v, i) => walk(v, v.slots, `${at}.invariants[${i}]`));
+  // Roles, scores and the estimate are read with no locals of their own.
+  for (const [kind, roles] of Object.entries(r.roles)) for (const [role, def] of Object.entries(roles)) walk(def.expr, 0, `${at}.roles.${kind}.${role}.expr`);
+  for (const k of ['score', 'tiebreak', 'estimate'] as const) walk(r[k], 0, `${at}.${k}`);
 }
 
 type Read<T> = (v: unknown, at: string) => T;

@@ -96,6 +96,31 @@ describe('a compiled pack sent to another thread', () => {
     expect(refusal(badBuiltin)).toMatch(/\.text\.name should be a built-in function, not "require"$/);
   });
 
+  it('a form of the right shape whose locals, arguments or fields are out of range is refused with where', () => {
+    const edited = (edit: (pack: ReturnType<typeof sent>['pack']) => void) => {
+      const form = sent(packOf('test/packs/tictactoe'));
+      edit(form.pack);
+      return refusal(form);
+    };
+    const flow = (p: ReturnType<typeof sent>['pack']) => p.rules.flow!.body.stmts as unknown[];
+    const mark = (p: ReturnType<typeof sent>['pack']) => p.rules.actions.mark[0];
+    const one = { op: 'const' as const, value: 1 };
+
+    expect(edited((p) => flow(p).push({ op: 'log', text: { op: 'local', slot: 1 } }))).toMatch(/^malformed compiled pack: pack\.rules\.flow\.body\.stmts\[\d+\]\.text\.slot is local 1, but its rule has 1 local$/);
+    expect(edited((p) => flow(p).push({ op: 'let', slot: 7, value: one }))).toMatch(/^malformed compiled pack: pack\.rules\.flow\.body\.stmts\[\d+\]\.slot is local 7, but its rule has 1 local$/);
+    expect(edited((p) => (mark(p).label = { op: 'local', slot: 4 }))).toMatch(/^malformed compiled pack: pack\.rules\.actions\.mark\[0\]\.label\.slot is local 4, but its rule has 1 local$/);
+    expect(edited((p) => (mark(p).checks as unknown[]).push({ slot: 2, value: one }))).toMatch(/pack\.rules\.actions\.mark\[0\]\.checks\[1\]\.slot is local 2, but its rule has 1 local$/);
+    // A score is read with no locals at all.
+    expect(edited((p) => (p.rules.score = { op: 'local', slot: 0 }))).toMatch(/^malformed compiled pack: pack\.rules\.score\.slot is local 0, but its rule has 0 locals$/);
+    expect(edited((p) => (p.rules.fns.holds.slots = 2 ** 40))).toMatch(/^malformed compiled pack: pack\.rules\.fns\.holds\.body has 1099511627776 locals, more than the 65536 a rule may have$/);
+    expect(edited((p) => (p.rules.fns.holds.body = { op: 'fn', name: 'holds', args: [one, one, one, one, one, one, one, one, one] }))).toMatch(/pack\.rules\.fns\.holds\.body\.args gives 9 arguments to the fn "holds", which takes at most \d+$/);
+
+    expect(edited((p) => flow(p).push({ op: 'log', text: { op: 'field', target: { op: 'const', value: 'game' }, field: '__proto__', empty: null } }))).toMatch(/\.text\.field names the field "__proto__", which no kind of the pack has$/);
+    expect(edited((p) => flow(p).push({ op: 'log', text: { op: 'prop', target: { op: 'const', value: 'a1' }, field: 'winner', empty: null } }))).toMatch(/\.text\.field names the property "winner", which no kind of the pack has$/);
+    expect(edited((p) => flow(p).push({ op: '=', record: { target: { op: 'const', value: 'game' }, what: 'game' }, field: 'lines', value: one }))).toMatch(/stmts\[\d+\]\.field names the field "lines", which no kind of the pack has$/);
+    expect(edited((p) => flow(p).push({ op: 'shuffle', list: { record: { target: { op: 'const', value: 'game' }, what: 'game' }, field: 'deck', what: 'the deck' } }))).toMatch(/stmts\[\d+\]\.list\.field names the field "deck", which no kind of the pack has$/);
+  });
+
   it('a worker thread given a malformed form fails each task with the reason', () => {
     const play = chunkPlayer({ pack: { format: PACK_FORM } as never });
     expect(() => play({ players: 2, seeds: [1], agents: ['random'], maxSteps: 10 })).toThrow(/^malformed compiled pack: pack should be an object/);
