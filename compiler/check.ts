@@ -5,7 +5,7 @@ import type { Declared, RulesUnit } from './declare.ts';
 import { resolveTypeRef } from './declare.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentSpan } from './load.ts';
-import { RecordingMap, recordedMaps, type DeclRecord, type CheckMemo } from './incremental.ts';
+import { emptyRecord, factOf, RecordingMap, recordedMaps, type CheckMemo } from './incremental.ts';
 import { reportUnused } from './unused.ts';
 import { checkFieldWrites } from './fieldWrites.ts';
 import { checkGuards } from './guards.ts';
@@ -133,10 +133,11 @@ export function check(d: Declared, report: (x: DiagnosticInput) => void, memo?: 
   collect(c, counted);
   memo?.begin(c);
   new Checker(c, counted, memo).run();
-  checkFieldWrites(c, counted);
-  checkGuards(c, counted);
+  memo?.checked();
+  checkFieldWrites(c, counted, memo);
+  checkGuards(c, counted, memo);
   // Broken rules record no calls: what they would have used is not unused.
-  if (!errors) reportUnused(c, report);
+  if (!errors) reportUnused(c, report, memo);
   return c;
 }
 
@@ -263,22 +264,16 @@ class Checker {
   private item(p: Placed<A.Decl>, body: () => void): void {
     const memo = this.memo;
     if (!memo) return body();
-    const maps = recordedMaps.map((m) => this.c[m] as unknown as RecordingMap<unknown, unknown>);
     const prior = memo.reuse(p);
     if (prior) {
-      // Past the recording `set`: nothing records while a record is replayed.
-      const set = Map.prototype.set;
-      for (let i = 0; i < maps.length; i++) {
-        const entries = prior.entries[recordedMaps[i]];
-        for (let j = 0; j < entries.length; j++) set.call(maps[i], entries[j][0], entries[j][1]);
-      }
       for (const x of prior.diagnostics) this.report(x);
       p.slots = prior.slots;
       if (prior.callees) (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees = prior.callees;
       return;
     }
+    const maps = this.maps();
     const report = this.report;
-    const record: DeclRecord = { slots: 0, diagnostics: [], entries: Object.fromEntries(recordedMaps.map((m) => [m, []])) as unknown as DeclRecord['entries'] };
+    const record = emptyRecord();
     recordedMaps.forEach((m, i) => (maps[i].log = record.entries[m]));
     this.report = (x) => {
       record.diagnostics.push(x);
@@ -288,14 +283,29 @@ class Checker {
       body();
     } finally {
       this.report = report;
-      for (const m of maps) m.log = undefined;
+      recordedMaps.forEach((m, i) => (maps[i].log = memo.loose.entries[m]));
     }
     record.slots = p.slots;
     record.callees = (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees;
-    memo.keep(p, record);
+    memo.keep(p, record, true);
+  }
+
+  private maps(): Array<RecordingMap<unknown, unknown>> {
+    return recordedMaps.map((m) => this.c[m] as unknown as RecordingMap<unknown, unknown>);
   }
 
   run(): void {
+    const loose = this.memo?.loose;
+    // With a memo, what is checked outside any declaration's record is recorded too (compiler/unused.ts reads it).
+    if (loose) this.maps().forEach((m, i) => (m.log = loose.entries[recordedMaps[i]]));
+    try {
+      this.declarations();
+    } finally {
+      for (const m of this.maps()) m.log = undefined;
+    }
+  }
+
+  private declarations(): void {
     const c = this.c;
     for (const [, p] of c.events) this.params(p, p.decl.params);
     for (const [, p] of c.fns) {
@@ -487,19 +497,19 @@ class Checker {
    */
   private checkEventCycles(): void {
     const emitsOf = new Map<string, Set<string>>();
-    const walk = (body: A.Block, out: Set<string>, seen: Set<string>): void =>
-      walkStmts(body.stmts, (s) => {
-        if (s.kind === 'emit') out.add(s.event);
-        if (s.kind !== 'call') return;
-        const proc = this.c.procs.get(s.call.callee);
-        if (proc && !seen.has(s.call.callee)) {
-          seen.add(s.call.callee);
-          walk(proc.decl.body, out, seen);
-        }
-      });
     for (const [event, list] of this.c.triggers) {
       const out = new Set<string>();
-      for (const t of list) walk(t.decl.body, out, new Set());
+      const visit = (body: A.Block, seen: Set<string>) => {
+        for (const x of directEffects(body)) {
+          if (x.emit !== undefined) out.add(x.emit);
+          const proc = x.callee === undefined ? undefined : this.c.procs.get(x.callee);
+          if (proc && !seen.has(x.callee!)) {
+            seen.add(x.callee!);
+            visit(proc.decl.body, seen);
+          }
+        }
+      };
+      for (const t of list) visit(t.decl.body, new Set());
       emitsOf.set(event, out);
     }
     findCycles(emitsOf, (e, cycle) => {
@@ -515,21 +525,24 @@ class Checker {
    * would never finish, so it is rejected like a recursive procedure.
    */
   private checkValueRecursion(): void {
-    const collect = (decl: A.Decl, out: Set<string>): Set<string> => {
-      walkDecl(decl, {
-        expr: (e) => {
-          const t = e.kind === 'call' ? this.c.calls.get(e) : undefined;
-          if (t?.k === 'fn' || t?.k === 'pipeline') out.add(`${t.k} ${t.name}`);
-        },
-      }, { holes: true });
-      return out;
-    };
+    // The functions and pipelines a declaration calls are in its own tables, so they are kept with its record.
+    const callees = (p: Placed<A.Decl>): string[] =>
+      factOf(this.memo, p.unit, p.decl, 'values', false, () => {
+        const out = new Set<string>();
+        walkDecl(p.decl, {
+          expr: (e) => {
+            const t = e.kind === 'call' ? this.c.calls.get(e) : undefined;
+            if (t?.k === 'fn' || t?.k === 'pipeline') out.add(`${t.k} ${t.name}`);
+          },
+        }, { holes: true });
+        return [...out];
+      });
     const graph = new Map<string, { callees: Set<string>; unit: RulesUnit; span: A.Span; what: string }>();
-    for (const [name, p] of this.c.fns) graph.set(`fn ${name}`, { callees: collect(p.decl, new Set()), unit: p.unit, span: p.decl.nameSpan, what: `the function \`${name}\`` });
+    for (const [name, p] of this.c.fns) graph.set(`fn ${name}`, { callees: new Set(callees(p)), unit: p.unit, span: p.decl.nameSpan, what: `the function \`${name}\`` });
     for (const [name, p] of this.c.pipelines) {
-      const callees = collect(p.decl, new Set());
-      for (const m of this.c.modifiers.get(name) ?? []) collect(m.decl, callees);
-      graph.set(`pipeline ${name}`, { callees, unit: p.unit, span: p.decl.nameSpan, what: `the pipeline \`${name}\` (with its modifiers)` });
+      const all = new Set(callees(p));
+      for (const m of this.c.modifiers.get(name) ?? []) for (const x of callees(m)) all.add(x);
+      graph.set(`pipeline ${name}`, { callees: all, unit: p.unit, span: p.decl.nameSpan, what: `the pipeline \`${name}\` (with its modifiers)` });
     }
     const edges = new Map([...graph].map(([k, v]) => [k, v.callees]));
     findCycles(edges, (n, cycle) => {
@@ -1196,6 +1209,23 @@ class Checker {
 }
 
 /** The name a card's own function is known by outside the card: its id and the function's name. */
+/** The events a block emits and the procedures it calls, by name, in the order written, by tree: the same tree does the same. */
+const effectsByBlock = new WeakMap<A.Block, Array<{ emit?: string; callee?: string }>>();
+
+function directEffects(body: A.Block): Array<{ emit?: string; callee?: string }> {
+  let known = effectsByBlock.get(body);
+  if (!known) {
+    const found: Array<{ emit?: string; callee?: string }> = [];
+    walkStmts(body.stmts, (s) => {
+      if (s.kind === 'emit') found.push({ emit: s.event });
+      if (s.kind === 'call') found.push({ callee: s.call.callee });
+    });
+    known = found;
+    effectsByBlock.set(body, known);
+  }
+  return known;
+}
+
 export function cardFnKey(card: string, fn: string): string {
   return `${card}.${fn}`;
 }

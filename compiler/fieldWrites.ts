@@ -12,13 +12,14 @@
 import type * as A from '../dsl/ast.ts';
 import { walkStmts } from '../dsl/walk.ts';
 import type { Checked } from './check.ts';
-import type { WriteDirection } from './declare.ts';
+import type { RulesUnit, WriteDirection } from './declare.ts';
 import { writerKeys } from './declare.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
+import { factOf, type CheckMemo } from './incremental.ts';
 import { fragmentSpan } from './load.ts';
 import { closest } from './suggest.ts';
 
-export function checkFieldWrites(c: Checked, report: (x: DiagnosticInput) => void): void {
+export function checkFieldWrites(c: Checked, report: (x: DiagnosticInput) => void, memo?: CheckMemo): void {
   const d = c.declared;
   let guarded = false;
   for (const [kindName, kind] of d.kinds) {
@@ -52,30 +53,38 @@ export function checkFieldWrites(c: Checked, report: (x: DiagnosticInput) => voi
     for (const decl of unit.program.decls) {
       const body = bodyOf(decl);
       if (!body) continue;
-      const inProc = decl.kind === 'proc' && !unit.owner ? decl.name : undefined;
-      walkStmts(body.stmts, (s) => {
-        for (const [target, direction] of writesOf(s)) {
-          const info = c.fields.get(target);
-          const field = info && !info.isProp ? d.kinds.get(info.kind)?.state.get(target.field) : undefined;
-          if (!field) continue;
-          for (const w of field.writers) {
-            if (!covers(w.direction, direction) || (inProc && w.procs.some((p) => p.name === inProc))) continue;
-            // A name that is no procedure is reported at the declaration; the writes wait for it.
-            if (w.procs.some((p) => !c.procs.has(p.name))) continue;
-            const first = w.procs[0];
-            report({
-              code: 'RB0557',
-              message: `\`${shown(target)}\` is ${direction} here, but a ${info!.kind}’s \`${target.field}\` is ${w.direction} only by ${first ? listed(w.procs.map((p) => `\`${p.name}\``)) : 'no procedure'}`,
-              at: fragmentSpan(unit.fragment, s.span),
-              hint: first
-                ? `call ${w.procs.length > 1 ? 'one of them' : `\`${first.name}\``} instead (e.g. \`${first.name}(${paramsOf(c, first.name)})\`): the rule that must hold for every such change is written there once`
-                : `name a procedure in \`${writerKeys.find(([dir]) => dir === w.direction)![1]}\` of ${info!.kind}.${target.field}`,
-            });
-          }
-        }
-      });
+      // What a rule reports reads its own tables, the fields' writers and the game's procedures only.
+      for (const x of factOf(memo, unit, decl, 'fieldWrites', true, () => writesReported(c, unit, decl, body))) report(x);
     }
   }
+}
+
+function writesReported(c: Checked, unit: RulesUnit, decl: A.Decl, body: A.Block): DiagnosticInput[] {
+  const d = c.declared;
+  const out: DiagnosticInput[] = [];
+  const inProc = decl.kind === 'proc' && !unit.owner ? decl.name : undefined;
+  walkStmts(body.stmts, (s) => {
+    for (const [target, direction] of writesOf(s)) {
+      const info = c.fields.get(target);
+      const field = info && !info.isProp ? d.kinds.get(info.kind)?.state.get(target.field) : undefined;
+      if (!field) continue;
+      for (const w of field.writers) {
+        if (!covers(w.direction, direction) || (inProc && w.procs.some((p) => p.name === inProc))) continue;
+        // A name that is no procedure is reported at the declaration; the writes wait for it.
+        if (w.procs.some((p) => !c.procs.has(p.name))) continue;
+        const first = w.procs[0];
+        out.push({
+          code: 'RB0557',
+          message: `\`${shown(target)}\` is ${direction} here, but a ${info!.kind}’s \`${target.field}\` is ${w.direction} only by ${first ? listed(w.procs.map((p) => `\`${p.name}\``)) : 'no procedure'}`,
+          at: fragmentSpan(unit.fragment, s.span),
+          hint: first
+            ? `call ${w.procs.length > 1 ? 'one of them' : `\`${first.name}\``} instead (e.g. \`${first.name}(${paramsOf(c, first.name)})\`): the rule that must hold for every such change is written there once`
+            : `name a procedure in \`${writerKeys.find(([dir]) => dir === w.direction)![1]}\` of ${info!.kind}.${target.field}`,
+        });
+      }
+    }
+  });
+  return out;
 }
 
 /** Does a guard on changes of `guarded` direction cover a write of `direction`? */

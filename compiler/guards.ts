@@ -16,6 +16,7 @@ import { printExpr } from '../dsl/printer.ts';
 import { stmtBlocks } from '../dsl/walk.ts';
 import type { Checked } from './check.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
+import { factOf, type CheckMemo } from './incremental.ts';
 import { fragmentSpan } from './load.ts';
 
 /** What a procedure of the game does to the entities passed to it, by parameter. */
@@ -35,7 +36,7 @@ interface Unreached {
   kind: string;
 }
 
-export function checkGuards(c: Checked, report: (x: DiagnosticInput) => void): void {
+export function checkGuards(c: Checked, report: (x: DiagnosticInput) => void, memo?: CheckMemo): void {
   if (!c.guardOf.size) return;
   const effects = new Map<string, ProcEffect>();
 
@@ -114,16 +115,22 @@ export function checkGuards(c: Checked, report: (x: DiagnosticInput) => void): v
     if (!unit.owner) continue;
     for (const decl of unit.program.decls) {
       if (decl.kind !== 'action' && decl.kind !== 'on') continue;
-      walk(decl.body.stmts, new Set(), (u) => {
-        const guard = c.guardOf.get(u.kind)!;
-        const x = printExpr(u.entity);
-        report({
-          code: 'RB0620',
-          message: `this card changes ${u.what} without \`reach ${x}\` before it; every ${u.kind} is guarded by \`${guard}\``,
-          at: fragmentSpan(unit.fragment, u.at),
-          hint: `write \`reach ${x}\` before the change, among the action’s first statements so the guard also decides which choices are offered`,
+      // What a card's rule reports reads its own tables and the game's procedures and guards only.
+      const found = factOf(memo, unit, decl, 'guards', true, () => {
+        const out: DiagnosticInput[] = [];
+        walk(decl.body.stmts, new Set(), (u) => {
+          const guard = c.guardOf.get(u.kind)!;
+          const x = printExpr(u.entity);
+          out.push({
+            code: 'RB0620',
+            message: `this card changes ${u.what} without \`reach ${x}\` before it; every ${u.kind} is guarded by \`${guard}\``,
+            at: fragmentSpan(unit.fragment, u.at),
+            hint: `write \`reach ${x}\` before the change, among the action’s first statements so the guard also decides which choices are offered`,
+          });
         });
+        return out;
       });
+      for (const x of found) report(x);
     }
   }
 }

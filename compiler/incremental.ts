@@ -18,9 +18,21 @@
  *   The bodies of functions, procedures, actions and triggers are not in it: checking a declaration
  *   reads the others' signatures only.
  * A record that reported anything outside its own rules text is not kept: such a report would
- * depend on positions elsewhere. Whole-pack checks (duplicates, recursion, unused declarations,
- * field writers, guards) run again on every compile, over the replayed results, so the diagnostics
- * are those of a cold compile (test/incremental.test.ts).
+ * depend on positions elsewhere.
+ *
+ * The checker's tables (types, names, calls, …) of an environment are kept from compile to compile
+ * too, and a replayed record's entries are set again only when they are not there already: they
+ * hold the entries of every declaration checked in that environment since the tables were made,
+ * and a tree checked in the same environment always gets the same entries, so an older compile's
+ * tables still answer for its own trees. A tree that stands at two places (the same rules text on
+ * two cards) is set again every time, in order, as a cold compile sets it. The tables are made
+ * anew once stale entries outnumber the live ones, so they stay within a few compiles' size.
+ *
+ * Whole-pack checks (duplicates, recursion, unused declarations, field writers, guards) run on
+ * every compile over the replayed results, and what they derive from one declaration is kept with
+ * its record (`fact`): a card's part of them is derived again only when the card was checked again
+ * or the game's rules changed. So the diagnostics are those of a cold compile
+ * (test/incremental.test.ts).
  */
 import type * as A from '../dsl/ast.ts';
 import type { Checked, Placed } from './check.ts';
@@ -49,6 +61,41 @@ export interface DeclRecord {
   callees?: Set<string>;
   diagnostics: DiagnosticInput[];
   entries: Record<RecordedMap, Array<[unknown, unknown]>>;
+  /** What whole-pack checks derived from the declaration, by check; `game` the game's rules they read, when they read them. */
+  facts?: Map<string, { game?: object; value: unknown }>;
+}
+
+/** The tables of one environment and which records' entries they hold (see the top of this file). */
+interface Tables {
+  maps: Record<RecordedMap, RecordingMap<unknown, unknown>>;
+  present: WeakSet<DeclRecord>;
+  /** Trees that stood at two places in a compile with these tables: their entries are set every time. */
+  shared: WeakSet<A.Decl>;
+  /** The entries of the records of the last compile, and outside any record, when the tables were made. */
+  live: number;
+}
+
+/** Tables are made anew when they hold this many times the live entries (and a margin). */
+const STALE = 2;
+const MARGIN = 4096;
+
+export function emptyRecord(): DeclRecord {
+  return { slots: 0, diagnostics: [], entries: Object.fromEntries(recordedMaps.map((m) => [m, []])) as unknown as DeclRecord['entries'] };
+}
+
+/** `memo.fact(…)`, or, without a memo (a cold compile), `derive()`. */
+export function factOf<T>(memo: CheckMemo | undefined, unit: RulesUnit, decl: A.Decl, check: string, game: boolean, derive: () => T): T {
+  return memo ? memo.fact(unit, decl, check, game, derive) : derive();
+}
+
+function newTables(): Tables {
+  return { maps: Object.fromEntries(recordedMaps.map((m) => [m, new RecordingMap()])) as unknown as Tables['maps'], present: new WeakSet(), shared: new WeakSet(), live: 0 };
+}
+
+function size(t: Tables): number {
+  let n = 0;
+  for (const m of recordedMaps) n += t.maps[m].size;
+  return n;
 }
 
 /** The records of one rules text, by declaration. */
@@ -62,31 +109,78 @@ const ENVIRONMENTS = 4;
  * holding the records of the last compile in it, so memory is bounded by a few compiles' worth.
  */
 export class CheckMemo {
-  private environments: Array<{ env: string[]; units: Map<string, UnitRecords> }> = [];
+  private environments: Array<{ env: string[]; units: Map<string, UnitRecords>; tables: Tables }> = [];
   private current: Map<string, UnitRecords> | undefined;
   private previous: Map<string, UnitRecords> | undefined;
+  private tables: Tables = newTables();
   private texts = new Map<string, string>();
+  /** The environment of the last compile, and whether the game's rules were checked again in this one. */
+  private lastEnv: string[] | undefined;
+  private gameChecked = false;
+  /** Stands for the game's rules as the last compile checked them: a new object whenever they may differ. */
+  private game: object = {};
+  /** Every record of this compile, replayed or new, kept or not. */
+  private readonly used: DeclRecord[] = [];
+  /** What the checker recorded outside any declaration's record (checks, guards, roles, the score), made anew each compile. */
+  loose: DeclRecord = emptyRecord();
 
-  /** Called by the checker once the declarations are collected: picks the records that still hold. */
+  /**
+   * Called by the checker once the declarations are collected: picks the records that still hold,
+   * and gives the checker the environment's tables.
+   */
   begin(c: Checked): void {
     const env = environmentOf(c);
     this.texts = c.declared.texts;
     const i = this.environments.findIndex((e) => sameParts(e.env, env));
-    this.previous = i < 0 ? undefined : this.environments[i].units;
+    const found = i < 0 ? undefined : this.environments[i];
     if (i >= 0) this.environments.splice(i, 1);
+    this.previous = found?.units;
+    let tables = found?.tables;
+    if (!tables || size(tables) > STALE * tables.live + MARGIN) tables = newTables();
+    this.tables = tables;
     this.current = new Map();
-    this.environments.push({ env, units: this.current });
+    this.environments.push({ env, units: this.current, tables });
     if (this.environments.length > ENVIRONMENTS) this.environments.shift();
+    this.gameChecked = !this.lastEnv || !sameParts(this.lastEnv, env);
+    this.lastEnv = env;
+    this.used.length = 0;
+    this.loose = emptyRecord();
+    for (const m of recordedMaps) (c as unknown as Record<RecordedMap, unknown>)[m] = tables.maps[m];
+    const seen = new Set<A.Decl>();
+    for (const u of c.declared.units) {
+      for (const d of u.program.decls) {
+        if (seen.has(d)) tables.shared.add(d);
+        seen.add(d);
+      }
+    }
   }
 
-  /** The record of a declaration checked before with the same inputs, kept for the next compile too. */
+  /** The record of a declaration checked before with the same inputs, its entries set again where the tables lack them; kept for the next compile too. */
   reuse(p: Placed<A.Decl>): DeclRecord | undefined {
     const found = this.previous?.get(this.placeOf(p.unit))?.get(p.decl);
-    if (found) this.keep(p, found);
+    if (!found) return undefined;
+    const t = this.tables;
+    if (!t.present.has(found) || t.shared.has(p.decl)) {
+      // Past the recording `set`: nothing records while a record is replayed.
+      const set = Map.prototype.set;
+      for (const m of recordedMaps) {
+        const map = t.maps[m];
+        const entries = found.entries[m];
+        for (let j = 0; j < entries.length; j++) set.call(map, entries[j][0], entries[j][1]);
+      }
+      t.present.add(found);
+    }
+    this.keep(p, found);
     return found;
   }
 
-  keep(p: Placed<A.Decl>, record: DeclRecord): void {
+  /** A record of this compile (`fresh`: checked now, its entries just set). */
+  keep(p: Placed<A.Decl>, record: DeclRecord, fresh = false): void {
+    this.used.push(record);
+    if (fresh) {
+      this.tables.present.add(record);
+      if (!p.unit.owner) this.gameChecked = true;
+    }
     if (!this.current) return;
     const f = p.unit.fragment;
     if (record.diagnostics.length) {
@@ -100,6 +194,45 @@ export class CheckMemo {
       this.current.set(site, unit);
     }
     unit.set(p.decl, record);
+  }
+
+  /** Called by the checker once every declaration is checked or replayed, before the whole-pack checks. */
+  checked(): void {
+    if (this.gameChecked) this.game = {};
+    let live = 0;
+    for (const r of this.used) for (const m of recordedMaps) live += r.entries[m].length;
+    // Entries set outside any record (checks, guards, roles, the score) are live too, and few.
+    this.tables.live = Math.max(this.tables.live, live);
+  }
+
+  /** What `derive` gives for each record of this compile and for what was checked outside them, kept with each record. */
+  eachRecord<T>(check: string, derive: (r: DeclRecord) => T): T[] {
+    const out = [derive(this.loose)];
+    for (const r of this.used) {
+      const known = r.facts?.get(check);
+      if (known) out.push(known.value as T);
+      else {
+        const value = derive(r);
+        (r.facts ??= new Map()).set(check, { value });
+        out.push(value);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * What a whole-pack check derives from one declaration of this compile, kept with its record:
+   * derived again only when the declaration was checked again, or, for a check that also reads the
+   * game's rules (`game`), when they may have changed (checked again, or another environment).
+   */
+  fact<T>(unit: RulesUnit, decl: A.Decl, check: string, game: boolean, derive: () => T): T {
+    const record = this.current?.get(this.placeOf(unit))?.get(decl);
+    if (!record) return derive();
+    const known = record.facts?.get(check);
+    if (known && (!game || known.game === this.game)) return known.value as T;
+    const value = derive();
+    (record.facts ??= new Map()).set(check, { game: game ? this.game : undefined, value });
+    return value;
   }
 
   /**
@@ -140,7 +273,7 @@ function environmentOf(c: Checked): string[] {
   for (const [name, p] of c.checks) parts.push(`check ${name} ${signature(p.decl, false)}`);
   for (const [name, p] of c.guards) parts.push(`guard ${name} ${signature(p.decl, false)}`);
   for (const [name, list] of c.actions) for (const p of list) if (!p.unit.owner) parts.push(`action ${name} ${signature(p.decl, true)}`);
-  for (const u of d.units) parts.push(`unit ${u.owner?.id ?? ''} ${u.program.decls.map((x) => `${x.kind} ${'name' in x ? x.name : ''}`).join(',')}`);
+  for (const u of d.units) parts.push(`unit ${u.owner?.id ?? ''} ${declaredNames(u.program.decls)}`);
   parts.push(`broken ${[...d.broken].sort().join(',')}`);
   return parts;
 }
@@ -171,6 +304,18 @@ function valueWithoutRules(data: object): string {
       s = `\u0000unprintable ${unprintable++}`;
     }
     withoutRules.set(data, s);
+  }
+  return s;
+}
+
+/** What a rules text declares, by its parsed declarations (the same text gives the same list, dsl/parser.ts). */
+const namesByDecls = new WeakMap<A.Decl[], string>();
+
+function declaredNames(decls: A.Decl[]): string {
+  let s = namesByDecls.get(decls);
+  if (s === undefined) {
+    s = decls.map((x) => `${x.kind} ${'name' in x ? x.name : ''}`).join(',');
+    namesByDecls.set(decls, s);
   }
   return s;
 }

@@ -5,16 +5,19 @@
  * Declarations of a base pack are the base's business and are left alone.
  */
 import type * as A from '../dsl/ast.ts';
-import type { Checked, Placed } from './check.ts';
+import type { CallTarget, Checked, Placed } from './check.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
+import type { CheckMemo } from './incremental.ts';
 import { fragmentSpan } from './load.ts';
 import { walkDecl } from '../dsl/walk.ts';
 
-export function reportUnused(c: Checked, report: (x: DiagnosticInput) => void): void {
+export function reportUnused(c: Checked, report: (x: DiagnosticInput) => void, memo?: CheckMemo): void {
   const called = new Set<string>();
-  for (const t of c.calls.values()) if (t.k !== 'builtin') called.add(`${t.k}:${t.name}`);
+  // A session's tables also hold the calls of declarations checked before (compiler/incremental.ts): its records say which are this compile's.
+  if (memo) for (const names of memo.eachRecord('called', (r) => calledNames(r.entries.calls.map(([, t]) => t as CallTarget)))) for (const n of names) called.add(n);
+  else for (const n of calledNames(c.calls.values())) called.add(n);
   const emitted = new Set<string>();
-  for (const u of c.declared.units) for (const d of u.program.decls) walkDecl(d, { stmt: (s) => s.kind === 'emit' && emitted.add(s.event) });
+  for (const u of c.declared.units) for (const d of u.program.decls) for (const e of emitsOf(d)) emitted.add(e);
 
   const warn = <D extends A.Decl & { name: string; nameSpan: A.Span }>(p: Placed<D>, message: string, hint: string) => {
     if (p.unit.fromBase) return;
@@ -25,4 +28,24 @@ export function reportUnused(c: Checked, report: (x: DiagnosticInput) => void): 
   for (const [name, p] of c.procs) if (!called.has(`proc:${name}`)) warn(p, `the procedure \`${name}\` is never called`, 'remove it, or call it where the rules need it');
   for (const [name, p] of c.checks) if (!called.has(`check:${name}`)) warn(p, `the check \`${name}\` is never applied`, `remove it, or apply it where an action needs it: \`require ${name}(…)\``);
   for (const [name, p] of c.events) if (!emitted.has(name)) warn(p, `the event \`${name}\` is never emitted, so no trigger on it ever runs`, `emit it where it happens (\`emit ${name}(…)\`), or remove it and its triggers`);
+}
+
+function calledNames(targets: Iterable<CallTarget>): string[] {
+  const out = new Set<string>();
+  for (const t of targets) if (t.k !== 'builtin') out.add(`${t.k}:${t.name}`);
+  return [...out];
+}
+
+/** The events a declaration emits, by tree: the same tree emits the same events. */
+const emits = new WeakMap<A.Decl, string[]>();
+
+function emitsOf(d: A.Decl): string[] {
+  let out = emits.get(d);
+  if (!out) {
+    const found = new Set<string>();
+    walkDecl(d, { stmt: (s) => s.kind === 'emit' && found.add(s.event) });
+    out = [...found];
+    emits.set(d, out);
+  }
+  return out;
 }
