@@ -42,6 +42,8 @@ describe('bot names', () => {
     expect(parseAgentKind('greedy')).toEqual({ kind: 'greedy' });
     expect(parseAgentKind('mcts:200')).toEqual({ kind: 'mcts', iterations: 200, team: false, reuse: false, depth: 30 });
     expect(parseAgentKind('mcts:50:team:depth=12:ms=900')).toEqual({ kind: 'mcts', iterations: 50, team: true, reuse: false, depth: 12, ms: 900 });
+    // depth=0 values the state each new node reaches by the estimate, with no playout at all.
+    expect(parseAgentKind('mcts:40:team:depth=0')).toEqual({ kind: 'mcts', iterations: 40, team: true, reuse: false, depth: 0 });
   });
 
   it('refuses a bad name with the forms there are', () => {
@@ -52,6 +54,7 @@ describe('bot names', () => {
       ['mcts:1e3', /iterations must be a whole number/],
       ['mcts:100:teams', /`teams` is not an option of mcts/],
       ['mcts:100:depth=x', /`depth=x` is not an option/],
+      ['mcts:100:ms=0', /`ms=0` is not an option/],
     ] as const) {
       expect(() => parseAgentKind(name), name).toThrow(AgentKindError);
       expect(() => parseAgentKind(name), name).toThrow(why);

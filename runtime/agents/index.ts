@@ -61,7 +61,8 @@ export function parseAgentKind(name: string): AgentSpec {
     const [key, value] = flag.split('=');
     if (flag === 'team') spec.team = true;
     else if (flag === 'reuse') spec.reuse = true;
-    else if ((key === 'depth' || key === 'ms') && whole(value)) spec[key] = whole(value)!;
+    else if (key === 'depth' && whole(value) !== undefined) spec.depth = whole(value)!;
+    else if (key === 'ms' && whole(value)) spec.ms = whole(value)!;
     else throw bad(`\`${flag}\` is not an option of mcts`);
   }
   return spec;

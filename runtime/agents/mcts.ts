@@ -3,7 +3,7 @@ import { estimates } from '../estimate.ts';
 import { apply, standings } from '../index.ts';
 import type { Choice, GameState } from '../types.ts';
 import { choicesOfAsked, decisionRandom } from './decision.ts';
-import { determinise } from './determinise.ts';
+import { dealsHidden, determinise } from './determinise.ts';
 import type { Agent, AgentKind } from './index.ts';
 
 export interface MctsOptions {
@@ -66,12 +66,14 @@ export function mctsAgent(pack: CompiledPack, seed: number | string, player: str
       const random = decisionRandom(seed, kind, player, state);
       const root = (o.reuse && kept && continues(kept.choices, state.choices) && kept.root) || node(null);
       const observers = o.team ? state.players : [who];
+      // With nothing hidden from the observers, every world's root offers `legal`: not listed again.
+      const rootLegal = dealsHidden(pack, state, observers) ? undefined : legal;
       const allowed = new Set(legal.map((c) => c.id));
       const range = { lo: Infinity, hi: -Infinity };
       const started = o.ms === undefined ? 0 : performance.now();
       for (let i = 0; i < o.iterations; i++) {
         if (o.ms !== undefined && performance.now() - started > o.ms) break;
-        iterate(pack, determinise(pack, state, observers, random), root, allowed, o, random, range);
+        iterate(pack, determinise(pack, state, observers, random), root, allowed, rootLegal, o, random, range);
       }
       const pick = best(root, legal) ?? legal[Math.floor(random() * legal.length)];
       kept = o.reuse ? { choices: [...state.choices, pick.id], root: root.children.get(pick.id) ?? node(who) } : undefined;
@@ -99,15 +101,14 @@ function best(root: Node, legal: Choice[]): Choice | undefined {
   return top;
 }
 
-function iterate(pack: CompiledPack, world: GameState, root: Node, allowed: Set<string>, o: MctsOptions, random: () => number, range: { lo: number; hi: number }): void {
+function iterate(pack: CompiledPack, world: GameState, root: Node, allowed: Set<string>, rootLegal: Choice[] | undefined, o: MctsOptions, random: () => number, range: { lo: number; hi: number }): void {
   let st = world;
   let at = root;
   const path: Node[] = [];
   while (!st.over) {
     const asked = st.prompt?.player;
     if (!asked) break;
-    let legal = choicesOfAsked(st);
-    if (at === root) legal = legal.filter((c) => allowed.has(c.id));
+    const legal = at === root ? (rootLegal ?? choicesOfAsked(st).filter((c) => allowed.has(c.id))) : choicesOfAsked(st);
     if (!legal.length) break;
     const untried: Choice[] = [];
     for (const c of legal) {
