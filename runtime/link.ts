@@ -4,7 +4,7 @@ import type { Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef,
 import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from './budget.ts';
 import { exprCtx, innerCtx, pipelineWith, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
 import { GENERATED_STATEMENTS, Unit } from './codegen/emit.ts';
-import { instantiate } from './codegen/instantiate.ts';
+import { instantiate, unitSource } from './codegen/instantiate.ts';
 import { keptKinds, planCalls, roleWritten } from './holders.ts';
 import { logLine, pluralize } from './log.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type Binding, type BlockCode, type ExprFn, type FnCode, type Program, type RunCtx, type StmtFn } from './program.ts';
@@ -123,6 +123,14 @@ function helpersFor(pack: CompiledPack) {
  * linked once to find every expression and statement the program holds, which are generated as
  * one unit, then linked again taking the generated functions for them.
  */
+const sources = new WeakMap<CompiledPack, string>();
+
+/** The JavaScript the generated engine runs for `pack` (what a test reads to see that no text of the pack is in it). */
+export function generatedSource(pack: CompiledPack): string {
+  programOf(pack, 'generated');
+  return sources.get(pack)!;
+}
+
 function generatedProgram(pack: CompiledPack): Program {
   let columns: (field: string) => unknown = () => undefined;
   const roleFields = keptKinds(pack).roleFields;
@@ -143,7 +151,9 @@ function generatedProgram(pack: CompiledPack): Program {
       return unused;
     },
   }, (l) => (columns = l.propColumn));
-  const fns = instantiate<ExprFn & StmtFn>(unit, helpersFor(pack));
+  const source = unitSource(unit);
+  sources.set(pack, source);
+  const fns = instantiate<ExprFn & StmtFn>(unit, source, helpersFor(pack));
   return link(pack, {
     expr: (e) => fns[exprs.get(e)!],
     stmt: (s) => {

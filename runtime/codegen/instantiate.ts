@@ -1,12 +1,12 @@
 import type { Unit } from './emit.ts';
 
 /**
- * A unit's functions, made by one `new Function` over its source (`unitSource`). The source is the
+ * A unit's functions, made by one `new Function` over its source (`unitSource(unit)`). The source is the
  * emitter's own words and numbers (`emit.ts`); what came from the pack is passed in as the table
  * `T`, and the runtime's helpers (budgets, records, lists) as `H`, so it reaches the code only as values.
  */
-export function instantiate<F>(unit: Unit, helpers: object): F[] {
-  return new Function('T', 'H', unitSource(unit))(unit.values, helpers) as F[];
+export function instantiate<F>(unit: Unit, source: string, helpers: object): F[] {
+  return new Function('T', 'H', source)(unit.values, helpers) as F[];
 }
 
 /** The whole text `instantiate` runs: what a test reads to see that no text of the pack is in it. */
