@@ -213,7 +213,7 @@ describe('what a bot may see', () => {
     }
   });
 
-  it("WotLK's estimate weighs a space one ghoul short of an overrun, less with a hero near, and shrinks with despair", () => {
+  it("WotLK's estimate weighs a space one ghoul short of an overrun, less with a hero near, shrinks with despair and grows when a quest is done", () => {
     const pack = compiled(readPackFolder(join(import.meta.dirname, '..', 'content', 'wotlk')));
     const start = after(pack, 2, 2, ['choose normal']);
     const mid = playByAgents(pack, { players: 2, seed: 2, agents: 'random', maxSteps: start.choices.length + 12, start }).state;
@@ -234,10 +234,20 @@ describe('what a bot may see', () => {
     const helped = variant(3, 1, far);
     expect(threatened).toBeLessThan(helped);
     expect(helped).toBeLessThan(clear);
-    // Each space of despair takes its share of the track (8 spaces) from all the heroes have.
+    // The part of the track still free (8 spaces), squared, of all the heroes have: the first
+    // spaces of despair cost the most.
     const whole = variant(0, 0);
-    expect(clear).toBe(Math.floor((whole * 7) / 8));
-    expect(variant(0, 2)).toBe(Math.floor((whole * 6) / 8));
+    expect(clear).toBe(Math.floor((whole * 49) / 64));
+    expect(variant(0, 2)).toBe(Math.floor((whole * 36) / 64));
+    // Finishing a quest never lowers it: a quest done counts its whole track and more.
+    const quest = pack.byKind.quest!.find((q) => mid.e[q].active)!;
+    const track = (pack.entities[quest].props.track as unknown[]).length;
+    const questAt = (done: boolean): number => {
+      const st = cloneState(mid);
+      Object.assign(writableRecord(st, quest)!, done ? { active: false, done: true, progress: track } : { progress: track - 1 });
+      return estimates(pack, attach(pack, st))![0];
+    };
+    expect(questAt(true)).toBeGreaterThan(questAt(false));
   });
 
   it('every named bot plays a whole game of a shipped pack through the one loop', () => {
