@@ -73,6 +73,8 @@ export interface RuleClaim {
   /** What a card counts in a field of its own: the moment each is counted at, and the moment the count is cleared. */
   perEvent?: string;
   perUntil?: string;
+  /** What a condition compares its number with (a function, field or parameter name), for its template `compare.<of>.<direction>`. */
+  of?: string;
   /** The procedure parameter an amount is passed to (`proc.param`), for its template. */
   via?: string;
   /** A number held back from a count the rule gives or takes (`r.stones - 1`: all the stones but 1): what is done with the rest. */

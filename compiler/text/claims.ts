@@ -171,7 +171,7 @@ class RuleReader {
         else if (this.oncePerTurn(decl)) this.push({ k: 'limit', times: 1, per: 'turn' }, true, decl.nameSpan, [], { how: 'limit' });
         const kinds = new Map<string, A.Param[]>();
         for (const p of decl.params) {
-          if (p.domain?.kind === 'range') this.bounds(p.domain);
+          if (p.domain?.kind === 'range') this.bounds(p.domain, p.name);
           else if (p.domain) this.scan(p.domain, { required: true });
           if (this.d.kinds.has(p.type.name)) kinds.set(p.type.name, [...(kinds.get(p.type.name) ?? []), p]);
         }
@@ -448,14 +448,14 @@ class RuleReader {
    * `n: number in 2..3` of an action: how many the player picks, "2 to 3" or "up to 3"; a text must
    * say its bounds, but for a lowest of 0 or 1 ("any number").
    */
-  private bounds(range: A.RangeExpr): void {
+  private bounds(range: A.RangeExpr, of: string): void {
     for (const [end, dir] of [[range.from, 'atLeast'], [range.to, 'atMost']] as const) {
       if (end.kind !== 'number') {
         this.scan(end, { required: true });
         continue;
       }
       const required = dir === 'atMost' || !isExistence('>=', end.value);
-      this.push({ k: 'number', value: end.value, dir, cond: true, anyUnit: true }, required, end.span, [end], { how: 'condition' });
+      this.push({ k: 'number', value: end.value, dir, cond: true, anyUnit: true }, required, end.span, [end], { how: 'condition', of });
     }
   }
 
@@ -872,7 +872,8 @@ class RuleReader {
         // compares with is a number the text must state ("at least 2 tokens").
         const required = o.required && cmp && !isExistence(op, n.value);
         // What an unknown count counts is for the text to say ("2 regions of the same race").
-        this.push({ k: 'number', value, unit, dir, cond: cmp || undefined, anyUnit: (required && !unit) || undefined }, required, n.span, [n], { how: 'condition' });
+        const of = compared(other);
+        this.push({ k: 'number', value, unit, dir, cond: cmp || undefined, anyUnit: (required && !unit) || undefined }, required, n.span, [n], { how: 'condition', ...(of ? { of } : {}) });
         if (op === '<' || op === '>') this.push({ k: 'number', value: n.value, unit, cond: true }, false, n.span, [n], { how: 'condition' });
         this.scan(other, o, ref);
         return;
@@ -1102,4 +1103,14 @@ export function declExprs(d: A.Decl): A.Expr[] {
     for (const e of stmtExprs(s)) if (!(s.kind === 'require' && e === s.reason) && !(s.kind === 'choose' && e === s.prompt)) out.push(e);
   });
   return out;
+}
+
+/** What a condition compares its number with, by name: a function's (`distance(a, b) <= 2`), a field's (`r.tokens >= 2`), a parameter's (`n: number in 1..3`). */
+function compared(e: A.Expr): string | undefined {
+  if (e.kind === 'call') return e.callee;
+  if (e.kind === 'field') return e.field;
+  if (e.kind === 'name') return e.name;
+  // `to.ghouls + n <= 3`: what is added to is what is compared.
+  if (e.kind === 'binary' && ['+', '-', '*', '/'].includes(e.op)) return compared(e.left);
+  return undefined;
 }

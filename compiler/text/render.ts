@@ -8,7 +8,7 @@
 import type * as A from '../../dsl/ast.ts';
 import type { Declared } from '../declare.ts';
 import type { RuleClaim } from './claim.ts';
-import type { Forms, Glossary, Language } from './language.ts';
+import { termClass, type Forms, type Glossary, type Language } from './language.ts';
 
 export interface Rendering {
   /** The whole card. */
@@ -40,6 +40,8 @@ export function formatAmount(n: number, unit: string | undefined, lang: Language
 
 export class Renderer {
   private readonly missing: Rendering['missing'] = [];
+  /** Whether the sentence being rendered opens with a moment or a limit, for templates with `timed` and `plain` forms. */
+  private opened = false;
 
   constructor(
     private readonly lang: Language,
@@ -53,6 +55,9 @@ export class Renderer {
   private template(path: string, decl: A.Decl, span: A.Span, report = true): string | undefined {
     let node: unknown = this.lang.templates;
     for (const part of path.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+    // A clause after an opening moment may take another word order ("Am Ende deines Zuges zahlt dir ein Gegner …").
+    const form = node && typeof node === 'object' ? (node as Record<string, unknown>)[this.opened ? 'timed' : 'plain'] : undefined;
+    if (typeof form === 'string') return form;
     if (typeof node === 'string') return node;
     if (report && !this.missing.some((m) => m.key === `templates.${path}`)) this.missing.push({ key: `templates.${path}`, decl, span });
     return undefined;
@@ -73,6 +78,12 @@ export class Renderer {
   private terms(ids: string[], grammaticalCase: string, decl: A.Decl, span: A.Span, category?: string): string {
     const and = this.template('list', decl, span, false) ?? this.template('and', decl, span, false) ?? ' & ';
     return this.series(ids.map((t) => this.term(t, grammaticalCase, category)), and, decl, span);
+  }
+
+  /** Terms the rules test one of ("a Lake region or a Sea region"): joined by the language's `or`. */
+  private anyOf(ids: string[], grammaticalCase: string, decl: A.Decl, span: A.Span, category?: string): string {
+    const or = this.template('or', decl, span, false) ?? this.template('list', decl, span, false) ?? ' / ';
+    return this.series(ids.map((t) => this.term(t, grammaticalCase, category)), or, decl, span);
   }
 
   /** "A, B and C": the last two joined by `last`, the others by the language's `comma` (", "), never "A and B and C". */
@@ -137,7 +148,8 @@ export class Renderer {
     const kind = c.rest ? `${c.rest}But` : b.transfer === 'in' ? 'transferIn' : b.transfer === 'out' ? 'transferOut' : thing ?? (perEach && b.dir ? `${b.dir}Per` : (b.dir ?? 'set'));
     const whereTerms = where ?? [];
     const slots = {
-      amount: (k: string) => formatAmount(b.value, b.unit, this.lang, k),
+      // A count compared with has the unit of what it is compared with ("defended by at least 2 race tokens").
+      amount: (k: string) => formatAmount(b.value, b.unit ?? (c.of ? this.g.units.get(c.of)?.unit : undefined), this.lang, k),
       per: (k: string, cat?: string) => {
         const what = c.per?.length ? this.terms(c.per, k, decl, c.span, cat) : this.kindWord(c.perKind, k, cat);
         // What the card counts in a field of its own: "each forest cell claimed this turn".
@@ -148,13 +160,19 @@ export class Renderer {
       where: (k: string, cat?: string) => (whereTerms.length ? this.terms(whereTerms, k, decl, c.span, cat) : this.kindWord(this.bindKind(decl), k, cat)),
       // Another player, by the language's word for the one the rules name ("the attacker"), else its word for a player.
       who: () => (c.player && this.lang.players.get(c.player)?.[0]?.source) || this.template('player', decl, c.span, false) || '',
+      // A number of times ("twice"): a doubled bonus, a repeated step.
+      times: () => this.times(b.value, decl, c.span),
     };
-    const specific = pipeline ? `modify.${pipeline}` : c.via;
+    const specific = pipeline ? `modify.${pipeline}` : (c.via ?? (c.of ? `compare.${c.of}` : undefined));
+    // A value, a difference or a bound of a pipeline or of a compared count is said only by its own
+    // template: the direction's alone ("2.", "1 more.", "at least 2.") names no verb and no thing.
+    const relative = kind === 'set' || kind === 'more' || kind === 'fewer' || kind === 'atLeast' || kind === 'atMost';
+    const own = relative && (!!pipeline || (!c.via && !!c.of));
     const t =
       (specific && b.value === 0 && this.template(`${specific}.none`, decl, c.span, false)) ||
-      (specific && this.template(`${specific}.${kind}`, decl, c.span, false)) ||
-      (c.party === 'opponent' && this.template(`${kind}Other`, decl, c.span, false)) ||
-      this.template(kind, decl, c.span);
+      (specific && this.template(`${specific}.${kind}`, decl, c.span, own)) ||
+      (!own && c.party === 'opponent' && this.template(`${kind}Other`, decl, c.span, false)) ||
+      (own ? undefined : this.template(kind, decl, c.span));
     if (!t) {
       // A plain, language-neutral rendering: sign, amount, unit, per what, and the pipeline it changes.
       const sign = b.transfer === 'in' || b.dir === 'gain' || b.dir === 'more' ? '+' : b.transfer === 'out' || b.dir === 'lose' || b.dir === 'fewer' ? '−' : b.dir === 'atLeast' ? '≥ ' : b.dir === 'atMost' ? '≤ ' : '';
@@ -162,6 +180,31 @@ export class Renderer {
       return `${sign}${formatAmount(b.value, b.unit, this.lang)}${per}${pipeline ? ` (${pipeline})` : ''}`;
     }
     return this.fill(t, slots);
+  }
+
+  /** Terms by the class the glossary makes them (an enum's name, an entity's kind, `field`, `die`), in the order given. */
+  private aboutGroups(terms: string[]): Array<[string, string[]]> {
+    const groups = new Map<string, string[]>();
+    for (const t of terms) {
+      const c = termClass(this.g, this.d, t);
+      const key = !c ? 'other' : c.k === 'enum' ? c.name : c.k === 'entity' ? c.kind : c.k;
+      groups.set(key, [...(groups.get(key) ?? []), t]);
+    }
+    return [...groups];
+  }
+
+  /**
+   * Terms a rule is about, by the template `about.<class>.<form>` (else `about.<class>`, `about.other.<form>`,
+   * `about.other`, a plain `about`): `with` qualifies a clause ("with an Artifact"), `alone` is the clause ("move it to a
+   * Lake region or a Sea region"), `put` is the clause when the rule also sets fields the glossary makes
+   * terms (`{things}`: "place a Watchtower in a Fields region").
+   */
+  private about(cls: string, form: 'with' | 'alone' | 'put', terms: string[], things: string[], decl: A.Decl, span: A.Span): string {
+    const keys = [cls, 'other'].flatMap((k) => [...(form === 'put' ? [`about.${k}.put`] : []), `about.${k}.${form === 'put' ? 'alone' : form}`, `about.${k}`]);
+    keys.push('about');
+    const t = keys.map((k) => this.template(k, decl, span, false)).find((x) => x !== undefined) ?? this.template(`about.${cls}.${form}`, decl, span);
+    if (!t) return `(${this.anyOf(terms, 'nom', decl, span)})`;
+    return this.fill(t, { terms: (k, cat) => this.anyOf(terms, k, decl, span, cat), things: (k, cat) => this.terms(things, k, decl, span, cat) });
   }
 
   /** What a rule is about when its condition names no term: the kind of its first parameter. */
@@ -175,7 +218,12 @@ export class Renderer {
     // Whether a rule asks, whose it is and how long it lasts go with what it does; alone they say nothing.
     for (const c of claims) byDecl.set(c.decl, [...(byDecl.get(c.decl) ?? []), c]);
     for (const [decl, cs] of byDecl) if (cs.every((c) => c.body.k === 'mode' || c.body.k === 'who' || (c.body.k === 'duration' && !c.required))) byDecl.delete(decl);
-    const said = new Map([...byDecl].map(([decl, cs]) => [decl, this.numberClauses(decl, cs)]));
+    const said = new Map(
+      [...byDecl].map(([decl, cs]) => {
+        this.opened = cs.some((c) => c.body.k === 'timing' || c.body.k === 'limit');
+        return [decl, this.numberClauses(decl, cs)];
+      }),
+    );
     const all = [...said.values()].flat();
     const sentences = new Map<A.Decl, string>();
     for (const [decl, cs] of byDecl) {
@@ -210,15 +258,16 @@ export class Renderer {
       if (seen.has(key + (c.via ?? '')) || counted(c) || recorded(c)) continue;
       seen.add(key + (c.via ?? ''));
       const where = decl.kind === 'modify' ? whenTerms : [];
-      let text = this.clause(c, where)!;
+      const head = this.clause(c, where)!;
       // "(you must pay at least 1 token)": a cost the card lowers keeps its pipeline's minimum.
       const b = c.body as Extract<RuleClaim['body'], { k: 'number' }>;
+      let tail: string | undefined;
       if (decl.kind === 'modify' && b.dir === 'fewer') {
         const min = cs.find((m) => m.how === 'min');
         const t = min && this.template('min', decl, min.span);
-        if (min && t) text += ` ${this.fill(t, { amount: (k) => formatAmount((min.body as { value: number }).value, b.unit, this.lang, k) })}`;
+        if (min && t) tail = this.fill(t, { amount: (k) => formatAmount((min.body as { value: number }).value, b.unit, this.lang, k) });
       }
-      out.push({ c, decl, key, text });
+      out.push({ c, decl, key, head, tail, text: tail ? `${head} ${tail}` : head });
     }
     return out;
   }
@@ -228,6 +277,7 @@ export class Renderer {
   }
 
   private sentence(decl: A.Decl, cs: RuleClaim[], said: Said[]): string | undefined {
+    this.opened = cs.some((c) => c.body.k === 'timing' || c.body.k === 'limit');
     const whenTerms = this.whenTerms(cs);
     const timing = cs.find((c) => c.body.k === 'timing');
     const limit = cs.find((c) => c.body.k === 'limit');
@@ -235,17 +285,28 @@ export class Renderer {
     const how: string[] = [];
     const clauses: string[] = [];
     const numbers = said.map((x) => x.c);
-    for (const { c, text } of said) {
-      for (const t of c.per ?? []) used.add(t);
-      if (decl.kind === 'modify') for (const t of whenTerms) used.add(t);
-      // An action's own cost ("for 2 … fewer") goes with the action, not after "and".
-      (decl.kind === 'action' && c.via ? how : clauses).push(text);
+    const required = new Set(cs.filter((c) => c.body.k === 'term' && c.required).map((c) => (c.body as { term: string }).term));
+    for (const x of said) for (const t of [...(x.c.per ?? []), ...(decl.kind === 'modify' ? whenTerms : [])]) used.add(t);
+    // The terms the condition around a number requires are said with that number ("you receive 2
+    // victory coins in human form and you pay 1 in Worgen form"), each once.
+    const texts = new Map<Said, string>();
+    for (const x of said) {
+      const guards = [...new Set(x.c.guards ?? [])].filter((t) => required.has(t) && !used.has(t));
+      guards.forEach((t) => used.add(t));
+      texts.set(x, [x.head, ...this.aboutGroups(guards).map(([cls, ts]) => this.about(cls, 'with', ts, [], decl, x.c.span)), x.tail ?? ''].join(' '));
     }
-    if (decl.kind === 'modify' && !numbers.length && decl.value.kind === 'bool') {
-      const key = decl.value.value ? 'allow' : 'deny';
+    for (const x of said) {
+      // An action's own cost ("for 2 … fewer") goes with the action, not after "and".
+      (decl.kind === 'action' && x.c.via ? how : clauses).push(texts.get(x)!);
+    }
+    if (decl.kind === 'modify' && !numbers.length) {
+      // A switch (`= true`) allows or denies; any other value the rules give ("the side you chose") is the pipeline's `value`.
+      const key = decl.value.kind === 'bool' ? (decl.value.value ? 'allow' : 'deny') : 'value';
       const t = this.template(`modify.${decl.name}.${key}`, decl, decl.nameSpan);
-      for (const t2 of whenTerms) used.add(t2);
-      clauses.push(t ? this.fill(t, { where: (k, cat) => (whenTerms.length ? this.terms(whenTerms, k, decl, decl.nameSpan, cat) : this.kindWord(this.bindKind(decl), k, cat)) }) : `${decl.name} = ${decl.value.value}${whenTerms.length ? ` (${whenTerms.join(', ')})` : ''}`);
+      const where = whenTerms.length ? whenTerms : [...required].filter((x) => !used.has(x));
+      for (const t2 of where) used.add(t2);
+      const plain = `${decl.name} = ${decl.value.kind === 'bool' ? decl.value.value : '…'}${where.length ? ` (${where.join(', ')})` : ''}`;
+      clauses.push(t ? this.fill(t, { where: (k, cat) => (where.length ? this.terms(where, k, decl, decl.nameSpan, cat) : this.kindWord(this.bindKind(decl), k, cat)) }) : plain);
     }
     // An action's template either opens the sentence ("you may conquer a region") or frames it ("Action: {clauses}").
     let frame: string | undefined;
@@ -256,16 +317,31 @@ export class Renderer {
         frame = t;
         // In a frame the amounts are what the action does, each a clause of its own, in the order the
         // rules do them ("pay 3 coins and place 1 stone").
-        clauses.splice(0, clauses.length, ...[...said].sort((a, b) => a.c.span.start - b.c.span.start).map((x) => x.text));
-      } else clauses.unshift([t, ...how].join(' '));
+        clauses.splice(0, clauses.length, ...[...said].sort((a, b) => a.c.span.start - b.c.span.start).map((x) => texts.get(x)!));
+      } else clauses.unshift(t.includes('{how}') ? t.replace('{how}', [...how, '{how}'].join(' ')) : [t, ...how].join(' '));
     }
-    const about = [...new Set(cs.filter((c) => c.body.k === 'term' && c.required && !used.has((c.body as { term: string }).term)).map((c) => (c.body as { term: string }).term))];
-    if (about.length) {
-      const t = this.template('about', decl, cs[0].span);
-      const named = t ? this.fill(t, { terms: (k) => this.terms(about, k, decl, cs[0].span) }) : `(${about.join(', ')})`;
-      if (clauses.length) clauses[clauses.length - 1] += ` ${named}`;
-      else clauses.push(named);
+    // What a choice offers ("choose human form or Worgen form"), after the action it is part of.
+    const offered = cs.filter((c) => c.body.k === 'options').map((c) => (c.body as { terms: string[] }).terms);
+    const options = offered.sort((a, b) => b.length - a.length)[0];
+    if (options && options.length > 1) {
+      options.forEach((t) => used.add(t));
+      const t = this.template('choose', decl, decl.nameSpan);
+      const said = t ? this.fill(t, { options: (k, cat) => this.anyOf(options, k, decl, decl.nameSpan, cat) }) : options.join(' / ');
+      clauses.splice(decl.kind === 'action' && !frame ? 1 : 0, 0, said);
     }
+    // The terms a rule is about that no clause says: by their class's template, the first opening the
+    // sentence when nothing else does ("place a Watchtower in a Fields region"), the others qualifying
+    // its last clause ("… for each region with an Artifact or a Legendary Place").
+    const about = [...required].filter((t) => !used.has(t));
+    const things = [...new Set(cs.filter((c) => c.body.k === 'term' && !c.required && termClass(this.g, this.d, c.body.term)?.k === 'field').map((c) => (c.body as { term: string }).term))].filter((t) => !about.includes(t));
+    for (const [cls, ts] of this.aboutGroups(about)) {
+      const last = clauses[clauses.length - 1];
+      // An action's template may say where what qualifies it goes (`{how}`: "eine Region {how} erobern").
+      const named = last !== undefined && this.about(cls, 'with', ts, things, decl, cs[0].span);
+      if (named) clauses[clauses.length - 1] = last.includes('{how}') ? last.replace('{how}', `${named} {how}`) : `${last} ${named}`;
+      else clauses.push(this.about(cls, things.length ? 'put' : 'alone', ts, things, decl, cs[0].span));
+    }
+    clauses.forEach((x, i) => (clauses[i] = x.replace('{how}', '')));
     // An action that only sets up what other rules do: its frame alone ("Action").
     if (!clauses.length && frame) [clauses[0], frame] = [frame.replace(/[\s:,;]*\{clauses\}\s*/, ''), undefined];
     if (!clauses.length) return undefined;
@@ -312,6 +388,9 @@ interface Said {
   decl: A.Decl;
   /** The claim, whatever its verb: two clauses of one key say the same number of the same thing. */
   key: string;
+  /** The clause, and what closes it after any terms said with it ("(you must pay at least 1 token)"). */
+  head: string;
+  tail?: string;
   text: string;
 }
 
