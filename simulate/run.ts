@@ -10,9 +10,9 @@
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { AgentKind } from '../runtime/agents.ts';
 import { compiledPack, readPackContent } from './packContent.ts';
-import type { GameSummary } from './playout.ts';
+import { playGame, type GameSummary } from './playout.ts';
 import { leaseWorkers, type Lease } from './warmPool.ts';
-import { playChunk, type Chunk } from './worker.ts';
+import { claimedSeeds, played, sharedClaims, stopClaims, type Chunk } from './worker.ts';
 
 export interface SimulationOptions {
   games: number;
@@ -23,20 +23,16 @@ export interface SimulationOptions {
   maxSteps: number;
   /** Threads playing, this one included; 1 plays in this thread only. */
   workers: number;
-  /** Called after each batch of games with how many are done. */
+  /** Called after each game this thread plays with how many all threads have played, and at the end. */
   onProgress?: (done: number) => void;
 }
 
-/** Games per task: small enough to spread the work and show progress, large enough to keep the threads busy. */
-const BATCH = 2;
 /**
- * Tasks handed to a worker thread at once: it starts the next while this thread, busy with its own
- * games, has not yet read the results of the last.
+ * Worker threads beside this one for a run: one fewer than the threads playing, and no more than the
+ * games. Each is given one task, the whole run's games to claim from (Chunk.claims).
  */
-const QUEUED_PER_WORKER = 2;
-
-/** Worker threads beside this one for a run: one fewer than the threads playing, and no more than the tasks. */
-const workerThreads = (o: Pick<SimulationOptions, 'games' | 'workers'>) => Math.min(o.workers, Math.ceil(o.games / BATCH)) - 1;
+const workerThreads = (o: Pick<SimulationOptions, 'games' | 'workers'>) => Math.min(o.workers, o.games) - 1;
+const TASKS_PER_THREAD = 1;
 
 /**
  * Compiles the pack and starts the worker threads that a simulation of it with these options
@@ -54,58 +50,46 @@ export async function startWorkers(dir: string, o: Pick<SimulationOptions, 'game
   } catch {
     return;
   }
-  await (await leaseWorkers(content, pack, threads, QUEUED_PER_WORKER)).release(false);
+  await (await leaseWorkers(content, pack, threads, TASKS_PER_THREAD)).release(false);
 }
 
 export async function simulate(dir: string, o: SimulationOptions): Promise<GameSummary[]> {
   const content = readPackContent(dir);
-  const chunks: Chunk[] = [];
-  for (let i = 0; i < o.games; i += BATCH) {
-    const seeds = Array.from({ length: Math.min(BATCH, o.games - i) }, (_, k) => o.seed + i + k);
-    chunks.push({ players: o.players, seeds, agents: o.agents, maxSteps: o.maxSteps });
-  }
-  const out: GameSummary[] = [];
-  let done = 0;
-  const collect = (games: GameSummary[]) => {
-    out.push(...games);
-    done += games.length;
-    o.onProgress?.(done);
-  };
-  let next = 0;
-  const take = () => (next < chunks.length ? chunks[next++] : undefined);
-  const threads = workerThreads(o);
   const pack = compiledPack(content);
-  const lease: Lease | undefined = threads > 0 ? await leaseWorkers(content, pack, threads, QUEUED_PER_WORKER) : undefined;
+  const threads = workerThreads(o);
+  // Every thread claims games one at a time from the same list, this one too: results come back once
+  // a thread has no game left, progress is counted in the shared claims.
+  const chunk: Chunk = { players: o.players, seeds: Array.from({ length: o.games }, (_, i) => o.seed + i), agents: o.agents, maxSteps: o.maxSteps, claims: sharedClaims() };
+  const out: GameSummary[] = [];
+  const lease: Lease | undefined = threads > 0 ? await leaseWorkers(content, pack, threads, TASKS_PER_THREAD) : undefined;
   let failed = true;
   try {
     const here = async () => {
-      for (let c = take(); c; c = take()) {
-        const games: GameSummary[] = [];
-        for (const seed of c.seeds) {
-          games.push(...playChunk(pack, { ...c, seeds: [seed] }));
-          // Between games the results of the worker threads are read and they are given more: a
-          // thread's next task is queued, so it idles only if this thread plays a whole task's
-          // games without looking, and a task is never shorter than one game.
+      try {
+        for (const seed of claimedSeeds(chunk)) {
+          out.push(playGame(pack, { players: o.players, seed, agents: o.agents, maxSteps: o.maxSteps }));
+          o.onProgress?.(played(chunk));
+          // Lets the worker threads' messages in: a thread that has just started is given its task.
           await yieldToEvents();
         }
-        collect(games);
-      }
-    };
-    const lane = async () => {
-      try {
-        for (let c = take(); c; c = take()) collect((await lease!.pool.run(c)) as GameSummary[]);
       } catch (e) {
-        // The run has failed: no thread starts another task.
-        next = chunks.length;
+        stopClaims(chunk);
         throw e;
       }
     };
-    // The worker threads' first tasks are queued before this thread takes its own.
-    const lanes = Array.from({ length: threads * QUEUED_PER_WORKER }, lane);
-    await Promise.all([...lanes, here()]);
+    const there = async () => {
+      try {
+        out.push(...((await lease!.pool.run(chunk)) as GameSummary[]));
+      } catch (e) {
+        stopClaims(chunk);
+        throw e;
+      }
+    };
+    await Promise.all([...Array.from({ length: threads }, there), here()]);
     failed = false;
   } finally {
     await lease?.release(failed);
   }
+  if (out.length) o.onProgress?.(out.length);
   return out.sort((a, b) => a.seed - b.seed);
 }

@@ -17,7 +17,33 @@ export interface Chunk {
   seeds: number[];
   agents: AgentKind[];
   maxSteps: number;
+  /**
+   * Shared by every thread given the chunk (a SharedArrayBuffer's view): each claims its next game
+   * here, one at a time, so the threads run out of games together, whatever the games' lengths, and
+   * none waits for another to be told of more. Without it, a thread plays every seed.
+   */
+  claims?: Int32Array;
 }
+
+/** The slots of `Chunk.claims`: the next game to claim, and the games played so far. */
+const NEXT = 0;
+const PLAYED = 1;
+
+/** A chunk's `claims`, for the threads that will share it. */
+export const sharedClaims = (): Int32Array => new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+
+/** The seeds this thread plays, claimed one by one as it asks for the next. */
+export function* claimedSeeds(chunk: Chunk): Generator<number> {
+  const c = chunk.claims;
+  if (!c) return yield* chunk.seeds;
+  for (let i = Atomics.add(c, NEXT, 1); i < chunk.seeds.length; i = Atomics.add(c, NEXT, 1)) yield chunk.seeds[i];
+}
+
+/** Counts a game played by any thread; returns how many have been. */
+export const played = (chunk: Chunk): number => (chunk.claims ? Atomics.add(chunk.claims, PLAYED, 1) + 1 : 0);
+
+/** Leaves the games nobody has claimed unplayed: the run has failed. */
+export const stopClaims = (chunk: Chunk): void => void (chunk.claims && Atomics.store(chunk.claims, NEXT, chunk.seeds.length));
 
 /** What a worker thread is started with. */
 export interface SimulationWorkerData {
@@ -25,7 +51,12 @@ export interface SimulationWorkerData {
 }
 
 export function playChunk(pack: CompiledPack, chunk: Chunk): GameSummary[] {
-  return chunk.seeds.map((seed) => playGame(pack, { players: chunk.players, seed, agents: chunk.agents, maxSteps: chunk.maxSteps }));
+  const out: GameSummary[] = [];
+  for (const seed of claimedSeeds(chunk)) {
+    out.push(playGame(pack, { players: chunk.players, seed, agents: chunk.agents, maxSteps: chunk.maxSteps }));
+    played(chunk);
+  }
+  return out;
 }
 
 /**
