@@ -1,15 +1,15 @@
 /**
  * A pack's game played by the same random picks as the other ways in the bench: legal choices in
  * the order the runtime lists them, and the winner by the pack's own scoring (a draw when the best
- * score is shared).
+ * score is shared). `engine` picks how its rules run (the generated code, else the interpreter).
  */
-import { apply, legalChoices, newGame, standings, type CompiledPack } from '../runtime/index.ts';
+import { apply, legalChoices, newGame, standings, type CompiledPack, type EngineName } from '../runtime/index.ts';
 import { RandomPicker, type Outcome } from './randomPlayout.ts';
 
-export function packPlayer(pack: CompiledPack, players = 2): (seed: number) => Outcome {
+export function packPlayer(pack: CompiledPack, players = 2, engine?: EngineName): (seed: number) => Outcome {
   return (seed) => {
     const pick = new RandomPicker(seed);
-    let st = newGame(pack, { players, seed });
+    let st = newGame(pack, { players, seed, engine });
     while (!st.over) {
       const legal = legalChoices(st, { labels: false });
       const r = apply(st, legal[pick.index(legal.length)]);

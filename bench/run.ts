@@ -10,7 +10,9 @@
  * - Random playouts of tic-tac-toe and Connect Four written three ways — packs (test/packs/),
  *   boardgame.io games run headless by its reducer in production mode, and plain TypeScript —
  *   all picking among the same legally ordered moves with the same seeded picks, so each plays the
- *   same games (test/bench-games.test.ts).
+ *   same games (test/bench-games.test.ts). The pack's side runs twice, by the generated engine (the
+ *   default) and by the interpreter (the reference), and so does the whole default pack in this
+ *   thread: the speed-up of generating the rules as JavaScript, on the same games.
  * - Small World's core rules by hand against the same rules as a pack. The pack side is the default
  *   pack's own vocabulary, boards and rules/ files with its races and powers reduced to their printed
  *   numbers and no artifacts or places (bench/smallworldCorePack.ts), rather than a test pack of its
@@ -23,7 +25,8 @@
  *   memory per game state. Everything else is CPU time (bench/measure.ts).
  *
  * ROUNDS (default 7) sets the rounds of the interleaved figures, SW_GAMES (default 60) and
- * SW_ROUNDS (default 3) the Small World simulations; BENCH_ONLY=compile stops after the compiling figures.
+ * SW_ROUNDS (default 3) the Small World simulations; BENCH_ONLY=compile stops after the compiling figures,
+ * BENCH_ONLY=playouts after the random playouts.
  */
 import './production.ts';
 import { performance } from 'node:perf_hooks';
@@ -138,33 +141,42 @@ function randomGame(pack: CompiledPack, players: number, seed: number, length: n
 if (process.env.BENCH_ONLY === 'compile') process.exit(0);
 
 // ─── random playouts, three ways ───
-function race(title: string, ways: Record<'hand' | 'bgio' | 'pack', (seed: number) => unknown>, sliceMs: number) {
-  const n = { hand: batchFor(ways.hand, sliceMs, 10), bgio: batchFor(ways.bgio, sliceMs), pack: batchFor(ways.pack, sliceMs) };
+// The pack's side twice: its rules as generated JavaScript (the default engine) and by the
+// interpreter, the reference the generated code is tested against (test/engine-differential.test.ts).
+function race(title: string, ways: Record<'hand' | 'bgio' | 'pack' | 'interp', (seed: number) => unknown>, sliceMs: number) {
+  const n = { hand: batchFor(ways.hand, sliceMs, 10), bgio: batchFor(ways.bgio, sliceMs), pack: batchFor(ways.pack, sliceMs), interp: 0 };
+  n.interp = n.pack;
   const batch = (way: keyof typeof ways) => () => {
     for (let s = 1; s <= n[way]; s++) ways[way](s);
   };
-  const t = interleaved(ROUNDS, { hand: batch('hand'), bgio: batch('bgio'), pack: batch('pack') });
+  const t = interleaved(ROUNDS, { hand: batch('hand'), bgio: batch('bgio'), pack: batch('pack'), interp: batch('interp') });
   const rate = (w: keyof typeof ways) => (n[w] * 1000) / t[w];
   section(`${title}, random playouts`);
   rows.push({ figure: 'by hand (TypeScript)', value: perS(rate('hand'), 'games') });
   rows.push({ figure: 'boardgame.io 0.50 (reducer, production)', value: perS(rate('bgio'), 'games') });
-  rows.push({ figure: 'rulebook pack', value: perS(rate('pack'), 'games'), ratio: `${times(rate('pack') / rate('hand'))} by hand`, target: '≥ 0.2× by hand' });
+  rows.push({ figure: 'rulebook pack (generated engine)', value: perS(rate('pack'), 'games'), ratio: `${times(rate('pack') / rate('hand'))} by hand`, target: '≥ 0.2× by hand' });
   rows.push({ figure: '', value: '', ratio: `${times(rate('pack') / rate('bgio'))} boardgame.io`, target: '≥ 30× boardgame.io' });
+  rows.push({ figure: 'rulebook pack (interpreter)', value: perS(rate('interp'), 'games'), ratio: `generated ${times(rate('pack') / rate('interp'))} the interpreter` });
 }
 
-race('tic-tac-toe', { hand: playTicTacToe, bgio: boardgameIoPlayer(ticTacToe, ticTacToeMoves), pack: packPlayer(packOf(readPackFolder('test/packs/tictactoe'))) }, 250);
-race('Connect Four', { hand: playConnectFour, bgio: boardgameIoPlayer(connectFour, connectFourMoves), pack: packPlayer(packOf(readPackFolder('test/packs/connect-four'))) }, 250);
+const smallPack = (dir: string) => packOf(readPackFolder(dir));
+const tictactoePack = smallPack('test/packs/tictactoe');
+const connectFourPack = smallPack('test/packs/connect-four');
+race('tic-tac-toe', { hand: playTicTacToe, bgio: boardgameIoPlayer(ticTacToe, ticTacToeMoves), pack: packPlayer(tictactoePack, 2, 'generated'), interp: packPlayer(tictactoePack, 2, 'interpreter') }, 250);
+race('Connect Four', { hand: playConnectFour, bgio: boardgameIoPlayer(connectFour, connectFourMoves), pack: packPlayer(connectFourPack, 2, 'generated'), interp: packPlayer(connectFourPack, 2, 'interpreter') }, 250);
 
 {
   const players = 4;
   const pack = packOf(smallWorldCoreFiles(DEFAULT_PACK));
   const data = smallWorldData(pack);
-  const byPack = packPlayer(pack, players);
+  const byPack = packPlayer(pack, players, 'generated');
+  const byInterpreter = packPlayer(pack, players, 'interpreter');
   const byHand = (seed: number) => {
     const pick = new RandomPicker(seed);
     return playSmallWorldCore(data, players, seed, (k) => pick.index(k));
   };
   const n = { hand: batchFor(byHand, 500, 10), pack: batchFor(byPack, 1000, 2) };
+  byInterpreter(1);
   const t = interleaved(ROUNDS, {
     hand: () => {
       for (let s = 1; s <= n.hand; s++) byHand(s);
@@ -172,12 +184,38 @@ race('Connect Four', { hand: playConnectFour, bgio: boardgameIoPlayer(connectFou
     pack: () => {
       for (let s = 1; s <= n.pack; s++) byPack(s);
     },
+    interp: () => {
+      for (let s = 1; s <= n.pack; s++) byInterpreter(s);
+    },
   });
-  const rate = (w: 'hand' | 'pack') => (n[w] * 1000) / t[w];
+  const rate = (w: 'hand' | 'pack' | 'interp') => (n[w === 'interp' ? 'pack' : w] * 1000) / t[w];
   section(`Small World core rules (no race, power, artifact or place), ${players} players, random playouts`);
   rows.push({ figure: 'by hand (TypeScript)', value: perS(rate('hand'), 'games') });
   rows.push({ figure: 'rulebook pack (default pack without card abilities)', value: perS(rate('pack'), 'games'), ratio: `${times(rate('pack') / rate('hand'))} by hand` });
+  rows.push({ figure: 'the same by the interpreter', value: perS(rate('interp'), 'games'), ratio: `generated ${times(rate('pack') / rate('interp'))} the interpreter` });
 }
+
+{
+  // The whole default pack, every race and power, in this thread: the generated engine against the interpreter on the same games.
+  const players = 4;
+  const pack = packOf(readPackFolder(DEFAULT_PACK));
+  const ways = { pack: packPlayer(pack, players, 'generated'), interp: packPlayer(pack, players, 'interpreter') };
+  const n = batchFor(ways.pack, 1500, 2);
+  ways.interp(1);
+  const t = interleaved(ROUNDS, {
+    pack: () => {
+      for (let s = 1; s <= n; s++) ways.pack(s);
+    },
+    interp: () => {
+      for (let s = 1; s <= n; s++) ways.interp(s);
+    },
+  });
+  section(`Small World (${DEFAULT_PACK}), ${players} players, random playouts in this thread, ${n} games a round`);
+  rows.push({ figure: 'generated engine', value: perS((n * 1000) / t.pack, 'games'), ratio: `${times(t.interp / t.pack)} the interpreter` });
+  rows.push({ figure: 'interpreter', value: perS((n * 1000) / t.interp, 'games') });
+}
+
+if (process.env.BENCH_ONLY === 'playouts') process.exit(0);
 
 // ─── Small World, the default pack ───
 {
