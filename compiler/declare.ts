@@ -215,10 +215,11 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
   // Entities: `- region: r1` — the first key names the kind and the id.
   for (const file of pack.files) {
     const list = listOf(mapOf(file.data).entities) as Array<Record<string, unknown>>;
-    list.forEach((item, i) => {
-      if (!item || typeof item !== 'object') return;
-      const [first] = Object.keys(item);
-      const path = ['entities', i];
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i];
+      if (!item || typeof item !== 'object') continue;
+      const read = itemRead(file, item, i);
+      const { first, id, path } = read;
       if (!first || !d.kinds.has(first) || BUILTIN_KINDS.includes(first)) {
         const guess = first ? closest(first, [...d.kinds.keys()].filter((k) => !BUILTIN_KINDS.includes(k))) : undefined;
         report({
@@ -228,14 +229,12 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
           hint: guess ? `did you mean \`${guess}\`?` : `start the entry with one of: ${[...d.kinds.keys()].filter((k) => !BUILTIN_KINDS.includes(k)).join(', ')}`,
           fix: guess ? { replacement: guess, safe: false } : undefined,
         });
-        return;
+        continue;
       }
-      // A mapping or list as the id (`card: { toString: false }`, maybe circular through aliases) is never turned into text by its own methods.
-      const id = item[first] !== null && typeof item[first] === 'object' ? (Array.isArray(item[first]) ? '[…]' : '{…}') : String(item[first]);
-      const at = spanAt(file, [...path, first]);
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(id) || isReservedName(id)) {
+      const at = read.at!;
+      if (!read.validId) {
         report({ code: 'RB0204', message: `\`${id}\` cannot be an id: ids are names such as \`north_gate\` or \`r_12\`, not keywords`, at });
-        return;
+        continue;
       }
       const clash = d.entities.get(id);
       if (clash || d.members.has(id) || d.kinds.has(id) || d.dice.has(id)) {
@@ -245,24 +244,12 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
           at,
           hint: clash ? `it is already the ${clash.kind} at ${clash.file.path}:${new LineIndex(clash.file.text).position(clash.at.start).line}; ids are shared by every kind, enum member and die, so rename one` : 'it is already an enum member, kind or die; ids are shared by all of them',
         });
-        return;
+        continue;
       }
-      const { [first]: _id, name, text, rules, ...values } = item as Record<string, unknown>;
-      d.entities.set(id, {
-        id,
-        kind: first,
-        name: (name as Record<string, string>) ?? { en: id },
-        text: (text as Record<string, string>) ?? {},
-        values,
-        file,
-        path,
-        at,
-      });
-      if (typeof rules === 'string') {
-        const frag = fragmentOf(file, [...path, 'rules']);
-        if (frag) parseUnit(d, frag, report, d.entities.get(id));
-      }
-    });
+      const entity: EntitySym = { id, kind: first, name: read.name, text: read.text, values: { ...read.values }, file, path, at };
+      d.entities.set(id, entity);
+      if (read.rules) parseUnit(d, read.rules, report, entity);
+    }
   }
   for (const resolve of fieldTypes) resolve();
   const types = valueTypes(d);
@@ -275,6 +262,51 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
   checkNesting(d, report);
   checkReservedNames(d, report);
   return d;
+}
+
+/** What an entity's YAML item says by itself: its kind and id, where, its names, values and rules text. */
+interface ItemRead {
+  file: string;
+  path: Array<string | number>;
+  first?: string;
+  id: string;
+  validId: boolean;
+  at?: FileSpan;
+  name: Record<string, string>;
+  text: Record<string, string>;
+  values: Record<string, unknown>;
+  rules?: Fragment;
+}
+
+/**
+ * Items read, by YAML item: a file read again from the parse cache gives back the same items
+ * (compiler/load.ts), so a recompile reads again only the items of the files that changed.
+ */
+const itemsRead = new WeakMap<object, ItemRead>();
+
+function itemRead(file: LoadedFile, item: Record<string, unknown>, i: number): ItemRead {
+  const known = itemsRead.get(item);
+  if (known && known.file === file.path && known.path[1] === i) return known;
+  const [first] = Object.keys(item);
+  const path = ['entities', i];
+  // A mapping or list as the id (`card: { toString: false }`, maybe circular through aliases) is never turned into text by its own methods.
+  const raw = first === undefined ? undefined : item[first];
+  const id = raw !== null && typeof raw === 'object' ? (Array.isArray(raw) ? '[…]' : '{…}') : String(raw);
+  const { [first ?? '']: _id, name, text, rules, ...values } = item;
+  const read: ItemRead = {
+    file: file.path,
+    path,
+    first,
+    id,
+    validId: /^[A-Za-z_][A-Za-z0-9_]*$/.test(id) && !isReservedName(id),
+    at: first === undefined ? undefined : spanAt(file, [...path, first]),
+    name: (name as Record<string, string>) ?? { en: id },
+    text: (text as Record<string, string>) ?? {},
+    values,
+    rules: typeof rules === 'string' ? fragmentOf(file, [...path, 'rules']) : undefined,
+  };
+  itemsRead.set(item, read);
+  return read;
 }
 
 /**

@@ -5,7 +5,8 @@ import { loadPack, type LoadedPack } from './load.ts';
 import { CheckMemo } from './incremental.ts';
 import { lower } from './lower.ts';
 import { logPlurals } from './text/plurals.ts';
-import { checkCycles, checkVersions, neededPacks, requirementsOf } from './requirements.ts';
+import { LRUCache } from 'lru-cache';
+import { checkCycles, checkVersions, neededPacks, requirementsOf, type Requirement } from './requirements.ts';
 import { readPresentation, type Presentation } from './presentation.ts';
 import { checkSchemas } from './schema.ts';
 import { LineIndex, type SourceFile } from './source.ts';
@@ -143,13 +144,11 @@ function symbolsOf(stages: Parameters<typeof buildSymbols>[0]): SymbolIndex {
 
 /** A pack that extends another is compiled over its base's files; the base's paths get a `base:` prefix. */
 function withBase(files: SourceFile[], options: CompileOptions, report: (d: DiagnosticInput) => void): SourceFile[] {
-  const manifest = files.find((f) => f.path === 'pack.yaml');
-  const needs = requirementsOf(manifest?.text ?? '');
-  const versionOf = (id: string) => requirementsOf(options.dependencies?.[id]?.find((f) => f.path === 'pack.yaml')?.text ?? '').version;
-  checkVersions(needs, versionOf, report);
-  const cyclic = checkCycles(needs, (id) => options.dependencies?.[id]?.find((f) => f.path === 'pack.yaml')?.text, report);
+  const manifest = files.find((f) => f.path === 'pack.yaml')?.text ?? '';
+  const { needs, cyclic, found } = requirementsChecked(manifest, options);
+  for (const d of found) report(d);
   const out = [...files];
-  for (const need of neededPacks(needs)) {
+  for (const need of needs) {
     if (cyclic.has(need.id)) continue;
     const dep = options.dependencies?.[need.id];
     if (!dep) {
@@ -159,6 +158,34 @@ function withBase(files: SourceFile[], options: CompileOptions, report: (d: Diag
     for (const f of dep) if (f.path !== 'pack.yaml' && !f.path.startsWith('scenarios/')) out.push({ ...f, path: `${need.id}:${f.path}` });
   }
   return out;
+}
+
+interface RequirementsChecked {
+  needs: Requirement[];
+  cyclic: Set<string>;
+  found: DiagnosticInput[];
+}
+
+/**
+ * What checking a manifest's requirements found, by the texts it reads (the manifest and those of
+ * the packs given): every compile asks, and while a pack is edited they rarely change.
+ */
+const checkedRequirements = new LRUCache<string, RequirementsChecked>({ max: 32 });
+
+function requirementsChecked(manifest: string, options: CompileOptions): RequirementsChecked {
+  const manifestOf = (id: string) => options.dependencies?.[id]?.find((f) => f.path === 'pack.yaml')?.text;
+  const deps = options.dependencies ? Object.keys(options.dependencies).sort() : [];
+  const key = JSON.stringify([manifest, ...deps.map((id) => [id, manifestOf(id) ?? null])]);
+  let known = checkedRequirements.get(key);
+  if (!known) {
+    const found: DiagnosticInput[] = [];
+    const needs = requirementsOf(manifest);
+    checkVersions(needs, (id) => requirementsOf(manifestOf(id) ?? '').version, (d) => found.push(d));
+    const cyclic = checkCycles(needs, manifestOf, (d) => found.push(d));
+    known = { needs: neededPacks(needs), cyclic, found };
+    checkedRequirements.set(key, known);
+  }
+  return known;
 }
 
 /** A diagnostic with line and column, from the pack's files or its dependencies'. */

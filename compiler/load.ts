@@ -205,7 +205,48 @@ export function spanOf(file: LoadedFile, node: YamlNode | undefined): FileSpan {
 }
 
 export function spanAt(file: LoadedFile, path: Array<string | number>, key = false): FileSpan {
-  return spanOf(file, nodeAt(file.doc, path, key));
+  const at = placeIn(file, path);
+  if (key) {
+    if (at.keyNode === undefined) at.keyNode = nodeAt(file.doc, path, true) ?? null;
+    return spanOf(file, at.keyNode ?? undefined);
+  }
+  if (at.node === undefined) at.node = nodeAt(file.doc, path) ?? null;
+  return spanOf(file, at.node ?? undefined);
+}
+
+/**
+ * What was found at a path of a file, kept by document (one per file text, the parse cache) and
+ * path, so a recompile looks up again only the files that changed. A document read for two paths
+ * of the pack (two files with the same text) keeps each file's findings apart.
+ */
+interface Found {
+  next?: Map<string | number, Found>;
+  node?: YamlNode | null;
+  keyNode?: YamlNode | null;
+  fragment?: Fragment | null;
+}
+
+const found = new WeakMap<Document.Parsed, Found>();
+
+function placeIn(file: LoadedFile, path: Array<string | number>): Found {
+  let at = found.get(file.doc);
+  if (!at) {
+    at = {};
+    found.set(file.doc, at);
+  }
+  at = step(at, file.path);
+  for (const p of path) at = step(at, p);
+  return at;
+}
+
+function step(at: Found, key: string | number): Found {
+  const next = (at.next ??= new Map());
+  let f = next.get(key);
+  if (!f) {
+    f = {};
+    next.set(key, f);
+  }
+  return f;
 }
 
 /**
@@ -213,20 +254,10 @@ export function spanAt(file: LoadedFile, path: Array<string | number>, key = fal
  * Block scalars (`|`) keep one text line per file line, shifted by the block's indentation.
  */
 export function fragmentOf(file: LoadedFile, path: Array<string | number>): Fragment | undefined {
-  let known = fragments.get(file.doc);
-  if (!known) {
-    known = new Map();
-    fragments.set(file.doc, known);
-  }
-  const key = JSON.stringify([file.path, ...path]);
-  if (known.has(key)) return known.get(key);
-  const found = readFragment(file, path);
-  known.set(key, found);
-  return found;
+  const at = placeIn(file, path);
+  if (at.fragment === undefined) at.fragment = readFragment(file, path) ?? null;
+  return at.fragment ?? undefined;
 }
-
-/** Fragments by document (one per file text, compiler/load.ts's cache) and path: a recompile maps only the files that changed. */
-const fragments = new WeakMap<Document.Parsed, Map<string, Fragment | undefined>>();
 
 function readFragment(file: LoadedFile, path: Array<string | number>): Fragment | undefined {
   const node = nodeAt(file.doc, path);
