@@ -3,7 +3,7 @@ import type { CompiledPack, Expr } from './compiled.ts';
 import { MAX_COMBINATIONS, spend, withStepBudget } from './budget.ts';
 import { ctxFor, newFrame, resume, runBlock } from './engine.ts';
 import { forgetHolders, holdersOf, shareHolders, withFrozenState } from './holders.ts';
-import { linkExpression, programOf, type EngineName } from './link.ts';
+import { linkExpression, programOf, warmed, type EngineName } from './link.ts';
 import { logLine } from './log.ts';
 import { playerId } from './players.ts';
 import { FINISH, SUSPEND, type ActionCode, type Program, type RunCtx } from './program.ts';
@@ -34,9 +34,11 @@ function attachProgram(prog: Program, state: GameState): GameState {
 }
 
 function programFor(state: GameState): Program {
-  const p = metaIfAny(state)?.prog;
+  const m = metaIfAny(state);
+  const p = m?.prog;
   if (!p) throw new Error('this game state was not made by newGame/apply; call attach(pack, state) after loading it');
-  return p;
+  // Both programs play the same game (test/engine-differential.test.ts), and number blocks and rules alike: a state may change from one to the other.
+  return p.warming === undefined ? p : (m.prog = warmed(p));
 }
 
 /** A new game: players p1…pN, every entity's fields at their starting values, setup run, up to the first decision. */

@@ -46,14 +46,27 @@ function without(a: Value[], drop: Value[]): Value[] {
   return a.filter((x) => !drop.some((y) => sameValue(x, y)));
 }
 
+/** `x in xs`: every element looked at counts a step. */
+function inList(x: Value, list: Value[] | null): boolean {
+  const xs = list ?? [];
+  spend(xs.length);
+  for (let i = 0; i < xs.length; i++) if (sameValue(x, xs[i])) return true;
+  return false;
+}
+
 /**
  * How a pack's rules run: as JavaScript generated from them (`codegen/`), or by the closures of the
  * interpreter, which stays the reference the generated code is tested against, byte for byte.
  */
 export type EngineName = 'generated' | 'interpreter';
 
-/** The engine of a game that names none: `RULEBOOK_ENGINE=interpreter` picks the interpreter (tests, bench). */
-let defaultEngine: EngineName = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.RULEBOOK_ENGINE === 'interpreter' ? 'interpreter' : 'generated';
+/**
+ * The engine of a game that names none: `RULEBOOK_ENGINE=interpreter` or `=generated` picks one for
+ * every game (tests, bench); unset, a pack starts on the interpreter and turns to its generated code
+ * once it has been played a while (`warmed`).
+ */
+const fromEnv = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.RULEBOOK_ENGINE;
+let defaultEngine: EngineName | undefined = fromEnv === 'interpreter' || fromEnv === 'generated' ? fromEnv : undefined;
 
 /** Runs `run` with every game that names no engine played by `engine`: checks written for the default, run under both. */
 export function withEngine<T>(engine: EngineName, run: () => T): T {
@@ -66,24 +79,38 @@ export function withEngine<T>(engine: EngineName, run: () => T): T {
   }
 }
 
-/** `x in xs`: every element looked at counts a step. */
-function inList(x: Value, list: Value[] | null): boolean {
-  const xs = list ?? [];
-  spend(xs.length);
-  for (let i = 0; i < xs.length; i++) if (sameValue(x, xs[i])) return true;
-  return false;
-}
+/**
+ * Choices listed and applied by the interpreter before a game that names no engine turns to the
+ * generated code. Generating a pack costs what a few hundred of its choices cost: an edited pack in
+ * the playground, replayed once, never pays it; a simulation pays it in its first games.
+ */
+const WARM_CALLS = 2000;
 
-const programs: Record<EngineName, WeakMap<CompiledPack, Program>> = { generated: new WeakMap(), interpreter: new WeakMap() };
+const programs: Record<EngineName | 'warming', WeakMap<CompiledPack, Program>> = { generated: new WeakMap(), interpreter: new WeakMap(), warming: new WeakMap() };
 
 /** The pack's rules as handlers, linked once per pack and engine. */
-export function programOf(pack: CompiledPack, engine: EngineName = defaultEngine): Program {
-  let prog = programs[engine].get(pack);
+export function programOf(pack: CompiledPack, engine: EngineName | undefined = defaultEngine): Program {
+  const kind = engine ?? 'warming';
+  let prog = programs[kind].get(pack);
   if (!prog) {
-    prog = engine === 'generated' ? generatedProgram(pack) : link(pack);
-    programs[engine].set(pack, prog);
+    if (kind === 'generated') prog = generatedProgram(pack);
+    else if (kind === 'interpreter') prog = link(pack);
+    // The interpreter's handlers, counting its uses: they take no program but the one a context names.
+    else prog = { ...programOf(pack, 'interpreter'), warming: { calls: 0, next: undefined } };
+    programs[kind].set(pack, prog);
   }
   return prog;
+}
+
+/** The program a state goes on with: the generated one once a warming program has been used enough. */
+export function warmed(prog: Program): Program {
+  const w = prog.warming;
+  if (w === undefined) return prog;
+  if (w.next === undefined) {
+    if (++w.calls < WARM_CALLS) return prog;
+    w.next = programOf(prog.pack, 'generated');
+  }
+  return w.next;
 }
 
 /** The functions a linker takes for expressions and statements instead of making closures (`generatedProgram`). */

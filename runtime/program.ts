@@ -28,6 +28,8 @@ export interface Program {
   invariants: Array<{ message: ExprFn; holds: ExprFn; slots: number; rule: string }>;
   score?: ExprFn;
   tiebreak?: ExprFn;
+  /** For a game that names no engine: the interpreter's uses so far, and the generated program once it is made (`warmed`). */
+  warming?: { calls: number; next: Program | undefined };
 }
 
 /**

@@ -132,8 +132,9 @@ export interface NewGameOptions {
   prepare?: (state: GameState) => void;
   /**
    * How the rules run: `generated` (JavaScript made from the pack's checked rules) or `interpreter`
-   * (the reference, closures over the same rules). Both play a game the same byte for byte. The
-   * default is `generated`, or what `RULEBOOK_ENGINE` says.
+   * (the reference, closures over the same rules). Both play a game the same byte for byte. By
+   * default (unless `RULEBOOK_ENGINE` names one) a pack is played by the interpreter until it has
+   * been played a while, then by its generated code.
    */
   engine?: 'generated' | 'interpreter';
 }

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { compile, type CompiledPack } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { apply, cardHolders, legalChoices, newGame, standings, viewFor, withEngine, type EngineName, type GameState } from '../runtime/index.ts';
+import { programOf } from '../runtime/link.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
 import { checkRuntimeModel } from '../scripts/runtimeModel.ts';
 import { compileOk } from './helpers/inlinePack.ts';
@@ -69,6 +70,32 @@ describe('the generated engine plays every game as the interpreter does, step by
       expect(compared).toBeGreaterThan(4);
     });
   }
+});
+
+describe('a game that names no engine', () => {
+  // RULEBOOK_ENGINE names an engine for every game, and none then warms.
+  it.skipIf(!!process.env.RULEBOOK_ENGINE)('is played by the interpreter, then, the pack played a while, by the generated code, mid-game, the same', () => {
+    const pack = packIn('test/packs/connect-four');
+    const trail = (engine?: EngineName) => {
+      const out: string[] = [];
+      for (let seed = 1; seed <= 60; seed++) {
+        let st = newGame(pack, { players: 2, seed, engine });
+        while (!st.over) {
+          const legal = legalChoices(st, { labels: false });
+          const r = apply(st, legal[(seed * 7 + st.choices.length * 3) % legal.length]);
+          if (!r.ok) throw new Error(r.reason);
+          st = r.state;
+        }
+        out.push(JSON.stringify(st));
+      }
+      return out;
+    };
+    const warming = programOf(pack);
+    expect(warming.warming?.next).toBeUndefined();
+    const auto = trail();
+    expect(warming.warming?.next).toBe(programOf(pack, 'generated'));
+    expect(auto).toEqual(trail('interpreter'));
+  });
 });
 
 describe('the runtime under tampered choices and replays, under each engine', () => {
