@@ -203,9 +203,9 @@ describe('what a bot may see', () => {
       expect(end.over, name).toBe(true);
       const won = standings(end)[0].score > 0;
       const final = estimates(pack, end)!;
-      // A co-op table shares one estimate; a lost game is 0, a won one 1000.
+      // A co-op table shares one estimate; a lost game is 0, a won one WotLK's 10000.
       expect(new Set(final).size, name).toBe(1);
-      if (name === 'wotlk') expect(final[0], name).toBe(won ? 1000 : 0);
+      if (name === 'wotlk') expect(final[0], name).toBe(won ? 10000 : 0);
       const mid = playByAgents(pack, { players: start.players.length, seed: 2, agents: 'random', maxSteps: start.choices.length + 20, start }).state;
       const graded = estimates(pack, mid)![0];
       expect(graded, name).toBeGreaterThan(0);
@@ -248,6 +248,12 @@ describe('what a bot may see', () => {
       return estimates(pack, attach(pack, st))![0];
     };
     expect(questAt(true)).toBeGreaterThan(questAt(false));
+    // The win stays above anything short of it: every quest done, the heroes unhurt, no despair.
+    const best = cloneState(mid);
+    for (const q of pack.byKind.quest!) Object.assign(writableRecord(best, q)!, { active: false, done: true, progress: (pack.entities[q].props.track as unknown[]).length });
+    for (const h of pack.byKind.hero!) writableRecord(best, h)!.health = pack.entities[h].props.maxHealth as number;
+    writableRecord(best, 'game')!.despair = 0;
+    expect(estimates(pack, attach(pack, best))![0]).toBeLessThan(10000);
   });
 
   it('every named bot plays a whole game of a shipped pack through the one loop', () => {
