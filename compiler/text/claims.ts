@@ -1105,7 +1105,7 @@ export function declExprs(d: A.Decl): A.Expr[] {
   return out;
 }
 
-/** What a condition compares its number with, by name: a function's (`distance(a, b) <= 2`), a field's (`r.tokens >= 2`), a parameter's (`n: number in 1..3`). */
+/** What a condition compares its number with, by name: a function (`distance(a, b) <= 2`), a field (`r.tokens >= 2`), a parameter (`n: number in 1..3`). */
 function compared(e: A.Expr): string | undefined {
   if (e.kind === 'call') return e.callee;
   if (e.kind === 'field') return e.field;

@@ -164,10 +164,10 @@ export class Renderer {
       times: () => this.times(b.value, decl, c.span),
     };
     const specific = pipeline ? `modify.${pipeline}` : (c.via ?? (c.of ? `compare.${c.of}` : undefined));
-    // A value, a difference or a bound of a pipeline or of a compared count is said only by its own
-    // template: the direction's alone ("2.", "1 more.", "at least 2.") names no verb and no thing.
+    // A value, a difference or a bound of a pipeline, or of a compared count of no known unit, is said
+    // only by its own template: the direction's alone ("2.", "1 more.", "up to 4.") names no verb and no thing.
     const relative = kind === 'set' || kind === 'more' || kind === 'fewer' || kind === 'atLeast' || kind === 'atMost';
-    const own = relative && (!!pipeline || (!c.via && !!c.of));
+    const own = relative && (!!pipeline || (!c.via && !!c.of && !b.unit));
     const t =
       (specific && b.value === 0 && this.template(`${specific}.none`, decl, c.span, false)) ||
       (specific && this.template(`${specific}.${kind}`, decl, c.span, own)) ||

@@ -1,0 +1,127 @@
+/**
+ * `rulebook text --draft`: every shipped pack's draft, in every language it declares, is made of
+ * sentence parts a designer could print: each construct of the rules has its template in the pack's
+ * language file (no TX0401), and nothing of the plain rendering a missing template falls back to
+ * (a term list in parentheses, `+1 … (pipeline)`, `≤ 4`, `[timing]`) is left. A few drafts are shown
+ * in full, in each language, as what the language files make of a card.
+ */
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+import { analyze, type SourceFile } from '../compiler/index.ts';
+import { draftTexts, languageOf, prepareTexts, type TextContext } from '../compiler/text/index.ts';
+
+const content = join(import.meta.dirname, '..', 'content');
+const PACKS = ['smallworld-wow', 'smallworld-wow-teams', 'wotlk', 'wroth'];
+
+function contextOf(pack: string, edit?: (f: SourceFile) => SourceFile): TextContext {
+  const dir = join(content, pack);
+  const files = readPackFolder(dir);
+  const dependencies = dependenciesOf(dir, files);
+  const ctx = prepareTexts(analyze(edit ? files.map(edit) : files, { dependencies, lower: false }), { dependencies });
+  if (!ctx) throw new Error(`${pack} does not compile`);
+  return ctx;
+}
+
+/** Each card's line of a draft, by card id. */
+function lines(yaml: string): Map<string, string> {
+  return new Map([...yaml.matchAll(/^ {2}(\w+): "(.*)"$/gm)].map((m) => [m[1], JSON.parse(`"${m[2]}"`) as string]));
+}
+
+/** Every string under a language file's `templates` and `conditions`: the parentheses they open are the language's own. */
+function ownParentheses(ctx: TextContext, lang: string): string[] {
+  const l = languageOf(ctx, lang);
+  const strings = (x: unknown): string[] => (typeof x === 'string' ? [x] : x && typeof x === 'object' ? Object.values(x).flatMap(strings) : []);
+  const all = [...strings(l.templates), ...[...l.conditions.values()].map((c) => c.text ?? '')];
+  return all.flatMap((t) => [...t.matchAll(/\(([^{)]*)/g)].map((m) => m[1])).filter(Boolean);
+}
+
+/** What in a drafted card is not a sentence part. */
+function fragments(text: string, own: string[]): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\(([^)]*)\)/g)) if (!own.some((o) => m[1].startsWith(o))) out.push(`parenthesised “${m[0]}”`);
+  for (const m of text.matchAll(/[[\]×=−≥≤]| \/ /g)) out.push(`symbol “${m[0]}”`);
+  for (const s of text.split(/(?<=[.!?])\s+/).filter(Boolean)) {
+    if (/^[\d\s.]+$/.test(s)) out.push(`a bare number “${s}”`);
+    const w = s.split(' ').map((x) => x.replace(/[.,:;]$/, ''));
+    for (let n = 1; n <= 4; n++) for (let i = 0; i + 2 * n <= w.length; i++) if (w.slice(i, i + n).join(' ') === w.slice(i + n, i + 2 * n).join(' ')) out.push(`“${w.slice(i, i + n).join(' ')}” twice`);
+  }
+  return out;
+}
+
+describe('drafts a designer would print', () => {
+  for (const pack of PACKS) {
+    it(`${pack}: every card in every language has a template for each construct and no fragment`, () => {
+      const ctx = contextOf(pack);
+      const langs = ctx.analysis.declared!.manifest.languages;
+      expect(langs.length).toBeGreaterThan(1);
+      for (const lang of langs) {
+        const { yaml, warnings } = draftTexts(ctx, lang);
+        expect(warnings.map((w) => `${w.card}: ${w.message}`), `${pack} ${lang}`).toEqual([]);
+        const own = ownParentheses(ctx, lang);
+        const drafted = lines(yaml);
+        expect(drafted.size).toBe(ctx.cards.length);
+        for (const [card, text] of drafted) expect(fragments(text, own), `${pack} ${lang} ${card}: ${text}`).toEqual([]);
+      }
+    });
+  }
+
+  it('the fragment check sees what the plain rendering leaves (a term list, a sign, a repeat)', () => {
+    expect(fragments('At the end of your turn, (a Fields region).', [])).toEqual(['parenthesised “(a Fields region)”']);
+    expect(fragments('You must pay (you must pay at least 1 token).', ['you must pay at least '])).toEqual([]);
+    expect(fragments('Action: ≤ 4. +1 card (cardsToLay).', [])).toEqual(['parenthesised “(cardsToLay)”', 'symbol “≤”']);
+    expect(fragments('2. You may conquer a region 1 race token 1 race token.', [])).toEqual(['a bare number “2.”', '“1 race token” twice']);
+  });
+
+  const sw = { en: lines(draftTexts(contextOf('smallworld-wow'), 'en').yaml), pl: lines(draftTexts(contextOf('smallworld-wow'), 'pl').yaml), de: lines(draftTexts(contextOf('smallworld-wow'), 'de').yaml) };
+
+  it('terms no clause says are said by their class’s template: as the clause, or qualifying one', () => {
+    // A rule that sets a field the glossary makes a term, about a terrain: `about.terrain.put`.
+    expect(sw.en.get('defenders')).toBe('At the end of your turn, place a Watchtower in a Fields region.');
+    expect(sw.pl.get('defenders')).toBe('Na koniec swojej tury połóż Wieżę Strażniczą w regionie Pól.');
+    expect(sw.de.get('defenders')).toBe('Am Ende deines Zuges lege einen Wachturm in eine Feldregion.');
+    // The terms a rule tests one of are joined by `or`: `about.bombFace.alone`.
+    expect(sw.en.get('goblins')).toBe('At the start of your turn, flip each Bomb: an explosion or a dud.');
+    expect(sw.pl.get('goblins')).toBe('Na początku swojej tury odwróć każdą Bombę: eksplozja lub niewypał.');
+    expect(sw.de.get('goblins')).toBe('Zu Beginn deines Zuges decke jede Bombe auf: eine Explosion oder ein Blindgänger.');
+    // Qualifying the clause, in the case the template asks for: `about.markerType.with`.
+    expect(sw.en.get('archaeologists')).toBe('At the end of your turn, you receive 1 victory coin for each region with an Artifact or a Legendary Place.');
+    expect(sw.pl.get('archaeologists')).toBe('Na koniec swojej tury otrzymujesz 1 monetę zwycięstwa za każdy region z Artefaktem lub Legendarnym Miejscem.');
+    expect(sw.de.get('archaeologists')).toBe('Am Ende deines Zuges erhältst du 1 Siegmünze für jede Region mit einem Artefakt oder einem Legendären Ort.');
+    // In an action's `{how}`, before the German verb at the end.
+    expect(sw.de.get('gnomes')).toBe('Einmal pro Zug darfst du eine Region mit dem Verstärkungswürfel erobern.');
+  });
+
+  it('a choice, the terms guarding each number, a pipeline’s value and a compared count, in full', () => {
+    expect(sw.en.get('battlefield')).toBe('The faction bonus counts twice. At the end of your turn, choose the Alliance or the Horde for a region of a neutral race. A neutral race fights for the side you chose.');
+    expect(sw.pl.get('battlefield')).toBe('Korzystasz z bonusu frakcji dwa razy. Na koniec swojej tury wybierz Przymierze lub Hordę za region Rasy neutralnej. Rasa neutralna walczy po wybranej przez Ciebie stronie.');
+    expect(sw.en.get('worgen')).toBe(
+      'At the start of your turn, choose human form or Worgen form, you receive 2 victory coins in human form, and you pay 1 victory coin in Worgen form. You may not put your race into decline this turn. You conquer a region for 1 race token fewer than normal in Worgen form (you must pay at least 1 race token).',
+    );
+    expect(sw.en.get('conquerors')).toBe('Each time a region is conquered, if it was defended by at least 2 race tokens, you receive as many victory coins.');
+    expect(sw.pl.get('conquerors')).toBe('Za każdym razem, gdy region zostanie podbity, jeśli broniły go co najmniej 2 żetony Rasy, otrzymujesz tyle samo monet zwycięstwa.');
+    // German puts the verb second after an opening moment (`timed`) and after the subject otherwise (`plain`).
+    expect(sw.de.get('heartOfAzeroth')).toBe('Am Ende deines Zuges zahlt dir ein Gegner 1 Siegmünze.');
+    expect(sw.de.get('aegisOfAggramar')).toBe('Ein Gegner zahlt dir 2 Siegmünzen.');
+  });
+
+  it('WotLK and Wroth: what a pipeline’s number or a compared distance changes, with its verb', () => {
+    const wotlk = { en: lines(draftTexts(contextOf('wotlk'), 'en').yaml), pl: lines(draftTexts(contextOf('wotlk'), 'pl').yaml) };
+    expect(wotlk.en.get('jaina')).toBe('Action: move up to 4 spaces, once per turn. When you fight, you roll 1 block more.');
+    expect(wotlk.pl.get('jaina')).toBe('Akcja: przesuń o maksymalnie 4 pola, raz na turę. Gdy walczysz, rzucasz 1 blok więcej.');
+    expect(wotlk.en.get('sylvanas')).toBe('Action, once per turn. When a hero card is played, if it is a fight card or a defend card, heal.');
+    const wroth = { en: lines(draftTexts(contextOf('wroth'), 'en').yaml), pl: lines(draftTexts(contextOf('wroth'), 'pl').yaml) };
+    expect(wroth.en.get('oldMoney')).toBe('Your mine action gains 1 Korra more.');
+    expect(wroth.pl.get('oldMoney')).toBe('Twoja Akcja Wydobycia daje 1 Korrę więcej.');
+  });
+
+  it('a class without its own template takes `about.other`; with neither, a TX0401 naming the key and the plain rendering meanwhile', () => {
+    const without = (...keys: string[]) => contextOf('smallworld-wow', (f) => (f.path === 'language/en.yaml' ? { ...f, text: keys.reduce((t, k) => t.replace(new RegExp(`^ {6}${k}: \\{ with: .*\\n`, 'm'), ''), f.text) } : f));
+    const other = draftTexts(without('faction'), 'en');
+    expect(other.warnings).toEqual([]);
+    expect(lines(other.yaml).get('orcs')).toBe('Each time a region is conquered, you receive 1 victory coin with the Alliance.');
+    const none = draftTexts(without('faction', 'other'), 'en');
+    expect(none.warnings.map((w) => w.message)).toContain('no en template `templates.about.faction.with` to render this rule');
+    expect(lines(none.yaml).get('orcs')).toBe('Each time a region is conquered, you receive 1 victory coin (the Alliance).');
+  });
+});
