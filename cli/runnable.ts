@@ -2,7 +2,8 @@ import type { CompiledPack } from '../compiler/index.ts';
 import { AgentKindError, parseAgentKind, type AgentKind } from '../runtime/agents/index.ts';
 import { plural } from './check.ts';
 import { UsageError, type Io } from './io.ts';
-import { isDir, isPackDir, packAt, packLabel, renderDiagnostic } from './packs.ts';
+import { compileResult, readPackContent } from '../simulate/packContent.ts';
+import { isDir, isPackDir, packLabel, renderDiagnostic, type PackOnDisk } from './packs.ts';
 
 /**
  * The compiled pack of a folder, for commands that play it, with the number of players to seat
@@ -11,7 +12,9 @@ import { isDir, isPackDir, packAt, packLabel, renderDiagnostic } from './packs.t
  */
 export function runnablePack(dir: string, asked: number | undefined, io: Io): { pack: CompiledPack; players: number } | undefined {
   if (!isDir(dir) || !isPackDir(dir)) throw new UsageError(`\`${dir}\` is not a pack folder (a folder with a pack.yaml)`);
-  const onDisk = packAt(dir);
+  // Read and compiled as a simulation reads and compiles it, so that `rulebook simulate` compiles the pack once.
+  const content = readPackContent(dir);
+  const onDisk: PackOnDisk = { dir, files: content.files, dependencies: content.dependencies, result: compileResult(content) };
   const pack = onDisk.result.pack;
   if (!pack) {
     for (const d of onDisk.result.diagnostics) io.err(renderDiagnostic(onDisk, d) + '\n\n');

@@ -4,7 +4,7 @@
  * is how a merge or a queue worker knows they played the same content. Node only.
  */
 import { createHash } from 'node:crypto';
-import { compile, type CompileOptions } from '../compiler/index.ts';
+import { compile, type CompileOptions, type CompileResult } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import type { SourceFile } from '../compiler/source.ts';
 import type { CompiledPack } from '../runtime/index.ts';
@@ -23,20 +23,29 @@ export function readPackContent(dir: string): PackContent {
 }
 
 /**
- * The last pack compiled by compiledPack: a process simulates one pack after another, and the runs
- * of the same content (a study's player counts, the warm threads' next run) compile it once.
+ * The last content compiled by compileResult: a process simulates one pack after another, and the
+ * runs of the same content (the CLI's check of the pack, a study's player counts, the warm threads'
+ * next run) compile it once.
  */
-let last: { hash: string; pack: CompiledPack } | undefined;
+let last: { hash: string; result: CompileResult } | undefined;
 
-/** compileContent, once for the same content as the last call. */
-export function compiledPack(content: PackContent): CompiledPack {
-  if (last?.hash !== content.hash) last = { hash: content.hash, pack: compileContent(content) };
-  return last.pack;
+/** What compiling the content gives, diagnostics and all; compiled once for the same content as the last call. */
+export function compileResult(content: PackContent): CompileResult {
+  if (last?.hash !== content.hash) last = { hash: content.hash, result: compile(content.files, { dependencies: content.dependencies }) };
+  return last.result;
 }
 
-/** The compiled pack of exactly the files that were hashed, or why it does not compile. */
+/** The compiled pack of the content (compileResult), or why it does not compile. */
+export function compiledPack(content: PackContent): CompiledPack {
+  return packOf(compileResult(content));
+}
+
+/** The compiled pack of exactly the files that were hashed, compiled again. */
 export function compileContent(content: PackContent): CompiledPack {
-  const r = compile(content.files, { dependencies: content.dependencies });
+  return packOf(compile(content.files, { dependencies: content.dependencies }));
+}
+
+function packOf(r: CompileResult): CompiledPack {
   if (!r.pack) throw new Error(`the pack does not compile (${r.diagnostics.filter((d) => d.severity === 'error').length} errors): run \`rulebook check\` on it`);
   return r.pack;
 }
