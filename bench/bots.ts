@@ -23,7 +23,8 @@
  * BOTS_CARDS (Wroth's first N scenario cards; default all), --max-steps / BOTS_MAX_STEPS (default
  * 3000). Also printed: the wall-clock and CPU time of an MCTS seat's choice and of a game, the
  * machine's load, what a 200-game matchup would take at that pace, and on stderr each game's
- * outcome as it ends.
+ * outcome as it ends (for WotLK with the round it ended in, the despair, the quests done and the
+ * siege).
  */
 import './production.ts';
 import { cpus, loadavg } from 'node:os';
@@ -113,9 +114,9 @@ function setUp(pack: CompiledPack, players: number, seed: number, ids: string[])
 }
 
 /** One game's outcome on stderr as it ends, so a run stopped early still tells what it played. */
-function progress(label: string, seed: number, won: number, clock: Clock): void {
+function progress(label: string, seed: number, won: number, clock: Clock, detail = ''): void {
   const pace = clock.decisions ? `, ${(clock.ms / clock.decisions / 1000).toFixed(2)} s per MCTS choice so far (${(clock.cpuMs / clock.decisions / 1000).toFixed(2)} s CPU)` : '';
-  console.error(`${label} seed ${seed}: ${won}${pace}`);
+  console.error(`${label} seed ${seed}: ${won}${detail}${pace}`);
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -157,6 +158,16 @@ function smallWorld(): void {
 
 function wrathOfTheLichKing(): void {
   const pack = packOf(readPackFolder(join(root, 'wotlk')));
+  // How far a game got, on each game's line: where it ended, the despair, the quests done, the siege.
+  const reached = ['game.round', 'game.despair', 'count(quests where done)', 'game.siege'].map((source) => {
+    const e = pack.expression!(source);
+    if (!e.ok) throw new Error(e.problems.map((p) => p.message).join('; '));
+    return e;
+  });
+  const howFar = (st: GameState) => {
+    const [round, despair, done, siege] = reached.map((e) => evaluate(st, e));
+    return ` (round ${round}, despair ${despair}, ${done} quests done${siege ? ', siege' : ''})`;
+  };
   console.log(`\nWrath of the Lich King, 2 heroes (won = the pack's scoring; random: ${RANDOM_GAMES} games a row, MCTS: ${GAMES}; seeds from ${FIRST})`);
   for (const difficulty of DIFFICULTIES) {
     for (const bots of ['random', `mcts:${ITERATIONS}:team:depth=${DEPTH}`] as AgentKind[]) {
@@ -170,7 +181,7 @@ function wrathOfTheLichKing(): void {
         const st = play(pack, setUp(pack, 2, g, [`choose ${difficulty}`]), g, [bots], clock);
         const won = st.over && standings(st)[0].score > 0 ? 1 : 0;
         wins += won;
-        progress(`wotlk ${difficulty} ${bots}`, g, won, clock);
+        progress(`wotlk ${difficulty} ${bots}`, g, won, clock, howFar(st));
       }
       console.log(line(`  ${difficulty}: ${bots}`, wins, games, clock, (performance.now() - t) / 1000));
     }
