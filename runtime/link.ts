@@ -1,6 +1,6 @@
 import { BUILTINS, checkSum, positionIn } from './builtins.ts';
 import { cloneJson, sameValue, writableRecord } from './clone.ts';
-import type { Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
+import type { ActionDef, Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
 import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from './budget.ts';
 import { exprCtx, innerCtx, pipelineWith, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
 import { GENERATED_STATEMENTS, Unit } from './codegen/emit.ts';
@@ -113,10 +113,11 @@ export function warmed(prog: Program): Program {
   return w.next;
 }
 
-/** The functions a linker takes for expressions and statements instead of making closures (`generatedProgram`). */
+/** The functions a linker takes for expressions, statements and actions' checks instead of making closures (`generatedProgram`). */
 interface Generated {
   expr(e: Expr): ExprFn | undefined;
   stmt(s: Stmt): StmtFn | undefined;
+  checks(a: ActionDef, needs: number[], silent: { reason: string }): Pick<ActionCode, 'pre' | 'holdsWith'>;
 }
 
 /** What the generated code calls: the interpreter's own helpers, so both count budgets and copy lists in one place. */
@@ -164,6 +165,7 @@ function generatedProgram(pack: CompiledPack): Program {
   const unit = new Unit({ column: (field) => columns(field), stale: (field) => roleFields.get(field) });
   const exprs = new Map<Expr, number>();
   const stmts = new Map<Stmt, number>();
+  const checks = new Map<ActionDef, { pre: number; holdsWith: number }>();
   const unused = () => {
     throw new Error('internal: a rule ran while its program was being generated');
   };
@@ -177,16 +179,21 @@ function generatedProgram(pack: CompiledPack): Program {
       if (!stmts.has(s)) stmts.set(s, unit.statement(s));
       return unused;
     },
+    checks(a, needs, silent) {
+      if (!checks.has(a)) checks.set(a, { pre: unit.pre(a.checks, silent), holdsWith: unit.holdsWith(a.checks, needs) });
+      return { pre: unused, holdsWith: unused };
+    },
   }, (l) => (columns = l.propColumn));
   const source = unitSource(unit);
   sources.set(pack, source);
-  const fns = instantiate<ExprFn & StmtFn>(unit, source, helpersFor(pack));
+  const fns = instantiate<ExprFn & StmtFn & ActionCode['pre'] & ActionCode['holdsWith']>(unit, source, helpersFor(pack));
   return link(pack, {
     expr: (e) => fns[exprs.get(e)!],
     stmt: (s) => {
       const i = stmts.get(s);
       return i === undefined ? undefined : fns[i];
     },
+    checks: (a) => ({ pre: fns[checks.get(a)!.pre], holdsWith: fns[checks.get(a)!.holdsWith] }),
   });
 }
 
@@ -601,6 +608,28 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
   seen?.(l);
   const { expr, block, blocks } = l;
   const groupOf = (card: string) => kindGroup.get(pack.kindOf(card)!);
+  const interpretedChecks = (defs: Check[], needs: number[], silent: { reason: string }): Pick<ActionCode, 'pre' | 'holdsWith'> => {
+    const checks = defs.map((k): { slot: number; value: ExprFn } | { cond: ExprFn; reason: ExprFn; rule?: string } => ('slot' in k ? { slot: k.slot, value: expr(k.value) } : { cond: expr(k.cond), reason: expr(k.reason), rule: k.rule }));
+    return {
+      // The leading requires stop before anything random, and run without exceptions: listing
+      // legal choices tries every candidate, and most fail.
+      pre: (c, explain = true) => {
+        for (const check of checks) {
+          if ('slot' in check) c.env[check.slot] = check.value(c);
+          else if (check.cond(c) !== true) return explain ? { reason: check.reason(c) as string, rule: check.rule } : silent;
+        }
+        return null;
+      },
+      holdsWith: (c, bound) => {
+        for (let i = 0; i < checks.length && needs[i] <= bound; i++) {
+          const check = checks[i];
+          if ('slot' in check) c.env[check.slot] = check.value(c);
+          else if (check.cond(c) !== true) return false;
+        }
+        return true;
+      },
+    };
+  };
   const bindings = new Map<CardBinding, Binding>();
   const binding = (card?: CardBinding): Binding | undefined => {
     if (!card) return undefined;
@@ -639,7 +668,6 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
   for (const [name, list] of Object.entries(r.actions)) {
     actions[name] = list.map((a): ActionCode => {
       const body = block(a.body);
-      const checks = a.checks.map((k): { slot: number; value: ExprFn } | { cond: ExprFn; reason: ExprFn; rule?: string } => ('slot' in k ? { slot: k.slot, value: expr(k.value) } : { cond: expr(k.cond), reason: expr(k.reason), rule: k.rule }));
       const silent = { reason: '' };
       const needs = paramsNeeded(a.checks, a.params.length);
       return {
@@ -651,23 +679,7 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
         slots: a.slots,
         label: a.label && expr(a.label),
         limit: a.limit,
-        // The leading requires stop before anything random, and run without exceptions: listing
-        // legal choices tries every candidate, and most fail.
-        pre: (c, explain = true) => {
-          for (const check of checks) {
-            if ('slot' in check) c.env[check.slot] = check.value(c);
-            else if (check.cond(c) !== true) return explain ? { reason: check.reason(c) as string, rule: check.rule } : silent;
-          }
-          return null;
-        },
-        holdsWith: (c, bound) => {
-          for (let i = 0; i < checks.length && needs[i] <= bound; i++) {
-            const check = checks[i];
-            if ('slot' in check) c.env[check.slot] = check.value(c);
-            else if (check.cond(c) !== true) return false;
-          }
-          return true;
-        },
+        ...(generated ? generated.checks(a, needs, silent) : interpretedChecks(a.checks, needs, silent)),
         body,
         origin: a.origin,
       };

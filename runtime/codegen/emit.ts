@@ -1,4 +1,4 @@
-import type { Expr, Stmt } from '../compiled.ts';
+import type { Check, Expr, Stmt } from '../compiled.ts';
 import type { Value } from '../types.ts';
 
 /**
@@ -106,9 +106,47 @@ export class Unit {
     return this.add(f, `${this.stmt(s, f)}return 0;`);
   }
 
-  private add(f: Fn, body: string): number {
+  /**
+   * An action's leading checks as its `pre(c, explain)`: the first that fails gives its reason (or,
+   * `explain` false, `silent`), else null; each `let` among them sets its variable, uncopied.
+   */
+  pre(checks: Check[], silent: object): number {
+    const f = new Fn();
+    let body = '';
+    for (const k of checks) {
+      if ('slot' in k) {
+        const v = this.expr(k.value, f);
+        body += `${v.code}E[${index(k.slot)}] = ${v.val};`;
+        continue;
+      }
+      const cond = this.expr(k.cond, f);
+      const reason = this.expr(k.reason, f);
+      body += `${cond.code}if (${cond.val} !== true) {if (x === false) return ${this.ref(silent)};${reason.code}return { reason: ${reason.val}, rule: ${this.value(k.rule)} };}`;
+    }
+    return this.add(f, `${body}return null;`, 'x');
+  }
+
+  /** An action's leading checks as its `holdsWith(c, bound)`: whether those reading no parameter past the first `bound` hold, up to the first that reads more. */
+  holdsWith(checks: Check[], needs: number[]): number {
+    const f = new Fn();
+    let body = '';
+    checks.forEach((k, i) => {
+      body += `if (${index(needs[i])} > x) return true;`;
+      if ('slot' in k) {
+        const v = this.expr(k.value, f);
+        body += `${v.code}E[${index(k.slot)}] = ${v.val};`;
+      } else {
+        const cond = this.expr(k.cond, f);
+        body += `${cond.code}if (${cond.val} !== true) return false;`;
+      }
+    });
+    return this.add(f, `${body}return true;`, 'x');
+  }
+
+  /** A function of `c` (and of `x`, a second argument of ours) with `body`. */
+  private add(f: Fn, body: string, x?: 'x'): number {
     const temps = f.temps ? `let ${Array.from({ length: f.temps }, (_, i) => `v${i}`).join(', ')};` : '';
-    this.functions.push(`function (c) {const E = c.env;${temps}${body}}`);
+    this.functions.push(`function (c${x ? ', x' : ''}) {const E = c.env;${temps}${body}}`);
     return this.functions.length - 1;
   }
 
