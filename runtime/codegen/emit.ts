@@ -123,7 +123,7 @@ export class Unit {
       const reason = this.expr(k.reason, f);
       body += `${cond.code}if (${cond.val} !== true) {if (x === false) return ${this.ref(silent)};${reason.code}return { reason: ${reason.val}, rule: ${this.value(k.rule)} };}`;
     }
-    return this.add(f, `${body}return null;`, 'x');
+    return this.add(f, `${body}return null;`, true);
   }
 
   /** An action's leading checks as its `holdsWith(c, bound)`: whether those reading no parameter past the first `bound` hold, up to the first that reads more. */
@@ -140,13 +140,13 @@ export class Unit {
         body += `${cond.code}if (${cond.val} !== true) return false;`;
       }
     });
-    return this.add(f, `${body}return true;`, 'x');
+    return this.add(f, `${body}return true;`, true);
   }
 
-  /** A function of `c` (and of `x`, a second argument of ours) with `body`. */
-  private add(f: Fn, body: string, x?: 'x'): number {
+  /** A function of `c` (and, `second`, of `x`, a second argument of ours) with `body`. */
+  private add(f: Fn, body: string, second = false): number {
     const temps = f.temps ? `let ${Array.from({ length: f.temps }, (_, i) => `v${i}`).join(', ')};` : '';
-    this.functions.push(`function (c${x ? ', x' : ''}) {const E = c.env;${temps}${body}}`);
+    this.functions.push(`function (c${second ? ', x' : ''}) {const E = c.env;${temps}${body}}`);
     return this.functions.length - 1;
   }
 
