@@ -177,4 +177,15 @@ describe('readings the mutation benchmark asked for', () => {
     // Said another way, the same owner passes.
     expect(findings('smallworld-wow', 'powers/marshfolk.yaml', 'marshfolk', 'wenn er eine Sumpfregion erobert, die du besetzt', 'wenn er deine Sumpfregion erobert')).toEqual([]);
   });
+
+  it('TX0502: a language file’s word for a player the rules do not name (a misspelt `players` key) is named, with the closest name', () => {
+    const dir = join(content, 'smallworld-wow');
+    const files = readPackFolder(dir);
+    const changed = files.map((f) => (f.path === 'language/de.yaml' ? { ...f, text: f.text.replace('    attacker: ["der Angreifer"', '    attackr: ["der Angreifer"') } : f));
+    expect(changed).not.toEqual(files);
+    const report = checkPackTexts(changed, { dependencies: dependenciesOf(dir, files) });
+    const found = report.diagnostics.filter((d) => d.code === 'TX0502');
+    expect(found.map((f) => `${f.file}:${f.line}:${f.column} ${f.message}`)).toEqual(["language/de.yaml:155:5 `attackr` is not a player the rules name: an event's parameter or a field"]);
+    expect(found[0].hint).toBe('did you mean `attacker`?');
+  });
 });

@@ -342,7 +342,18 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
   out.everyone = phrases(l.everyone);
   out.opponents = phrases(l.opponents);
   out.you = phrases(l.you);
-  for (const [name, raw] of Object.entries(mapOf(l.players))) out.players.set(name, phrases(raw));
+  // A player the rules name is an event's parameter (`attacker`) or a field (`owner`): a word for any other name would never be read against the rules.
+  const named = new Set<string>();
+  for (const u of d.units) for (const decl of u.program.decls) if (decl.kind === 'event') for (const p of decl.params) named.add(p.name);
+  for (const k of d.kinds.values()) for (const f of [...k.props.keys(), ...k.state.keys()]) named.add(f);
+  for (const [name, raw] of Object.entries(mapOf(l.players))) {
+    if (!named.has(name)) {
+      const guess = closest(name, [...named]);
+      report({ code: 'TX0502', message: `\`${name}\` is not a player the rules name: an event's parameter or a field`, at: spanAt(file, ['language', 'players', name], true), hint: guess ? `did you mean \`${guess}\`?` : undefined, fix: guess ? { replacement: guess, safe: false } : undefined });
+      continue;
+    }
+    out.players.set(name, phrases(raw));
+  }
   const whose = mapOf(l.whose);
   out.whose = { you: phrases(whose.you), opponent: phrases(whose.opponent) };
   out.choose = phrases(l.choose);
