@@ -35,10 +35,12 @@ async function shoot(page: Page, file: string) {
   saved++;
 }
 try {
+  const page = await browser.newPage({ viewport: sizes[0] });
+  page.setDefaultTimeout(180_000);
+  await page.goto(url);
   for (const key of shippedPacks().filter((k) => !values.pack || k.endsWith(`/${values.pack}`))) {
-    const page = await browser.newPage({ viewport: sizes[0] });
-    page.setDefaultTimeout(180_000);
-    const counts = await openPack(page, url, key);
+    await page.setViewportSize(sizes[0]);
+    const counts = await openPack(page, key);
     for (const players of counts) {
       await playToMidgame(page, players, moves);
       // The same position at each size: the window resized, the board is drawn again for the space it gets.
@@ -57,7 +59,6 @@ try {
         }
       }
     }
-    await page.close();
   }
 } finally {
   await browser.close();

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
+import { createServer, preview, type Plugin, type PreviewServer, type ViteDevServer } from 'vite';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const config = `${repo}/playground/vite.config.ts`;
@@ -52,18 +52,40 @@ export async function buildPlayground(outDir: string): Promise<void> {
 /**
  * Serves a playground built by `buildPlayground` from `outDir`, with the designer's folder of packs
  * the dev server would serve (`RULEBOOK_PACKS`, read when the server starts; see
- * playground/served-packs.ts).
+ * playground/served-packs.ts). Given the build under way (`built`), the server starts at once and
+ * holds every request until the build is done (the build's error, if it fails), so that the run's
+ * other tests need not wait for it.
  */
-export async function previewPlayground(outDir: string): Promise<{ server: PreviewServer; url: string }> {
+export async function previewPlayground(outDir: string, built?: Promise<void>): Promise<{ server: PreviewServer; url: string }> {
   const server = await preview({
     configFile: config,
     build: { outDir },
     preview: { port: 0, host: '127.0.0.1', strictPort: false },
     logLevel: 'warn',
+    plugins: built ? [holdUntil(built)] : [],
   });
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('the playground preview server did not report its address');
   return { server, url };
+}
+
+/** A plugin whose middleware, ahead of the built files, holds each request until `built` settles. */
+function holdUntil(built: Promise<void>): Plugin {
+  return {
+    name: 'rulebook-hold-until-built',
+    configurePreviewServer(server) {
+      server.middlewares.use((_req, res, next) => {
+        built.then(
+          () => next(),
+          (e: unknown) => {
+            res.statusCode = 500;
+            res.setHeader('content-type', 'text/plain; charset=utf-8');
+            res.end(`the playground did not build: ${e instanceof Error ? e.message : String(e)}`);
+          },
+        );
+      });
+    },
+  };
 }
 
 export async function launchBrowser(): Promise<Browser> {
@@ -120,16 +142,7 @@ export function watchErrors(page: Page): string[] {
   return errors;
 }
 
-/**
- * Sets the bots to play instantly. The play pane draws its toolbar anew after every move, so while
- * bots play no control stands still long enough for Playwright's wait for a stable element (it
- * would wait until the bots finish the game): the choice is made in the page in one go, as a user's
- * change event.
- */
+/** Sets the bots to play instantly, with the play toolbar's menu as a user does (it holds still while bots play). */
 export async function instantBots(page: Page): Promise<void> {
-  await page.waitForSelector('[data-testid=bot-speed]');
-  await page.$eval('[data-testid=bot-speed]', (e) => {
-    (e as HTMLSelectElement).value = 'instant';
-    e.dispatchEvent(new Event('change'));
-  });
+  await page.selectOption('[data-testid=bot-speed]', 'instant');
 }

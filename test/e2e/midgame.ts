@@ -23,10 +23,11 @@ interface PageHandle {
   playground: { state(): { choices: string[]; over?: boolean } | undefined };
 }
 
-/** Opens a pack and waits for it to compile; gives the player counts it supports. */
-export async function openPack(page: Page, url: string, key: string): Promise<number[]> {
-  await page.goto(url);
-  await page.waitForSelector('[data-testid=pack-select]');
+/**
+ * Opens a pack through the picker of a page showing the playground, as a designer switches packs,
+ * and waits for it to compile; gives the player counts it supports.
+ */
+export async function openPack(page: Page, key: string): Promise<number[]> {
   await page.selectOption('[data-testid=pack-select]', key);
   await compileState(page, 'ok');
   await page.waitForSelector('[data-testid=player-count]');
@@ -49,8 +50,7 @@ export async function playToMidgame(page: Page, players: number, moves: number, 
     const st = (window as unknown as PageHandle).playground.state();
     return !!st && (st.choices.length >= n || !!st.over);
   }, moves);
-  // Dispatched in one go, like instantBots: the button is drawn anew after every bot move.
-  await page.dispatchEvent('[data-testid=step-back]', 'click');
+  await page.click('[data-testid=step-back]');
   await page.waitForSelector('[data-testid=history-banner]');
   await settled(page);
 }
