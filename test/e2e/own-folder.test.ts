@@ -20,6 +20,7 @@ import { main } from '../../cli/main.ts';
 import type { Io } from '../../cli/io.ts';
 import { readPackFolder } from '../../compiler/packFolder.ts';
 import { compileState, launchBrowser, previewPlayground, startPlayground, untimed, watchErrors } from './harness.ts';
+import { BUILD_WAIT, playgroundBuilt } from './use-playground.ts';
 
 const quiet: Io = { out: () => {}, err: () => {}, readLine: async () => undefined };
 const served = mkdtempSync(join(tmpdir(), 'rulebook-served-'));
@@ -62,11 +63,12 @@ describe('your own packs in the playground', () => {
     expect(await main(['new', 'pack', 'upload-game', '--dir', elsewhere], quiet)).toBe(0);
     // What `rulebook serve PATH` sets for the dev server; the preview server reads it the same way.
     process.env.RULEBOOK_PACKS = served;
-    ({ server, url } = await previewPlayground(inject('playgroundBuild')));
     // Vite bundles the dev server's dependencies on its first page, into a folder of this run's own.
     ({ server: dev, url: devUrl } = await startPlayground({ cacheDir: viteCache }));
     browser = untimed(await launchBrowser());
-  });
+    await playgroundBuilt();
+    ({ server, url } = await previewPlayground(inject('playgroundBuild')));
+  }, BUILD_WAIT);
   afterAll(async () => {
     await browser?.close();
     await server?.close();
