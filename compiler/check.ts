@@ -329,8 +329,21 @@ class Checker {
         p.slots = ctx.slots;
       });
     }
-    for (const name of c.checks.keys()) this.checkBody(name);
-    for (const [, p] of c.guards) this.guard(p);
+    this.part(
+      'checks and guards',
+      () => [...c.checks.values(), ...c.guards.values()].flatMap((p) => [p.decl, this.memo!.siteOf(p.unit)]),
+      () => {
+        for (const name of c.checks.keys()) this.checkBody(name);
+        for (const [, p] of c.guards) this.guard(p);
+        return { slots: [...c.checks.values(), ...c.guards.values()].map((p) => p.slots), guardOf: new Map(c.guardOf), guardedFields: new Map(c.guardedFields) };
+      },
+      (s) => {
+        [...c.checks.values(), ...c.guards.values()].forEach((p, i) => (p.slots = s.slots[i]));
+        for (const name of c.checks.keys()) this.checked.set(name, true);
+        c.guardOf = new Map(s.guardOf);
+        c.guardedFields = new Map(s.guardedFields);
+      },
+    );
     for (const [, p] of c.procs) {
       this.item(p, () => {
         const ctx = this.ctx(p.unit, true);
@@ -431,8 +444,63 @@ class Checker {
       this.report({ code: 'RB0508', message: 'this pack has no `flow`: the runtime does not know how a game goes', at: fragmentSpan(first.fragment, { start: 0, end: 0 }), hint: 'add `flow { … }` with the rounds and turns of the game' });
     }
     this.checkValueRecursion();
-    this.kindRoles();
-    this.scoring();
+    this.part(
+      'roles and score',
+      () => {
+        const key: unknown[] = [];
+        for (const [name, kind] of this.d.kinds) {
+          key.push(name, kind.defaultRole?.name, kind.defaultRole && JSON.stringify(kind.defaultRole.at));
+          for (const [role, r] of kind.roles) key.push(role, r.source, r.expr);
+        }
+        const s = this.d.scoring;
+        if (s) key.push(s.score, s.scoreExpr, s.tiebreak, s.tiebreakExpr, s.estimate, s.estimateExpr);
+        return key;
+      },
+      () => {
+        this.kindRoles();
+        this.scoring();
+        return { roles: this.c.roles, scoring: this.c.scoring };
+      },
+      (s) => {
+        this.c.roles = s.roles;
+        this.c.scoring = s.scoring;
+      },
+    );
+  }
+
+  /**
+   * Checks a part of the rules outside any declaration by `run`, or, when the memo holds what
+   * checking it found with the same inputs (`key`), reports that again and `restore`s what it left.
+   */
+  private part<S>(name: string, key: () => unknown[], run: () => S, restore: (state: S) => void): void {
+    const memo = this.memo;
+    if (!memo) {
+      run();
+      return;
+    }
+    const inputs = key();
+    const prior = memo.reusePart(name, inputs);
+    if (prior) {
+      for (const x of prior.record.diagnostics) this.report(x);
+      restore(prior.state as S);
+      return;
+    }
+    const maps = this.maps();
+    const report = this.report;
+    const record = emptyRecord();
+    recordedMaps.forEach((m, i) => (maps[i].log = record.entries[m]));
+    this.report = (x) => {
+      record.diagnostics.push(x);
+      report(x);
+    };
+    let state: S;
+    try {
+      state = run();
+    } finally {
+      this.report = report;
+      recordedMaps.forEach((m, i) => (maps[i].log = memo.loose.entries[m]));
+    }
+    memo.keepPart(name, { key: inputs, record, state });
   }
 
   /** An expression written outside the pack's rules (a scenario's `eval:`), read as a function body is: no effects, no card. */

@@ -65,6 +65,13 @@ export interface DeclRecord {
   facts?: Map<string, { game?: object; value: unknown }>;
 }
 
+/** A part of the checking outside any declaration: what it read, what it found, and what it left for the rest (its `state`). */
+export interface Part {
+  key: unknown[];
+  record: DeclRecord;
+  state: unknown;
+}
+
 /** The tables of one environment and which records' entries they hold (see the top of this file). */
 interface Tables {
   maps: Record<RecordedMap, RecordingMap<unknown, unknown>>;
@@ -109,9 +116,11 @@ const ENVIRONMENTS = 4;
  * holding the records of the last compile in it, so memory is bounded by a few compiles' worth.
  */
 export class CheckMemo {
-  private environments: Array<{ env: string[]; units: Map<string, UnitRecords>; tables: Tables }> = [];
+  private environments: Array<{ env: string[]; units: Map<string, UnitRecords>; parts: Map<string, Part>; tables: Tables }> = [];
   private current: Map<string, UnitRecords> | undefined;
   private previous: Map<string, UnitRecords> | undefined;
+  private currentParts = new Map<string, Part>();
+  private previousParts: Map<string, Part> | undefined;
   private tables: Tables = newTables();
   private texts = new Map<string, string>();
   /** The environment of the last compile, and whether the game's rules were checked again in this one. */
@@ -135,11 +144,13 @@ export class CheckMemo {
     const found = i < 0 ? undefined : this.environments[i];
     if (i >= 0) this.environments.splice(i, 1);
     this.previous = found?.units;
+    this.previousParts = found?.parts;
+    this.currentParts = new Map();
     let tables = found?.tables;
     if (!tables || size(tables) > STALE * tables.live + MARGIN) tables = newTables();
     this.tables = tables;
     this.current = new Map();
-    this.environments.push({ env, units: this.current, tables });
+    this.environments.push({ env, units: this.current, parts: this.currentParts, tables });
     if (this.environments.length > ENVIRONMENTS) this.environments.shift();
     this.gameChecked = !this.lastEnv || !sameParts(this.lastEnv, env);
     this.lastEnv = env;
@@ -194,6 +205,37 @@ export class CheckMemo {
       this.current.set(site, unit);
     }
     unit.set(p.decl, record);
+  }
+
+  /**
+   * A part of the checking outside any declaration (the game's checks and guards; the kinds' roles
+   * and the score) checked before with the same inputs: `key` lists what it read besides the
+   * environment (its declarations and where they stand, its expressions), compared one by one.
+   */
+  reusePart(name: string, key: unknown[]): Part | undefined {
+    const found = this.previousParts?.get(name);
+    if (!found || found.key.length !== key.length || found.key.some((k, i) => k !== key[i])) return undefined;
+    const t = this.tables;
+    if (!t.present.has(found.record)) {
+      const set = Map.prototype.set;
+      for (const m of recordedMaps) for (const [k, v] of found.record.entries[m]) set.call(t.maps[m], k, v);
+      t.present.add(found.record);
+    }
+    this.used.push(found.record);
+    this.currentParts.set(name, found);
+    return found;
+  }
+
+  keepPart(name: string, part: Part): void {
+    this.used.push(part.record);
+    this.tables.present.add(part.record);
+    this.gameChecked = true;
+    this.currentParts.set(name, part);
+  }
+
+  /** Where a rules text stands, as records are kept by: equal for the same text at the same place of the same file, for the same card. */
+  siteOf(u: RulesUnit): string {
+    return this.placeOf(u);
   }
 
   /** Called by the checker once every declaration is checked or replayed, before the whole-pack checks. */
@@ -266,13 +308,13 @@ function environmentOf(c: Checked): string[] {
   const d = c.declared;
   const parts = yamlWithoutRules(d);
   const global = <D extends A.Decl>(m: Map<string, Placed<D>>) => [...m].filter(([, p]) => !p.unit.owner);
-  for (const [name, p] of global(c.events)) parts.push(`event ${name} ${signature(p.decl, false)}`);
-  for (const [name, p] of global(c.fns)) parts.push(`fn ${name} ${signature(p.decl, true)}`);
-  for (const [name, p] of global(c.pipelines)) parts.push(`pipeline ${name} ${signature(p.decl, true)}`);
-  for (const [name, p] of global(c.procs)) parts.push(`proc ${name} ${signature(p.decl, true)}`);
-  for (const [name, p] of c.checks) parts.push(`check ${name} ${signature(p.decl, false)}`);
-  for (const [name, p] of c.guards) parts.push(`guard ${name} ${signature(p.decl, false)}`);
-  for (const [name, list] of c.actions) for (const p of list) if (!p.unit.owner) parts.push(`action ${name} ${signature(p.decl, true)}`);
+  for (const [name, p] of global(c.events)) parts.push(signature('event', name, p.decl, false));
+  for (const [name, p] of global(c.fns)) parts.push(signature('fn', name, p.decl, true));
+  for (const [name, p] of global(c.pipelines)) parts.push(signature('pipeline', name, p.decl, true));
+  for (const [name, p] of global(c.procs)) parts.push(signature('proc', name, p.decl, true));
+  for (const [name, p] of c.checks) parts.push(signature('check', name, p.decl, false));
+  for (const [name, p] of c.guards) parts.push(signature('guard', name, p.decl, false));
+  for (const [name, list] of c.actions) for (const p of list) if (!p.unit.owner) parts.push(signature('action', name, p.decl, true));
   for (const u of d.units) parts.push(`unit ${u.owner?.id ?? ''} ${declaredNames(u.program.decls)}`);
   parts.push(`broken ${[...d.broken].sort().join(',')}`);
   return parts;
@@ -321,15 +363,19 @@ function declaredNames(decls: A.Decl[]): string {
 }
 
 const BODIES = new Set(['body', 'value', 'min', 'max', 'when', 'label']);
-/** Signatures by tree: the same text gives the same tree (dsl/parser.ts), so only new declarations are written out. */
+/**
+ * Signatures by tree: the same text gives the same tree (dsl/parser.ts), so only new declarations
+ * are written out, and an unchanged one gives the same string, compared at once.
+ */
 const signatures = [new WeakMap<A.Decl, string>(), new WeakMap<A.Decl, string>()];
 
-/** A declaration as written, positions aside; without its body when `head` (what callers see of it). */
-function signature(decl: A.Decl, head: boolean): string {
+/** A declaration as written, positions aside, after what it is and its name; without its body when `head` (what callers see of it). */
+function signature(what: string, name: string, decl: A.Decl, head: boolean): string {
   const known = signatures[head ? 1 : 0];
   let s = known.get(decl);
-  if (s === undefined) {
-    s = JSON.stringify(decl, (key, value) => (key === 'span' || key === 'nameSpan' || (head && BODIES.has(key)) ? undefined : value));
+  const prefix = `${what} ${name} `;
+  if (s === undefined || !s.startsWith(prefix)) {
+    s = prefix + JSON.stringify(decl, (key, value) => (key === 'span' || key === 'nameSpan' || (head && BODIES.has(key)) ? undefined : value));
     known.set(decl, s);
   }
   return s;
