@@ -2,62 +2,75 @@
  * `npx tsx bench/playground.ts`: figures, not assertions. In headless Chromium on the playground:
  * how long from a keystroke in a rules block to the compiler's diagnostics on screen, and from a
  * keystroke that leaves the pack valid to the game in progress (MOVES choices, default 150, played
- * by bots in every seat) replayed under the new rules.
+ * by bots in every seat) replayed under the new rules and drawn.
+ *
+ * "On screen" is measured in the page, the same way for any checkout: from the keydown's own time
+ * stamp (when the browser took the key) to the first frame painted after the compile status (or
+ * the game pane, for a replay) changed. The figures seen from here, around Playwright's calls, are
+ * printed too: they add the DevTools protocol's round trips and the polling of the wait, which no
+ * designer waits for.
+ *
+ * BASE=<folder of another checkout> serves that checkout's playground too and alternates rounds
+ * between the two pages, so that both meet the same load. This checkout's pages also report each
+ * step of the way (playground/src/trace.ts).
  *
  * The keystrokes alternate: `@` breaks the rules, Backspace mends them, so the texts compiled
  * alternate between two; the worker's compile session (compiler/incremental.ts) has both in memory
  * after the first round.
  */
-import { compileState, launchBrowser, startPlayground } from '../test/e2e/harness.ts';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import * as harness from '../test/e2e/harness.ts';
+import type { KeystrokeTrace, ReplayTrace } from '../playground/src/trace.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const MOVES = Number(process.env.MOVES ?? 150);
+/** After each side's round, time for the work a compile leaves for later (symbols, card texts, scenarios) to end before the other side types. */
+const SETTLE_MS = Number(process.env.SETTLE_MS ?? 1500);
 
 interface Handle {
   playground: {
     editor: { open(p: string): void; model(p: string): { getValue(): string; getPositionAt(o: number): { lineNumber: number; column: number } }; editor: { setPosition(p: { lineNumber: number; column: number }): void; focus(): void } };
-    app: { played?: { version: number }; game: { toggleSeat(i: number): void }; timing: { edit: number; sent: number; received: number; shown: number; workerMs: number } };
+    app: { played?: { version: number }; game: { toggleSeat(i: number): void; replayTrace?: ReplayTrace }; timing: KeystrokeTrace | Record<string, number> };
     state(): { choices: string[] } | undefined;
   };
+  probe: Probe;
+}
+
+/** What the page notes of one keystroke, whatever checkout it runs (installProbe). */
+interface Probe {
+  key: number;
+  want: string;
+  before: number;
+  diag: number;
+  diagPainted: number;
+  replay: number;
+  replayPainted: number;
 }
 
 function stats(label: string, xs: number[]) {
+  if (!xs.length) return;
   const s = [...xs].sort((a, b) => a - b);
   const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  console.log(`${label}: median ${q(0.5).toFixed(0)} ms, p90 ${q(0.9).toFixed(0)} ms, max ${s[s.length - 1].toFixed(0)} ms (${s.length} keystrokes)`);
+  console.log(`${label}: median ${q(0.5).toFixed(0)} ms, p90 ${q(0.9).toFixed(0)} ms, max ${s[s.length - 1].toFixed(0)} ms (${s.length})`);
 }
 
+/** Where the playground keeps its packs and games in the browser (playground/src/workspace.ts). */
+const STORAGE_KEY = 'rulebook.playground.v1';
 
-const { server, url } = await startPlayground();
-const browser = await launchBrowser();
-try {
+/**
+ * A page with a game of MOVES choices in progress and the cursor in a rules block. The game is
+ * played by bots on the first page, and resumed from what that page saved on the others.
+ */
+async function prepare(browser: Browser, url: string, saved?: string): Promise<{ page: Page; moves: number; saved: string }> {
   const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  // Before the page's code runs: a page that had loaded would save its own workspace over it as it unloads.
+  if (saved) await page.addInitScript(([k, v]) => localStorage.setItem(k, v), [STORAGE_KEY, saved]);
   await page.goto(url, { timeout: 180_000 });
-  await compileState(page, 'ok', 60_000);
-
-  // A game in progress, so that every good compile also replays it: bots in every seat play it
-  // to MOVES choices, then the seats are handed to the designer and the game waits.
-  await page.fill('[data-testid=seed]', '3');
-  const seats = await page.locator('select[data-testid^=seat-]').count();
-  for (let i = 0; i < seats; i++) await page.selectOption(`[data-testid=seat-${i}]`, 'bot');
-  await page.click('[data-testid=start-game]');
-  await page.selectOption('[data-testid=bot-speed]', 'instant');
-  await page.waitForFunction((n) => {
-    const st = (window as unknown as Handle).playground.state();
-    return !!st && (st.choices.length >= n || (st as { over?: boolean }).over === true);
-  }, MOVES, { timeout: 600_000, polling: 250 });
-  await page.evaluate((n) => {
-    for (let i = 0; i < n; i++) (window as unknown as Handle).playground.app.game.toggleSeat(i);
-  }, seats);
-  // Wait until no bot move is on its way: the number of choices holds still.
-  let last = -1;
-  for (;;) {
-    const n = (await page.evaluate(() => (window as unknown as Handle).playground.state()?.choices.length)) ?? 0;
-    if (n === last) break;
-    last = n;
-    await page.waitForTimeout(500);
-  }
-  const moves = last;
+  await harness.compileState(page, 'ok', 120_000);
+  if (!saved) await playByBots(page);
+  const moves = await page.waitForFunction(() => (window as unknown as Handle).playground.state()?.choices.length ?? false, null, { timeout: 120_000, polling: 250 }).then((h) => h.jsonValue() as Promise<number>);
 
   // The cursor at the start of the first rules line of rules/conquest.yaml.
   await page.evaluate(() => {
@@ -69,38 +82,150 @@ try {
     ed.editor.setPosition({ lineNumber: p.lineNumber, column: 3 });
     ed.editor.focus();
   });
+  await page.evaluate(installProbe);
+  // Saved at once, as on leaving the page.
+  await page.evaluate(() => dispatchEvent(new Event('pagehide')));
+  return { page, moves, saved: await page.evaluate((k) => localStorage.getItem(k) ?? '', STORAGE_KEY) };
+}
 
-  const compileMs: number[] = [];
-  const waitMs: number[] = [];
-  const transferMs: number[] = [];
-  const drawMs: number[] = [];
-  const ms = async () => {
-    const t = await page.evaluate(() => (window as unknown as Handle).playground.app.timing);
-    compileMs.push(t.workerMs);
-    waitMs.push(t.sent - t.edit);
-    transferMs.push(t.received - t.sent - t.workerMs);
-    drawMs.push(t.shown - t.received);
-  };
-  const toDiagnostics: number[] = [];
-  const toReplay: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    // `@` is not part of the rules language: one keystroke breaks the pack, Backspace mends it.
-    let t = performance.now();
-    await page.keyboard.type('@');
-    await compileState(page, 'errors', 60_000);
-    toDiagnostics.push(performance.now() - t);
-    await ms();
-
-    const before = await page.evaluate(() => (window as unknown as Handle).playground.app.played?.version ?? 0);
-    t = performance.now();
-    await page.keyboard.press('Backspace');
-    await compileState(page, 'ok', 60_000);
-    toDiagnostics.push(performance.now() - t);
-    await ms();
-    await page.waitForFunction((v) => ((window as unknown as Handle).playground.app.played?.version ?? 0) > v, before, { timeout: 60_000, polling: 'raf' });
-    toReplay.push(performance.now() - t);
+/**
+ * A game in progress, so that every good compile also replays it: bots in every seat play it to
+ * MOVES choices, then the seats are handed to the designer and the game waits.
+ */
+async function playByBots(page: Page) {
+  await page.fill('[data-testid=seed]', '3');
+  const seats = await page.locator('select[data-testid^=seat-]').count();
+  for (let i = 0; i < seats; i++) await page.selectOption(`[data-testid=seat-${i}]`, 'bot');
+  await page.click('[data-testid=start-game]');
+  await page.selectOption('[data-testid=bot-speed]', 'instant');
+  await page.waitForFunction((n) => {
+    const st = (window as unknown as Handle).playground.state();
+    return !!st && (st.choices.length >= n || (st as { over?: boolean }).over === true);
+  }, MOVES, { timeout: 900_000, polling: 250 });
+  await page.evaluate((n) => {
+    for (let i = 0; i < n; i++) (window as unknown as Handle).playground.app.game.toggleSeat(i);
+  }, seats);
+  // Wait until no bot move is on its way: the number of choices holds still.
+  let last = -1;
+  for (;;) {
+    const n = (await page.evaluate(() => (window as unknown as Handle).playground.state()?.choices.length)) ?? 0;
+    if (n === last) break;
+    last = n;
+    await page.waitForTimeout(500);
   }
-  // A card's text: the Orcs' "1 extra victory coin" becomes 2 (a finding), then 1 again (none).
+}
+
+/**
+ * In the page: the keydown's time stamp, the moment the compile status turns to the state awaited
+ * and the moment the game pane changes for a newer pack, each with the end of the next frame painted
+ * (a message posted from a requestAnimationFrame callback is handled once that frame is done).
+ * Source text, not a function: tsx would wrap the function's inner functions in a helper the page lacks.
+ */
+const installProbe = `(() => {
+  const app = window.playground.app;
+  const probe = { key: 0, want: '', before: 0, diag: 0, diagPainted: 0, replay: 0, replayPainted: 0 };
+  window.probe = probe;
+  const afterPaint = (then) => requestAnimationFrame(() => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => then(performance.now());
+    ch.port2.postMessage(0);
+  });
+  document.addEventListener('keydown', (ev) => {
+    Object.assign(probe, { key: ev.timeStamp, before: app.played?.version ?? 0, diag: 0, diagPainted: 0, replay: 0, replayPainted: 0 });
+  }, true);
+  const status = document.querySelector('[data-testid=compile-status]');
+  new MutationObserver(() => {
+    if (probe.key && !probe.diag && status.getAttribute('data-state') === probe.want) {
+      probe.diag = performance.now();
+      afterPaint((at) => (probe.diagPainted = at));
+    }
+  }).observe(status, { attributes: true, attributeFilter: ['data-state'] });
+  new MutationObserver(() => {
+    if (probe.key && !probe.replay && (app.played?.version ?? 0) > probe.before) {
+      probe.replay = performance.now();
+      afterPaint((at) => (probe.replayPainted = at));
+    }
+  }).observe(document.querySelector('[data-testid=game]'), { childList: true, subtree: true, attributes: true });
+})()`;
+
+interface Side {
+  name: string;
+  page: Page;
+  moves: number;
+  figures: Map<string, number[]>;
+}
+
+function note(side: Side, label: string, ms: number) {
+  if (!side.figures.has(label)) side.figures.set(label, []);
+  side.figures.get(label)!.push(ms);
+}
+
+const waitProbe = (page: Page, field: 'diagPainted' | 'replayPainted') =>
+  page.waitForFunction((f) => {
+    const p = (window as unknown as Handle).probe;
+    return p[f] > 0 ? p : false;
+  }, field, { timeout: 120_000, polling: 'raf' }).then((h) => h.jsonValue() as Promise<Probe>);
+
+/** This checkout's own trace of the last keystroke and replay, when the page keeps one. */
+async function traces(page: Page): Promise<{ k?: KeystrokeTrace; r?: ReplayTrace }> {
+  return page.waitForFunction(() => {
+    const app = (window as unknown as Handle).playground.app;
+    const k = app.timing as KeystrokeTrace;
+    if (typeof k.key !== 'number') return {};
+    const r = app.game.replayTrace;
+    return k.painted > 0 && (!r || r.painted > 0) ? { k, r } : false;
+  }, null, { timeout: 120_000, polling: 'raf' }).then((h) => h.jsonValue() as Promise<{ k?: KeystrokeTrace; r?: ReplayTrace }>);
+}
+
+function steps(side: Side, k: KeystrokeTrace, r?: ReplayTrace) {
+  note(side, 'key → editor reports the edit', k.edit - k.key);
+  note(side, 'edit → compile asked', k.sent - k.edit);
+  note(side, 'asked → taken by the worker', k.workerGot - k.sent);
+  note(side, 'taken → diagnostics posted (worker)', k.workerSent - k.workerGot);
+  note(side, '  of which the check', k.workerMs);
+  note(side, 'posted → received by the page', k.received - k.workerSent);
+  note(side, 'received → markers, lists, status set', k.shown - k.received);
+  note(side, 'set → painted', k.painted - k.shown);
+  if (!r) return;
+  note(side, 'replay: key → runnable pack received', r.pack - k.key);
+  note(side, 'replay: pack → replay asked', r.sent - r.pack);
+  note(side, 'replay: asked → taken by the worker', r.workerGot - r.sent);
+  note(side, 'replay: taken → posted (worker)', r.workerSent - r.workerGot);
+  note(side, 'replay:   of which the replay', r.workerMs);
+  note(side, 'replay: posted → received by the page', r.received - r.workerSent);
+  note(side, 'replay: received → game drawn', r.shown - r.received);
+  note(side, 'replay: drawn → painted', r.painted - r.shown);
+}
+
+/** One `@` and one Backspace on a side, noted in its figures. */
+async function round(side: Side) {
+  const { page } = side;
+  await page.bringToFront();
+  await page.evaluate(() => ((window as unknown as Handle).probe.want = 'errors'));
+  let t = performance.now();
+  await page.keyboard.type('@');
+  let p = await waitProbe(page, 'diagPainted');
+  note(side, 'seen from the bench: keystroke → diagnostics', performance.now() - t);
+  note(side, 'KEY → DIAGNOSTICS PAINTED', p.diagPainted - p.key);
+  const broke = await traces(page);
+  if (broke.k) steps(side, broke.k);
+
+  await page.evaluate(() => ((window as unknown as Handle).probe.want = 'ok'));
+  t = performance.now();
+  await page.keyboard.press('Backspace');
+  p = await waitProbe(page, 'diagPainted');
+  note(side, 'seen from the bench: keystroke → diagnostics', performance.now() - t);
+  note(side, 'KEY → DIAGNOSTICS PAINTED', p.diagPainted - p.key);
+  p = await waitProbe(page, 'replayPainted');
+  note(side, 'seen from the bench: keystroke → game replayed', performance.now() - t);
+  note(side, `KEY → GAME REPLAYED (${side.moves} moves) AND PAINTED`, p.replayPainted - p.key);
+  const mended = await traces(page);
+  if (mended.k) steps(side, mended.k, mended.r);
+  await page.waitForTimeout(SETTLE_MS);
+}
+
+/** A card's text: the Orcs' "1 extra victory coin" becomes 2 (a finding), then 1 again (none). */
+async function cardTexts(page: Page): Promise<number[]> {
   await page.click('[data-testid=tab-texts]');
   await page.waitForSelector('[data-testid=card-text][data-card=orcs][data-ok=true]', { timeout: 90_000 });
   await page.evaluate(() => {
@@ -123,15 +248,35 @@ try {
       toVerdict.push(performance.now() - t);
     }
   }
+  return toVerdict;
+}
 
-  stats('edit → compile asked (debounce)', waitMs);
-  stats('compile in the worker', compileMs);
-  stats('worker queue and messages', transferMs);
-  stats('markers, lists and status drawn', drawMs);
-  stats('keystroke → diagnostics on screen', toDiagnostics);
-  stats(`keystroke → game replayed (${moves} moves)`, toReplay);
-  stats('keystroke in a card text → its verdict on screen', toVerdict);
+const servers: Array<{ close(): Promise<void> }> = [];
+const browser = await harness.launchBrowser();
+try {
+  const here = await harness.startPlayground();
+  servers.push(here.server);
+  const first = await prepare(browser, here.url);
+  const sides: Side[] = [{ name: 'this tree', ...first, figures: new Map() }];
+  if (process.env.BASE) {
+    const theirs: typeof harness = await import(pathToFileURL(resolve(process.env.BASE, 'test/e2e/harness.ts')).href);
+    const base = await theirs.startPlayground({ cacheDir: resolve(process.env.BASE, '.vite-bench') });
+    servers.push(base.server);
+    sides.push({ name: 'base', ...(await prepare(browser, base.url, first.saved)), figures: new Map() });
+  }
+  // TRACE=<file>: a Chromium performance trace of this tree's rounds, for chrome://tracing or DevTools.
+  if (process.env.TRACE) await browser.startTracing(first.page, { path: process.env.TRACE, screenshots: false });
+  for (let i = 0; i < ROUNDS; i++) {
+    // Each side goes first in every other round.
+    for (const side of i % 2 ? [...sides].reverse() : sides) await round(side);
+  }
+  if (process.env.TRACE) await browser.stopTracing();
+  for (const side of sides) {
+    console.log(`\n${side.name}:`);
+    for (const [label, xs] of side.figures) stats(label, xs);
+  }
+  if (process.env.TEXTS !== '0') stats('\nthis tree: keystroke in a card text → its verdict on screen, seen from the bench', await cardTexts(sides[0].page));
 } finally {
   await browser.close();
-  await server.close();
+  for (const s of servers) await s.close();
 }

@@ -11,7 +11,8 @@ import { checkCards, prepareTexts } from '../../compiler/text/index.ts';
 import { apply, legalChoices, newGame, replay, standings, viewFor } from '../../runtime/index.ts';
 import type { Choice, GameState, PackSummary } from './engine-types.ts';
 import { agent, choicesOfAsked, type AgentKind } from '../../runtime/agents.ts';
-import type { CardVerdict, CompileRequest, PlayRequest, PlayResponse, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { wallClock } from './trace.ts';
+import type { CardVerdict, CompileRequest, GameRequest, PlayRequest, PlayResponse, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
 
 import { playGame, type GameSummary } from '../../simulate/playout.ts';
 import { study } from '../../simulate/study.ts';
@@ -27,7 +28,8 @@ let good: { version: number; pack: CompiledPack; summary: PackSummary } | undefi
 /** States of the current game by number of choices applied, for the current pack version and options. */
 let cache: { key: string; choices: string[]; states: Map<number, GameState> } | undefined;
 
-const queue: WorkerRequest[] = [];
+/** Requests waiting for their turn, each with when it arrived (trace.ts). */
+const queue: Array<{ req: WorkerRequest; got: number }> = [];
 /**
  * Scenario tests run once typing has paused for a while: they take a few hundred milliseconds and
  * the worker does one thing at a time, so running them between keystrokes would delay diagnostics.
@@ -52,7 +54,7 @@ let scheduled = false;
 // Requests wait for one turn of the event loop, so that those that arrived during a long compile
 // are seen together and only the newest compile runs.
 self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
-  queue.push(ev.data);
+  queue.push({ req: ev.data, got: wallClock() });
   if (ev.data.type === 'compile') {
     clearTimeout(scenarioTimer);
     clearTimeout(textsTimer);
@@ -68,15 +70,15 @@ self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
 function drain() {
   scheduled = false;
   while (queue.length) {
-    const req = queue.shift()!;
+    const { req, got } = queue.shift()!;
     if (req.type === 'compile') {
-      if (!queue.some((q) => q.type === 'compile')) compile(req);
+      if (!queue.some((q) => q.req.type === 'compile')) compile(req, got);
     } else if (req.type === 'simulate') {
       startSimulation(req);
-    } else if (queue.some((q) => q.type === 'play')) {
+    } else if (queue.some((q) => q.req.type === 'play')) {
       // A newer play request makes this one moot; answer it so that nothing waits forever.
       post({ type: 'played', id: req.id, version: good?.version ?? 0, legal: [], applied: 0, error: 'superseded' });
-    } else play(req);
+    } else play(req, got);
   }
 }
 
@@ -86,7 +88,7 @@ function post(msg: WorkerResponse) {
 
 post({ type: 'ready' });
 
-function compile(req: CompileRequest) {
+function compile(req: CompileRequest, got: number) {
   const t0 = performance.now();
   let result: Analysis;
   try {
@@ -98,7 +100,7 @@ function compile(req: CompileRequest) {
   }
   const analysis = result;
   const lowering = !result.diagnostics.some((d) => d.severity === 'error');
-  post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, lowering, ms: performance.now() - t0 });
+  post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, lowering, ms: performance.now() - t0, clock: { got, sent: wallClock() } });
   clearTimeout(symbolsTimer);
   symbolsTimer = setTimeout(() => symbols(req.id, analysis), SYMBOLS_IDLE_MS);
   if (!lowering) return;
@@ -108,12 +110,13 @@ function compile(req: CompileRequest) {
     return;
   }
   // Only plain data crosses to the page: the lowered rules are closures and stay here.
-  const summary: PackSummary = JSON.parse(
-    JSON.stringify({ id: pack.id, name: pack.name, players: pack.players, languages: pack.languages, kinds: pack.kinds, entities: pack.entities, byKind: pack.byKind, presentation: result.presentation }),
-  );
+  const summaryText = JSON.stringify({ id: pack.id, name: pack.name, players: pack.players, languages: pack.languages, kinds: pack.kinds, entities: pack.entities, byKind: pack.byKind, presentation: result.presentation });
+  const summary: PackSummary = JSON.parse(summaryText);
   good = { version: ++version, pack, summary };
   cache = undefined;
-  post({ type: 'pack', id: req.id, version: good.version, summary, ms: performance.now() - t0 });
+  // The game on screen replays here and now: the page need not ask for it once the pack arrives.
+  const replayed = req.game && { game: req.game, answer: replayGame(req.id, req.game, wallClock()) };
+  post({ type: 'pack', id: req.id, version: good.version, summary, summaryDigest: digest(summaryText), replayed, ms: performance.now() - t0 });
   clearTimeout(textsTimer);
   const v = good.version;
   textsTimer = setTimeout(() => texts(req.id, v, analysis, req.dependencies), TEXTS_IDLE_MS);
@@ -210,9 +213,15 @@ async function scenarios(id: number, files: CompileRequest['scenarios']) {
   }
 }
 
-function play(req: PlayRequest) {
-  const base: PlayResponse = { type: 'played', id: req.id, version: good?.version ?? 0, legal: [], applied: 0 };
-  if (!good) return post({ ...base, error: 'the pack has not compiled without errors yet' });
+function play(req: PlayRequest, got: number) {
+  post(replayGame(req.id, req, got));
+}
+
+/** The state after a game's choices on the last good pack, from the nearest state kept when only the last choices differ. */
+function replayGame(id: number, req: GameRequest, got: number): PlayResponse {
+  const t0 = performance.now();
+  const base: PlayResponse = { type: 'played', id, version: good?.version ?? 0, legal: [], applied: 0 };
+  if (!good) return { ...base, error: 'the pack has not compiled without errors yet' };
   const { pack } = good;
   const options = { players: req.players, seed: req.seed };
   const key = `${good.version}|${req.players}|${req.seed}`;
@@ -251,10 +260,11 @@ function play(req: PlayRequest) {
     }
     const legal = state.over ? [] : legalChoices(state);
     const view = req.viewAs ? viewFor(state, req.viewAs) : state;
-    post({ ...base, state, view, legal, applied, stoppedAt, bot: botPick(pack, state, req.seed), standings: state.over ? standings(state) : undefined });
+    const drawn = { view, legal, applied, stoppedAt, bot: botPick(pack, state, req.seed), standings: state.over ? standings(state) : undefined };
+    return { ...base, state, ...drawn, digest: digest(JSON.stringify([state === view ? null : state, drawn])), ms: performance.now() - t0, clock: { got, sent: wallClock() } };
   } catch (e) {
     cache = undefined;
-    post({ ...base, error: `the runtime failed: ${(e as Error).message}` });
+    return { ...base, error: `the runtime failed: ${(e as Error).message}` };
   }
 }
 
@@ -270,4 +280,19 @@ function commonPrefix(a: string[], b: string[]): number {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return i;
+}
+
+/**
+ * A digest of a text, for the page to tell an answer that draws as the one on screen without
+ * comparing them: two 32-bit FNV-1a hashes from different offsets, with the text's length.
+ */
+function digest(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return `${text.length}:${(a >>> 0).toString(36)}:${(b >>> 0).toString(36)}`;
 }

@@ -19,6 +19,7 @@ import { prefs, savePrefs } from './prefs.ts';
 import type { CompileResponse, PackResponse, PlayResponse } from './protocol.ts';
 import { GameSession } from './session.ts';
 import { makeTabs } from './tabs/index.ts';
+import { afterPaint, emptyKeystroke, pageClock } from './trace.ts';
 import { TabPanel } from './tabs/panel.ts';
 import { dependencyIds, scenariosOf, sourcesOf, Workspace } from './workspace.ts';
 
@@ -42,6 +43,7 @@ class App implements AppContext {
   lastCompile: CompileResponse | undefined;
   /** The last pack that compiled without errors: the game runs on it. */
   summary: PackSummary | undefined;
+  private summaryDigest: string | undefined;
   version = 0;
 
   readonly game = new GameSession(this);
@@ -69,6 +71,8 @@ class App implements AppContext {
   start() {
     const app = document.getElementById('app')!;
     app.append(this.layout(), this.el.toast, this.packs.importInput);
+    // The key's own time stamp starts the trace: what the editor does before it reports the edit counts too.
+    this.el.editorHost.addEventListener('keydown', (ev) => (this.timing = { ...emptyKeystroke(), key: ev.timeStamp }), true);
     this.editor = new PackEditor(this.el.editorHost, {
       onEdit: (path, text) => this.onEdit(path, text),
       onOpenFile: (path) => {
@@ -173,8 +177,8 @@ class App implements AppContext {
     this.compileNow();
   }
 
-  /** When the last edit, compile request, answer and redraw happened (performance.now), for bench/playground.ts. */
-  timing = { edit: 0, sent: 0, received: 0, shown: 0, workerMs: 0 };
+  /** The last keystroke's way to its diagnostics on screen (trace.ts), for bench/playground.ts. */
+  timing = emptyKeystroke();
 
   private onEdit(path: string, text: string) {
     this.timing.edit = performance.now();
@@ -204,7 +208,7 @@ class App implements AppContext {
     this.compiling = true;
     this.setStatus('compiling');
     this.timing.sent = performance.now();
-    void this.engine.compile({ files: sourcesOf(this.files), dependencies: deps, scenarios: scenariosOf(this.files) }).then((r) => {
+    void this.engine.compile({ files: sourcesOf(this.files), dependencies: deps, scenarios: scenariosOf(this.files), game: this.game.request() }).then((r) => {
       if (key !== this.packKey) return;
       this.compiling = false;
       if (this.compileAgain) this.compileNow();
@@ -213,15 +217,19 @@ class App implements AppContext {
   }
 
   private onCompiled(r: CompileResponse) {
-    this.timing.received = performance.now();
-    this.timing.workerMs = r.ms;
+    const t = this.timing;
+    t.received = performance.now();
+    t.workerMs = r.ms;
+    t.workerGot = r.clock ? pageClock(r.clock.got) : 0;
+    t.workerSent = r.clock ? pageClock(r.clock.sent) : 0;
     this.lastCompile = r;
     this.diagnostics = r.diagnostics;
     this.editor.setDiagnostics(r.diagnostics);
     this.panel.render();
     this.packs.renderFiles();
     this.setStatus();
-    this.timing.shown = performance.now();
+    t.shown = performance.now();
+    afterPaint((at) => (t.painted = at));
     // Errors: the game goes on with the last good rules; its banner says so. Else it waits for the pack.
     if (!r.lowering) this.playPane.render();
   }
@@ -232,11 +240,14 @@ class App implements AppContext {
       if (r.diagnostics) this.onCompiled({ ...this.lastCompile!, diagnostics: r.diagnostics, lowering: false });
       return;
     }
-    this.summary = r.summary;
+    this.game.packAt = performance.now();
+    // The same summary as before: the one drawn from is kept, so the board need not be drawn again.
+    if (!this.summary || r.summaryDigest === undefined || r.summaryDigest !== this.summaryDigest) this.summary = r.summary;
+    this.summaryDigest = r.summaryDigest;
     this.version = r.version;
     if (!r.summary.languages.includes(this.playPane.lang)) this.playPane.lang = r.summary.languages[0] ?? 'en';
     // Edit and replay: the game in progress replays its choices under the new rules.
-    if (this.game.session) void this.game.play();
+    if (this.game.session) this.game.newRules(r.replayed?.answer, r.replayed?.game);
     else this.playPane.render();
   }
 

@@ -28,6 +28,11 @@ export class PlayPane {
    */
   private viewMode: 'turn' | 'all' | string = 'turn';
   private readonly toolbar: PlayToolbar;
+  /**
+   * The board, prompt, players and log last drawn, with what they were drawn from: a redraw for
+   * anything else (a compile's errors, a banner) keeps them, so it costs no more than the banner.
+   */
+  private body: { from: unknown[]; el: HTMLElement } | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -42,12 +47,18 @@ export class PlayPane {
         this.lang = lang;
         this.render();
       },
-      redraw: () => this.render(),
+      redraw: () => this.redraw(),
     });
     // The board is arranged for the space it gets: a resized window has it drawn again.
     addEventListener('resize', () => {
-      if (this.game.session) this.render();
+      if (this.game.session) this.redraw();
     });
+  }
+
+  /** Draw everything again, the board for the space it now has. */
+  private redraw() {
+    this.body = undefined;
+    this.render();
   }
 
   render() {
@@ -56,6 +67,7 @@ export class PlayPane {
     const playing = !!this.ctx.summary && !!this.game.session;
     g.classList.toggle('playing', playing);
     g.classList.toggle('focus', playing && !!prefs.focusBoard);
+    if (!this.ctx.summary || !this.game.session) this.body = undefined;
     if (!this.ctx.summary) {
       const r = this.ctx.lastCompile;
       clear(
@@ -151,6 +163,19 @@ export class PlayPane {
     if (this.ctx.diagnostics.some((d) => d.severity === 'error')) banners.push(h('div', { class: 'banner muted' }, 'The pack has errors; the game runs on the last rules that compiled.'));
     if (this.game.botsPaused) banners.push(h('div', { class: 'banner info' }, 'Bots are paused.', h('button', { class: 'small', onclick: () => this.game.resumeBots() }, 'Resume bots')));
 
+    const from = [state, r?.legal, r?.stoppedAt, r?.standings, r?.error, r?.applied, summary, this.lang, this.game.viewAs, this.game.cursor, canChoose, humanToMove, s.seats.join()];
+    const body = this.body && this.body.from.every((x, i) => x === from[i]) ? this.body.el : this.renderBody(summary, s, state, toMove, canChoose, humanToMove);
+    this.body = { from, el: body };
+    // The toolbar stays in place (see play-toolbar.ts); what follows it is drawn anew, or kept.
+    if (g.firstChild !== this.toolbar.el) clear(g, this.toolbar.el, banners, body);
+    else {
+      while (g.lastChild !== this.toolbar.el) g.lastChild!.remove();
+      g.append(...banners, body);
+    }
+  }
+
+  private renderBody(summary: PackSummary, s: Session, state: GameState | undefined, toMove: string | undefined, canChoose: boolean, humanToMove: boolean): HTMLElement {
+    const r = this.game.played;
     const boardWrap = h('div', { class: 'board-wrap' });
     const legal = canChoose ? r!.legal : [];
     const drawBoard = (aspect: number) => {
@@ -184,7 +209,7 @@ export class PlayPane {
       }
     });
 
-    const body = h('div', { class: 'game-body' },
+    return h('div', { class: 'game-body' },
       boardWrap,
       h('div', { class: 'side' },
         this.renderPrompt(state, toMove, legal, humanToMove),
@@ -192,12 +217,6 @@ export class PlayPane {
         this.renderLog(state),
       ),
     );
-    // The toolbar stays in place (see play-toolbar.ts); what follows it is drawn anew.
-    if (g.firstChild !== this.toolbar.el) clear(g, this.toolbar.el, banners, body);
-    else {
-      while (g.lastChild !== this.toolbar.el) g.lastChild!.remove();
-      g.append(...banners, body);
-    }
   }
 
   /** Asks for the view the mode wants; true when a new answer is on its way (and will be drawn). */

@@ -14,6 +14,8 @@ export interface CompileRequest {
   dependencies: Record<string, SourceFile[]>;
   /** The pack's scenario tests, run after a compile without errors (answered with a `scenarios` message). */
   scenarios: SourceFile[];
+  /** The game on screen: replayed in the worker as soon as the pack is lowered, its answer sent with the pack. */
+  game?: GameRequest;
 }
 
 /** A compile's diagnostics, sent as soon as the pack is checked, before it is lowered to run. */
@@ -26,6 +28,13 @@ export interface CompileResponse {
   /** Why there is no compiler (the engine module is missing or threw). */
   engineProblem?: string;
   ms: number;
+  clock?: WorkerClock;
+}
+
+/** When the worker took a request and posted its answer, as wall-clock instants (trace.ts). */
+export interface WorkerClock {
+  got: number;
+  sent: number;
 }
 
 /** The runnable pack of a compile without errors, sent just after its diagnostics (same id). */
@@ -35,8 +44,12 @@ export interface PackResponse {
   /** Set when the pack was lowered: the game now runs on it. */
   version?: number;
   summary?: PackSummary;
+  /** Equal for two summaries that are the same (as JSON): the page keeps the one it has, and what it drew from it. */
+  summaryDigest?: string;
   /** Set when the lowering failed: the compile's diagnostics with the failure (RB9000). */
   diagnostics?: Diagnostic[];
+  /** The compile's game (`game`) replayed on the new pack; the answer's `id` is the compile's. */
+  replayed?: { game: GameRequest; answer: PlayResponse };
   /** From the compile asked to this message. */
   ms: number;
 }
@@ -48,13 +61,17 @@ export interface SymbolsResponse {
   symbols: SymbolIndex;
 }
 
-export interface PlayRequest {
-  type: 'play';
-  id: number;
+/** A game to replay: its options, its choices, and whose view of it to draw. */
+export interface GameRequest {
   players: number;
   seed: number;
   choices: string[];
   viewAs: string | null;
+}
+
+export interface PlayRequest extends GameRequest {
+  type: 'play';
+  id: number;
 }
 
 export interface PlayResponse {
@@ -74,6 +91,11 @@ export interface PlayResponse {
   /** When the game is over: the pack's scoring, best first. */
   standings?: Array<{ player: string; score: number; tiebreak: number }>;
   error?: string;
+  /** Equal for two answers that draw the same (the state, view, legal choices, bot's pick and standings, as JSON). */
+  digest?: string;
+  /** The replay's time in the worker. */
+  ms?: number;
+  clock?: WorkerClock;
 }
 
 /** The scenario tests' verdicts, sent after the compile they ran on (same id). */

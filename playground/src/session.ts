@@ -10,7 +10,8 @@
  */
 import type { Choice } from './engine-types.ts';
 import type { AppContext } from './context.ts';
-import type { PlayResponse } from './protocol.ts';
+import type { GameRequest, PlayResponse } from './protocol.ts';
+import { afterPaint, emptyReplay, pageClock } from './trace.ts';
 import { BOT_DELAYS, botSpeed } from './prefs.ts';
 import { NotLoadable, type Seat, type Session } from './workspace.ts';
 
@@ -30,6 +31,10 @@ export class GameSession {
   /** The engine replayed every choice of the game as it is now: it may be kept to resume. */
   private verified = false;
   private botTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The last replay's way from the runnable pack to the board on screen (trace.ts), for bench/playground.ts. */
+  replayTrace = emptyReplay();
+  /** When the last runnable pack reached the page. */
+  packAt = 0;
   /** The game changed: draw it again. */
   onChange: () => void = () => {};
 
@@ -84,25 +89,53 @@ export class GameSession {
     }
   }
 
+  /** The game as the engine is to replay it: the choices up to the cursor, in the view asked. */
+  request(): GameRequest | undefined {
+    const s = this.session;
+    if (!s) return undefined;
+    return { players: s.players, seed: s.seed, choices: this.cursor === undefined ? s.choices.slice() : s.choices.slice(0, this.cursor), viewAs: this.viewAs };
+  }
+
   /** Ask the engine for the state after the choices (up to the cursor), then let a bot move. */
   async play() {
-    const s = this.session;
-    if (!s || !this.ctx.summary) {
+    const asked = this.request();
+    if (!asked || !this.ctx.summary) {
       this.onChange();
       return;
     }
     const seq = ++this.playSeq;
-    const whole = this.cursor === undefined;
-    const choices = whole ? s.choices : s.choices.slice(0, this.cursor);
-    const asked: Session = { ...s, seats: [...s.seats], choices: [...choices], madeBy: s.madeBy.slice(0, choices.length) };
-    const r = await this.ctx.engine.play({ players: s.players, seed: s.seed, choices, viewAs: this.viewAs });
+    const sent = performance.now();
+    const r = await this.ctx.engine.play(asked);
     if (seq !== this.playSeq || r.error === 'superseded') return;
+    this.take(r, asked, sent);
+  }
+
+  /**
+   * New rules: the engine replayed the game as it was when their compile was asked (`asked`). That
+   * answer is drawn if the game has not moved since; else the game as it is now is asked for.
+   */
+  newRules(r: PlayResponse | undefined, asked: GameRequest | undefined) {
+    const now = this.request();
+    if (!r || !asked || !now || !sameGame(asked, now)) return void this.play();
+    ++this.playSeq;
+    this.take(r, asked, this.packAt);
+  }
+
+  /** The engine's answer for the game asked: drawn, kept to resume when it is the whole game replayed, and a bot's move made. */
+  private take(answer: PlayResponse, asked: GameRequest, sent: number) {
+    const s = this.session!;
+    const received = performance.now();
+    // An answer that draws as the one on screen (new rules, same game) keeps what was drawn from it.
+    const before = this.played;
+    const r = answer.digest !== undefined && answer.digest === before?.digest ? { ...answer, state: before.state, view: before.view, legal: before.legal, stoppedAt: before.stoppedAt, bot: before.bot, standings: before.standings } : answer;
     this.played = r;
-    if (whole) {
+    if (asked.choices.length === s.choices.length) {
       this.verified = !r.error && !r.stoppedAt && r.state !== undefined;
-      if (this.verified) this.keep(asked);
+      if (this.verified) this.keep({ ...s, seats: [...s.seats], choices: asked.choices.slice(), madeBy: s.madeBy.slice(0, asked.choices.length) });
     }
     this.onChange();
+    const t = (this.replayTrace = { pack: this.packAt, sent, received, shown: performance.now(), painted: 0, workerMs: r.ms ?? 0, applied: r.applied, workerGot: r.clock ? pageClock(r.clock.got) : 0, workerSent: r.clock ? pageClock(r.clock.sent) : 0 });
+    afterPaint((at) => (t.painted = at));
     this.maybeBotMove();
   }
 
@@ -217,4 +250,8 @@ export class GameSession {
     this.viewAs = player;
     void this.play();
   }
+}
+
+function sameGame(a: GameRequest, b: GameRequest): boolean {
+  return a.players === b.players && a.seed === b.seed && a.viewAs === b.viewAs && a.choices.length === b.choices.length && a.choices.every((c, i) => c === b.choices[i]);
 }

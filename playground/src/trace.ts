@@ -1,0 +1,73 @@
+/**
+ * When each step from a keystroke to what it changes on screen happened, in the page's clock
+ * (performance.now): the last keystroke's way to its diagnostics and the last replay's way to the
+ * board. Read by bench/playground.ts, which reports each step so that a slow one can be found.
+ *
+ * The worker has a clock of its own; its instants cross as wall-clock instants (`performance.timeOrigin`
+ * plus its `performance.now()`) and are brought back to the page's clock here.
+ */
+
+/** An instant of the worker's, on the clock every context of the page shares. */
+export function wallClock(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** A wall-clock instant of the worker's, on the page's clock. */
+export function pageClock(wall: number): number {
+  return wall - performance.timeOrigin;
+}
+
+/** Calls `then` with the instant the next frame has been painted: the frame starts after a requestAnimationFrame callback, and a message posted from it is handled once the frame is done. */
+export function afterPaint(then: (at: number) => void) {
+  requestAnimationFrame(() => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      then(performance.now());
+    };
+    ch.port2.postMessage(undefined);
+  });
+}
+
+export interface KeystrokeTrace {
+  /** The keydown's own time stamp: when the browser took the key. */
+  key: number;
+  /** The editor reported the changed text. */
+  edit: number;
+  /** The compile was asked of the worker. */
+  sent: number;
+  /** The worker took the request, and posted its diagnostics. */
+  workerGot: number;
+  workerSent: number;
+  /** The compile itself, in the worker. */
+  workerMs: number;
+  /** The diagnostics reached the page, were set as markers, lists and status, and painted. */
+  received: number;
+  shown: number;
+  painted: number;
+}
+
+export interface ReplayTrace {
+  /** The runnable pack reached the page. */
+  pack: number;
+  /** The replay was asked of the worker, taken by it, and its answer posted. */
+  sent: number;
+  workerGot: number;
+  workerSent: number;
+  /** The replay itself, in the worker. */
+  workerMs: number;
+  /** The answer reached the page, the game was drawn, and painted. */
+  received: number;
+  shown: number;
+  painted: number;
+  /** Choices applied in that replay. */
+  applied: number;
+}
+
+export function emptyKeystroke(): KeystrokeTrace {
+  return { key: 0, edit: 0, sent: 0, workerGot: 0, workerSent: 0, workerMs: 0, received: 0, shown: 0, painted: 0 };
+}
+
+export function emptyReplay(): ReplayTrace {
+  return { pack: 0, sent: 0, workerGot: 0, workerSent: 0, workerMs: 0, received: 0, shown: 0, painted: 0, applied: 0 };
+}
