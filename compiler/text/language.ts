@@ -99,6 +99,8 @@ export interface Language {
   opponents: Phrase[];
   /** Words for the card's own player: "you", "du"; Polish verbs of the second person too ("otrzymujesz"). */
   you: Phrase[];
+  /** Verbs that, opening a clause that names no one, say it to the card's own player: the imperative ("Collect 2 coins", "otrzymaj", "erhalte"). */
+  imperatives: Phrase[];
   /** Words for a player the rules name (an event's parameter, a field): `attacker` → "the attacker". */
   players: Map<string, Phrase[]>;
   /** Words for whose thing it is: "your region", "an opponent's region". */
@@ -150,6 +152,7 @@ export function emptyLanguage(lang: string): Language {
     everyone: [],
     opponents: [],
     you: [],
+    imperatives: [],
     players: new Map(),
     whose: { you: [], opponent: [] },
     choose: [],
@@ -342,6 +345,7 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
   out.everyone = phrases(l.everyone);
   out.opponents = phrases(l.opponents);
   out.you = phrases(l.you);
+  out.imperatives = phrases(l.imperatives);
   // A player the rules name is an event's parameter (`attacker`) or a field (`owner`): a word for any other name would never be read against the rules.
   const named = new Set<string>();
   for (const u of d.units) for (const decl of u.program.decls) if (decl.kind === 'event') for (const p of decl.params) named.add(p.name);

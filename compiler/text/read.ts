@@ -40,6 +40,7 @@ export interface Reader {
   durations: Array<{ phrase: Phrase; value: string }>;
   modes: Array<{ phrase: Phrase; value: Mode }>;
   everyone: Array<{ phrase: Phrase; value: { who: Who; name?: string } }>;
+  imperatives: Array<{ phrase: Phrase; value: true }>;
   whose: Array<{ phrase: Phrase; value: 'you' | 'opponent' }>;
   choose: Array<{ phrase: Phrase; value: true }>;
   conditions: Array<{ phrase: Phrase; value: string }>;
@@ -88,6 +89,7 @@ export function makeReader(lang: Language, g: Glossary, d: Declared): Reader {
       ...lang.you.map((phrase) => ({ phrase, value: { who: 'you' as const } })),
       ...[...lang.players].flatMap(([name, ps]) => ps.map((phrase) => ({ phrase, value: { who: 'named' as const, name } }))),
     ],
+    imperatives: lang.imperatives.map((phrase) => ({ phrase, value: true as const })),
     whose: [...lang.whose.you.map((phrase) => ({ phrase, value: 'you' as const })), ...lang.whose.opponent.map((phrase) => ({ phrase, value: 'opponent' as const }))],
     choose: lang.choose.map((phrase) => ({ phrase, value: true as const })),
     conditions: [...lang.conditions].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
@@ -342,6 +344,13 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     placeOf.set(t.start, { sentence, part });
   });
   for (const c of claims) Object.assign(c, placeOf.get(c.start));
+  // "At the end of your turn, collect 2 coins": a verb opening a clause that names no one says it to the card's own player.
+  for (const m of findAll(tokens, r.imperatives)) {
+    const opens = m.from === 0 || tokens[m.from].sentenceStart || tokens[m.from - 1].punct || joins.has(m.from - 1);
+    const at = placeOf.get(tokens[m.from].start)!;
+    if (!opens || claims.some((c) => c.body.k === 'who' && c.sentence === at.sentence && c.part === at.part)) continue;
+    claims.push({ body: { k: 'who', who: 'you' }, ...span(m.from, m.to), ...at });
+  }
 
   const unknown: TextReading['unknown'] = [];
   tokens.forEach((t, i) => {
