@@ -146,11 +146,21 @@ export function checkExpression(c: Checked, unit: RulesUnit, e: A.Expr, report: 
   return new Checker(c, report).standalone(unit, e);
 }
 
+const globalOnly = new Set<string>(declarations.filter((f) => !f.onCards).map((f) => f.keyword));
+const namedKinds = new Set<string>(declarations.filter((f) => f.named).map((f) => f.keyword));
+
+function listIn<T>(m: Map<string, T[]>, key: string): T[] {
+  let list = m.get(key);
+  if (!list) {
+    list = [];
+    m.set(key, list);
+  }
+  return list;
+}
+
 /** Gathers every declaration by name; duplicates and misplaced declarations are reported here. */
 function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
   const at = (u: RulesUnit, s: A.Span) => fragmentSpan(u.fragment, s);
-  const globalOnly = new Set<string>(declarations.filter((f) => !f.onCards).map((f) => f.keyword));
-  const namedKinds = new Set<string>(declarations.filter((f) => f.named).map((f) => f.keyword));
   const named = new Map<string, { at: FileSpan; unit: RulesUnit }>();
   const replace = (name: string) => {
     c.events.delete(name);
@@ -227,10 +237,10 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
           break;
         }
         case 'on':
-          c.triggers.set(decl.name, [...(c.triggers.get(decl.name) ?? []), placed]);
+          listIn(c.triggers, decl.name).push(placed);
           break;
         case 'modify':
-          c.modifiers.set(decl.name, [...(c.modifiers.get(decl.name) ?? []), placed]);
+          listIn(c.modifiers, decl.name).push(placed);
           break;
         case 'setup':
           c.setups.push(placed);
