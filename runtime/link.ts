@@ -108,7 +108,13 @@ export function warmed(prog: Program): Program {
   if (w === undefined) return prog;
   if (w.next === undefined) {
     if (++w.calls < WARM_CALLS) return prog;
-    w.next = programOf(prog.pack, 'generated');
+    try {
+      w.next = programOf(prog.pack, 'generated');
+    } catch (e) {
+      // A page whose content security policy forbids making code keeps the interpreter.
+      if (!(e instanceof EvalError)) throw e;
+      w.next = programOf(prog.pack, 'interpreter');
+    }
   }
   return w.next;
 }

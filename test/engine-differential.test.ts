@@ -96,6 +96,25 @@ describe('a game that names no engine', () => {
     expect(warming.warming?.next).toBe(programOf(pack, 'generated'));
     expect(auto).toEqual(trail('interpreter'));
   });
+
+  it.skipIf(!!process.env.RULEBOOK_ENGINE)('stays on the interpreter where making code is forbidden (a content security policy)', () => {
+    const pack = packIn('test/packs/tictactoe');
+    const real = globalThis.Function;
+    globalThis.Function = new Proxy(real, {
+      construct() {
+        throw new EvalError('code generation from strings disallowed for this context');
+      },
+    });
+    try {
+      for (let seed = 1; seed <= 300; seed++) {
+        let st = newGame(pack, { players: 2, seed });
+        while (!st.over) st = (apply(st, legalChoices(st, { labels: false })[0]) as { state: GameState }).state;
+      }
+    } finally {
+      globalThis.Function = real;
+    }
+    expect(programOf(pack).warming?.next).toBe(programOf(pack, 'interpreter'));
+  });
 });
 
 describe('the runtime under tampered choices and replays, under each engine', () => {
