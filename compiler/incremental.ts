@@ -28,6 +28,10 @@
  * two cards) is set again every time, in order, as a cold compile sets it. The tables are made
  * anew once stale entries outnumber the live ones, so they stay within a few compiles' size.
  *
+ * What is checked outside any declaration — the game's checks and guards, the kinds' roles, the
+ * score — is kept the same way as a part (`reusePart`), by the declarations and expressions it read
+ * and where they stand.
+ *
  * Whole-pack checks (duplicates, recursion, unused declarations, field writers, guards) run on
  * every compile over the replayed results, and what they derive from one declaration is kept with
  * its record (`fact`): a card's part of them is derived again only when the card was checked again
@@ -78,7 +82,7 @@ interface Tables {
   present: WeakSet<DeclRecord>;
   /** Trees that stood at two places in a compile with these tables: their entries are set every time. */
   shared: WeakSet<A.Decl>;
-  /** The entries of the records of the last compile, and outside any record, when the tables were made. */
+  /** The most entries the records of one compile with these tables had. */
   live: number;
 }
 
@@ -130,7 +134,10 @@ export class CheckMemo {
   private game: object = {};
   /** Every record of this compile, replayed or new, kept or not. */
   private readonly used: DeclRecord[] = [];
-  /** What the checker recorded outside any declaration's record (checks, guards, roles, the score), made anew each compile. */
+  /**
+   * What the checker recorded outside any declaration's record or part, made anew each compile:
+   * nothing today, but a check added outside them still has its calls seen (compiler/unused.ts).
+   */
   loose: DeclRecord = emptyRecord();
 
   /**
@@ -243,7 +250,6 @@ export class CheckMemo {
     if (this.gameChecked) this.game = {};
     let live = 0;
     for (const r of this.used) for (const m of recordedMaps) live += r.entries[m].length;
-    // Entries set outside any record (checks, guards, roles, the score) are live too, and few.
     this.tables.live = Math.max(this.tables.live, live);
   }
 
