@@ -174,8 +174,12 @@ describe('simulate', () => {
     const tiny = join(import.meta.dirname, 'packs', 'tiny');
     const options = { games: 8, players: 2, seed: 11, agents: ['random' as const], maxSteps: 10_000 };
     const one = await simulate(tiny, { ...options, workers: 1 });
-    const two = await simulate(tiny, { ...options, workers: 2 });
+    const progress: number[] = [];
+    const two = await simulate(tiny, { ...options, workers: 2, onProgress: (n) => progress.push(n) });
     expect(two).toEqual(one);
+    // The threads claim games from one list: each is played once, and progress counts both threads' games.
+    expect(progress.at(-1)).toBe(8);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(one.map((g) => g.seed)).toEqual([11, 12, 13, 14, 15, 16, 17, 18]);
     expect(new Set(one.map((g) => JSON.stringify(g.standings))).size).toBeGreaterThan(1);
   });
