@@ -26,7 +26,7 @@ import type { KeystrokeTrace, ReplayTrace } from '../playground/src/trace.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const MOVES = Number(process.env.MOVES ?? 150);
-/** After each side's round, time for the work a compile leaves for later (symbols, card texts, scenarios) to end before the other side types. */
+/** Before and after each side's round, time for the work a compile leaves for later (symbols, card texts, scenarios) to end. */
 const SETTLE_MS = Number(process.env.SETTLE_MS ?? 1500);
 
 interface Handle {
@@ -68,9 +68,9 @@ async function prepare(browser: Browser, url: string, saved?: string): Promise<{
   // Before the page's code runs: a page that had loaded would save its own workspace over it as it unloads.
   if (saved) await page.addInitScript(([k, v]) => localStorage.setItem(k, v), [STORAGE_KEY, saved]);
   await page.goto(url, { timeout: 180_000 });
-  await harness.compileState(page, 'ok', 120_000);
+  await harness.compileState(page, 'ok', 900_000);
   if (!saved) await playByBots(page);
-  const moves = await page.waitForFunction(() => (window as unknown as Handle).playground.state()?.choices.length ?? false, null, { timeout: 120_000, polling: 250 }).then((h) => h.jsonValue() as Promise<number>);
+  const moves = await page.waitForFunction(() => (window as unknown as Handle).playground.state()?.choices.length ?? false, null, { timeout: 900_000, polling: 250 }).then((h) => h.jsonValue() as Promise<number>);
 
   // The cursor at the start of the first rules line of rules/conquest.yaml.
   await page.evaluate(() => {
@@ -187,20 +187,38 @@ function steps(side: Side, k: KeystrokeTrace, r?: ReplayTrace) {
   note(side, 'received → markers, lists, status set', k.shown - k.received);
   note(side, 'set → painted', k.painted - k.shown);
   if (!r) return;
-  note(side, 'replay: key → runnable pack received', r.pack - k.key);
-  note(side, 'replay: pack → replay asked', r.sent - r.pack);
-  note(side, 'replay: asked → taken by the worker', r.workerGot - r.sent);
+  // The worker replays the game the compile carried before it posts the pack; else the page asks once the pack is in.
+  const withPack = r.workerGot < r.pack;
+  note(side, withPack ? 'replay: key → replayed with the compile (worker)' : 'replay: key → runnable pack received', withPack ? r.workerGot - k.key : r.pack - k.key);
+  if (!withPack) {
+    note(side, 'replay: pack → replay asked', r.sent - r.pack);
+    note(side, 'replay: asked → taken by the worker', r.workerGot - r.sent);
+  }
   note(side, 'replay: taken → posted (worker)', r.workerSent - r.workerGot);
   note(side, 'replay:   of which the replay', r.workerMs);
-  note(side, 'replay: posted → received by the page', r.received - r.workerSent);
+  note(side, withPack ? 'replay: posted with the pack → received by the page' : 'replay: posted → received by the page', r.received - r.workerSent);
   note(side, 'replay: received → game drawn', r.shown - r.received);
   note(side, 'replay: drawn → painted', r.painted - r.shown);
 }
 
+/**
+ * While a side types, the other side's page is not displayed, so that neither side's figures carry
+ * the other's frames; shown again, the editor takes the keyboard back (a page not displayed loses focus).
+ */
+async function display(page: Page, shown: boolean) {
+  await page.evaluate((on) => {
+    document.documentElement.style.display = on ? '' : 'none';
+    if (on) (window as unknown as Handle).playground.editor.editor.focus();
+  }, shown);
+}
+
 /** One `@` and one Backspace on a side, noted in its figures. */
-async function round(side: Side) {
+async function round(side: Side, others: Side[]) {
   const { page } = side;
+  for (const o of others) await display(o.page, false);
+  await display(page, true);
   await page.bringToFront();
+  await page.waitForTimeout(SETTLE_MS);
   await page.evaluate(() => ((window as unknown as Handle).probe.want = 'errors'));
   let t = performance.now();
   await page.keyboard.type('@');
@@ -268,13 +286,14 @@ try {
   if (process.env.TRACE) await browser.startTracing(first.page, { path: process.env.TRACE, screenshots: false });
   for (let i = 0; i < ROUNDS; i++) {
     // Each side goes first in every other round.
-    for (const side of i % 2 ? [...sides].reverse() : sides) await round(side);
+    for (const side of i % 2 ? [...sides].reverse() : sides) await round(side, sides.filter((o) => o !== side));
   }
   if (process.env.TRACE) await browser.stopTracing();
   for (const side of sides) {
     console.log(`\n${side.name}:`);
     for (const [label, xs] of side.figures) stats(label, xs);
   }
+  for (const side of sides) await display(side.page, true);
   if (process.env.TEXTS !== '0') stats('\nthis tree: keystroke in a card text → its verdict on screen, seen from the bench', await cardTexts(sides[0].page));
 } finally {
   await browser.close();
