@@ -1110,7 +1110,7 @@ function compared(e: A.Expr): string | undefined {
   if (e.kind === 'call') return e.callee;
   if (e.kind === 'field') return e.field;
   if (e.kind === 'name') return e.name;
-  // `to.ghouls + n <= 3`: what is added to is what is compared.
+  // `to.pieces + n <= 3`: what is added to is what is compared.
   if (e.kind === 'binary' && ['+', '-', '*', '/'].includes(e.op)) return compared(e.left);
   return undefined;
 }

@@ -183,7 +183,7 @@ function pairings(rule: RuleClaim[], text: TextClaim[], sameClass: (a: string, b
     let wrong: { term: TextClaim; rule: RuleClaim } | undefined;
     const fits = support.some((r) => {
       if (!r.guards?.length) return true;
-      // Terms the rules give under the same condition are said side by side ("the Horde or the Alliance").
+      // Terms the rules give under the same condition are said side by side ("the red side or the blue side").
       const siblings = new Set(rule.filter((o) => o.body.k === 'term' && o.guards?.join() === r.guards!.join()).map((o) => (o.body as { term: string }).term));
       const termOf = (x: TextClaim) => (x.body as { term: string }).term;
       const kin = terms.filter((x) => x !== t && x.sentence === t.sentence && (!siblings.has(termOf(x)) || r.guards!.includes(termOf(x))) && r.guards!.some((g) => sameClass(g, termOf(x)) || g === termOf(x)));

@@ -148,7 +148,7 @@ export class Renderer {
     const kind = c.rest ? `${c.rest}But` : b.transfer === 'in' ? 'transferIn' : b.transfer === 'out' ? 'transferOut' : thing ?? (perEach && b.dir ? `${b.dir}Per` : (b.dir ?? 'set'));
     const whereTerms = where ?? [];
     const slots = {
-      // A count compared with has the unit of what it is compared with ("defended by at least 2 race tokens").
+      // A count compared with has the unit of what it is compared with ("guarded by at least 2 pieces").
       amount: (k: string) => formatAmount(b.value, b.unit ?? (c.of ? this.g.units.get(c.of)?.unit : undefined), this.lang, k),
       per: (k: string, cat?: string) => {
         const what = c.per?.length ? this.terms(c.per, k, decl, c.span, cat) : this.kindWord(c.perKind, k, cat);
