@@ -281,6 +281,14 @@ class Checker {
       if (prior.callees) (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees = prior.callees;
       return;
     }
+    const { record } = this.recorded(memo, body);
+    record.slots = p.slots;
+    record.callees = (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees;
+    memo.keep(p, record, true);
+  }
+
+  /** Runs `run` with what it reports and what it enters in the recorded tables kept in a new record. */
+  private recorded<T>(memo: CheckMemo, run: () => T): { record: ReturnType<typeof emptyRecord>; result: T } {
     const maps = this.maps();
     const report = this.report;
     const record = emptyRecord();
@@ -290,14 +298,11 @@ class Checker {
       report(x);
     };
     try {
-      body();
+      return { record, result: run() };
     } finally {
       this.report = report;
       recordedMaps.forEach((m, i) => (maps[i].log = memo.loose.entries[m]));
     }
-    record.slots = p.slots;
-    record.callees = (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees;
-    memo.keep(p, record, true);
   }
 
   private maps(): Array<RecordingMap<unknown, unknown>> {
@@ -495,21 +500,7 @@ class Checker {
       restore(prior.state as S);
       return;
     }
-    const maps = this.maps();
-    const report = this.report;
-    const record = emptyRecord();
-    recordedMaps.forEach((m, i) => (maps[i].log = record.entries[m]));
-    this.report = (x) => {
-      record.diagnostics.push(x);
-      report(x);
-    };
-    let state: S;
-    try {
-      state = run();
-    } finally {
-      this.report = report;
-      recordedMaps.forEach((m, i) => (maps[i].log = memo.loose.entries[m]));
-    }
+    const { record, result: state } = this.recorded(memo, run);
     memo.keepPart(name, { key: inputs, record, state });
   }
 

@@ -14,7 +14,7 @@ import { apply, cardHolders, legalChoices, newGame, standings, viewFor, withEngi
 import { programOf } from '../runtime/link.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
 import { checkRuntimeModel } from '../scripts/runtimeModel.ts';
-import { compileOk } from './helpers/inlinePack.ts';
+import { budgetGame as game, compileOk } from './helpers/inlinePack.ts';
 
 const ENGINES: EngineName[] = ['generated', 'interpreter'];
 const STEPS = Number(process.env.DIFFERENTIAL_STEPS ?? 120);
@@ -130,21 +130,6 @@ describe('the runtime under tampered choices and replays, under each engine', ()
 });
 
 describe('a hostile pack runs out of budget at the same statement under each engine', () => {
-  const game = (rules: string) => `kinds:
-  game:
-    state:
-      n: number
-      xs: list<number>
-      s: text
-rules: |
-  ${rules.trim().replace(/\n/g, '\n  ')}
-  action rest "Rest" { }
-  flow {
-    for p in players {
-      turn p { offer p: spin, rest }
-    }
-  }
-`;
   const cases: Record<string, string> = {
     'an any over a range inside a where over another': `action spin "Spin" {\n  game.n = count((1..100000) where any(1..100000, it < 0))\n}`,
     'a function calling the one before twice, forty deep': `${Array.from({ length: 40 }, (_, i) => `fn f${i + 1}(): number = ${i ? `f${i}() + f${i}()` : '1'}`).join('\n')}\naction spin "Spin" {\n  game.n = f40()\n}`,

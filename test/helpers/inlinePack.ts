@@ -23,3 +23,20 @@ export function compileFilesOk(files: SourceFile[]): CompiledPack {
 export function diagnosticsOf(gameYaml: string): Diagnostic[] {
   return compile(packFiles(gameYaml)).diagnostics;
 }
+
+/** A one-player-per-turn game whose `spin` action is written by the test: budget tests put a costly rule there. */
+export const budgetGame = (rules: string) => `kinds:
+  game:
+    state:
+      n: number
+      xs: list<number>
+      s: text
+rules: |
+  ${rules.trim().replace(/\n/g, '\n  ')}
+  action rest "Rest" { }
+  flow {
+    for p in players {
+      turn p { offer p: spin, rest }
+    }
+  }
+`;

@@ -8,23 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_COMBINATIONS, MAX_LIST, MAX_RANGE, MAX_TEXT, STEP_BUDGET } from '../../runtime/budget.ts';
 import { apply, legalChoices, newGame } from '../../runtime/index.ts';
 import { Refusal, type BudgetName } from '../../runtime/refusal.ts';
-import { compileOk } from '../helpers/inlinePack.ts';
-
-const game = (rules: string) => `kinds:
-  game:
-    state:
-      n: number
-      xs: list<number>
-      s: text
-rules: |
-  ${rules.trim().replace(/\n/g, '\n  ')}
-  action rest "Rest" { }
-  flow {
-    for p in players {
-      turn p { offer p: spin, rest }
-    }
-  }
-`;
+import { budgetGame as game, compileOk } from '../helpers/inlinePack.ts';
 
 /** `game.yaml:N` of the first line holding `marker`. */
 function lineOf(text: string, marker: string): string {
