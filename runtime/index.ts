@@ -43,7 +43,8 @@ function programFor(state: GameState): Program {
 
 /** A new game: players p1…pN, every entity's fields at their starting values, setup run, up to the first decision. */
 export function newGame(pack: CompiledPack, options: NewGameOptions): GameState {
-  const prog = programOf(pack, options.engine);
+  // A warm pack's setup runs on its generated code too: one engine per game keeps the hot paths single.
+  const prog = warmed(programOf(pack, options.engine));
   const { players: n } = options;
   if (!Number.isInteger(n) || n < pack.players.min || n > pack.players.max) {
     throw new RangeError(`${pack.name.en ?? pack.id} is played by ${pack.players.min} to ${pack.players.max} players, not ${n}`);
