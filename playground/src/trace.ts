@@ -29,37 +29,33 @@ export function afterPaint(then: (at: number) => void) {
   });
 }
 
-export interface KeystrokeTrace {
-  /** The keydown's own time stamp: when the browser took the key. */
-  key: number;
-  /** The editor reported the changed text. */
-  edit: number;
-  /** The compile was asked of the worker. */
+/** The steps a request to the worker takes, from the page asking to its answer painted. */
+interface WorkerRoundTrip {
+  /** Asked of the worker. */
   sent: number;
-  /** The worker took the request, and posted its diagnostics. */
+  /** The worker took the request, and posted its answer. */
   workerGot: number;
   workerSent: number;
-  /** The compile itself, in the worker. */
+  /** The work itself, in the worker. */
   workerMs: number;
-  /** The diagnostics reached the page, were set as markers, lists and status, and painted. */
+  /** The answer reached the page, was drawn, and painted. */
   received: number;
   shown: number;
   painted: number;
 }
 
-export interface ReplayTrace {
+/** A keystroke's way to its diagnostics: the answer is the check's diagnostics, set as markers, lists and status. */
+export interface KeystrokeTrace extends WorkerRoundTrip {
+  /** The keydown's own time stamp: when the browser took the key. */
+  key: number;
+  /** The editor reported the changed text. */
+  edit: number;
+}
+
+/** A replay's way to the board: the answer is the replayed game, drawn. */
+export interface ReplayTrace extends WorkerRoundTrip {
   /** The runnable pack reached the page. */
   pack: number;
-  /** The replay was asked of the worker, taken by it, and its answer posted. */
-  sent: number;
-  workerGot: number;
-  workerSent: number;
-  /** The replay itself, in the worker. */
-  workerMs: number;
-  /** The answer reached the page, the game was drawn, and painted. */
-  received: number;
-  shown: number;
-  painted: number;
   /** Choices applied in that replay. */
   applied: number;
 }
