@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { EmbeddedActionsParser, type IRecognitionException, type IToken, type TokenType, type IParserErrorMessageProvider, tokenLabel } from 'chevrotain';
+import { EmbeddedActionsParser, type IOrAlt, type IRecognitionException, type IToken, type TokenType, type IParserErrorMessageProvider, tokenLabel } from 'chevrotain';
 import * as T from './lexer.ts';
 import type * as A from './ast.ts';
 import { contextualWords, declarationList, declarations } from './language.ts';
@@ -85,6 +85,14 @@ class RulesParser extends EmbeddedActionsParser {
     this.performSelfAnalysis();
   }
 
+  /**
+   * An alternative for each of these tokens. Alternatives are made once per parser, not on every
+   * call of their rule: making them anew for each token read was most of the parse's time.
+   */
+  private tokenAlts(tokens: TokenType[]): Array<IOrAlt<IToken>> {
+    return tokens.map((t) => ({ ALT: () => this.CONSUME(t) }));
+  }
+
   /** Reports a statement of the wrong shape without stopping: the parse goes on, the declaration is dropped. */
   reject(message: string, at: A.Span, token: IToken): void {
     const e = Object.assign(new Error(message), { name: 'ShapeError', token, span: at, resyncedTokens: [], context: { ruleStack: [], ruleOccurrenceStack: [] } }) as ShapeError;
@@ -118,22 +126,24 @@ class RulesParser extends EmbeddedActionsParser {
     return namedDecl.has(this.LA(at).tokenType.name) && name.tokenType === T.Ident ? name.image : undefined;
   }
 
+  private readonly declarations: Array<IOrAlt<A.Decl>> = [
+    { ALT: () => this.SUBRULE(this.eventDecl) },
+    { ALT: () => this.SUBRULE(this.fnDecl) },
+    { ALT: () => this.SUBRULE(this.pipelineDecl) },
+    { ALT: () => this.SUBRULE(this.checkDecl) },
+    { ALT: () => this.SUBRULE(this.procDecl) },
+    { ALT: () => this.SUBRULE(this.actionDecl) },
+    { ALT: () => this.SUBRULE(this.onDecl) },
+    { ALT: () => this.SUBRULE(this.modifyDecl) },
+    { ALT: () => this.SUBRULE(this.setupDecl) },
+    { ALT: () => this.SUBRULE(this.flowDecl) },
+    { ALT: () => this.SUBRULE(this.guardDecl) },
+    { ALT: () => this.SUBRULE(this.invariantDecl) },
+  ];
+
   decl = this.RULE('decl', (): A.Decl => {
     const override = this.OPTION(() => this.CONSUME(K.override));
-    const d = this.OR([
-      { ALT: () => this.SUBRULE(this.eventDecl) },
-      { ALT: () => this.SUBRULE(this.fnDecl) },
-      { ALT: () => this.SUBRULE(this.pipelineDecl) },
-      { ALT: () => this.SUBRULE(this.checkDecl) },
-      { ALT: () => this.SUBRULE(this.procDecl) },
-      { ALT: () => this.SUBRULE(this.actionDecl) },
-      { ALT: () => this.SUBRULE(this.onDecl) },
-      { ALT: () => this.SUBRULE(this.modifyDecl) },
-      { ALT: () => this.SUBRULE(this.setupDecl) },
-      { ALT: () => this.SUBRULE(this.flowDecl) },
-      { ALT: () => this.SUBRULE(this.guardDecl) },
-      { ALT: () => this.SUBRULE(this.invariantDecl) },
-    ]);
+    const d = this.OR(this.declarations);
     return this.ACTION(() => (override ? { ...d, override: true, span: span(override, d) } : d));
   });
 
@@ -261,6 +271,23 @@ class RulesParser extends EmbeddedActionsParser {
     return { kind: 'proc', name: n.image, nameSpan: tokSpan(n), params, body, span: this.ACTION(() => span(kw, body)) };
   });
 
+  private readonly limitPers: Array<IOrAlt<IToken>> = [
+    { ALT: () => this.CONSUME(K.turn) },
+    { GATE: () => (contextualWords.limitPer as readonly string[]).includes(this.LA(1).image), ALT: () => this.CONSUME2(T.Ident) },
+  ];
+
+  /** `with other` or `anytime`: when else an action may be taken. */
+  private readonly actionTimings: Array<IOrAlt<Pick<A.ActionDecl, 'with' | 'anytime'>>> = [
+    {
+      ALT: () => {
+        this.CONSUME(K.with);
+        const w = this.CONSUME3(T.Ident);
+        return { with: { name: w.image, span: tokSpan(w) } };
+      },
+    },
+    { ALT: () => ({ anytime: tokSpan(this.CONSUME(K.anytime)) }) },
+  ];
+
   actionDecl = this.RULE('actionDecl', (): A.ActionDecl => {
     const kw = this.CONSUME(K.action);
     const n = this.CONSUME(T.Ident);
@@ -271,34 +298,13 @@ class RulesParser extends EmbeddedActionsParser {
       const l = this.CONSUME(K.limit);
       const times = this.CONSUME(T.NumberLit);
       this.CONSUME(K.per);
-      const per = this.OR([
-        { ALT: () => this.CONSUME(K.turn) },
-        { GATE: () => (contextualWords.limitPer as readonly string[]).includes(this.LA(1).image), ALT: () => this.CONSUME2(T.Ident) },
-      ]);
+      const per = this.OR(this.limitPers);
       limit = { times: Number(times.image), per: per.image as 'turn' | 'game', span: span(l, per) };
     });
-    let withAction: A.ActionDecl['with'];
-    let anytime: A.ActionDecl['anytime'];
-    this.OPTION4(() => {
-      this.OR2([
-        {
-          ALT: () => {
-            this.CONSUME(K.with);
-            const w = this.CONSUME3(T.Ident);
-            withAction = { name: w.image, span: tokSpan(w) };
-          },
-        },
-        {
-          ALT: () => {
-            const t = this.CONSUME(K.anytime);
-            anytime = tokSpan(t);
-          },
-        },
-      ]);
-    });
+    const timing = this.OPTION4(() => this.OR2(this.actionTimings));
     const roles = this.SUBRULE(this.roles);
     const body = this.SUBRULE(this.block);
-    return { kind: 'action', name: n.image, nameSpan: tokSpan(n), params, label, limit, with: withAction, anytime, roles, body, span: this.ACTION(() => span(kw, body)) };
+    return { kind: 'action', name: n.image, nameSpan: tokSpan(n), params, label, limit, with: timing?.with, anytime: timing?.anytime, roles, body, span: this.ACTION(() => span(kw, body)) };
   });
 
   onDecl = this.RULE('onDecl', (): A.OnDecl => {
@@ -390,30 +396,30 @@ class RulesParser extends EmbeddedActionsParser {
     return { stmts, span: span(open, close) };
   });
 
-  stmt = this.RULE('stmt', (): A.Stmt =>
-    this.OR([
-      { ALT: () => this.SUBRULE(this.letStmt) },
-      { ALT: () => this.SUBRULE(this.ifStmt) },
-      { ALT: () => this.SUBRULE(this.forStmt) },
-      { ALT: () => this.SUBRULE(this.repeatStmt) },
-      { ALT: () => this.SUBRULE(this.loopStmt) },
-      { ALT: () => ({ kind: 'break' as const, span: tokSpan(this.CONSUME(K.break)) }) },
-      { ALT: () => ({ kind: 'finish' as const, span: tokSpan(this.CONSUME(K.finish)) }) },
-      { ALT: () => this.SUBRULE(this.requireStmt) },
-      { ALT: () => this.SUBRULE(this.chooseStmt) },
-      { ALT: () => this.SUBRULE(this.offerStmt) },
-      { ALT: () => this.SUBRULE(this.emitStmt) },
-      { ALT: () => this.SUBRULE(this.logStmt) },
-      { ALT: () => this.SUBRULE(this.turnStmt) },
-      { ALT: () => this.SUBRULE(this.resolvingStmt) },
-      { ALT: () => this.SUBRULE(this.shuffleStmt) },
-      { ALT: () => this.SUBRULE(this.drawStmt) },
-      { ALT: () => this.SUBRULE(this.putStmt) },
-      { ALT: () => this.SUBRULE(this.removeStmt) },
-      { ALT: () => this.SUBRULE(this.reachStmt) },
-      { ALT: () => this.SUBRULE(this.assignOrCall) },
-    ]),
-  );
+  private readonly statements: Array<IOrAlt<A.Stmt>> = [
+    { ALT: () => this.SUBRULE(this.letStmt) },
+    { ALT: () => this.SUBRULE(this.ifStmt) },
+    { ALT: () => this.SUBRULE(this.forStmt) },
+    { ALT: () => this.SUBRULE(this.repeatStmt) },
+    { ALT: () => this.SUBRULE(this.loopStmt) },
+    { ALT: () => ({ kind: 'break' as const, span: tokSpan(this.CONSUME(K.break)) }) },
+    { ALT: () => ({ kind: 'finish' as const, span: tokSpan(this.CONSUME(K.finish)) }) },
+    { ALT: () => this.SUBRULE(this.requireStmt) },
+    { ALT: () => this.SUBRULE(this.chooseStmt) },
+    { ALT: () => this.SUBRULE(this.offerStmt) },
+    { ALT: () => this.SUBRULE(this.emitStmt) },
+    { ALT: () => this.SUBRULE(this.logStmt) },
+    { ALT: () => this.SUBRULE(this.turnStmt) },
+    { ALT: () => this.SUBRULE(this.resolvingStmt) },
+    { ALT: () => this.SUBRULE(this.shuffleStmt) },
+    { ALT: () => this.SUBRULE(this.drawStmt) },
+    { ALT: () => this.SUBRULE(this.putStmt) },
+    { ALT: () => this.SUBRULE(this.removeStmt) },
+    { ALT: () => this.SUBRULE(this.reachStmt) },
+    { ALT: () => this.SUBRULE(this.assignOrCall) },
+  ];
+
+  stmt = this.RULE('stmt', (): A.Stmt => this.OR(this.statements));
 
   letStmt = this.RULE('letStmt', (): A.LetStmt => {
     const kw = this.CONSUME(K.let);
@@ -423,6 +429,17 @@ class RulesParser extends EmbeddedActionsParser {
     return { kind: 'let', name: n.image, nameSpan: tokSpan(n), value, span: this.ACTION(() => span(kw, value)) };
   });
 
+  /** `else if …` stands for an else block holding that `if` alone. */
+  private readonly elseBlocks: Array<IOrAlt<A.Block>> = [
+    {
+      ALT: () => {
+        const nested = this.SUBRULE(this.ifStmt);
+        return { stmts: [nested], span: nested?.span };
+      },
+    },
+    { ALT: () => this.SUBRULE2(this.block) },
+  ];
+
   ifStmt = this.RULE('ifStmt', (): A.IfStmt => {
     const kw = this.CONSUME(K.if);
     const cond = this.SUBRULE(this.expression);
@@ -430,15 +447,7 @@ class RulesParser extends EmbeddedActionsParser {
     let elseBlock: A.Block | undefined;
     this.OPTION(() => {
       this.CONSUME(K.else);
-      elseBlock = this.OR([
-        {
-          ALT: () => {
-            const nested = this.SUBRULE(this.ifStmt);
-            return { stmts: [nested], span: nested?.span };
-          },
-        },
-        { ALT: () => this.SUBRULE2(this.block) },
-      ]);
+      elseBlock = this.OR(this.elseBlocks);
     });
     return { kind: 'if', cond, then, else: elseBlock, span: this.ACTION(() => span(kw, elseBlock ?? then)) };
   });
@@ -550,16 +559,31 @@ class RulesParser extends EmbeddedActionsParser {
     return { kind: 'shuffle', target, span: this.ACTION(() => span(kw, target)) };
   });
 
+  private readonly ends: Array<IOrAlt<'top' | 'bottom'>> = [
+    {
+      ALT: () => {
+        this.CONSUME(K.top);
+        return 'top';
+      },
+    },
+    {
+      ALT: () => {
+        this.CONSUME(K.bottom);
+        return 'bottom';
+      },
+    },
+  ];
+
   /** `draw c from deck` takes the top card; `draw c from bottom of deck` the bottom one. */
   drawStmt = this.RULE('drawStmt', (): A.DrawStmt => {
     const kw = this.CONSUME(K.draw);
     const n = this.CONSUME(T.Ident);
     this.SUBRULE(this.fromWord);
-    let end: 'top' | 'bottom' = 'top';
-    this.OPTION(() => {
-      this.OR([{ ALT: () => this.CONSUME(K.top) }, { ALT: () => { this.CONSUME(K.bottom); end = 'bottom'; } }]);
+    const end = this.OPTION(() => {
+      const which = this.OR(this.ends);
       this.CONSUME(K.of);
-    });
+      return which;
+    }) ?? 'top';
     const from = this.SUBRULE(this.postfix);
     return { kind: 'draw', name: n.image, nameSpan: tokSpan(n), from, end, span: this.ACTION(() => span(kw, from)) };
   });
@@ -569,8 +593,7 @@ class RulesParser extends EmbeddedActionsParser {
     const kw = this.CONSUME(K.put);
     const value = this.SUBRULE(this.additive);
     this.CONSUME(K.on);
-    let end: 'top' | 'bottom' = 'top';
-    this.OR([{ ALT: () => this.CONSUME(K.top) }, { ALT: () => { this.CONSUME(K.bottom); end = 'bottom'; } }]);
+    const end = this.OR(this.ends);
     this.CONSUME(K.of);
     const into = this.SUBRULE(this.postfix);
     return { kind: 'put', value, end, into, span: this.ACTION(() => span(kw, into)) };
@@ -591,14 +614,18 @@ class RulesParser extends EmbeddedActionsParser {
   });
 
   /** `from` stays an ordinary name elsewhere (a parameter may be called `from`). */
+  private readonly fromWords: Array<IOrAlt<IToken>> = [{ GATE: () => this.LA(1).image === contextualWords.from, ALT: () => this.CONSUME(T.Ident) }];
   fromWord = this.RULE('fromWord', (): void => {
-    this.OR([{ GATE: () => this.LA(1).image === contextualWords.from, ALT: () => this.CONSUME(T.Ident) }]);
+    this.OR(this.fromWords);
   });
 
   /** `anyone` too is a name anywhere but after `modify … by`. */
+  private readonly anyoneWords: Array<IOrAlt<IToken>> = [{ GATE: () => this.LA(1).image === contextualWords.anyone, ALT: () => this.CONSUME(T.Ident) }];
   anyoneWord = this.RULE('anyoneWord', (): void => {
-    this.OR([{ GATE: () => this.LA(1).image === contextualWords.anyone, ALT: () => this.CONSUME(T.Ident) }]);
+    this.OR(this.anyoneWords);
   });
+
+  private readonly assignOps = this.tokenAlts([T.Assign, T.PlusAssign, T.MinusAssign]);
 
   /** An assignment, a call, or a value on its own: which of them may stand as a statement is the checker's to say. */
   assignOrCall = this.RULE('assignOrCall', (): A.Stmt => {
@@ -606,11 +633,7 @@ class RulesParser extends EmbeddedActionsParser {
     const target = this.SUBRULE(this.orExpr);
     let assigned: A.ExprStmt['assigned'];
     this.OPTION(() => {
-      const op = this.OR([
-        { ALT: () => this.CONSUME(T.Assign) },
-        { ALT: () => this.CONSUME(T.PlusAssign) },
-        { ALT: () => this.CONSUME(T.MinusAssign) },
-      ]);
+      const op = this.OR(this.assignOps);
       const value = this.SUBRULE(this.expression);
       assigned = { op: op.image as A.AssignOp, value };
     });
@@ -625,12 +648,8 @@ class RulesParser extends EmbeddedActionsParser {
 
   // ─── Expressions ──────────────────────────────────────────────────────────
 
-  expression = this.RULE('expression', (): A.Expr =>
-    this.OR([
-      { ALT: () => this.SUBRULE(this.ifExpr) },
-      { ALT: () => this.SUBRULE(this.whereExpr) },
-    ]),
-  );
+  private readonly expressions: Array<IOrAlt<A.Expr>> = [{ ALT: () => this.SUBRULE(this.ifExpr) }, { ALT: () => this.SUBRULE(this.whereExpr) }];
+  expression = this.RULE('expression', (): A.Expr => this.OR(this.expressions));
 
   ifExpr = this.RULE('ifExpr', (): A.IfExpr => {
     const kw = this.CONSUME(K.if);
@@ -642,18 +661,21 @@ class RulesParser extends EmbeddedActionsParser {
     return { kind: 'if', cond, then, else: otherwise, span: this.ACTION(() => span(kw, otherwise)) };
   });
 
+  /** `where x: …` names the element the condition reads. */
+  private readonly whereName = {
+    GATE: () => this.LA(2).tokenType === T.Colon,
+    DEF: () => {
+      const name = this.CONSUME(T.Ident);
+      this.CONSUME(T.Colon);
+      return name;
+    },
+  };
+
   whereExpr = this.RULE('whereExpr', (): A.Expr => {
     let e = this.SUBRULE(this.orExpr);
     this.MANY(() => {
       this.CONSUME(K.where);
-      let name: IToken | undefined;
-      this.OPTION({
-        GATE: () => this.LA(2).tokenType === T.Colon,
-        DEF: () => {
-          name = this.CONSUME(T.Ident);
-          this.CONSUME(T.Colon);
-        },
-      });
+      const name = this.OPTION(this.whereName);
       const cond = this.SUBRULE2(this.orExpr);
       e = this.ACTION(() => ({ kind: 'where', source: e, name: name?.image, nameSpan: name && tokSpan(name), cond, span: span(e, cond) }) as A.WhereExpr);
     });
@@ -680,32 +702,25 @@ class RulesParser extends EmbeddedActionsParser {
     return e;
   });
 
-  notExpr = this.RULE('notExpr', (): A.Expr =>
-    this.OR([
-      {
-        ALT: () => {
-          const kw = this.CONSUME(K.not);
-          const operand = this.SUBRULE(this.notExpr);
-          return this.ACTION(() => ({ kind: 'unary', op: 'not', operand, span: span(kw, operand) }) as A.UnaryExpr);
-        },
+  private readonly negations: Array<IOrAlt<A.Expr>> = [
+    {
+      ALT: () => {
+        const kw = this.CONSUME(K.not);
+        const operand = this.SUBRULE(this.notExpr);
+        return this.ACTION(() => ({ kind: 'unary', op: 'not', operand, span: span(kw, operand) }) as A.UnaryExpr);
       },
-      { ALT: () => this.SUBRULE(this.comparison) },
-    ]),
-  );
+    },
+    { ALT: () => this.SUBRULE(this.comparison) },
+  ];
+  notExpr = this.RULE('notExpr', (): A.Expr => this.OR(this.negations));
+
+  private readonly comparisonOps = this.tokenAlts([T.Eq, T.Neq, T.Le, T.Ge, T.Lt, T.Gt, K.in]);
 
   comparison = this.RULE('comparison', (): A.Expr => {
     const left = this.SUBRULE(this.rangeExpr);
     let e = left;
     this.OPTION(() => {
-      const op = this.OR([
-        { ALT: () => this.CONSUME(T.Eq) },
-        { ALT: () => this.CONSUME(T.Neq) },
-        { ALT: () => this.CONSUME(T.Le) },
-        { ALT: () => this.CONSUME(T.Ge) },
-        { ALT: () => this.CONSUME(T.Lt) },
-        { ALT: () => this.CONSUME(T.Gt) },
-        { ALT: () => this.CONSUME(K.in) },
-      ]);
+      const op = this.OR(this.comparisonOps);
       const right = this.SUBRULE2(this.rangeExpr);
       e = this.ACTION(() => ({ kind: 'binary', op: op.image as A.BinaryOp, left, right, span: span(left, right) }) as A.BinaryExpr);
     });
@@ -723,42 +738,41 @@ class RulesParser extends EmbeddedActionsParser {
     return e;
   });
 
+  private readonly additiveOps = this.tokenAlts([T.Plus, T.Minus]);
+
   additive = this.RULE('additive', (): A.Expr => {
     let e = this.SUBRULE(this.multiplicative);
     this.MANY(() => {
-      const op = this.OR([{ ALT: () => this.CONSUME(T.Plus) }, { ALT: () => this.CONSUME(T.Minus) }]);
+      const op = this.OR(this.additiveOps);
       const r = this.SUBRULE2(this.multiplicative);
       e = this.ACTION(() => ({ kind: 'binary', op: op.image as A.BinaryOp, left: e, right: r, span: span(e, r) }) as A.BinaryExpr);
     });
     return e;
   });
 
+  private readonly multiplicativeOps = this.tokenAlts([T.Star, T.Slash, T.Percent]);
+
   multiplicative = this.RULE('multiplicative', (): A.Expr => {
     let e = this.SUBRULE(this.unary);
     this.MANY(() => {
-      const op = this.OR([
-        { ALT: () => this.CONSUME(T.Star) },
-        { ALT: () => this.CONSUME(T.Slash) },
-        { ALT: () => this.CONSUME(T.Percent) },
-      ]);
+      const op = this.OR(this.multiplicativeOps);
       const r = this.SUBRULE2(this.unary);
       e = this.ACTION(() => ({ kind: 'binary', op: op.image as A.BinaryOp, left: e, right: r, span: span(e, r) }) as A.BinaryExpr);
     });
     return e;
   });
 
-  unary = this.RULE('unary', (): A.Expr =>
-    this.OR([
-      {
-        ALT: () => {
-          const m = this.CONSUME(T.Minus);
-          const operand = this.SUBRULE(this.unary);
-          return this.ACTION(() => ({ kind: 'unary', op: '-', operand, span: span(m, operand) }) as A.UnaryExpr);
-        },
+  private readonly negatives: Array<IOrAlt<A.Expr>> = [
+    {
+      ALT: () => {
+        const m = this.CONSUME(T.Minus);
+        const operand = this.SUBRULE(this.unary);
+        return this.ACTION(() => ({ kind: 'unary', op: '-', operand, span: span(m, operand) }) as A.UnaryExpr);
       },
-      { ALT: () => this.SUBRULE(this.postfix) },
-    ]),
-  );
+    },
+    { ALT: () => this.SUBRULE(this.postfix) },
+  ];
+  unary = this.RULE('unary', (): A.Expr => this.OR(this.negatives));
 
   postfix = this.RULE('postfix', (): A.Expr => {
     let e = this.SUBRULE(this.primary);
@@ -778,48 +792,47 @@ class RulesParser extends EmbeddedActionsParser {
     return { args, close };
   });
 
-  primary = this.RULE('primary', (): A.Expr =>
-    this.OR([
-      {
-        ALT: () => {
-          const t = this.CONSUME(T.NumberLit);
-          return { kind: 'number', value: Number(t.image), span: tokSpan(t) } as A.NumberExpr;
-        },
+  private readonly primaries: Array<IOrAlt<A.Expr>> = [
+    {
+      ALT: () => {
+        const t = this.CONSUME(T.NumberLit);
+        return { kind: 'number', value: Number(t.image), span: tokSpan(t) } as A.NumberExpr;
       },
-      { ALT: () => this.SUBRULE(this.stringLit) },
-      { ALT: () => ({ kind: 'bool', value: true, span: tokSpan(this.CONSUME(K.true)) }) as A.BoolExpr },
-      { ALT: () => ({ kind: 'bool', value: false, span: tokSpan(this.CONSUME(K.false)) }) as A.BoolExpr },
-      { ALT: () => ({ kind: 'none', span: tokSpan(this.CONSUME(K.none)) }) as A.NoneExpr },
-      {
-        ALT: () => {
-          const n = this.CONSUME(T.CallName);
-          const call = this.OPTION(() => this.SUBRULE(this.args));
-          return this.ACTION(() =>
-            call
-              ? ({ kind: 'call', callee: n.image, calleeSpan: tokSpan(n), args: call.args, span: span(n, call.close) } as A.CallExpr)
-              : ({ kind: 'name', name: n.image, span: tokSpan(n) } as A.NameExpr),
-          );
-        },
+    },
+    { ALT: () => this.SUBRULE(this.stringLit) },
+    { ALT: () => ({ kind: 'bool', value: true, span: tokSpan(this.CONSUME(K.true)) }) as A.BoolExpr },
+    { ALT: () => ({ kind: 'bool', value: false, span: tokSpan(this.CONSUME(K.false)) }) as A.BoolExpr },
+    { ALT: () => ({ kind: 'none', span: tokSpan(this.CONSUME(K.none)) }) as A.NoneExpr },
+    {
+      ALT: () => {
+        const n = this.CONSUME(T.CallName);
+        const call = this.OPTION(() => this.SUBRULE(this.args));
+        return this.ACTION(() =>
+          call
+            ? ({ kind: 'call', callee: n.image, calleeSpan: tokSpan(n), args: call.args, span: span(n, call.close) } as A.CallExpr)
+            : ({ kind: 'name', name: n.image, span: tokSpan(n) } as A.NameExpr),
+        );
       },
-      {
-        ALT: () => {
-          const open = this.CONSUME(T.LParen);
-          const e = this.SUBRULE(this.expression);
-          const close = this.CONSUME(T.RParen);
-          return this.ACTION(() => ({ ...e, span: span(open, close) }));
-        },
+    },
+    {
+      ALT: () => {
+        const open = this.CONSUME(T.LParen);
+        const e = this.SUBRULE(this.expression);
+        const close = this.CONSUME(T.RParen);
+        return this.ACTION(() => ({ ...e, span: span(open, close) }));
       },
-      {
-        ALT: () => {
-          const open = this.CONSUME(T.LBracket);
-          const items: A.Expr[] = [];
-          this.MANY_SEP({ SEP: T.Comma, DEF: () => items.push(this.SUBRULE2(this.expression)) });
-          const close = this.CONSUME(T.RBracket);
-          return { kind: 'list', items, span: span(open, close) } as A.ListExpr;
-        },
+    },
+    {
+      ALT: () => {
+        const open = this.CONSUME(T.LBracket);
+        const items: A.Expr[] = [];
+        this.MANY_SEP({ SEP: T.Comma, DEF: () => items.push(this.SUBRULE2(this.expression)) });
+        const close = this.CONSUME(T.RBracket);
+        return { kind: 'list', items, span: span(open, close) } as A.ListExpr;
       },
-    ]),
-  );
+    },
+  ];
+  primary = this.RULE('primary', (): A.Expr => this.OR(this.primaries));
 
   stringLit = this.RULE('stringLit', (): A.StringExpr => {
     const t = this.CONSUME(T.StringLit);
