@@ -182,6 +182,30 @@ describe('what a bot may see', () => {
     expect(changed).toBeGreaterThan(0);
   });
 
+  it("WotLK's face-down decks are dealt anew for the whole table, its open hands and what the Scourge Rises put back on top are not", () => {
+    const pack = compiled(readPackFolder(join(import.meta.dirname, '..', 'content', 'wotlk')));
+    const start = after(pack, 2, 4, ['choose normal']);
+    const st = playByAgents(pack, { players: 2, seed: 4, agents: 'random', maxSteps: start.choices.length + 30, start }).state;
+    expect(st.over).toBe(false);
+    let n = 0;
+    const random = () => ((n = (n * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const sorted = (v: unknown) => [...(v as string[])].sort();
+    let reordered = 0;
+    for (let k = 0; k < 5; k++) {
+      // Team mode: every seat observes, and still the decks are not theirs to see.
+      const world = determinise(pack, st, st.players, random);
+      for (const deck of ['heroDeck', 'scourgeDeck']) {
+        expect(viewFor(st, 'p1').e.game[deck]).toBeNull();
+        expect(sorted(world.e.game[deck])).toEqual(sorted(st.e.game[deck]));
+        if (JSON.stringify(world.e.game[deck]) !== JSON.stringify(st.e.game[deck])) reordered++;
+      }
+      for (const p of st.players) expect(world.e[p].hand).toEqual(st.e[p].hand);
+      expect(world.e.game.scourgeReturned).toEqual(st.e.game.scourgeReturned);
+      expect(world.e.game.scourgeDiscard).toEqual(st.e.game.scourgeDiscard);
+    }
+    expect(reordered).toBeGreaterThan(5);
+  });
+
   it("the shipped packs' estimates rank a finished game as its score does, and grade the game before its end", () => {
     const content = join(import.meta.dirname, '..', 'content');
     const sw = smallWorld();
