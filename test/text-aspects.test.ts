@@ -43,11 +43,14 @@ rules: |
   event turnEnded(p: player)
   event conquered(r: region, conqueror: player)
   pipeline cost(r: region): number min 1 = 2
+  pipeline bounty(p: player): number = 0
 
   action claim(r: region) "Claim {r}" {
     require r.owner == none else "{r} is taken"
+    require me.hand >= cost(r) else "{r} costs more tokens than you hold"
     r.owner = me
     me.hand -= cost(r)
+    me.coins += bounty(me)
     emit conquered(r, me)
   }
   action pass "Pass" { }
@@ -68,6 +71,7 @@ const glossary = `glossary:
     coins: coin
     hand: token
     cost: token
+    bounty: coin
     region: region
   terms:
     enums: [terrain]
@@ -105,6 +109,7 @@ const en = `language:
     gain: { before: [receive, take] }
     lose: { before: [pay] }
     fewer: { after: [fewer] }
+    more: { after: [more] }
   words: [You, Brace]
   templates:
     sentence: { timed: "{timing} {clauses}.", plain: "{clauses}." }
@@ -118,6 +123,8 @@ const en = `language:
     modify:
       cost:
         fewer: "you claim {where} for {amount} fewer"
+      bounty:
+        more: "when you claim a region, you receive {amount} more"
 `;
 
 const pl = `language:
@@ -151,6 +158,7 @@ const pl = `language:
     gain: { before: ["otrzym*", "weź"] }
     lose: { before: ["zapłać"] }
     fewer: { after: [mniej] }
+    more: { after: [więcej] }
   words: [Ty]
   templates:
     sentence: { timed: "{timing} {clauses}.", plain: "{clauses}." }
@@ -164,6 +172,8 @@ const pl = `language:
     modify:
       cost:
         fewer: "zajmujesz {where:acc}, płacąc {amount:acc} mniej"
+      bounty:
+        more: "gdy zajmujesz region, otrzymujesz {amount:acc} więcej"
 `;
 
 const RULES = {
@@ -197,6 +207,16 @@ modify cost(r) when self.braced = value - 1
 on turnEnded(p) when p == holder {
   self.braced = false
 }`,
+  // An action the player may take, and a bonus the rules add to every claim without asking.
+  banner: `action rally "Rally" anytime {
+  require not self.used else "already rallied this turn"
+  self.used = true
+  me.coins += 1
+}
+on turnEnded(p) {
+  self.used = false
+}
+modify bounty(p) when p == holder = value + 1`,
 } as const;
 
 type Id = keyof typeof RULES;
@@ -209,6 +229,10 @@ const TEXTS: Record<Id, { en: string; pl: string }> = {
   blessing: { en: 'Once per turn you may take 1 coin.', pl: 'Raz na turę możesz wziąć 1 monetę.' },
   tithe: { en: 'At the end of your turn, you receive 2 coins.', pl: 'Na koniec swojej tury otrzymujesz 2 monety.' },
   brace: { en: 'Once per turn you may brace: this turn you claim regions for 1 token fewer.', pl: 'Raz na turę możesz się przygotować: w tej turze zajmujesz regiony, płacąc 1 żeton mniej.' },
+  banner: {
+    en: 'Once per turn you may take 1 coin. When you claim a region, you receive 1 more coin.',
+    pl: 'Raz na turę możesz wziąć 1 monetę. Gdy zajmujesz region, otrzymujesz 1 monetę więcej.',
+  },
 };
 
 function files(id: Id, texts: { en: string; pl: string } = TEXTS[id]): SourceFile[] {
@@ -253,6 +277,22 @@ describe('what a player acts on', () => {
       ['TX0105', 'pl'],
     ]);
     expect(found[0].message).toContain('the rules make it mandatory');
+  });
+
+  it('TX0105: "may" in the clause of a bonus the rules always add, though the card has an action the player may take', () => {
+    const en = 'Once per turn you may take 1 coin. When you claim a region, you may receive 1 more coin.';
+    const found = findings('banner', { en, pl: 'Raz na turę możesz wziąć 1 monetę. Gdy zajmujesz region, możesz otrzymać 1 monetę więcej.' });
+    expect(found.map((f) => [f.code, f.lang, f.words])).toEqual([
+      ['TX0105', 'en', 'may'],
+      ['TX0105', 'pl', 'możesz'],
+    ]);
+    expect(found[0].message).toContain('the rules make it mandatory');
+    // The "may" of the bonus's clause, not the action's.
+    expect(found[0].column).toBe('      en: "'.length + en.indexOf('may receive') + 1);
+  });
+
+  it('"may" of a number that decides what the player may do (a cost a `require` reads) is no finding', () => {
+    expect(findings('brace', { en: 'Once per turn you may brace: this turn you may claim regions for 1 token fewer.', pl: 'Raz na turę możesz się przygotować: w tej turze możesz zajmować regiony, płacąc 1 żeton mniej.' })).toEqual([]);
   });
 
   it('TX0106: "each player" where the rules give it to the card’s player', () => {

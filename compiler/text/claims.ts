@@ -13,6 +13,7 @@ import { stmtExprs, walkExpr, walkStmts } from '../../dsl/walk.ts';
 export { walkExpr, walkStmts };
 import type { ClaimBody, How, RuleClaim, Transfer } from './claim.ts';
 import { termClass, type Direction, type Glossary, type Party, type UnitRef } from './language.ts';
+import { pipelineUse } from './permits.ts';
 
 type Local = { k: 'let'; value: A.Expr } | { k: 'choose'; source: A.Expr } | { k: 'each'; source: A.Expr };
 
@@ -157,6 +158,7 @@ class RuleReader {
       }
       case 'modify':
         if (decl.value.kind === 'bool') this.push({ k: 'mode', mode: decl.value.value ? 'may' : 'cannot' }, false, decl.nameSpan, []);
+        else if (this.bonus(decl.name)) this.push({ k: 'mode', mode: 'must' }, false, decl.nameSpan, [], { ownNumbers: true });
         this.roles(decl.roles);
         if (decl.when) {
           this.scan(decl.when, { required: true });
@@ -326,6 +328,12 @@ class RuleReader {
     } else this.scan(v, { required: true });
     if (pipe?.decl.min?.kind === 'number' && ref) this.push({ k: 'number', value: pipe.decl.min.value, unit: ref.unit, dir: 'atLeast' }, false, m.nameSpan, [], { how: 'min' });
     if (pipe?.decl.max?.kind === 'number' && ref) this.push({ k: 'number', value: pipe.decl.max.value, unit: ref.unit, dir: 'atMost' }, false, m.nameSpan, [], { how: 'min' });
+  }
+
+  /** A number pipeline the rules add into the state and never ask with: what a card adds to it, the player gets without a choice. */
+  private bonus(name: string): boolean {
+    const use = pipelineUse(this.c);
+    return use.read.has(name) && !use.permits.has(name);
   }
 
   private mentionsValue(e: A.Expr): boolean {

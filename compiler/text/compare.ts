@@ -113,7 +113,7 @@ function options(rule: RuleClaim[], text: TextClaim[], sameClass: (a: string, b:
  */
 function aspects(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
   const out: Mismatch[] = [];
-  const modes = (m: string) => rule.filter((r) => r.body.k === 'mode' && r.body.mode === m);
+  const modes = (m: string) => rule.filter((r) => r.body.k === 'mode' && r.body.mode === m && !r.ownNumbers);
   // "(You must pay at least 1 token)" is about a floor, not about a choice, and so is the "must" of
   // its own part of the sentence only; the "must" after a threshold ("when a region with at least 1
   // token falls, you must …") is what happens then, not judged here.
@@ -127,6 +127,9 @@ function aspects(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
     if (word !== 'may' && said('may').length) continue;
     out.push({ code: 'TX0105', text: words[0], rule: modes(against)[0] });
   }
+  // "When you fight, you may roll 1 more block" of a bonus the rules always give: a "may" in the
+  // clause of a number speaks of that number, whatever else of the card the player chooses.
+  if (!out.length) out.push(...optionalBonus(rule, text, said('may')));
   const everyone = rule.filter((r) => r.body.k === 'who');
   for (const t of text) {
     if (t.body.k === 'who' && t.body.who === 'each' && !t.negated && !everyone.length) out.push({ code: 'TX0106', text: t });
@@ -165,6 +168,24 @@ function aspects(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
     else if (r.required) out.push({ code: 'TX0107', rule: r });
   }
   return out;
+}
+
+/** A "may" in the clause of a number that every rule giving it gives without a choice. */
+function optionalBonus(rule: RuleClaim[], text: TextClaim[], mays: TextClaim[]): Mismatch[] {
+  const modesOf = (r: RuleClaim) => rule.filter((x) => x.decl === r.decl && x.body.k === 'mode');
+  const forced = (r: RuleClaim) => modesOf(r).length > 0 && modesOf(r).every((x) => x.body.k === 'mode' && x.body.mode === 'must');
+  for (const w of mays) {
+    for (const t of text) {
+      if (t.body.k !== 'number' || t.body.cond || t.negated || t.sentence !== w.sentence || t.part !== w.part) continue;
+      // Only what is added or taken: "you may use the bonus twice" of `value * 2` speaks of the use, not of an amount.
+      const compatibles = rule.filter((r) => r.body.k === 'number' && r.body.dir && r.required && (r.how === 'amount' || r.how === 'per') && compatible(t.body, r.body));
+      // "1 more coin" is the bonus's, not the 1 coin an action gives.
+      const same = compatibles.filter((r) => r.body.k === 'number' && t.body.k === 'number' && r.body.dir === t.body.dir);
+      const support = same.length ? same : compatibles;
+      if (support.length && support.every(forced)) return [{ code: 'TX0105', text: w, rule: modesOf(support[0])[0] }];
+    }
+  }
+  return [];
 }
 
 /**
