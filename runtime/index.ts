@@ -10,9 +10,9 @@ import { FINISH, SUSPEND, type ActionCode, type Program, type RunCtx } from './p
 import { Refusal } from './refusal.ts';
 import { seedState } from './rng.ts';
 import { startingRecords } from './start.ts';
-import { metaIfAny, metaOf } from './stateMeta.ts';
+import { metaIfAny, metaOf, type Listed } from './stateMeta.ts';
 import { table } from './table.ts';
-import type { ApplyResult, Choice, Frame, GameState, NewGameOptions, Value } from './types.ts';
+import type { ApplyResult, Choice, Frame, GameState, NewGameOptions, Prompt, Value } from './types.ts';
 import { decodeArg, display, encodeArg } from './values.ts';
 
 export type { ApplyResult, Choice, GameState, NewGameOptions, Value, LogEntry } from './types.ts';
@@ -96,68 +96,59 @@ function setUp(prog: Program, st: GameState, options: NewGameOptions, frameOf: (
  * Bots that never show labels may pass `{ labels: false }`: the label is then the id.
  */
 export function legalChoices(state: GameState, options: { labels?: boolean } = {}): Choice[] {
-  const out = withStepBudget(() => withFrozenState(() => listChoices(state, options.labels ?? true)));
-  const players = new Array<string>(out.length);
-  const ids = new Array<string>(out.length);
-  for (let i = 0; i < out.length; i++) {
-    players[i] = out[i].player;
-    ids[i] = out[i].id;
-  }
-  metaOf(state).listed = { players, ids };
-  return out;
+  const labels = options.labels ?? true;
+  const l = withStepBudget(() => withFrozenState(() => listChoices(state, labels)));
+  metaOf(state).listed = l;
+  return l.choices;
 }
 
-/**
- * The ids last listed as legal for a state. A state is never changed once made (apply copies it), so
- * a choice listed for it (for the same player) need not have its parameters and leading requires
- * checked again by `apply`; the action's body still runs every require.
- */
-function wasListed(state: GameState, player: string, id: string): boolean {
-  const l = metaIfAny(state)?.listed;
-  if (!l) return false;
-  for (let i = 0; i < l.ids.length; i++) if (l.ids[i] === id && l.players[i] === player) return true;
-  return false;
+const NO_ARGS: Value[] = [];
+
+/** A listing under way: the choices handed to the caller, and what `apply` keeps of them (`Listed`). */
+type Listing = Listed & { choices: Choice[] };
+
+function listed(l: Listing, choice: Choice, code: ActionCode | null, args: Value[]): void {
+  l.choices.push(choice);
+  l.ids.push(choice.id);
+  l.players.push(choice.player);
+  l.codes.push(code);
+  l.args.push(args);
 }
 
-function listChoices(state: GameState, labels: boolean): Choice[] {
+function listChoices(state: GameState, labels: boolean): Listing {
   const prog = programFor(state);
   const pack = prog.pack;
   const p = state.prompt;
-  if (!p || state.over) return [];
+  const l: Listing = { choices: [], ids: [], players: [], codes: [], args: [], standingFrom: 0 };
+  if (!p || state.over) return l;
   if (p.kind === 'choose') {
-    const out: Choice[] = (p.options ?? []).map((o) => ({ id: `choose ${encodeArg(o)}`, player: p.player, action: 'choose', args: [o], label: `${p.text ? `${p.text}: ` : ''}${display(pack, o)}` }));
-    if (p.optional) out.push({ id: 'skip', player: p.player, action: 'skip', args: [], label: p.text ? `${p.text}: none` : 'Skip' });
-    out.push(...standingChoices(prog, state, p.player, labels));
-    return out;
+    for (const o of p.options ?? []) listed(l, { id: `choose ${encodeArg(o)}`, player: p.player, action: 'choose', args: [o], label: `${p.text ? `${p.text}: ` : ''}${display(pack, o)}` }, null, NO_ARGS);
+    if (p.optional) listed(l, { id: 'skip', player: p.player, action: 'skip', args: [], label: p.text ? `${p.text}: none` : 'Skip' }, null, NO_ARGS);
+  } else {
+    for (const a of offered(prog, state)) actionChoices(prog, state, a, p.player, p.player, labels, l);
   }
-  const out: Choice[] = [];
-  for (const a of offered(prog, state)) {
-    const spent = limitReason(a, state, p.player) !== null;
-    const c = actionCtx(prog, state, a, p.player, []);
-    for (const args of combinations(a, c)) {
-      if (spent || a.pre(withArgs(c, args), false) !== null) continue;
-      const id = choiceId(a, args);
-      out.push({ id, player: p.player, action: a.name, args, label: labels ? labelOf(a, c, args, pack) : id });
-    }
-  }
-  out.push(...standingChoices(prog, state, p.player, labels));
-  return out;
+  l.standingFrom = l.ids.length;
+  for (const [a, actor] of standing(prog, state)) actionChoices(prog, state, a, actor, p.player, labels, l);
+  return l;
 }
 
-/** The `anytime` actions open now, as choices (carrying their player when it is not the one asked). */
-function standingChoices(prog: Program, state: GameState, asked: string, labels: boolean): Choice[] {
-  const pack = prog.pack;
-  const out: Choice[] = [];
-  for (const [a, actor] of standing(prog, state)) {
-    const spent = limitReason(a, state, actor) !== null;
-    const c = actionCtx(prog, state, a, actor, []);
-    for (const args of combinations(a, c)) {
-      if (spent || a.pre(withArgs(c, args), false) !== null) continue;
-      const id = choiceId(a, args, actor === asked ? undefined : actor);
-      out.push({ id, player: actor, action: a.name, args, label: labels ? labelOf(a, c, args, pack) : id });
-    }
+/**
+ * The choices of action `a` open to `actor` (the player asked, or one taking an `anytime` action at
+ * their offer). `combinations` ran every leading check on each full candidate, as `pre` would.
+ */
+function actionChoices(prog: Program, state: GameState, a: ActionCode, actor: string, asked: string, labels: boolean, l: Listing): void {
+  const c = actionCtx(prog, state, a, actor, []);
+  const found = combinations(a, c);
+  // Spent, its parameters' domains were still asked: they count against the budget as they did.
+  if (limitReason(a, state, actor) !== null) return;
+  const by = actor === asked ? undefined : actor;
+  for (let i = 0; i < found.length; i++) {
+    const args = found[i];
+    const id = choiceId(a, args, by);
+    // A label may read the leading checks' `let`s, which the next candidate's checks overwrote.
+    if (labels) a.pre(withArgs(c, args), false);
+    listed(l, { id, player: actor, action: a.name, args: args.slice(), label: labels ? labelOf(a, c, args, prog.pack) : id }, a, args);
   }
-  return out;
 }
 
 /** Applies a choice by id. An illegal choice is refused with the rule's reason, and the state is left as it was. */
@@ -165,86 +156,165 @@ export function apply(state: GameState, choice: string | Choice, options: { play
   return withStepBudget(() => applyChoice(state, choice, options));
 }
 
+/**
+ * A choice made sense of: a pick at a `choose` (`a` undefined), or action `a` taken by `player`
+ * with `args`; `recorded` is the id the game's choices keep, `checked` whether listing the state's
+ * choices already checked its parameters and leading requires.
+ */
+interface Move {
+  a: ActionCode | undefined;
+  anytime: boolean;
+  player: string;
+  args: Value[];
+  value: Value;
+  recorded: string;
+  checked: boolean;
+}
+
 function applyChoice(state: GameState, choice: string | Choice, options: { player?: string }): ApplyResult {
   const prog = programFor(state);
-  const pack = prog.pack;
-  const id = typeof choice === 'string' ? choice : choice.id;
   const p = state.prompt;
   if (!p || state.over) return { ok: false, reason: 'the game is over', state };
-  const plain = PLAIN_ID.test(id);
-  const parts = plain ? id.split(' ') : splitId(id);
-  // One choice has one id: spaces added around or between its words make another, which no list offers.
-  if (!plain && parts.join(' ') !== id) return { ok: false, reason: `\`${id.slice(0, 80)}\` is not a choice as listed (words apart by one space)`, state };
-  const [head = '', ...rawArgs] = parts;
-  const [key, by] = head.split('@');
-  const actor = by ?? options.player ?? (typeof choice === 'string' ? p.player : choice.player);
-  const anytime = standing(prog, state).find(([x, q]) => q === actor && actionKey(x) === key)?.[0];
-  if (actor !== p.player && !anytime) return { ok: false, reason: `${display(pack, p.player)} must act now, not ${display(pack, actor)}`, state };
-  // `@player` names who acts at another player's offer; the player asked is listed without it.
-  if (by !== undefined && by === p.player) return { ok: false, reason: `${display(pack, p.player)} is asked: their choice is \`${[key, ...rawArgs].join(' ').slice(0, 80)}\`, without \`@${by}\``, state };
-  const next = cloneState(state);
-  attachProgram(prog, next);
-  shareHolders(state, next);
-  const step = state.choices.length;
-  next.choices.push(anytime && actor !== p.player ? [`${key}@${actor}`, ...rawArgs].join(' ') : id);
-  const prompt = next.prompt!;
-  next.prompt = null;
+  const id = typeof choice === 'string' ? choice : choice.id;
   /** The action taken, whose rule a refusal outside any statement names. */
   let taken: ActionCode | undefined;
   try {
-    if (prompt.kind === 'choose' && !anytime) {
-      let value: Value;
-      if (id === 'skip') {
-        if (!prompt.optional) return { ok: false, reason: 'this choice cannot be skipped', state };
-        value = null;
-      } else {
-        if (!id.startsWith('choose ')) return { ok: false, reason: `${display(pack, prompt.player)} must choose${prompt.text ? ` (${prompt.text})` : ''}, not \`${id}\``, state };
-        value = decodeArg(id.slice(7));
-        if (!(prompt.options ?? []).some((o) => sameValue(o, value))) return { ok: false, reason: `${display(pack, value)} is not one of the options${prompt.text ? ` for “${prompt.text}”` : ''}`, state };
-      }
-      logLine(next, step, `${display(pack, prompt.player)} chose ${value === null ? 'nothing' : display(pack, value)}${prompt.text ? ` (${prompt.text})` : ''}`, prompt.rule, prompt.player);
-      const asked = prompt.frames[0];
-      const env = asked.env.slice();
-      env[prompt.slot!] = value;
-      prompt.frames[0] = { ...asked, env };
-      resume(prompt.frames, prog, next, step);
-      return { ok: true, state: next };
-    }
-    const a = anytime ?? offered(prog, state).find((x) => actionKey(x) === key);
-    taken = a;
-    if (!a) {
-      const known = prog.actions[key.split('.').pop()!];
-      return { ok: false, reason: known ? `\`${key}\` is not open to ${display(pack, prompt.player)} now` : `there is no action \`${key}\``, state };
-    }
-    const player = anytime ? actor : prompt.player;
-    // An `anytime` action interrupts the offer or the choice, which is asked again once the action is over.
-    const after = anytime ? [newFrame(-1, 0, [], null, null, null, false, undefined, undefined, prompt)] : prompt.frames;
-    const args = rawArgs.map(decodeArg);
-    if (args.length !== a.params.length) return { ok: false, reason: `\`${a.name}\` takes ${a.params.length} choice(s): ${a.params.map((x) => x.name).join(', ')}`, state };
-    const c = actionCtx(prog, next, a, player, args, step);
-    if (!wasListed(state, player, id)) {
-      const refused = withFrozenState(() => checkArgs(prog, state, a, player, args));
+    const move = listedMove(state, id, choice, options) ?? parsedMove(prog, state, p, id, choice, options);
+    if ('reason' in move) return { ok: false, ...move, state };
+    taken = move.a;
+    if (move.a && !move.checked) {
+      const refused = withFrozenState(() => checkArgs(prog, state, move.a!, move.player, move.args));
       if (refused) return { ok: false, ...refused, state };
     }
-    const usage = usageKey(a, player);
-    if (a.limit?.per === 'turn') next.used[usage] = (next.used[usage] ?? 0) + 1;
-    if (a.limit?.per === 'game') next.usedGame[usage] = (next.usedGame[usage] ?? 0) + 1;
-    logLine(next, step, `${display(pack, player)}: ${labelOf(a, c, args, pack)}`, a.origin.where, player);
-    const sig = runBlock(a.body, 0, c);
-    if (sig === SUSPEND) {
-      next.prompt!.frames.push(...after);
-      return { ok: true, state: next };
-    }
-    if (sig === FINISH) {
-      next.over = true;
-      return { ok: true, state: next };
-    }
-    resume(after, prog, next, step);
-    return { ok: true, state: next };
+    return { ok: true, state: taken ? takeAction(prog, state, p, move) : pick(prog, state, p, move) };
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, reason: e.message, rule: e.where ?? taken?.origin.where, ...(e.budget && { budget: e.budget }), state };
     throw e;
   }
+}
+
+/**
+ * The move of an action's choice as listed for this state (a state is never changed once made:
+ * `apply` copies it): its action and player are known, and its parameters and leading requires
+ * were checked by listing; the action's body still runs every require. Undefined when the choice
+ * was not listed so, or when listing alone cannot say how the id reads (the player named apart, an
+ * `anytime` action of the same name open to the player): the id is then read as it is written.
+ */
+function listedMove(state: GameState, id: string, choice: string | Choice, options: { player?: string }): Move | undefined {
+  const l = metaIfAny(state)?.listed;
+  if (!l) return undefined;
+  const k = l.ids.indexOf(id);
+  const a = k < 0 ? null : l.codes[k];
+  if (!a) return undefined;
+  const player = l.players[k];
+  if ((options.player !== undefined && options.player !== player) || (typeof choice !== 'string' && choice.player !== player)) return undefined;
+  if (k < l.standingFrom) {
+    for (let j = l.standingFrom; j < l.ids.length; j++) if (l.players[j] === player && actionKey(l.codes[j]!) === actionKey(a)) return undefined;
+  }
+  const args = l.args[k];
+  for (let i = 0; i < args.length; i++) if (!readsBack(args[i])) return undefined;
+  return { a, anytime: k >= l.standingFrom, player, args, value: null, recorded: id, checked: true };
+}
+
+/**
+ * Whether a listed argument is what its word in the id reads back as (`decodeArg`), so the listed
+ * value may stand for the word: not so for none and the words `true`, `false` and `none`, which
+ * read back as other values, nor for -0; a list is read back from its word.
+ */
+function readsBack(v: Value): boolean {
+  if (typeof v === 'string') return v !== 'true' && v !== 'false' && v !== 'none';
+  if (typeof v === 'number') return !Object.is(v, -0);
+  return typeof v === 'boolean';
+}
+
+/** The move an id names, read word by word, or why it names none. */
+function parsedMove(prog: Program, state: GameState, p: Prompt, id: string, choice: string | Choice, options: { player?: string }): Move | { reason: string } {
+  const pack = prog.pack;
+  const plain = PLAIN_ID.test(id);
+  const parts = plain ? id.split(' ') : splitId(id);
+  // One choice has one id: spaces added around or between its words make another, which no list offers.
+  if (!plain && parts.join(' ') !== id) return { reason: `\`${id.slice(0, 80)}\` is not a choice as listed (words apart by one space)` };
+  const [head = '', ...rawArgs] = parts;
+  const [key, by] = head.split('@');
+  const actor = by ?? options.player ?? (typeof choice === 'string' ? p.player : choice.player);
+  const anytime = standing(prog, state).find(([x, q]) => q === actor && actionKey(x) === key)?.[0];
+  if (actor !== p.player && !anytime) return { reason: `${display(pack, p.player)} must act now, not ${display(pack, actor)}` };
+  // `@player` names who acts at another player's offer; the player asked is listed without it.
+  if (by !== undefined && by === p.player) return { reason: `${display(pack, p.player)} is asked: their choice is \`${[key, ...rawArgs].join(' ').slice(0, 80)}\`, without \`@${by}\`` };
+  const recorded = anytime && actor !== p.player ? [`${key}@${actor}`, ...rawArgs].join(' ') : id;
+  if (p.kind === 'choose' && !anytime) {
+    let value: Value;
+    if (id === 'skip') {
+      if (!p.optional) return { reason: 'this choice cannot be skipped' };
+      value = null;
+    } else {
+      if (!id.startsWith('choose ')) return { reason: `${display(pack, p.player)} must choose${p.text ? ` (${p.text})` : ''}, not \`${id}\`` };
+      value = decodeArg(id.slice(7));
+      if (!(p.options ?? []).some((o) => sameValue(o, value))) return { reason: `${display(pack, value)} is not one of the options${p.text ? ` for “${p.text}”` : ''}` };
+    }
+    return { a: undefined, anytime: false, player: p.player, args: [], value, recorded, checked: true };
+  }
+  const a = anytime ?? offered(prog, state).find((x) => actionKey(x) === key);
+  if (!a) {
+    const known = prog.actions[key.split('.').pop()!];
+    return { reason: known ? `\`${key}\` is not open to ${display(pack, p.player)} now` : `there is no action \`${key}\`` };
+  }
+  const args = rawArgs.map(decodeArg);
+  if (args.length !== a.params.length) return { reason: `\`${a.name}\` takes ${a.params.length} choice(s): ${a.params.map((x) => x.name).join(', ')}` };
+  const player = anytime ? actor : p.player;
+  return { a, anytime: anytime !== undefined, player, args, value: null, recorded, checked: wasListed(state, player, id) };
+}
+
+/** Whether `id` was listed for `player` in this state: its parameters and leading requires were checked then. */
+function wasListed(state: GameState, player: string, id: string): boolean {
+  const l = metaIfAny(state)?.listed;
+  if (!l) return false;
+  for (let i = 0; i < l.ids.length; i++) if (l.ids[i] === id && l.players[i] === player) return true;
+  return false;
+}
+
+/** The state after `state`, a copy: the next choice's. */
+function nextState(prog: Program, state: GameState, move: Move): GameState {
+  const next = cloneState(state);
+  attachProgram(prog, next);
+  shareHolders(state, next);
+  next.choices.push(move.recorded);
+  next.prompt = null;
+  return next;
+}
+
+/** A pick at a `choose`: the rule that asked goes on with it. */
+function pick(prog: Program, state: GameState, prompt: Prompt, move: Move): GameState {
+  const step = state.choices.length;
+  const next = nextState(prog, state, move);
+  const { value } = move;
+  logLine(next, step, `${display(prog.pack, prompt.player)} chose ${value === null ? 'nothing' : display(prog.pack, value)}${prompt.text ? ` (${prompt.text})` : ''}`, prompt.rule, prompt.player);
+  const asked = prompt.frames[0];
+  const env = asked.env.slice();
+  env[prompt.slot!] = value;
+  const frames = prompt.frames.slice();
+  frames[0] = { ...asked, env };
+  resume(frames, prog, next, step);
+  return next;
+}
+
+function takeAction(prog: Program, state: GameState, prompt: Prompt, move: Move): GameState {
+  const a = move.a!;
+  const { player, args } = move;
+  const step = state.choices.length;
+  const next = nextState(prog, state, move);
+  // An `anytime` action interrupts the offer or the choice, which is asked again once the action is over.
+  const after = move.anytime ? [newFrame(-1, 0, [], null, null, null, false, undefined, undefined, prompt)] : prompt.frames;
+  const c = actionCtx(prog, next, a, player, args, step);
+  const usage = usageKey(a, player);
+  if (a.limit?.per === 'turn') next.used[usage] = (next.used[usage] ?? 0) + 1;
+  if (a.limit?.per === 'game') next.usedGame[usage] = (next.usedGame[usage] ?? 0) + 1;
+  logLine(next, step, `${display(prog.pack, player)}: ${labelOf(a, c, args, prog.pack)}`, a.origin.where, player);
+  const sig = runBlock(a.body, 0, c);
+  if (sig === SUSPEND) next.prompt!.frames.push(...after);
+  else if (sig === FINISH) next.over = true;
+  else resume(after, prog, next, step);
+  return next;
 }
 
 /** Hidden information removed: other players' hidden fields and every hidden field of other kinds. */
@@ -376,8 +446,9 @@ function withArgs(c: RunCtx, args: Value[]): RunCtx {
 }
 
 /**
- * The parameter values to try, in order. A prefix that a leading check reading only those
- * parameters refuses is not extended: every choice starting with it would be refused.
+ * The parameters' values that pass the leading checks, in order. A prefix that a check reading only
+ * those parameters refuses is not extended: every choice starting with it would be refused. A full
+ * candidate has passed every check, as `pre` would say.
  */
 function combinations(a: ActionCode, c: RunCtx): Value[][] {
   const last = a.params.length;
@@ -390,8 +461,9 @@ function combinations(a: ActionCode, c: RunCtx): Value[][] {
       spend(domain.length);
       if (next.length + domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where, 'choices');
       for (const v of domain) {
-        const args = [...prefix, v];
-        if (i + 1 === last || a.holdsWith(withArgs(c, args), i + 1)) next.push(args);
+        const args = prefix.slice();
+        args.push(v);
+        if (a.holdsWith(withArgs(c, args), i + 1)) next.push(args);
       }
     }
     out = next;
@@ -416,10 +488,23 @@ function limitReason(a: ActionCode, st: GameState, player: string): string | nul
 
 /** `by`: the player taking an `anytime` action at another player's offer (`newAllies.play@p2`). */
 function choiceId(a: ActionCode, args: Value[], by?: string): string {
+  if (by === undefined && args.length === 1) {
+    const v = args[0];
+    if (typeof v !== 'string' && typeof v !== 'number') return `${actionKey(a)} ${encodeArg(v)}`;
+    let id = a.ids.get(v);
+    if (id === undefined) {
+      id = `${actionKey(a)} ${encodeArg(v)}`;
+      // A domain of numbers may be long (`1..n`): the ids kept are the ones a board names.
+      if (a.ids.size < MAX_KEPT_IDS) a.ids.set(v, id);
+    }
+    return id;
+  }
   let id = by ? `${actionKey(a)}@${by}` : actionKey(a);
   for (let i = 0; i < args.length; i++) id += ` ${encodeArg(args[i])}`;
   return id;
 }
+
+const MAX_KEPT_IDS = 4096;
 
 /** An id whose words hold no quote or list, one space apart: its words are what is between the spaces. */
 const PLAIN_ID = /^[^\s"[]+(?: [^\s"[]+)*$/;

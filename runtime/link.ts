@@ -686,6 +686,7 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
         label: a.label && expr(a.label),
         limit: a.limit,
         ...(generated ? generated.checks(a, needs, silent) : interpretedChecks(a.checks, needs, silent)),
+        ids: new Map(),
         body,
         origin: a.origin,
       };

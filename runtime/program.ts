@@ -95,6 +95,8 @@ export interface ActionCode {
   pre: (c: RunCtx, explain?: boolean) => { reason: string; rule?: string } | null;
   /** Whether the leading checks that read no parameter past the first `bound` hold (the ones after the first that reads more are not run). */
   holdsWith: (c: RunCtx, bound: number) => boolean;
+  /** Ids of this action's choices by their one argument, made once (`choiceId`): listing names every candidate. */
+  ids: Map<Value, string>;
   body: BlockCode;
   origin: Origin;
 }

@@ -1,5 +1,6 @@
 import type { Kept } from './holders.ts';
-import type { Program } from './program.ts';
+import type { ActionCode, Program } from './program.ts';
+import type { Value } from './types.ts';
 
 /**
  * What the runtime keeps with a game state outside its JSON: the program it is played with, which
@@ -23,9 +24,23 @@ export interface StateMeta {
   /** The ids of `table`, in its order, when `table` is this state's entity table. */
   ids: string[] | undefined;
   table: object | undefined;
-  /** The choices last listed as legal for this state: their players and ids, position by position. */
-  listed: { players: string[]; ids: string[] } | undefined;
+  /** The choices last listed as legal for this state (`Listed`). */
+  listed: Listed | undefined;
   kept: Kept | undefined;
+}
+
+/**
+ * The choices listed for a state, position by position: their ids, players and actions (none for a
+ * `choose` or `skip`), and from which position on they are the `anytime` actions open at the
+ * prompt. Kept apart from the list handed out, which its caller may change.
+ */
+export interface Listed {
+  ids: string[];
+  players: string[];
+  codes: Array<ActionCode | null>;
+  /** The arguments of each choice as listing found them. */
+  args: Value[][];
+  standingFrom: number;
 }
 
 const META = Symbol('runtime state');
