@@ -18,6 +18,7 @@
  * alternate between two; the worker's compile session (compiler/incremental.ts) has both in memory
  * after the first round.
  */
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -284,11 +285,19 @@ try {
   }
   // TRACE=<file>: a Chromium performance trace of this tree's rounds, for chrome://tracing or DevTools.
   if (process.env.TRACE) await browser.startTracing(first.page, { path: process.env.TRACE, screenshots: false });
+  // PROFILE=<file>: a CPU profile of this tree's page over the rounds, for DevTools' Performance panel or a script.
+  const profiler = process.env.PROFILE ? await first.page.context().newCDPSession(first.page) : undefined;
+  if (profiler) {
+    await profiler.send('Profiler.enable');
+    await profiler.send('Profiler.setSamplingInterval', { interval: 250 });
+    await profiler.send('Profiler.start');
+  }
   for (let i = 0; i < ROUNDS; i++) {
     // Each side goes first in every other round.
     for (const side of i % 2 ? [...sides].reverse() : sides) await round(side, sides.filter((o) => o !== side));
   }
   if (process.env.TRACE) await browser.stopTracing();
+  if (profiler) writeFileSync(process.env.PROFILE!, JSON.stringify((await profiler.send('Profiler.stop')).profile));
   for (const side of sides) {
     console.log(`\n${side.name}:`);
     for (const [label, xs] of side.figures) stats(label, xs);

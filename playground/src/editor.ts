@@ -1,15 +1,16 @@
 /**
  * The pack editor: one Monaco model per pack file, the pack language's colouring, the compiler's
- * diagnostics as markers, and the compiler's symbol index for the language services
- * (`providers.ts`).
+ * diagnostics as markers, and the language services (`providers.ts`), which the engine worker
+ * answers from the compiler's symbol index.
  */
 import * as monaco from 'monaco-editor/editor';
 import 'monaco-editor/features/register.all';
 // F12 / "Go to Definition" and "Peek": not among register.all's features in this Monaco version.
 import 'monaco-editor/editor/contrib/gotoSymbol/browser/goToCommands';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
-import { emptySymbolIndex, type Place, type SymbolIndex } from '../../compiler/symbols.ts';
+import type { Place } from '../../compiler/symbols.ts';
 import type { Diagnostic } from './engine-types.ts';
+import type { ServiceAnswers, ServiceAsk } from './protocol.ts';
 import { LANGUAGE_ID, languageConfiguration, monarch, themeRules } from './language.ts';
 import { registerProviders } from './providers.ts';
 
@@ -22,6 +23,8 @@ export interface EditorHost {
   onEdit(path: string, text: string): void;
   /** The designer (or go-to-definition) opened another file. */
   onOpenFile(path: string): void;
+  /** An answer of the language services on the last compile; null when there is none. */
+  ask<K extends keyof ServiceAnswers>(ask: ServiceAsk<K>): Promise<ServiceAnswers[K] | null>;
 }
 
 export class PackEditor {
@@ -29,7 +32,6 @@ export class PackEditor {
   private models = new Map<string, monaco.editor.ITextModel>();
   private packKey = '';
   private current = '';
-  private symbols: SymbolIndex = emptySymbolIndex();
   private diagnostics: Diagnostic[] = [];
   private silent = false;
   private viewStates = new Map<string, monaco.editor.ICodeEditorViewState | null>();
@@ -80,8 +82,8 @@ export class PackEditor {
   get currentFile(): string {
     return this.current;
   }
-  get index(): SymbolIndex {
-    return this.symbols;
+  ask<K extends keyof ServiceAnswers>(ask: ServiceAsk<K>): Promise<ServiceAnswers[K] | null> {
+    return this.host.ask(ask);
   }
 
   uriOf(path: string): monaco.Uri {
@@ -101,7 +103,6 @@ export class PackEditor {
     this.models.clear();
     this.viewStates.clear();
     this.packKey = packKey;
-    this.symbols = emptySymbolIndex();
     this.diagnostics = [];
     for (const [path, text] of Object.entries(files)) this.addModel(path, text);
     const first = open && files[open] !== undefined ? open : files['pack.yaml'] !== undefined ? 'pack.yaml' : Object.keys(files)[0];
@@ -162,17 +163,29 @@ export class PackEditor {
     this.editor.focus();
   }
 
-  setSymbols(symbols: SymbolIndex) {
-    this.symbols = symbols;
-  }
-
   /** Show the compiler's diagnostics as markers in every file. */
   setDiagnostics(diagnostics: Diagnostic[]) {
     this.diagnostics = diagnostics;
-    for (const [path, model] of this.models) {
-      const markers = diagnostics.filter((d) => d.file === path).map((d) => this.markerOf(model, d));
-      monaco.editor.setModelMarkers(model, 'rulebook', markers);
-    }
+    const byFile = groupBy(diagnostics, (d) => d.file);
+    for (const [path, model] of this.models) this.setMarkers(model, 'rulebook', (byFile.get(path) ?? []).map((d) => this.markerOf(model, d)));
+  }
+
+  /** What each owner's markers were last set to, per model, with the version of the text they were placed on. */
+  private markersSet = new WeakMap<monaco.editor.ITextModel, Map<string, string>>();
+
+  /**
+   * Sets a file's markers unless they are those it has: every set is an event that Monaco's views
+   * and decorations answer, and a pack has a hundred files of which a keystroke changes the markers
+   * of one or two.
+   */
+  private setMarkers(model: monaco.editor.ITextModel, owner: string, markers: monaco.editor.IMarkerData[]) {
+    // Monaco moves markers with the text as it is edited: one set on another version of the text may no longer be where these say.
+    const value = markers.length ? `${model.getVersionId()}\n${JSON.stringify(markers)}` : '';
+    let set = this.markersSet.get(model);
+    if (!set) this.markersSet.set(model, (set = new Map()));
+    if ((set.get(owner) ?? '') === value) return;
+    set.set(owner, value);
+    monaco.editor.setModelMarkers(model, owner, markers);
   }
 
   private rangeOf(model: monaco.editor.ITextModel, d: Diagnostic): monaco.Range {
@@ -203,23 +216,22 @@ export class PackEditor {
 
   /** Scenario test failures, underlined in the scenario files where the test says what went wrong. */
   setScenarioMarkers(items: Array<{ file: string; offset: number; length: number; message: string }>) {
+    const byFile = groupBy(items, (i) => i.file);
     for (const [path, model] of this.models) {
-      const markers = items
-        .filter((i) => i.file === path)
-        .map((i) => {
-          const s = model.getPositionAt(i.offset);
-          const e = model.getPositionAt(i.offset + Math.max(1, i.length));
-          return { severity: monaco.MarkerSeverity.Error, message: i.message, source: 'scenario', startLineNumber: s.lineNumber, startColumn: s.column, endLineNumber: e.lineNumber, endColumn: e.column };
-        });
-      monaco.editor.setModelMarkers(model, 'rulebook-scenarios', markers);
+      const markers = (byFile.get(path) ?? []).map((i) => {
+        const s = model.getPositionAt(i.offset);
+        const e = model.getPositionAt(i.offset + Math.max(1, i.length));
+        return { severity: monaco.MarkerSeverity.Error, message: i.message, source: 'scenario', startLineNumber: s.lineNumber, startColumn: s.column, endLineNumber: e.lineNumber, endColumn: e.column };
+      });
+      this.setMarkers(model, 'rulebook-scenarios', markers);
     }
   }
 
   /** The card text checker's findings, underlined as warnings on the text's words (or the rule's). */
   setTextMarkers(findings: Diagnostic[]) {
+    const byFile = groupBy(findings, (d) => d.file);
     for (const [path, model] of this.models) {
-      const markers = findings.filter((d) => d.file === path).map((d) => ({ ...this.markerOf(model, d), severity: monaco.MarkerSeverity.Warning, source: 'card text' }));
-      monaco.editor.setModelMarkers(model, 'rulebook-texts', markers);
+      this.setMarkers(model, 'rulebook-texts', (byFile.get(path) ?? []).map((d) => ({ ...this.markerOf(model, d), severity: monaco.MarkerSeverity.Warning, source: 'card text' })));
     }
   }
 
@@ -264,6 +276,17 @@ export class PackEditor {
     const e = model.getPositionAt(p.end);
     return { uri: model.uri, range: new monaco.Range(s.lineNumber, s.column, e.lineNumber, e.column) };
   }
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (x: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const x of items) {
+    const k = keyOf(x);
+    const g = groups.get(k);
+    if (g) g.push(x);
+    else groups.set(k, [x]);
+  }
+  return groups;
 }
 
 let languageRegistered = false;

@@ -4,7 +4,7 @@
  * A worker that fails to load, throws, or does not answer in time is replaced by a fresh one, and
  * the requests it held are answered with the problem, so the page never waits forever.
  */
-import type { CompileRequest, CompileResponse, PackResponse, PlayRequest, PlayResponse, ScenariosResponse, SimulateRequest, SimulateResponse, SymbolsResponse, TextsResponse, WorkerResponse } from './protocol.ts';
+import type { CompileRequest, CompileResponse, PackResponse, PlayRequest, PlayResponse, ScenariosResponse, ServiceAnswers, ServiceAsk, ServiceRequest, ServiceResponse, SimulateRequest, SimulateResponse, TextsResponse, WorkerResponse } from './protocol.ts';
 import EngineWorker from './engine.worker.ts?worker';
 
 /**
@@ -15,7 +15,7 @@ import EngineWorker from './engine.worker.ts?worker';
 const TIMEOUT_MS = 60_000;
 
 interface Pending {
-  kind: 'compile' | 'play';
+  kind: 'compile' | 'play' | 'service';
   resolve: (r: WorkerResponse) => void;
   /** Unset while the worker's code is loading. */
   timer?: ReturnType<typeof setTimeout>;
@@ -28,8 +28,6 @@ export class EngineClient {
   private pending = new Map<number, Pending>();
   /** A compile without errors: its runnable pack follows its answer. */
   onPack: (r: PackResponse) => void = () => {};
-  /** A compile's symbol index arrives just after its answer. */
-  onSymbols: (r: SymbolsResponse) => void = () => {};
   /** Scenario verdicts arrive after their compile's answer. */
   onScenarios: (r: ScenariosResponse) => void = () => {};
   /** Card text verdicts arrive after their compile's answer too. */
@@ -53,7 +51,6 @@ export class EngineClient {
         return;
       }
       if (ev.data.type === 'pack') return this.onPack(ev.data);
-      if (ev.data.type === 'symbols') return this.onSymbols(ev.data);
       if (ev.data.type === 'scenarios') return this.onScenarios(ev.data);
       if (ev.data.type === 'texts') return this.onTexts(ev.data);
       if (ev.data.type === 'simulated') return this.onSimulated(ev.data);
@@ -79,7 +76,9 @@ export class EngineClient {
       p.resolve(
         p.kind === 'compile'
           ? ({ type: 'compiled', id, diagnostics: [], engineProblem: problem, ms: 0 } satisfies CompileResponse)
-          : ({ type: 'played', id, version: 0, legal: [], applied: 0, error: problem } satisfies PlayResponse),
+          : p.kind === 'service'
+            ? ({ type: 'service', id, answer: null } satisfies ServiceResponse)
+            : ({ type: 'played', id, version: 0, legal: [], applied: 0, error: problem } satisfies PlayResponse),
       );
     }
     this.start();
@@ -90,7 +89,7 @@ export class EngineClient {
     return setTimeout(() => this.restart(`the engine took more than ${TIMEOUT_MS / 1000} s and was restarted`), TIMEOUT_MS);
   }
 
-  private send<T extends WorkerResponse>(kind: Pending['kind'], msg: CompileRequest | PlayRequest): Promise<T> {
+  private send<T extends WorkerResponse>(kind: Pending['kind'], msg: CompileRequest | PlayRequest | ServiceRequest): Promise<T> {
     return new Promise((resolve) => {
       const timer = this.ready ? this.watchdog() : undefined;
       this.pending.set(msg.id, { kind, resolve: resolve as (r: WorkerResponse) => void, timer });
@@ -119,5 +118,11 @@ export class EngineClient {
 
   play(req: Omit<PlayRequest, 'type' | 'id'>): Promise<PlayResponse> {
     return this.send('play', { ...req, type: 'play', id: this.next++ });
+  }
+
+  /** An answer of the editor's services (protocol.ts), or null when there is none yet. */
+  async ask<K extends keyof ServiceAnswers>(ask: ServiceAsk<K>): Promise<ServiceAnswers[K] | null> {
+    const r = await this.send<ServiceResponse>('service', { type: 'service', id: this.next++, ask });
+    return r.answer as ServiceAnswers[K] | null;
   }
 }

@@ -6,13 +6,14 @@
  * Compiles are coalesced: when several arrive while one runs, only the newest is compiled.
  */
 import { CompileSession, lowerAnalysis, type Analysis, type CompiledPack } from '../../compiler/index.ts';
-import { buildSymbols, emptySymbolIndex } from '../../compiler/symbols.ts';
+import { buildSymbols, emptySymbolIndex, type SymbolIndex } from '../../compiler/symbols.ts';
+import { completionsAt, definitionsAt, hoverAt, referencesAt } from '../../compiler/services.ts';
 import { checkCards, prepareTexts } from '../../compiler/text/index.ts';
 import { apply, legalChoices, newGame, replay, standings, viewFor } from '../../runtime/index.ts';
 import type { Choice, GameState, PackSummary } from './engine-types.ts';
 import { agent, choicesOfAsked, type AgentKind } from '../../runtime/agents.ts';
 import { wallClock } from './trace.ts';
-import type { CardVerdict, CompileRequest, GameRequest, PlayRequest, PlayResponse, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
+import type { CardVerdict, CompileRequest, GameRequest, PlayRequest, PlayResponse, ServiceAnswers, ServiceAsk, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
 
 import { playGame, type GameSummary } from '../../simulate/playout.ts';
 import { study } from '../../simulate/study.ts';
@@ -43,27 +44,27 @@ let scenarioTimer: ReturnType<typeof setTimeout> | undefined;
 const TEXTS_IDLE_MS = 60;
 let textsTimer: ReturnType<typeof setTimeout> | undefined;
 /**
- * The symbol index (hovers, go to definition, outline) takes about as long as the compile itself;
- * it follows the diagnostics in a task of its own once typing pauses this long, so that the next
- * keystroke's compile does not wait behind it (a compile cancels the timer).
+ * The last compile's analysis, and its symbol index once the editor's services asked for it: the
+ * index takes about as long as the compile itself, and a keystroke's compile does not wait for it.
  */
-const SYMBOLS_IDLE_MS = 50;
-let symbolsTimer: ReturnType<typeof setTimeout> | undefined;
+let symbolsOf: { analysis: Analysis; index?: SymbolIndex } | undefined;
 let scheduled = false;
 
 // Requests wait for one turn of the event loop, so that those that arrived during a long compile
-// are seen together and only the newest compile runs.
+// are seen together and only the newest compile runs. The turn is a message to itself, queued
+// behind those already waiting: a timer would wait a few milliseconds more (timers are clamped).
+const turn = new MessageChannel();
+turn.port1.onmessage = () => drain();
 self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
   queue.push({ req: ev.data, got: wallClock() });
   if (ev.data.type === 'compile') {
     clearTimeout(scenarioTimer);
     clearTimeout(textsTimer);
-    clearTimeout(symbolsTimer);
   }
   if (ev.data.type === 'simulate') simulation = undefined;
   if (!scheduled) {
     scheduled = true;
-    setTimeout(drain, 0);
+    turn.port2.postMessage(undefined);
   }
 };
 
@@ -75,6 +76,8 @@ function drain() {
       if (!queue.some((q) => q.req.type === 'compile')) compile(req, got);
     } else if (req.type === 'simulate') {
       startSimulation(req);
+    } else if (req.type === 'service') {
+      post({ type: 'service', id: req.id, answer: service(req.ask) });
     } else if (queue.some((q) => q.req.type === 'play')) {
       // A newer play request makes this one moot; answer it so that nothing waits forever.
       post({ type: 'played', id: req.id, version: good?.version ?? 0, legal: [], applied: 0, error: 'superseded' });
@@ -101,8 +104,7 @@ function compile(req: CompileRequest, got: number) {
   const analysis = result;
   const lowering = !result.diagnostics.some((d) => d.severity === 'error');
   post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, lowering, ms: performance.now() - t0, clock: { got, sent: wallClock() } });
-  clearTimeout(symbolsTimer);
-  symbolsTimer = setTimeout(() => symbols(req.id, analysis), SYMBOLS_IDLE_MS);
+  symbolsOf = { analysis };
   if (!lowering) return;
   const { diagnostics, pack } = lowerAnalysis(result, req.files, { dependencies: req.dependencies });
   if (!pack) {
@@ -127,15 +129,27 @@ function compile(req: CompileRequest, got: number) {
   }
 }
 
-/** The symbol index of a compile, for the editor's hovers, definitions, references and outline; an editor's aid never fails the page. */
-function symbols(id: number, analysis: Analysis) {
-  let index;
-  try {
-    index = buildSymbols(analysis);
-  } catch {
-    index = emptySymbolIndex();
+/** An answer of the editor's services on the last compile's symbol index; an editor's aid never fails the page. */
+function service(ask: ServiceAsk): ServiceAnswers[keyof ServiceAnswers] | null {
+  if (!symbolsOf) return null;
+  if (!symbolsOf.index) {
+    try {
+      symbolsOf.index = buildSymbols(symbolsOf.analysis);
+    } catch {
+      symbolsOf.index = emptySymbolIndex();
+    }
   }
-  post({ type: 'symbols', id, symbols: index });
+  const idx = symbolsOf.index;
+  try {
+    if (ask.op === 'outline') return idx.outline.get(ask.path) ?? [];
+    const { path, text, offset } = ask;
+    if (ask.op === 'completions') return completionsAt(idx, path, text, offset);
+    if (ask.op === 'hover') return hoverAt(idx, path, text, offset) ?? null;
+    if (ask.op === 'definitions') return definitionsAt(idx, path, text, offset);
+    return referencesAt(idx, path, text, offset);
+  } catch {
+    return null;
+  }
 }
 
 /** The card text checker on the compile that just succeeded: each card's verdict per language. */

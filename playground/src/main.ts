@@ -79,6 +79,7 @@ class App implements AppContext {
         this.ws.setOpenFile(this.packKey, path);
         this.packs.renderFiles();
       },
+      ask: (a) => this.engine.ask(a),
     });
     this.game.onChange = () => this.playPane.render();
     // For the end-to-end tests and for poking around from the console.
@@ -96,9 +97,6 @@ class App implements AppContext {
     // A new worker knows no pack: compile again, unless compiling is what failed.
     this.engine.onPack = (r) => {
       if (r.id === this.lastCompile?.id) this.onPack(r);
-    };
-    this.engine.onSymbols = (r) => {
-      if (r.id === this.lastCompile?.id) this.editor.setSymbols(r.symbols);
     };
     this.engine.onRestart = (compileLost) => {
       if (!compileLost) this.compileNow();

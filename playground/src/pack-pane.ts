@@ -249,6 +249,14 @@ export class PackPane {
     this.ctx.toast('Opened a shared pack as a local copy; your own edits are untouched.');
   }
 
+  /** The file list drawn: its files in order with the one open, and each file's button and badge. */
+  private listed: { key: string; buttons: Map<string, { button: HTMLElement; badge: string }> } | undefined;
+  private titleSaid = '';
+
+  /**
+   * The files and their problem counts. Drawn anew only when the files or the one open change; a
+   * compile changes the badges of the files whose counts changed, so the list is not laid out again.
+   */
   renderFiles() {
     const counts = new Map<string, { e: number; w: number }>();
     for (const d of this.ctx.diagnostics) {
@@ -257,30 +265,50 @@ export class PackPane {
       else c.w++;
       counts.set(d.file, c);
     }
+    const badgeOf = (p: string) => {
+      const c = counts.get(p);
+      return c?.e ? `error ${c.e}` : c?.w ? `warning ${c.w}` : '';
+    };
     const paths = Object.keys(this.ctx.files).sort((a, b) => (a === 'pack.yaml' ? -1 : b === 'pack.yaml' ? 1 : a.localeCompare(b)));
     const current = this.ctx.editor.currentFile;
-    let lastDir = '';
-    const items: HTMLElement[] = [];
-    for (const p of paths) {
-      const dir = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '';
-      if (dir !== lastDir && dir) items.push(h('div', { class: 'dir' }, `${dir}/`));
-      lastDir = dir;
-      const c = counts.get(p);
-      items.push(
-        h(
+    const key = JSON.stringify([current, paths]);
+    if (this.listed?.key === key && this.fileList.isConnected) {
+      for (const [p, b] of this.listed.buttons) {
+        const badge = badgeOf(p);
+        if (badge === b.badge) continue;
+        b.badge = badge;
+        b.button.querySelector('.badge')?.remove();
+        if (badge) b.button.append(badgeElement(badge));
+      }
+    } else {
+      const buttons = new Map<string, { button: HTMLElement; badge: string }>();
+      let lastDir = '';
+      const items: HTMLElement[] = [];
+      for (const p of paths) {
+        const dir = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '';
+        if (dir !== lastDir && dir) items.push(h('div', { class: 'dir' }, `${dir}/`));
+        lastDir = dir;
+        const badge = badgeOf(p);
+        const button = h(
           'button',
           { class: `file${p === current ? ' active' : ''}${dir ? ' nested' : ''}`, 'data-testid': `file-${p}`, title: p, onclick: () => this.ctx.editor.open(p) },
           h('span', { class: 'name' }, p.slice(dir ? dir.length + 1 : 0)),
-          c?.e ? h('span', { class: 'badge error' }, c.e) : c?.w ? h('span', { class: 'badge warning' }, c.w) : null,
-        ),
+          badge ? badgeElement(badge) : null,
+        );
+        buttons.set(p, { button, badge });
+        items.push(button);
+      }
+      clear(
+        this.fileList,
+        h('div', { class: 'files-head' }, h('span', null, 'Files'), h('button', { class: 'icon', title: 'New file', 'data-testid': 'add-file', onclick: () => void this.addFile() }, '+')),
+        h('div', { class: 'files-scroll' }, items),
       );
+      this.listed = { key, buttons };
     }
-    clear(
-      this.fileList,
-      h('div', { class: 'files-head' }, h('span', null, 'Files'), h('button', { class: 'icon', title: 'New file', 'data-testid': 'add-file', onclick: () => void this.addFile() }, '+')),
-      h('div', { class: 'files-scroll' }, items),
-    );
-    const dirty = current && this.ctx.ws.get(this.ctx.packKey)?.origin === 'builtin' && builtinPacks[this.ctx.packKey]?.[current] !== this.ctx.files[current];
+    const dirty = !!current && this.ctx.ws.get(this.ctx.packKey)?.origin === 'builtin' && builtinPacks[this.ctx.packKey]?.[current] !== this.ctx.files[current];
+    const title = JSON.stringify([current, dirty]);
+    if (title === this.titleSaid) return;
+    this.titleSaid = title;
     clear(
       this.fileTitle,
       h('span', { class: 'path' }, current || 'no file'),
@@ -313,4 +341,10 @@ export class PackPane {
     this.renderPackSelect();
     this.host.scheduleCompile();
   }
+}
+
+/** A file's problem count, as `renderFiles` keeps it: `error 2`, `warning 1`. */
+function badgeElement(badge: string): HTMLElement {
+  const [severity, count] = badge.split(' ');
+  return h('span', { class: `badge ${severity}` }, count);
 }

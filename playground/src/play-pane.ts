@@ -33,6 +33,9 @@ export class PlayPane {
    * anything else (a compile's errors, a banner) keeps them, so it costs no more than the banner.
    */
   private body: { from: unknown[]; el: HTMLElement } | undefined;
+  /** The banners above the board (replay stopped, looking back, errors, bots paused), and their markup last drawn. */
+  private readonly banners = h('div', { class: 'banners' });
+  private bannersSaid = '';
 
   constructor(
     private readonly ctx: AppContext,
@@ -164,14 +167,23 @@ export class PlayPane {
     if (this.game.botsPaused) banners.push(h('div', { class: 'banner info' }, 'Bots are paused.', h('button', { class: 'small', onclick: () => this.game.resumeBots() }, 'Resume bots')));
 
     const from = [state, r?.legal, r?.stoppedAt, r?.standings, r?.error, r?.applied, summary, this.lang, this.game.viewAs, this.game.cursor, canChoose, humanToMove, s.seats.join()];
-    const body = this.body && this.body.from.every((x, i) => x === from[i]) ? this.body.el : this.renderBody(summary, s, state, toMove, canChoose, humanToMove);
+    const kept = this.body && this.body.from.every((x, i) => x === from[i]) ? this.body.el : undefined;
+    const body = kept ?? this.renderBody(summary, s, state, toMove, canChoose, humanToMove);
     this.body = { from, el: body };
-    // The toolbar stays in place (see play-toolbar.ts); what follows it is drawn anew, or kept.
-    if (g.firstChild !== this.toolbar.el) clear(g, this.toolbar.el, banners, body);
-    else {
-      while (g.lastChild !== this.toolbar.el) g.lastChild!.remove();
-      g.append(...banners, body);
+    // The toolbar, the banners and the body each stay in place while they draw the same: a subtree
+    // taken out and put back has its style and layout computed anew, the board's and the log's too.
+    const said = banners.map((b) => b.outerHTML).join('');
+    if (g.firstChild !== this.toolbar.el || g.children[1] !== this.banners) {
+      this.bannersSaid = said;
+      clear(this.banners, banners);
+      clear(g, this.toolbar.el, this.banners, body);
+      return;
     }
+    if (said !== this.bannersSaid) {
+      this.bannersSaid = said;
+      clear(this.banners, banners);
+    }
+    if (g.children[2] !== body) g.children[2].replaceWith(body);
   }
 
   private renderBody(summary: PackSummary, s: Session, state: GameState | undefined, toMove: string | undefined, canChoose: boolean, humanToMove: boolean): HTMLElement {

@@ -1,6 +1,7 @@
 /** Messages between the page and the engine worker, which owns the compiler, the compiled pack and the runtime. */
 import type { Choice, Diagnostic, GameState, PackSummary, SourceFile } from './engine-types.ts';
-import type { SymbolIndex } from '../../compiler/symbols.ts';
+import type { Occurrence, OutlineItem, Place } from '../../compiler/symbols.ts';
+import type { Completion, Word } from '../../compiler/services.ts';
 import type { ScenarioResult } from '../../scenario/index.ts';
 import type { Study } from '../../simulate/study.ts';
 import type { AgentKind } from '../../runtime/agents.ts';
@@ -54,11 +55,33 @@ export interface PackResponse {
   ms: number;
 }
 
-/** The symbol index of a compile, sent just after its answer (same id). */
-export interface SymbolsResponse {
-  type: 'symbols';
+/**
+ * The editor's language services, answered in the worker from the symbol index of the last compile
+ * (compiler/services.ts): the index stays there, built when first asked after a compile, so a
+ * keystroke neither waits for it nor carries it to the page.
+ */
+export interface ServiceAnswers {
+  completions: Completion[];
+  hover: { markdown: string; word: Word } | null;
+  definitions: Place[];
+  references: Occurrence[];
+  outline: OutlineItem[];
+}
+
+/** A question of the services: where in which file's text (the text as the editor has it), or a file's outline. */
+export type ServiceAsk<K extends keyof ServiceAnswers = keyof ServiceAnswers> = K extends 'outline' ? { op: K; path: string } : { op: K; path: string; text: string; offset: number };
+
+export interface ServiceRequest {
+  type: 'service';
   id: number;
-  symbols: SymbolIndex;
+  ask: ServiceAsk;
+}
+
+export interface ServiceResponse {
+  type: 'service';
+  id: number;
+  /** Null when the worker could not answer (it was restarted, or the services failed). */
+  answer: ServiceAnswers[keyof ServiceAnswers] | null;
 }
 
 /** A game to replay: its options, its choices, and whose view of it to draw. */
@@ -161,10 +184,10 @@ export interface SimulateResponse {
   error?: string;
 }
 
-export type WorkerRequest = CompileRequest | PlayRequest | SimulateRequest;
+export type WorkerRequest = CompileRequest | PlayRequest | SimulateRequest | ServiceRequest;
 /** Sent once, when the worker's code has loaded: the watchdog starts counting from then. */
 export interface ReadyResponse {
   type: 'ready';
 }
 
-export type WorkerResponse = ReadyResponse | CompileResponse | PackResponse | SymbolsResponse | PlayResponse | ScenariosResponse | TextsResponse | SimulateResponse;
+export type WorkerResponse = ReadyResponse | CompileResponse | PackResponse | ServiceResponse | PlayResponse | ScenariosResponse | TextsResponse | SimulateResponse;

@@ -1,10 +1,10 @@
 /**
  * The editor's language services: completion, hover, go to definition (F12), references
- * (Shift+F12), the outline and quick fixes. The answers come from compiler/services.ts, on the
- * symbol index of the last compile, the same code as the language server's (`rulebook lsp`).
+ * (Shift+F12), the outline and quick fixes. The engine worker answers them with compiler/services.ts
+ * on the symbol index of the last compile, the same code as the language server's (`rulebook lsp`).
  */
 import * as monaco from 'monaco-editor/editor';
-import { completionsAt, definitionsAt, fixTitle, hoverAt, referencesAt, type CompletionKind } from '../../compiler/services.ts';
+import { fixTitle, type CompletionKind } from '../../compiler/services.ts';
 import type { OutlineItem } from '../../compiler/symbols.ts';
 import type { PackEditor } from './editor.ts';
 import { LANGUAGE_ID } from './language.ts';
@@ -72,11 +72,11 @@ const outlineKind = (k: OutlineItem['kind']): monaco.languages.SymbolKind => {
 export function registerProviders(ed: PackEditor) {
   monaco.languages.registerCompletionItemProvider(LANGUAGE_ID, {
     triggerCharacters: ['.', ' ', '[', ','],
-    provideCompletionItems(model, position) {
+    async provideCompletionItems(model, position) {
       const word = model.getWordUntilPosition(position);
       const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
-      const { path, text, offset } = at(ed, model, position);
-      const suggestions = completionsAt(ed.index, path, text, offset).map((c): monaco.languages.CompletionItem => ({
+      const found = (await ed.ask({ op: 'completions', ...at(ed, model, position) })) ?? [];
+      const suggestions = found.map((c): monaco.languages.CompletionItem => ({
         label: c.label,
         kind: completionKind(c.kind),
         detail: c.detail,
@@ -90,10 +90,9 @@ export function registerProviders(ed: PackEditor) {
   });
 
   monaco.languages.registerHoverProvider(LANGUAGE_ID, {
-    provideHover(model, position) {
-      const { path, text, offset } = at(ed, model, position);
-      const hover = hoverAt(ed.index, path, text, offset);
-      if (!hover) return null;
+    async provideHover(model, position) {
+      const hover = await ed.ask({ op: 'hover', ...at(ed, model, position) });
+      if (!hover || model.isDisposed()) return null;
       const s = model.getPositionAt(hover.word.start);
       const e = model.getPositionAt(hover.word.end);
       return { range: new monaco.Range(s.lineNumber, s.column, e.lineNumber, e.column), contents: [md(hover.markdown)] };
@@ -101,24 +100,24 @@ export function registerProviders(ed: PackEditor) {
   });
 
   monaco.languages.registerDefinitionProvider(LANGUAGE_ID, {
-    provideDefinition(model, position) {
-      const { path, text, offset } = at(ed, model, position);
-      return definitionsAt(ed.index, path, text, offset)
+    async provideDefinition(model, position) {
+      return ((await ed.ask({ op: 'definitions', ...at(ed, model, position) })) ?? [])
         .map((p) => ed.place(p))
         .filter((l): l is monaco.languages.Location => !!l);
     },
   });
 
   monaco.languages.registerReferenceProvider(LANGUAGE_ID, {
-    provideReferences(model, position) {
-      const { path, text, offset } = at(ed, model, position);
-      return referencesAt(ed.index, path, text, offset).map((p) => ed.place(p)).filter((l): l is monaco.languages.Location => !!l);
+    async provideReferences(model, position) {
+      return ((await ed.ask({ op: 'references', ...at(ed, model, position) })) ?? []).map((p) => ed.place(p)).filter((l): l is monaco.languages.Location => !!l);
     },
   });
 
   monaco.languages.registerDocumentSymbolProvider(LANGUAGE_ID, {
-    provideDocumentSymbols(model) {
+    async provideDocumentSymbols(model) {
       const path = ed.pathOf(model.uri) ?? '';
+      const outline = (await ed.ask({ op: 'outline', path })) ?? [];
+      if (model.isDisposed()) return [];
       const length = model.getValueLength();
       const toSymbol = (o: OutlineItem): monaco.languages.DocumentSymbol | undefined => {
         if (o.range.end > length) return undefined;
@@ -134,7 +133,7 @@ export function registerProviders(ed: PackEditor) {
           children: o.children.map(toSymbol).filter((x): x is monaco.languages.DocumentSymbol => !!x),
         };
       };
-      return (ed.index.outline.get(path) ?? []).map(toSymbol).filter((x): x is monaco.languages.DocumentSymbol => !!x);
+      return outline.map(toSymbol).filter((x): x is monaco.languages.DocumentSymbol => !!x);
     },
   });
 

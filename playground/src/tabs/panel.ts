@@ -6,6 +6,8 @@ export class TabPanel {
   readonly title = h('div', { class: 'problems-title' });
   readonly body = h('div', { class: 'problems-list', 'data-testid': 'problems' });
   open: string;
+  /** The tab bar's markup last drawn: a render that would draw the same keeps it. */
+  private titleSaid = '';
 
   constructor(private readonly tabs: Tab[]) {
     this.open = tabs[0].id;
@@ -23,11 +25,12 @@ export class TabPanel {
     // A tab with nothing to show (no scenarios in this pack) closes.
     const active = (shown.find((s) => s.t.id === this.open) ?? shown[0]).t;
     this.open = active.id;
-    clear(
-      this.title,
-      shown.map(({ t, label }) => h('button', { class: `tab${t === active ? ' active' : ''}`, 'data-testid': `tab-${t.id}`, onclick: () => { this.open = t.id; this.render(); } }, ...label)),
-      active.note?.() ?? null,
-    );
+    const title = [...shown.map(({ t, label }) => h('button', { class: `tab${t === active ? ' active' : ''}`, 'data-testid': `tab-${t.id}`, onclick: () => { this.open = t.id; this.render(); } }, ...label)), active.note?.() ?? null];
+    const said = title.map((x) => (x instanceof Element ? x.outerHTML : (x ?? ''))).join('');
+    if (said !== this.titleSaid) {
+      this.titleSaid = said;
+      clear(this.title, title);
+    }
     active.render(this.body);
   }
 }

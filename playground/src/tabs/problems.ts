@@ -7,6 +7,9 @@ import type { Tab } from './tab.ts';
 export class ProblemsTab implements Tab {
   readonly id = 'problems';
 
+  /** What the list was drawn from, and where: a compile with the same diagnostics keeps it. */
+  private drawn: { from: string; into: HTMLElement; first: ChildNode | null } | undefined;
+
   constructor(private readonly ctx: AppContext) {}
 
   private sorted(): Diagnostic[] {
@@ -22,6 +25,14 @@ export class ProblemsTab implements Tab {
   render(into: HTMLElement) {
     const ds = this.sorted();
     const editor = this.ctx.editor;
+    const from = JSON.stringify([!!this.ctx.lastCompile, ds]);
+    // Kept only while what it drew is still there: the other tabs draw into the same element.
+    if (this.drawn?.from === from && this.drawn.into === into && this.drawn.first === into.firstChild && into.firstChild) return;
+    this.draw(into, ds, editor);
+    this.drawn = { from, into, first: into.firstChild };
+  }
+
+  private draw(into: HTMLElement, ds: Diagnostic[], editor: AppContext['editor']) {
     if (!ds.length) {
       clear(into, h('div', { class: 'empty' }, this.ctx.lastCompile ? 'No problems: the pack compiles.' : 'Compiling…'));
       return;
