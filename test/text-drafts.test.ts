@@ -61,7 +61,10 @@ describe('drafts a designer would print', () => {
         const own = ownParentheses(ctx, lang);
         const drafted = lines(yaml);
         expect(drafted.size).toBe(ctx.cards.length);
-        for (const [card, text] of drafted) expect(fragments(text, own), `${pack} ${lang} ${card}: ${text}`).toEqual([]);
+        for (const [card, text] of drafted) {
+          expect(fragments(text, own), `${pack} ${lang} ${card}: ${text}`).toEqual([]);
+          expect(text, `${pack} ${lang} ${card} drafts empty`).not.toBe('');
+        }
       }
     });
   }
@@ -81,9 +84,10 @@ describe('drafts a designer would print', () => {
     expect(sw.pl.get('defenders')).toBe('Na koniec swojej tury połóż Wieżę Strażniczą w regionie Pól.');
     expect(sw.de.get('defenders')).toBe('Am Ende deines Zuges lege einen Wachturm in eine Feldregion.');
     // The terms a rule tests one of are joined by `or`: `about.bombFace.alone`.
-    expect(sw.en.get('goblins')).toBe('At the start of your turn, flip each Bomb: an explosion or a dud.');
-    expect(sw.pl.get('goblins')).toBe('Na początku swojej tury odwróć każdą Bombę: eksplozja lub niewypał.');
-    expect(sw.de.get('goblins')).toBe('Zu Beginn deines Zuges decke jede Bombe auf: eine Explosion oder ein Blindgänger.');
+    // Its planting trigger asks (`choose optional`): the `placedMay` form.
+    expect(sw.en.get('goblins')).toBe('At the end of your turn, you may place 1 Bomb. At the start of your turn, flip each Bomb: an explosion or a dud.');
+    expect(sw.pl.get('goblins')).toBe('Na koniec swojej tury możesz położyć 1 Bombę. Na początku swojej tury odwróć każdą Bombę: eksplozja lub niewypał.');
+    expect(sw.de.get('goblins')).toBe('Am Ende deines Zuges darfst du 1 Bombe legen. Zu Beginn deines Zuges decke jede Bombe auf: eine Explosion oder ein Blindgänger.');
     // Qualifying the clause, in the case the template asks for: `about.markerType.with`.
     expect(sw.en.get('archaeologists')).toBe('At the end of your turn, you receive 1 victory coin for each region with an Artifact or a Legendary Place.');
     expect(sw.pl.get('archaeologists')).toBe('Na koniec swojej tury otrzymujesz 1 monetę zwycięstwa za każdy region z Artefaktem lub Legendarnym Miejscem.');
@@ -113,6 +117,22 @@ describe('drafts a designer would print', () => {
     const wroth = { en: lines(draftTexts(contextOf('wroth'), 'en').yaml), pl: lines(draftTexts(contextOf('wroth'), 'pl').yaml) };
     expect(wroth.en.get('oldMoney')).toBe('Your mine action gains 1 Korra more.');
     expect(wroth.pl.get('oldMoney')).toBe('Twoja Akcja Wydobycia daje 1 Korrę więcej.');
+  });
+
+  it('a card whose rules require nothing drafts what they do: what it places, the switch it turns, what it names', () => {
+    // Placed in a `for` over regions, required by no text: `placedEach`.
+    expect(sw.en.get('sentinels')).toBe('At the end of your turn, place 1 Fortress marker in each region.');
+    expect(sw.pl.get('sentinels')).toBe('Na koniec swojej tury połóż 1 znacznik Twierdzy w każdym regionie.');
+    expect(sw.de.get('sentinels')).toBe('Am Ende deines Zuges lege 1 Festungsmarker in jede Region.');
+    const wotlk = { en: lines(draftTexts(contextOf('wotlk'), 'en').yaml), pl: lines(draftTexts(contextOf('wotlk'), 'pl').yaml) };
+    // A modifier's switch (`= false`): `modify.canRest.deny`.
+    expect(wotlk.en.get('azjolNerubQuest')).toBe('While it is open, heroes cannot take the rest action on the spaces connected to its space.');
+    // An action that switches a field of the game on: its frame and `sets.quietNight`.
+    expect(wotlk.en.get('oneQuietNight')).toBe('Play this card at any time: skip summoning ghouls and activating abominations this turn.');
+    expect(wotlk.pl.get('oneQuietNight')).toBe('Zagraj tę kartę w dowolnym momencie: w tej turze pomiń przywołanie ghuli i aktywację plugastw.');
+    // A card with no rules of its own is what its fields name: the Scourge card of a space.
+    expect(wotlk.en.get('sc_nexus')).toBe('The Nexus');
+    expect(wotlk.pl.get('sc_nexus')).toBe('Splot');
   });
 
   it('a class without its own template takes `about.other`; with neither, a TX0401 naming the key and the plain rendering meanwhile', () => {

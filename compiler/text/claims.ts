@@ -61,6 +61,8 @@ class RuleReader {
   private setCounts = new Map<string, { n: number; sites: A.AssignStmt[] }>();
   /** Inside a `for`, `repeat` or `loop`: placements there are "one in each", not a total. */
   private loops = 0;
+  /** The kind each enclosing `for` walks: a placement there is one in each of them. */
+  private eachKinds: Array<string | undefined> = [];
   /** The terms each enclosing condition requires, innermost last. */
   private guards: string[][] = [];
   /** The card's own counts, and the rule that pays each out. */
@@ -406,7 +408,9 @@ class RuleReader {
         this.locals.set(s.name, { k: 'each', source: s.source });
         this.scan(s.source, { required: true });
         this.loops++;
+        this.eachKinds.push(listKind(this.c, s.source));
         this.block(s.body);
+        this.eachKinds.pop();
         this.loops--;
         break;
       case 'choose':
@@ -527,7 +531,8 @@ class RuleReader {
       if (s.value.kind === 'bool' && s.value.value) {
         if (this.g.fields.has(field)) this.push({ k: 'term', term: field }, false, s.target.fieldSpan, []);
         if (ref) {
-          this.push({ k: 'number', value: 1, unit: ref.unit }, false, s.span, [], { how: 'count' });
+          const each = this.eachKinds[this.eachKinds.length - 1];
+          this.push({ k: 'number', value: 1, unit: ref.unit }, false, s.span, [], { how: 'count', placed: true, ...(each ? { perKind: each } : {}) });
           if (this.loops) return;
           const count = this.setCounts.get(field) ?? { n: 0, sites: [] };
           count.n++;

@@ -46,7 +46,7 @@ export function exchangeOf(ctx: TextContext, lang: string, ownFiles: ReadonlySet
   for (const card of ctx.cards) {
     const e = card.entity;
     if (!ownFiles.has(e.file.path)) continue;
-    const canonicalSource = source.card(card.claims).text;
+    const canonicalSource = source.card(card.claims, card.entity).text;
     entries.push({
       id: e.id,
       file: e.file.path,
@@ -54,7 +54,7 @@ export function exchangeOf(ctx: TextContext, lang: string, ownFiles: ReadonlySet
       source: e.text[sourceLang] ?? canonicalSource,
       target: e.text[lang] ?? '',
       canonicalSource,
-      canonicalTarget: target.card(card.claims).text,
+      canonicalTarget: target.card(card.claims, card.entity).text,
     });
   }
   return { pack: ctx.analysis.declared!.manifest.id, sourceLang, lang, entries };

@@ -188,7 +188,7 @@ export function checkCards(ctx: TextContext, options: CheckOptions = {}): TextRe
     const entry: CardTexts = { id: card.entity.id, kind: card.entity.kind, file: card.entity.file.path, line: at.line, langs: {} };
     for (const lang of languages) {
       const renderer = rendererFor(ctx, lang);
-      const rendering = renderer.card(card.claims);
+      const rendering = renderer.card(card.claims, card.entity);
       const findings: TextFinding[] = [];
       for (const m of rendering.missing) {
         const key = `${lang}:${m.key}`;
@@ -276,7 +276,7 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
             code: 'TX0102',
             message: `the ${lang} text excepts “${t!.words}” but also says “${m.term!.words}”: the same term, both ways`,
             at: textAt(t!),
-            hint: `one of the two is a slip: the rules read, in ${lang}: “${renderer.card(card.claims).text}”`,
+            hint: `one of the two is a slip: the rules read, in ${lang}: “${renderer.card(card.claims, card.entity).text}”`,
           },
           e.id,
           lang,
@@ -333,11 +333,11 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
               code: 'TX0201',
               message: `the ${lang} text says “${t!.words}” (${describeClaim(t!.body)}), which the card's rules do not do`,
               at: textAt(t!),
-              hint: `${what}; the rules read, in ${lang}: “${renderer.card(card.claims).text}”`,
+              hint: `${what}; the rules read, in ${lang}: “${renderer.card(card.claims, card.entity).text}”`,
             },
             e.id,
             lang,
-            { words: t!.words, canonical: renderer.card(card.claims).text, rule: others[0] ? ruleInfo(others[0]) : undefined },
+            { words: t!.words, canonical: renderer.card(card.claims, card.entity).text, rule: others[0] ? ruleInfo(others[0]) : undefined },
           ),
         );
         break;
@@ -345,33 +345,33 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
       case 'TX0105': {
         const m2 = (t!.body as { mode: string }).mode;
         const why = (r!.body as { mode: string }).mode === 'must' ? 'the rules make it mandatory' : m2 === 'cannot' ? 'the rules allow it' : 'the rules leave it to the player';
-        out.push(finding(ctx, { code: 'TX0105', message: `the ${lang} text says “${t!.words}”, but ${why}: \`${rule!.source}\``, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { ...extra, canonical: renderer.card(card.claims).text }));
+        out.push(finding(ctx, { code: 'TX0105', message: `the ${lang} text says “${t!.words}”, but ${why}: \`${rule!.source}\``, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims, card.entity).text}”` }, e.id, lang, { ...extra, canonical: renderer.card(card.claims, card.entity).text }));
         break;
       }
       case 'TX0108': {
         const offered = (m.others ?? [r!]).map((o) => renderer.claim(o));
-        out.push(finding(ctx, { code: 'TX0108', message: `the ${lang} text offers a choice of “${renderer.claim({ ...r!, body: t!.body })}”, but the rules offer ${offered.map((o) => `“${o}”`).join(' or ')}: \`${rule!.source}\``, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { ...extra, canonical: renderer.card(card.claims).text }));
+        out.push(finding(ctx, { code: 'TX0108', message: `the ${lang} text offers a choice of “${renderer.claim({ ...r!, body: t!.body })}”, but the rules offer ${offered.map((o) => `“${o}”`).join(' or ')}: \`${rule!.source}\``, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims, card.entity).text}”` }, e.id, lang, { ...extra, canonical: renderer.card(card.claims, card.entity).text }));
         break;
       }
       case 'TX0106':
         if (t!.body.k === 'whose' && r) {
           const asked = renderer.claim(r);
-          out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text says “${t!.words}”, but the rules ask for ${r.body.k === 'whose' && r.body.whose === 'you' ? "the card's own player's" : "another player's"} (“${asked}”): \`${rule!.source}\``, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { words: t!.words, canonical: renderer.card(card.claims).text }));
+          out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text says “${t!.words}”, but the rules ask for ${r.body.k === 'whose' && r.body.whose === 'you' ? "the card's own player's" : "another player's"} (“${asked}”): \`${rule!.source}\``, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims, card.entity).text}”` }, e.id, lang, { words: t!.words, canonical: renderer.card(card.claims, card.entity).text }));
           break;
         }
         if (t!.body.k === 'who' && r) {
           const whom = r.party === 'you' ? "the card's own player" : r.player ? `another player (\`${r.player}\`${wordsFor(languageOf(ctx, lang), r.player)})` : 'another player';
-          out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text says “${t!.words}” of what the rules give ${whom}: “${renderer.claim(r, card.claims)}”`, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { words: t!.words, canonical: renderer.card(card.claims).text }));
+          out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text says “${t!.words}” of what the rules give ${whom}: “${renderer.claim(r, card.claims)}”`, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims, card.entity).text}”` }, e.id, lang, { words: t!.words, canonical: renderer.card(card.claims, card.entity).text }));
           break;
         }
-        out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text says “${t!.words}”, but the rules give it to the card's own player only (no rule of the card goes through every player)`, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { words: t!.words, canonical: renderer.card(card.claims).text }));
+        out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text says “${t!.words}”, but the rules give it to the card's own player only (no rule of the card goes through every player)`, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims, card.entity).text}”` }, e.id, lang, { words: t!.words, canonical: renderer.card(card.claims, card.entity).text }));
         break;
       case 'TX0107': {
         const lasts = renderer.claim(r!);
         out.push(
           t
-            ? finding(ctx, { code: 'TX0107', message: `the ${lang} text says it lasts “${t.words}”, but the rules keep it “${lasts}”: \`${rule!.source}\` is cleared then`, at: textAt(t), hint: `the rules read, in ${lang}: “${renderer.card(card.claims).text}”` }, e.id, lang, { ...extra, canonical: renderer.card(card.claims).text })
-            : finding(ctx, { code: 'TX0107', message: `the ${lang} text does not say how long it lasts: the rules keep \`${rule!.source}\` “${lasts}”`, at: ruleSpan(unitOf(card, r!), r!), hint: `say “${lasts}” in the ${lang} text, e.g. “${renderer.card(card.claims).text}”` }, e.id, lang, { ...extra, words: undefined, canonical: renderer.card(card.claims).text }),
+            ? finding(ctx, { code: 'TX0107', message: `the ${lang} text says it lasts “${t.words}”, but the rules keep it “${lasts}”: \`${rule!.source}\` is cleared then`, at: textAt(t), hint: `the rules read, in ${lang}: “${renderer.card(card.claims, card.entity).text}”` }, e.id, lang, { ...extra, canonical: renderer.card(card.claims, card.entity).text })
+            : finding(ctx, { code: 'TX0107', message: `the ${lang} text does not say how long it lasts: the rules keep \`${rule!.source}\` “${lasts}”`, at: ruleSpan(unitOf(card, r!), r!), hint: `say “${lasts}” in the ${lang} text, e.g. “${renderer.card(card.claims, card.entity).text}”` }, e.id, lang, { ...extra, words: undefined, canonical: renderer.card(card.claims, card.entity).text }),
         );
         break;
       }
@@ -432,7 +432,7 @@ export function draftTexts(ctx: TextContext, lang: string): { yaml: string; warn
     );
   }
   for (const card of ctx.cards) {
-    const r = renderer.card(card.claims);
+    const r = renderer.card(card.claims, card.entity);
     for (const m of file ? r.missing : []) {
       if (warnings.some((w) => w.message.includes(`\`${m.key}\``))) continue;
       const unit = card.units.find((u) => u.program.decls.includes(m.decl)) ?? card.units[0];

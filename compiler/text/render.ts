@@ -6,9 +6,10 @@
  * plain rendering, so a draft is always produced.
  */
 import type * as A from '../../dsl/ast.ts';
-import type { Declared } from '../declare.ts';
+import type { Declared, EntitySym } from '../declare.ts';
 import type { RuleClaim } from './claim.ts';
 import { termClass, type Forms, type Glossary, type Language } from './language.ts';
+import { walkStmts } from '../../dsl/walk.ts';
 
 export interface Rendering {
   /** The whole card. */
@@ -207,17 +208,63 @@ export class Renderer {
     return this.fill(t, { terms: (k, cat) => this.anyOf(terms, k, decl, span, cat), things: (k, cat) => this.terms(things, k, decl, span, cat) });
   }
 
+  /**
+   * What a rule whose claims no text must say does all the same: the things it places ("place 1
+   * Fortress in each region", by `placedEach`, else `placed`; `placedMay` when a trigger asks), else the fields an action switches on
+   * that the glossary neither counts nor names (`game.calm = true`, by the template `sets.<field>`:
+   * "skip the night's attack this turn"). The card's own fields (`self.used`) are its books, not what
+   * it does, and what a trigger switches on is bookkeeping other rules read.
+   */
+  private unsaid(decl: A.Decl, cs: RuleClaim[]): string[] {
+    const out: string[] = [];
+    const seen = new Set<string>();
+    // A trigger that asks ("you may plant 1 Bomb") says so by the `…May` form of the template, where the language has one.
+    const asks = decl.kind === 'on' && cs.some((c) => c.body.k === 'mode' && c.body.mode === 'may') ? 'May' : '';
+    const form = (key: string, span: A.Span) => (asks && this.template(`${key}${asks}`, decl, span, false)) || this.template(key, decl, span);
+    for (const c of cs) {
+      const b = c.body;
+      if (!c.placed || b.k !== 'number' || seen.has(b.unit ?? '')) continue;
+      seen.add(b.unit ?? '');
+      const t = (c.perKind && form('placedEach', c.span)) || form('placed', c.span);
+      if (t) out.push(this.fill(t, { amount: (k) => formatAmount(b.value, b.unit, this.lang, k), per: (k, cat) => this.kindWord(c.perKind, k, cat) }));
+    }
+    if (out.length || decl.kind !== 'action') return out;
+    walkStmts(decl.body.stmts, (s) => {
+      if (s.kind !== 'assign' || s.op !== '=' || s.value.kind !== 'bool' || !s.value.value) return;
+      const field = s.target.field;
+      const own = s.target.target.kind === 'name' && s.target.target.name === 'self';
+      if (own || this.g.fields.has(field) || this.g.units.has(field)) return;
+      const t = this.template(`sets.${field}`, decl, s.span);
+      if (t && !out.includes(t)) out.push(t);
+    });
+    return out;
+  }
+
+  /**
+   * A card with no rules of its own is what the game's rules read of it: the things its fields name
+   * (the card of a space is that space: "The Nexus").
+   */
+  private named(entity: EntitySym): string {
+    const ids = Object.values(entity.values).filter((v): v is string => typeof v === 'string' && this.d.entities.has(v) && v !== entity.id);
+    const and = (this.lang.templates as Record<string, unknown>).list;
+    return ids.map((id) => this.term(id, 'nom')).join(typeof and === 'string' ? and : ', ');
+  }
+
   /** What a rule is about when its condition names no term: the kind of its first parameter. */
   private bindKind(decl: A.Decl): string | undefined {
     return this.subjectOf(decl);
   }
 
-  /** The card: a sentence per rule, from the rule's claims. */
-  card(claims: RuleClaim[]): Rendering {
+  /** The card: a sentence per rule, from the rule's claims; a card with no rules at all, by what it names. */
+  card(claims: RuleClaim[], entity?: EntitySym): Rendering {
+    if (!claims.length && entity) return { text: this.named(entity), sentences: new Map(), missing: [] };
     const byDecl = new Map<A.Decl, RuleClaim[]>();
     // Whether a rule asks, whose it is and how long it lasts go with what it does; alone they say nothing.
     for (const c of claims) byDecl.set(c.decl, [...(byDecl.get(c.decl) ?? []), c]);
-    for (const [decl, cs] of byDecl) if (cs.every((c) => c.body.k === 'mode' || c.body.k === 'who' || (c.body.k === 'duration' && !c.required))) byDecl.delete(decl);
+    // A switch a modifier turns says something by its own template ("heroes cannot rest there"), and an
+    // action what it is ("Play this card at any time").
+    const mute = [...byDecl].filter(([decl, cs]) => !(decl.kind === 'modify' && decl.value.kind === 'bool') && cs.every((c) => c.body.k === 'mode' || c.body.k === 'who' || (c.body.k === 'duration' && !c.required)));
+    for (const [decl] of mute) if (decl.kind !== 'action') byDecl.delete(decl);
     const said = new Map(
       [...byDecl].map(([decl, cs]) => {
         this.opened = cs.some((c) => c.body.k === 'timing' || c.body.k === 'limit');
@@ -341,6 +388,7 @@ export class Renderer {
       if (named) clauses[clauses.length - 1] = last.includes('{how}') ? last.replace('{how}', `${named} {how}`) : `${last} ${named}`;
       else clauses.push(this.about(cls, things.length ? 'put' : 'alone', ts, things, decl, cs[0].span));
     }
+    if (!clauses.length) clauses.push(...this.unsaid(decl, cs));
     clauses.forEach((x, i) => (clauses[i] = x.replace('{how}', '')));
     // An action that only sets up what other rules do: its frame alone ("Action").
     if (!clauses.length && frame) [clauses[0], frame] = [frame.replace(/[\s:,;]*\{clauses\}\s*/, ''), undefined];
