@@ -37,6 +37,11 @@ export function withStepBudget<T>(run: () => T): T {
   }
 }
 
+/** The steps spent so far under the budget running now. */
+export function stepsTaken(): number {
+  return STEP_BUDGET - stepsLeft;
+}
+
 /** Marks the statement about to run; gives back the one that ran before, to put back after it. */
 export function runningAt(at: string | undefined): string | undefined {
   const outer = running;

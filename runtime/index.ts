@@ -1,6 +1,6 @@
 import { cloneJson, cloneState, newTable, sameValue } from './clone.ts';
 import type { CompiledPack, Expr } from './compiled.ts';
-import { MAX_COMBINATIONS, spend, withStepBudget } from './budget.ts';
+import { MAX_COMBINATIONS, spend, stepsTaken, withStepBudget } from './budget.ts';
 import { ctxFor, newFrame, resume, runBlock } from './engine.ts';
 import { forgetHolders, holdersOf, shareHolders, withFrozenState } from './holders.ts';
 import { linkExpression, programOf, warmed, type EngineName } from './link.ts';
@@ -11,6 +11,7 @@ import { Refusal } from './refusal.ts';
 import { seedState } from './rng.ts';
 import { startingRecords } from './start.ts';
 import { metaIfAny, metaOf, type Listed } from './stateMeta.ts';
+import { attachProgram, programFor } from './stateProgram.ts';
 import { table } from './table.ts';
 import type { ApplyResult, Choice, Frame, GameState, NewGameOptions, Prompt, Value } from './types.ts';
 import { decodeArg, display, encodeArg } from './values.ts';
@@ -25,20 +26,6 @@ export { display } from './values.ts';
 export function attach(pack: CompiledPack, state: GameState, engine?: EngineName): GameState {
   forgetHolders(state);
   return attachProgram(programOf(pack, engine), state);
-}
-
-function attachProgram(prog: Program, state: GameState): GameState {
-  // Every state knows the pack it is played with, without carrying closures in its JSON.
-  metaOf(state).prog = prog;
-  return state;
-}
-
-function programFor(state: GameState): Program {
-  const m = metaIfAny(state);
-  const p = m?.prog;
-  if (!p) throw new Error('this game state was not made by newGame/apply; call attach(pack, state) after loading it');
-  // Both programs play the same game (test/engine-differential.test.ts), and number blocks and rules alike: a state may change from one to the other.
-  return p.warming === undefined ? p : (m.prog = warmed(p));
 }
 
 /** A new game: players p1…pN, every entity's fields at their starting values, setup run, up to the first decision. */
@@ -97,7 +84,11 @@ function setUp(prog: Program, st: GameState, options: NewGameOptions, frameOf: (
  */
 export function legalChoices(state: GameState, options: { labels?: boolean } = {}): Choice[] {
   const labels = options.labels ?? true;
-  const l = withStepBudget(() => withFrozenState(() => listChoices(state, labels)));
+  const l = withStepBudget(() => {
+    const out = withFrozenState(() => listChoices(state, labels));
+    counted(state);
+    return out;
+  });
   metaOf(state).listed = l;
   return l.choices;
 }
@@ -153,7 +144,17 @@ function actionChoices(prog: Program, state: GameState, a: ActionCode, actor: st
 
 /** Applies a choice by id. An illegal choice is refused with the rule's reason, and the state is left as it was. */
 export function apply(state: GameState, choice: string | Choice, options: { player?: string } = {}): ApplyResult {
-  return withStepBudget(() => applyChoice(state, choice, options));
+  return withStepBudget(() => {
+    const r = applyChoice(state, choice, options);
+    counted(state);
+    return r;
+  });
+}
+
+/** The steps a listing or a choice took, counted by a program warming (`warmed`): what its rules do per call. */
+function counted(state: GameState): void {
+  const w = metaIfAny(state)?.prog?.warming;
+  if (w !== undefined) w.steps += stepsTaken();
 }
 
 /**

@@ -28,8 +28,10 @@ export interface Program {
   invariants: Array<{ message: ExprFn; holds: ExprFn; slots: number; rule: string }>;
   score?: ExprFn;
   tiebreak?: ExprFn;
-  /** For a game that names no engine: the interpreter's uses so far, and the generated program once it is made (`warmed`). */
-  warming?: { calls: number; next: Program | undefined };
+  /** A player's expected final score (`scoring: estimate`), for bots. */
+  estimate?: ExprFn;
+  /** For a game that names no engine: the interpreter's uses and their budget steps so far, and the program it goes on with once picked (`warmed`). */
+  warming?: { calls: number; steps: number; next: Program | undefined };
 }
 
 /**

@@ -134,7 +134,7 @@ export interface NewGameOptions {
    * How the rules run: `generated` (JavaScript made from the pack's checked rules) or `interpreter`
    * (the reference, closures over the same rules). Both play a game the same byte for byte. By
    * default (unless `RULEBOOK_ENGINE` names one) a pack is played by the interpreter until it has
-   * been played a while, then by its generated code.
+   * been played a while, then by its generated code if its rules do enough per choice for it to pay.
    */
   engine?: 'generated' | 'interpreter';
 }

@@ -2,7 +2,7 @@
  * The generated engine (runtime/codegen/) against the interpreter, its reference: the same seeded
  * games of every shipped pack and every bench pack, played side by side, must give the same state,
  * the same legal choices (with their labels), the same answer to a refused choice and the same
- * card holders, byte for byte, at every step; and the runtime's hostile checks (tampered choices,
+ * card holders and estimates, byte for byte, at every step; and the runtime's hostile checks (tampered choices,
  * replays, budgets) must hold under each engine, with the same refusals.
  */
 import { readdirSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { compile, type CompiledPack } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { apply, cardHolders, legalChoices, newGame, standings, viewFor, withEngine, type EngineName, type GameState } from '../runtime/index.ts';
+import { estimates } from '../runtime/estimate.ts';
 import { programOf } from '../runtime/link.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
 import { checkRuntimeModel } from '../scripts/runtimeModel.ts';
@@ -44,7 +45,7 @@ function steps(pack: CompiledPack, engine: EngineName, players: number, seed: nu
     const res = apply(st, legal[pick]);
     if (!res.ok) throw new Error(`a listed choice was refused: ${res.reason}`);
     st = res.state;
-    out.push(JSON.stringify(st), JSON.stringify(cardHolders(st)));
+    out.push(JSON.stringify(st), JSON.stringify(cardHolders(st)), JSON.stringify(estimates(pack, st) ?? null));
   }
   out.push(JSON.stringify(viewFor(st, st.players[0])), JSON.stringify(standings(st)));
   return out;
@@ -73,32 +74,44 @@ describe('the generated engine plays every game as the interpreter does, step by
 });
 
 describe('a game that names no engine', () => {
-  // RULEBOOK_ENGINE names an engine for every game, and none then warms.
-  it.skipIf(!!process.env.RULEBOOK_ENGINE)('is played by the interpreter, then, the pack played a while, by the generated code, mid-game, the same', () => {
-    const pack = packIn('test/packs/connect-four');
-    const trail = (engine?: EngineName) => {
-      const out: string[] = [];
-      for (let seed = 1; seed <= 60; seed++) {
-        let st = newGame(pack, { players: 2, seed, engine });
-        while (!st.over) {
-          const legal = legalChoices(st, { labels: false });
-          const r = apply(st, legal[(seed * 7 + st.choices.length * 3) % legal.length]);
-          if (!r.ok) throw new Error(r.reason);
-          st = r.state;
-        }
-        out.push(JSON.stringify(st));
+  /** Games of fixed picks from seed 1: `games` of them, or, by the default engine, until it is picked and two more. */
+  const trail = (pack: CompiledPack, players: number, engine?: EngineName, games?: number) => {
+    const out: string[] = [];
+    let picked = 0;
+    for (let seed = 1; games === undefined ? !picked || seed <= picked + 2 : seed <= games; seed++) {
+      let st = newGame(pack, { players, seed, engine });
+      while (!st.over && st.choices.length < 300) {
+        const legal = legalChoices(st, { labels: false });
+        const r = apply(st, legal[(seed * 7 + st.choices.length * 3) % legal.length]);
+        if (!r.ok) throw new Error(r.reason);
+        st = r.state;
       }
-      return out;
-    };
-    const warming = programOf(pack);
+      out.push(JSON.stringify(st));
+      if (!picked && programOf(pack).warming?.next) picked = seed;
+    }
+    return out;
+  };
+
+  // RULEBOOK_ENGINE names an engine for every game, and none then warms.
+  it.skipIf(!!process.env.RULEBOOK_ENGINE)('is played by the interpreter, then, its rules doing much per choice, by the generated code, mid-game, the same', { timeout: 120_000 }, () => {
+    const heavy = packIn('content/wroth');
+    const warming = programOf(heavy);
     expect(warming.warming?.next).toBeUndefined();
-    const auto = trail();
-    expect(warming.warming?.next).toBe(programOf(pack, 'generated'));
-    expect(auto).toEqual(trail('interpreter'));
+    const auto = trail(heavy, 2);
+    expect(warming.warming?.next).toBe(programOf(heavy, 'generated'));
+    expect(auto).toEqual(trail(heavy, 2, 'interpreter', auto.length));
   });
 
-  it.skipIf(!!process.env.RULEBOOK_ENGINE)('stays on the interpreter where making code is forbidden (a content security policy)', () => {
-    const pack = packIn('test/packs/tictactoe');
+  it.skipIf(!!process.env.RULEBOOK_ENGINE)('stays on the interpreter when its rules do little per choice (tic-tac-toe, Connect Four)', () => {
+    for (const dir of ['test/packs/tictactoe', 'test/packs/connect-four']) {
+      const pack = packIn(dir);
+      trail(pack, 2);
+      expect(programOf(pack).warming?.next, dir).toBe(programOf(pack, 'interpreter'));
+    }
+  });
+
+  it.skipIf(!!process.env.RULEBOOK_ENGINE)('stays on the interpreter where making code is forbidden (a content security policy)', { timeout: 120_000 }, () => {
+    const pack = packIn('content/wroth');
     const real = globalThis.Function;
     globalThis.Function = new Proxy(real, {
       construct() {
@@ -106,10 +119,7 @@ describe('a game that names no engine', () => {
       },
     });
     try {
-      for (let seed = 1; seed <= 300; seed++) {
-        let st = newGame(pack, { players: 2, seed });
-        while (!st.over) st = (apply(st, legalChoices(st, { labels: false })[0]) as { state: GameState }).state;
-      }
+      trail(pack, 2);
     } finally {
       globalThis.Function = real;
     }
