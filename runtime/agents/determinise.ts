@@ -19,18 +19,6 @@ import type { GameState, Value } from '../types.ts';
  *
  * `observers` see their own hidden player fields: one player, or a whole team sharing its hands.
  */
-/**
- * Whether `determinise` deals anything anew for these observers: some entity they do not see
- * hides a field. When nothing is hidden from them, every world differs from the real one only in
- * its generator, and what is legal at the root is what is legal in the real state.
- */
-export function dealsHidden(pack: CompiledPack, state: GameState, observers: readonly string[]): boolean {
-  return Object.keys(state.e).some((id) => {
-    const kind = pack.kindOf(id);
-    return !!kind && !!pack.hidden[kind]?.length && !(kind === 'player' && observers.includes(id));
-  });
-}
-
 export function determinise(pack: CompiledPack, state: GameState, observers: readonly string[], random: () => number): GameState {
   const world = cloneState(state);
   world.rng = Math.floor(random() * 4294967296) >>> 0;

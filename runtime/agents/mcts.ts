@@ -3,7 +3,7 @@ import { estimates } from '../estimate.ts';
 import { apply, standings } from '../index.ts';
 import type { Choice, GameState } from '../types.ts';
 import { choicesOfAsked, decisionRandom } from './decision.ts';
-import { dealsHidden, determinise } from './determinise.ts';
+import { determinise } from './determinise.ts';
 import type { Agent, AgentKind } from './index.ts';
 
 export interface MctsOptions {
@@ -66,14 +66,11 @@ export function mctsAgent(pack: CompiledPack, seed: number | string, player: str
       const random = decisionRandom(seed, kind, player, state);
       const root = (o.reuse && kept && continues(kept.choices, state.choices) && kept.root) || node(null);
       const observers = o.team ? state.players : [who];
-      // With nothing hidden from the observers, every world's root offers `legal`: not listed again.
-      const rootLegal = dealsHidden(pack, state, observers) ? undefined : legal;
-      const allowed = new Set(legal.map((c) => c.id));
       const range = { lo: Infinity, hi: -Infinity };
       const started = o.ms === undefined ? 0 : performance.now();
       for (let i = 0; i < o.iterations; i++) {
         if (o.ms !== undefined && performance.now() - started > o.ms) break;
-        iterate(pack, determinise(pack, state, observers, random), root, allowed, rootLegal, o, random, range);
+        iterate(pack, determinise(pack, state, observers, random), root, legal, o, random, range);
       }
       const pick = best(root, legal) ?? legal[Math.floor(random() * legal.length)];
       kept = o.reuse ? { choices: [...state.choices, pick.id], root: root.children.get(pick.id) ?? node(who) } : undefined;
@@ -101,14 +98,20 @@ function best(root: Node, legal: Choice[]): Choice | undefined {
   return top;
 }
 
-function iterate(pack: CompiledPack, world: GameState, root: Node, allowed: Set<string>, rootLegal: Choice[] | undefined, o: MctsOptions, random: () => number, range: { lo: number; hi: number }): void {
+/**
+ * One iteration in `world`. At the root the choices are `offered`, the real state's, in every world:
+ * the player is shown what they may do, so that is part of what they see, and listing it again in
+ * each world was the dearest part of a shallow iteration. A world in which one of them is refused
+ * (legality read from a field dealt anew) ends the iteration there.
+ */
+function iterate(pack: CompiledPack, world: GameState, root: Node, offered: Choice[], o: MctsOptions, random: () => number, range: { lo: number; hi: number }): void {
   let st = world;
   let at = root;
   const path: Node[] = [];
   while (!st.over) {
     const asked = st.prompt?.player;
     if (!asked) break;
-    const legal = at === root ? (rootLegal ?? choicesOfAsked(st).filter((c) => allowed.has(c.id))) : choicesOfAsked(st);
+    const legal = at === root ? offered : choicesOfAsked(st);
     if (!legal.length) break;
     const untried: Choice[] = [];
     for (const c of legal) {
@@ -135,7 +138,8 @@ function iterate(pack: CompiledPack, world: GameState, root: Node, allowed: Set<
     }
     const r = apply(st, pick);
     if (!r.ok) {
-      at.children.delete(pick.id);
+      // Refused in this world only: a choice searched in others keeps what they found.
+      if (!next.visits) at.children.delete(pick.id);
       break;
     }
     st = r.state;
