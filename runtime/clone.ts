@@ -80,7 +80,7 @@ function copiedInOrder(st: Record<string, unknown>, ids: string[]): Record<strin
 }
 
 /** A table of counts (uses of limited actions), on the records' prototype: an empty one costs next to nothing to make. */
-function copiedCounts(t: Record<string, Value>): Record<string, Value> {
+export function copiedCounts(t: Record<string, Value>): Record<string, Value> {
   if (t === null || typeof t !== 'object' || Array.isArray(t)) return cloneJson(t);
   const out = newRecord();
   const keys = Object.keys(t);
@@ -146,5 +146,6 @@ export function writableRecord(st: { e: Record<string, Record<string, Value>> },
   const copy = copiedRecord(rec);
   st.e[id] = copy;
   (m.owned ??= new Set()).add(copy);
+  m.replaced?.push(id, rec);
   return copy;
 }

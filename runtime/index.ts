@@ -1,4 +1,4 @@
-import { cloneJson, cloneState, newTable, sameValue } from './clone.ts';
+import { cloneJson, cloneState, copiedCounts, newTable, sameValue } from './clone.ts';
 import type { CompiledPack, Expr } from './compiled.ts';
 import { MAX_COMBINATIONS, spend, stepsTaken, withStepBudget } from './budget.ts';
 import { ctxFor, newFrame, resume, runBlock } from './engine.ts';
@@ -12,6 +12,7 @@ import { seedState } from './rng.ts';
 import { startingRecords } from './start.ts';
 import { metaIfAny, metaOf, type Listed } from './stateMeta.ts';
 import { attachProgram, programFor } from './stateProgram.ts';
+import { putBack, settled, undoFor, type Undo } from './undo.ts';
 import { table } from './table.ts';
 import type { ApplyResult, Choice, Frame, GameState, NewGameOptions, Prompt, Value } from './types.ts';
 import { decodeArg, display, encodeArg } from './values.ts';
@@ -145,7 +146,22 @@ function actionChoices(prog: Program, state: GameState, a: ActionCode, actor: st
 /** Applies a choice by id. An illegal choice is refused with the rule's reason, and the state is left as it was. */
 export function apply(state: GameState, choice: string | Choice, options: { player?: string } = {}): ApplyResult {
   return withStepBudget(() => {
-    const r = applyChoice(state, choice, options);
+    const r = applyChoice(state, choice, options, false);
+    counted(state);
+    return r;
+  });
+}
+
+/**
+ * `apply`, changing `state` itself instead of making the next state: for a caller who holds the
+ * state alone and drops it at the next choice (a random playout, a search's rollout), which then
+ * copies nothing but the records the choice writes. The state given back is `state`. An illegal
+ * choice is refused with the same reason, and the state is put back as it was (`undo.ts`). States
+ * that share records with it (those it was copied from, or made from it) are never changed.
+ */
+export function applyInPlace(state: GameState, choice: string | Choice, options: { player?: string } = {}): ApplyResult {
+  return withStepBudget(() => {
+    const r = applyChoice(state, choice, options, true);
     counted(state);
     return r;
   });
@@ -172,13 +188,14 @@ interface Move {
   checked: boolean;
 }
 
-function applyChoice(state: GameState, choice: string | Choice, options: { player?: string }): ApplyResult {
+function applyChoice(state: GameState, choice: string | Choice, options: { player?: string }, inPlace: boolean): ApplyResult {
   const prog = programFor(state);
   const p = state.prompt;
   if (!p || state.over) return { ok: false, reason: 'the game is over', state };
   const id = typeof choice === 'string' ? choice : choice.id;
   /** The action taken, whose rule a refusal outside any statement names. */
   let taken: ActionCode | undefined;
+  let undo: Undo | undefined;
   try {
     const move = listedMove(state, id, choice, options) ?? parsedMove(prog, state, p, id, choice, options);
     if ('reason' in move) return { ok: false, ...move, state };
@@ -187,10 +204,27 @@ function applyChoice(state: GameState, choice: string | Choice, options: { playe
       const refused = withFrozenState(() => checkArgs(prog, state, move.a!, move.player, move.args));
       if (refused) return { ok: false, ...refused, state };
     }
-    return { ok: true, state: taken ? takeAction(prog, state, p, move) : pick(prog, state, p, move) };
+    let next: GameState;
+    if (inPlace) {
+      undo = undoFor(state);
+      next = state;
+    } else {
+      next = cloneState(state);
+      attachProgram(prog, next);
+      shareHolders(state, next);
+    }
+    next.choices.push(move.recorded);
+    next.prompt = null;
+    if (taken) takeAction(prog, next, p, move, inPlace);
+    else pick(prog, next, p, move);
+    if (undo) settled(state);
+    undo = undefined;
+    return { ok: true, state: next };
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, reason: e.message, rule: e.where ?? taken?.origin.where, ...(e.budget && { budget: e.budget }), state };
     throw e;
+  } finally {
+    if (undo) putBack(state, undo);
   }
 }
 
@@ -274,20 +308,9 @@ function wasListed(state: GameState, player: string, id: string): boolean {
   return false;
 }
 
-/** The state after `state`, a copy: the next choice's. */
-function nextState(prog: Program, state: GameState, move: Move): GameState {
-  const next = cloneState(state);
-  attachProgram(prog, next);
-  shareHolders(state, next);
-  next.choices.push(move.recorded);
-  next.prompt = null;
-  return next;
-}
-
-/** A pick at a `choose`: the rule that asked goes on with it. */
-function pick(prog: Program, state: GameState, prompt: Prompt, move: Move): GameState {
-  const step = state.choices.length;
-  const next = nextState(prog, state, move);
+/** A pick at a `choose` (`prompt`, the one `next` was made from): the rule that asked goes on with it. */
+function pick(prog: Program, next: GameState, prompt: Prompt, move: Move): void {
+  const step = next.choices.length - 1;
   const { value } = move;
   logLine(next, step, `${display(prog.pack, prompt.player)} chose ${value === null ? 'nothing' : display(prog.pack, value)}${prompt.text ? ` (${prompt.text})` : ''}`, prompt.rule, prompt.player);
   const asked = prompt.frames[0];
@@ -296,26 +319,27 @@ function pick(prog: Program, state: GameState, prompt: Prompt, move: Move): Game
   const frames = prompt.frames.slice();
   frames[0] = { ...asked, env };
   resume(frames, prog, next, step);
-  return next;
 }
 
-function takeAction(prog: Program, state: GameState, prompt: Prompt, move: Move): GameState {
+/** An action taken at `prompt` (the one `next` was made from); `inPlace`: the tables of uses are `next`'s as it was, not copies. */
+function takeAction(prog: Program, next: GameState, prompt: Prompt, move: Move, inPlace: boolean): void {
   const a = move.a!;
   const { player, args } = move;
-  const step = state.choices.length;
-  const next = nextState(prog, state, move);
+  const step = next.choices.length - 1;
   // An `anytime` action interrupts the offer or the choice, which is asked again once the action is over.
   const after = move.anytime ? [newFrame(-1, 0, [], null, null, null, false, undefined, undefined, prompt)] : prompt.frames;
   const c = actionCtx(prog, next, a, player, args, step);
-  const usage = usageKey(a, player);
-  if (a.limit?.per === 'turn') next.used[usage] = (next.used[usage] ?? 0) + 1;
-  if (a.limit?.per === 'game') next.usedGame[usage] = (next.usedGame[usage] ?? 0) + 1;
+  if (a.limit) {
+    const usage = usageKey(a, player);
+    const per = a.limit.per === 'turn' ? 'used' : 'usedGame';
+    const uses = inPlace ? (next[per] = copiedCounts(next[per]) as Record<string, number>) : next[per];
+    uses[usage] = (uses[usage] ?? 0) + 1;
+  }
   logLine(next, step, `${display(prog.pack, player)}: ${labelOf(a, c, args, prog.pack)}`, a.origin.where, player);
   const sig = runBlock(a.body, 0, c);
   if (sig === SUSPEND) next.prompt!.frames.push(...after);
   else if (sig === FINISH) next.over = true;
   else resume(after, prog, next, step);
-  return next;
 }
 
 /** Hidden information removed: other players' hidden fields and every hidden field of other kinds. */

@@ -21,6 +21,11 @@ export interface StateMeta {
    * every record.
    */
   owned: Set<object> | null | undefined;
+  /**
+   * While a choice is applied to the state itself (`applyInPlace`): each record it replaced by a
+   * copy to write, as id then record, to put back should the choice be refused.
+   */
+  replaced: Array<string | object> | undefined;
   /** The ids of `table`, in its order, when `table` is this state's entity table. */
   ids: string[] | undefined;
   table: object | undefined;
@@ -55,7 +60,7 @@ export function metaOf(st: object): StateMeta {
 
 /** The state's meta, made anew with these fields (a state just copied). */
 export function newMeta(st: object, prog: Program | undefined, owned: Set<object> | null | undefined, ids: string[] | undefined, table: object | undefined): StateMeta {
-  const m: StateMeta = { prog, owned, ids, table, listed: undefined, kept: undefined };
+  const m: StateMeta = { prog, owned, replaced: undefined, ids, table, listed: undefined, kept: undefined };
   if (Object.isExtensible(st)) Object.defineProperty(st, META, { value: m, writable: true });
   else {
     const old = sealed.get(st);

@@ -1,0 +1,80 @@
+import type { Kept } from './holders.ts';
+import { shareHolders } from './holders.ts';
+import { metaOf, type Listed } from './stateMeta.ts';
+import type { GameState, Prompt, Value } from './types.ts';
+
+/**
+ * What applying a choice to a state itself (`applyInPlace`) may change, kept to put the state back
+ * as it was should the choice be refused. The rules change a state only through its fields below:
+ * entity records are replaced by copies before they are written (`writableRecord` notes each one
+ * replaced), the log and the choices only grow, the tables of uses and the forced results are
+ * replaced, not written, while a choice is applied in place.
+ */
+export interface Undo {
+  rng: number;
+  current: string | null;
+  turn: number;
+  used: Record<string, number>;
+  usedGame: Record<string, number>;
+  prompt: Prompt | null;
+  over: boolean;
+  forced: Value[] | undefined;
+  log: number;
+  choices: number;
+  kept: Kept | undefined;
+  listed: Listed | undefined;
+}
+
+/** Makes `st` ready to be changed by a choice in place, and says how to put it back. */
+export function undoFor(st: GameState): Undo {
+  const m = metaOf(st);
+  const u: Undo = {
+    rng: st.rng,
+    current: st.current,
+    turn: st.turn,
+    used: st.used,
+    usedGame: st.usedGame,
+    prompt: st.prompt,
+    over: st.over,
+    forced: st.forced,
+    log: st.log.length,
+    choices: st.choices.length,
+    kept: m.kept,
+    listed: m.listed,
+  };
+  if (st.forced) st.forced = st.forced.slice();
+  // Every record is shared with the state as it was, and copied once it is written.
+  m.owned = null;
+  m.replaced = [];
+  // What is known of the cards' holders is shared with the state as it was, as with a copy.
+  shareHolders(st, st);
+  m.listed = undefined;
+  return u;
+}
+
+/** The choice was applied: nothing is to be put back. */
+export function settled(st: GameState): void {
+  metaOf(st).replaced = undefined;
+}
+
+/** The choice was refused: `st` is put back as it was. */
+export function putBack(st: GameState, u: Undo): void {
+  const m = metaOf(st);
+  const replaced = m.replaced ?? [];
+  for (let i = replaced.length - 2; i >= 0; i -= 2) st.e[replaced[i] as string] = replaced[i + 1] as Record<string, Value>;
+  m.replaced = undefined;
+  m.owned = null;
+  m.kept = u.kept;
+  m.listed = u.listed;
+  st.rng = u.rng;
+  st.current = u.current;
+  st.turn = u.turn;
+  st.used = u.used;
+  st.usedGame = u.usedGame;
+  st.prompt = u.prompt;
+  st.over = u.over;
+  if (u.forced) st.forced = u.forced;
+  else if ('forced' in st) delete st.forced;
+  st.log.length = u.log;
+  st.choices.length = u.choices;
+}
