@@ -84,10 +84,9 @@ describe('drafts a designer would print', () => {
     expect(sw.pl.get('defenders')).toBe('Na koniec swojej tury połóż Wieżę Strażniczą w regionie Pól.');
     expect(sw.de.get('defenders')).toBe('Am Ende deines Zuges lege einen Wachturm in eine Feldregion.');
     // The terms a rule tests one of are joined by `or`: `about.bombFace.alone`.
-    // Its planting trigger asks (`choose optional`): the `placedMay` form.
-    expect(sw.en.get('goblins')).toBe('At the end of your turn, you may place 1 Bomb. At the start of your turn, flip each Bomb: an explosion or a dud.');
-    expect(sw.pl.get('goblins')).toBe('Na koniec swojej tury możesz położyć 1 Bombę. Na początku swojej tury odwróć każdą Bombę: eksplozja lub niewypał.');
-    expect(sw.de.get('goblins')).toBe('Am Ende deines Zuges darfst du 1 Bombe legen. Zu Beginn deines Zuges decke jede Bombe auf: eine Explosion oder ein Blindgänger.');
+    expect(sw.en.get('goblins')).toBe('At the start of your turn, flip each Bomb: an explosion or a dud.');
+    expect(sw.pl.get('goblins')).toBe('Na początku swojej tury odwróć każdą Bombę: eksplozja lub niewypał.');
+    expect(sw.de.get('goblins')).toBe('Zu Beginn deines Zuges decke jede Bombe auf: eine Explosion oder ein Blindgänger.');
     // Qualifying the clause, in the case the template asks for: `about.markerType.with`.
     expect(sw.en.get('archaeologists')).toBe('At the end of your turn, you receive 1 victory coin for each region with an Artifact or a Legendary Place.');
     expect(sw.pl.get('archaeologists')).toBe('Na koniec swojej tury otrzymujesz 1 monetę zwycięstwa za każdy region z Artefaktem lub Legendarnym Miejscem.');
@@ -107,20 +106,27 @@ describe('drafts a designer would print', () => {
     // German puts the verb second after an opening moment (`timed`) and after the subject otherwise (`plain`).
     expect(sw.de.get('heartOfAzeroth')).toBe('Am Ende deines Zuges zahlt dir ein Gegner 1 Siegmünze.');
     expect(sw.de.get('aegisOfAggramar')).toBe('Ein Gegner zahlt dir 2 Siegmünzen.');
+    // Only the first clause after the moment is `timed`; a duration goes where the template's `{until}` puts it.
+    expect(sw.de.get('forsaken')).toBe('Beim Umverteilen zahlst du 1 Siegmünze und du erhältst 1 Volksmarker.');
+    expect(sw.de.get('theSlayer')).toBe('Einmal pro Zug darfst du eine Region für 1 Volksmarker erobern und du zahlst einem Gegner 2 Siegmünzen.');
+    expect(sw.de.get('worgen')).toContain('Du darfst dein Volk in diesem Zug nicht in den Niedergang schicken.');
   });
 
   it('WotLK and Wroth: what a pipeline’s number or a compared distance changes, with its verb', () => {
     const wotlk = { en: lines(draftTexts(contextOf('wotlk'), 'en').yaml), pl: lines(draftTexts(contextOf('wotlk'), 'pl').yaml) };
-    expect(wotlk.en.get('jaina')).toBe('Action: move up to 4 spaces, once per turn. When you fight, you roll 1 block more.');
+    // `{count} more {unit}`: a word between the number and its unit.
+    expect(wotlk.en.get('jaina')).toBe('Action: move up to 4 spaces, once per turn. When you fight, you roll 1 more block.');
     expect(wotlk.pl.get('jaina')).toBe('Akcja: przesuń o maksymalnie 4 pola, raz na turę. Gdy walczysz, rzucasz 1 blok więcej.');
-    expect(wotlk.en.get('sylvanas')).toBe('Action, once per turn. When a hero card is played, if it is a fight card or a defend card, heal.');
+    // `x = min(cap, x + 1)` gives 1, said by the field's template `field.health.placed`.
+    expect(wotlk.en.get('sylvanas')).toBe('Action, once per turn. When a hero card is played, heal 1 damage if it is a fight card or a defend card.');
+    expect(wotlk.pl.get('sylvanas')).toBe('Akcja, raz na turę. Gdy zostaje zagrana bohaterska karta, ulecz 1 obrażenie, jeśli to karta Ataku lub karta Obrony.');
     const wroth = { en: lines(draftTexts(contextOf('wroth'), 'en').yaml), pl: lines(draftTexts(contextOf('wroth'), 'pl').yaml) };
-    expect(wroth.en.get('oldMoney')).toBe('Your mine action gains 1 Korra more.');
+    expect(wroth.en.get('oldMoney')).toBe('Your mine action gains 1 more Korra.');
     expect(wroth.pl.get('oldMoney')).toBe('Twoja Akcja Wydobycia daje 1 Korrę więcej.');
   });
 
   it('a card whose rules require nothing drafts what they do: what it places, the switch it turns, what it names', () => {
-    // Placed in a `for` over regions, required by no text: `placedEach`.
+    // Placed in a `for` over regions, on a card nothing else of which a text must say: `placedEach`.
     expect(sw.en.get('sentinels')).toBe('At the end of your turn, place 1 Fortress marker in each region.');
     expect(sw.pl.get('sentinels')).toBe('Na koniec swojej tury połóż 1 znacznik Twierdzy w każdym regionie.');
     expect(sw.de.get('sentinels')).toBe('Am Ende deines Zuges lege 1 Festungsmarker in jede Region.');

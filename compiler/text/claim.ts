@@ -83,6 +83,8 @@ export interface RuleClaim {
   player?: string;
   /** What a rule sets a count to (`r.stones = 1`), not what it adds or takes: "discard 1" does not say it. */
   sets?: boolean;
+  /** The field of a thing (not a player's) whose number the rule changes, for its template. */
+  field?: string;
   /** A thing the rule places (`r.flag = true` of a field the glossary counts), one in each `perKind` inside a `for`. */
   placed?: boolean;
   /** A mode said only of the rule's own numbers (a bonus a modifier adds): judged in their clause of a text, not across the card. */

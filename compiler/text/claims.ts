@@ -511,7 +511,7 @@ class RuleReader {
 
   private assign(s: A.AssignStmt): void {
     const before = this.out.length;
-    this.assignAmounts(s);
+    this.assignAmounts(stepOf(s));
     const player = this.playerOf(s.target.target);
     if (player) for (const c of this.out.slice(before)) if (c.body.k === 'number' && c.party) c.player = player;
   }
@@ -556,6 +556,8 @@ class RuleReader {
     }
     const before = this.out.length;
     if (ref) this.amount(s.value, ref, { required: true }, { dir: pair?.transfer ? undefined : s.op === '+=' ? 'gain' : 'lose', transfer: pair?.transfer }, party);
+    // What a rule changes of a thing's field, for its template `field.<name>.<kind>` ("heal 1 damage").
+    if (ref && !party) for (const c of this.out.slice(before)) if (c.body.k === 'number' && c.how === 'amount') c.field = field;
     else this.scan(s.value, { required: false });
     // A payment is one claim read from both of its sides: `holder.points -= 2` and `other.points += 2`.
     if (pair?.also) {
@@ -1126,4 +1128,18 @@ function compared(e: A.Expr): string | undefined {
   // `to.pieces + n <= 3`: what is added to is what is compared.
   if (e.kind === 'binary' && ['+', '-', '*', '/'].includes(e.op)) return compared(e.left);
   return undefined;
+}
+
+/**
+ * `x.f = min(cap, x.f + n)` is `x.f += n` up to a cap (and `max(floor, x.f - n)` a loss down to a
+ * floor): what it gives or takes is `n`, as texts say it ("heal 1 damage").
+ */
+function stepOf(s: A.AssignStmt): A.AssignStmt {
+  if (s.op !== '=') return s;
+  const target = printExpr(s.target);
+  const step = (e: A.Expr): A.AssignStmt | undefined =>
+    e.kind === 'binary' && (e.op === '+' || e.op === '-') && printExpr(e.left) === target ? { ...s, op: e.op === '+' ? '+=' : '-=', value: e.right } : undefined;
+  const v = s.value;
+  if (v.kind === 'call' && (v.callee === 'min' || v.callee === 'max') && v.args.length === 2) return v.args.map(step).find(Boolean) ?? s;
+  return step(v) ?? s;
 }

@@ -33,10 +33,15 @@ export function formOf(forms: Forms | undefined, n: number | string | undefined,
 
 /** A number with its unit, in a grammatical case and the plural form the number takes. */
 export function formatAmount(n: number, unit: string | undefined, lang: Language, grammaticalCase = 'nom'): string {
+  const word = unitWord(n, unit, lang, grammaticalCase);
+  return word ? `${n} ${word}` : String(n);
+}
+
+/** The word for a unit after a number: "1 more block" puts a word between them (`{count} more {unit}`). */
+function unitWord(n: number, unit: string | undefined, lang: Language, grammaticalCase: string): string | undefined {
   // A number of game terms ("6 duds") takes the term's `count` forms.
   const term = unit && !lang.units.has(unit) ? lang.terms.get(unit)?.say : undefined;
-  const word = unit ? ((term && formOf(term, n, term.count ? 'count' : 'bare', lang)) ?? formOf(lang.units.get(unit)?.say, n, grammaticalCase, lang) ?? unit) : undefined;
-  return word ? `${n} ${word}` : String(n);
+  return unit ? ((term && formOf(term, n, term.count ? 'count' : 'bare', lang)) ?? formOf(lang.units.get(unit)?.say, n, grammaticalCase, lang) ?? unit) : undefined;
 }
 
 export class Renderer {
@@ -151,6 +156,9 @@ export class Renderer {
     const slots = {
       // A count compared with has the unit of what it is compared with ("guarded by at least 2 pieces").
       amount: (k: string) => formatAmount(b.value, b.unit ?? (c.of ? this.g.units.get(c.of)?.unit : undefined), this.lang, k),
+      // The number and its unit apart, for a language that puts a word between them ("{count} more {unit}").
+      count: () => String(b.value),
+      unit: (k: string) => unitWord(b.value, b.unit ?? (c.of ? this.g.units.get(c.of)?.unit : undefined), this.lang, k) ?? '',
       per: (k: string, cat?: string) => {
         const what = c.per?.length ? this.terms(c.per, k, decl, c.span, cat) : this.kindWord(c.perKind, k, cat);
         // What the card counts in a field of its own: "each forest cell claimed this turn".
@@ -164,7 +172,7 @@ export class Renderer {
       // A number of times ("twice"): a doubled bonus, a repeated step.
       times: () => this.times(b.value, decl, c.span),
     };
-    const specific = pipeline ? `modify.${pipeline}` : (c.via ?? (c.of ? `compare.${c.of}` : undefined));
+    const specific = pipeline ? `modify.${pipeline}` : (c.via ?? (c.of ? `compare.${c.of}` : c.field ? `field.${c.field}` : undefined));
     // A value, a difference or a bound of a pipeline, or of a compared count of no known unit, is said
     // only by its own template: the direction's alone ("2.", "1 more.", "up to 4.") names no verb and no thing.
     const relative = kind === 'set' || kind === 'more' || kind === 'fewer' || kind === 'atLeast' || kind === 'atMost';
@@ -209,26 +217,32 @@ export class Renderer {
   }
 
   /**
-   * What a rule whose claims no text must say does all the same: the things it places ("place 1
-   * Fortress in each region", by `placedEach`, else `placed`; `placedMay` when a trigger asks), else the fields an action switches on
-   * that the glossary neither counts nor names (`game.calm = true`, by the template `sets.<field>`:
-   * "skip the night's attack this turn"). The card's own fields (`self.used`) are its books, not what
-   * it does, and what a trigger switches on is bookkeeping other rules read.
+   * What a rule places, when nothing of the card a text must say says anything: "place 1 Fortress in
+   * each region" (by `placedEach`, else `placed`).
    */
-  private unsaid(decl: A.Decl, cs: RuleClaim[]): string[] {
+  private placements(decl: A.Decl, cs: RuleClaim[]): string[] {
     const out: string[] = [];
     const seen = new Set<string>();
-    // A trigger that asks ("you may plant 1 Bomb") says so by the `…May` form of the template, where the language has one.
-    const asks = decl.kind === 'on' && cs.some((c) => c.body.k === 'mode' && c.body.mode === 'may') ? 'May' : '';
-    const form = (key: string, span: A.Span) => (asks && this.template(`${key}${asks}`, decl, span, false)) || this.template(key, decl, span);
     for (const c of cs) {
       const b = c.body;
       if (!c.placed || b.k !== 'number' || seen.has(b.unit ?? '')) continue;
       seen.add(b.unit ?? '');
-      const t = (c.perKind && form('placedEach', c.span)) || form('placed', c.span);
+      // "In each region": only of a kind the glossary counts, so the language has its word.
+      const each = c.perKind && this.g.units.has(c.perKind);
+      const t = (each && this.template('placedEach', decl, c.span)) || this.template('placed', decl, c.span);
       if (t) out.push(this.fill(t, { amount: (k) => formatAmount(b.value, b.unit, this.lang, k), per: (k, cat) => this.kindWord(c.perKind, k, cat) }));
     }
-    if (out.length || decl.kind !== 'action') return out;
+    return out;
+  }
+
+  /**
+   * The fields an action that says nothing else switches on, that the glossary neither counts nor
+   * names (`game.calm = true`), by the template `sets.<field>` ("skip the night's attack this turn").
+   * The card's own fields (`self.used`) are its books, not what it does.
+   */
+  private switches(decl: A.Decl): string[] {
+    const out: string[] = [];
+    if (decl.kind !== 'action') return out;
     walkStmts(decl.body.stmts, (s) => {
       if (s.kind !== 'assign' || s.op !== '=' || s.value.kind !== 'bool' || !s.value.value) return;
       const field = s.target.field;
@@ -283,6 +297,13 @@ export class Renderer {
       const s = this.sentence(decl, cs, kept);
       if (s) sentences.set(decl, s);
     }
+    // A card that says nothing else says what its rules place.
+    if (!sentences.size) {
+      for (const [decl, cs] of byDecl) {
+        const s = this.sentence(decl, cs, [], true);
+        if (s) sentences.set(decl, s);
+      }
+    }
     return { text: [...sentences.values()].join(' '), sentences, missing: [...this.missing] };
   }
 
@@ -300,6 +321,9 @@ export class Renderer {
     const recorded = (c: RuleClaim) =>
       c.how === 'per' && c.body.k === 'number' && !c.body.dir && numbers.some((o) => o !== c && o.how === 'per' && o.body.k === 'number' && !!o.body.dir && o.body.value === (c.body as { value: number }).value && (o.per ?? []).join() === (c.per ?? []).join());
     const out: Said[] = [];
+    // Only a sentence's first clause follows its opening moment ("Am Ende deines Zuges zahlst du …
+    // und du erhältst …"); a choice or an action said first takes that place.
+    if (decl.kind === 'action' || cs.some((c) => c.body.k === 'options' && c.body.terms.length > 1)) this.opened = false;
     for (const c of numbers) {
       const key = JSON.stringify(c.body) + (c.per ?? []).join() + (c.party ?? '') + (c.rest ?? '');
       if (seen.has(key + (c.via ?? '')) || counted(c) || recorded(c)) continue;
@@ -315,6 +339,7 @@ export class Renderer {
         if (min && t) tail = this.fill(t, { amount: (k) => formatAmount((min.body as { value: number }).value, b.unit, this.lang, k) });
       }
       out.push({ c, decl, key, head, tail, text: tail ? `${head} ${tail}` : head });
+      this.opened = false;
     }
     return out;
   }
@@ -323,7 +348,7 @@ export class Renderer {
     return [...new Set(cs.filter((c) => c.body.k === 'term' && c.subject).map((c) => (c.body as { term: string }).term))];
   }
 
-  private sentence(decl: A.Decl, cs: RuleClaim[], said: Said[]): string | undefined {
+  private sentence(decl: A.Decl, cs: RuleClaim[], said: Said[], places = false): string | undefined {
     this.opened = cs.some((c) => c.body.k === 'timing' || c.body.k === 'limit');
     const whenTerms = this.whenTerms(cs);
     const timing = cs.find((c) => c.body.k === 'timing');
@@ -388,7 +413,7 @@ export class Renderer {
       if (named) clauses[clauses.length - 1] = last.includes('{how}') ? last.replace('{how}', `${named} {how}`) : `${last} ${named}`;
       else clauses.push(this.about(cls, things.length ? 'put' : 'alone', ts, things, decl, cs[0].span));
     }
-    if (!clauses.length) clauses.push(...this.unsaid(decl, cs));
+    if (!clauses.length) clauses.push(...(places ? this.placements(decl, cs) : this.switches(decl)));
     clauses.forEach((x, i) => (clauses[i] = x.replace('{how}', '')));
     // An action that only sets up what other rules do: its frame alone ("Action").
     if (!clauses.length && frame) [clauses[0], frame] = [frame.replace(/[\s:,;]*\{clauses\}\s*/, ''), undefined];
@@ -397,8 +422,10 @@ export class Renderer {
     for (const c of cs) {
       if (c.body.k !== 'duration' || !c.required) continue;
       const say = this.lang.durations.get(c.body.until)?.text;
-      if (say) clauses[clauses.length - 1] += ` ${say}`;
+      // A template may say where it goes (`{until}`: "du darfst {until} nicht … schicken"), else it closes the clause.
+      if (say) clauses[clauses.length - 1] = clauses[clauses.length - 1].includes('{until}') ? clauses[clauses.length - 1].replace('{until}', say) : `${clauses[clauses.length - 1]} ${say}`;
     }
+    clauses.forEach((x, i) => (clauses[i] = x.replace('{until}', '')));
     // Two clauses are joined as a list's last two ("A and B"), three or more with the language's `and` (", and ").
     const and = (clauses.length === 2 && this.template('list', decl, decl.nameSpan, false)) || (this.template('and', decl, decl.nameSpan, false) ?? ', ');
     let body = this.series(clauses, and, decl, decl.nameSpan);
