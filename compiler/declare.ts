@@ -246,7 +246,7 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
         });
         continue;
       }
-      const entity: EntitySym = { id, kind: first, name: read.name, text: read.text, values: { ...read.values }, file, path, at };
+      const entity: EntitySym = { id, kind: first, name: read.name, text: read.text, values: read.values, file, path, at };
       d.entities.set(id, entity);
       if (read.rules) parseUnit(d, read.rules, report, entity);
     }
@@ -443,16 +443,21 @@ function checkedValues(d: Declared, e: EntitySym, types: string, report: (d: Dia
   const key = item !== null && typeof item === 'object' ? item : undefined;
   const known = key && entityValues.get(key);
   if (known && known.types === types && known.file === e.file.path) {
-    e.values = { ...known.values };
+    e.values = known.values;
     for (const x of known.diagnostics) report(x);
     return;
   }
   const diagnostics: DiagnosticInput[] = [];
+  // Checking writes the values it reads, as their fields' types have them: on a copy, as the item's
+  // values as read are kept for the next compile (itemRead).
+  e.values = { ...e.values };
   checkEntityValues(d, e, (x) => {
     diagnostics.push(x);
     report(x);
   });
-  if (key) entityValues.set(key, { file: e.file.path, types, values: { ...e.values }, diagnostics });
+  // Shared by every compile that finds the same values: frozen, so that a pass that tried to change them would fail at once.
+  Object.freeze(e.values);
+  if (key) entityValues.set(key, { file: e.file.path, types, values: e.values, diagnostics });
 }
 
 function checkEntityValues(d: Declared, e: EntitySym, report: (d: DiagnosticInput) => void): void {

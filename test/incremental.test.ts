@@ -3,9 +3,10 @@
  * one-card edits of every shipped pack — comments, a stray character, a renamed declaration, a
  * changed number, a deleted line, a comment or a changed value outside the rules texts, an edit
  * undone — the session's diagnostics equal those of
- * `analyze` on the same files, and when the pack compiles, the two packs play the same seeded
- * random game step for step; so does a session's analysis lowered afterwards (`lowerAnalysis`, as
- * the playground's worker does).
+ * `analyze` on the same files, and when the pack compiles, the two packs hold the same tables and
+ * rules and play the same seeded random game step for step; so does a session's analysis lowered
+ * afterwards (`lowerAnalysis`, as the playground's worker does); and the symbol index an editor
+ * asks of the session is the one a cold analysis builds.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -139,13 +140,21 @@ describe('a compile session gives what a cold compile gives', () => {
             files = files.map((f) => (f === current ? { path: f.path, text: edits[kind](f.text, pick) } : f));
           }
         }
-        // Every other step the editor's way: checked first, lowered after (lowerAnalysis).
-        const warm = step % 2 ? lowerAnalysis(session.analyze(files, { dependencies, lower: false }), files, { dependencies }) : session.analyze(files, { dependencies, lower: true });
-        const cold = analyze(files, { dependencies, lower: true });
+        // Every other step the editor's way: checked first, lowered after (lowerAnalysis); every
+        // other of the rest with the symbol index, as an editor asks for it once typing pauses.
+        const symbols = step % 4 === 0;
+        const warm = step % 2 ? lowerAnalysis(session.analyze(files, { dependencies, lower: false }), files, { dependencies }) : session.analyze(files, { dependencies, lower: true, symbols });
+        const cold = analyze(files, { dependencies, lower: true, symbols });
         expect(warm.diagnostics, `step ${step}`).toEqual(cold.diagnostics);
         expect(!!warm.pack, `step ${step}`).toBe(!!cold.pack);
+        if (symbols) {
+          expect(cold.symbols?.symbols.size, `step ${step}`).toBeGreaterThan(0);
+          expect((warm as typeof cold).symbols, `step ${step}`).toEqual(cold.symbols);
+        }
         if (warm.pack && cold.pack) {
           compiled++;
+          // The lowered tables and rules as data (the pack's functions aside), then as played.
+          expect(JSON.stringify(warm.pack), `step ${step}`).toBe(JSON.stringify(cold.pack));
           expect(played(warm.pack, step), `step ${step}`).toBe(played(cold.pack, step));
         }
       }
