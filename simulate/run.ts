@@ -10,9 +10,9 @@
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { AgentKind } from '../runtime/agents.ts';
 import { compiledPack, readPackContent } from './packContent.ts';
-import { playGame, type GameSummary } from './playout.ts';
+import type { GameSummary } from './playout.ts';
 import { leaseWorkers, type Lease } from './warmPool.ts';
-import { claimedSeeds, played, sharedClaims, stopClaims, type Chunk } from './worker.ts';
+import { playChunk, sharedClaims, stopClaims, type Chunk } from './worker.ts';
 
 export interface SimulationOptions {
   games: number;
@@ -60,32 +60,23 @@ export async function simulate(dir: string, o: SimulationOptions): Promise<GameS
   // Every thread claims games one at a time from the same list, this one too: results come back once
   // a thread has no game left, progress is counted in the shared claims.
   const chunk: Chunk = { players: o.players, seeds: Array.from({ length: o.games }, (_, i) => o.seed + i), agents: o.agents, maxSteps: o.maxSteps, claims: sharedClaims() };
-  const out: GameSummary[] = [];
   const lease: Lease | undefined = threads > 0 ? await leaseWorkers(content, pack, threads, TASKS_PER_THREAD) : undefined;
+  // A thread that fails leaves the games nobody has claimed unplayed, so the others stop too.
+  const stopAllOnFailure = (run: Promise<GameSummary[]>) =>
+    run.catch((e) => {
+      stopClaims(chunk);
+      throw e;
+    });
+  // This thread yields after each game: a worker thread that has just started is given its task.
+  const between = async (done: number) => {
+    o.onProgress?.(done);
+    await yieldToEvents();
+  };
+  let out: GameSummary[] = [];
   let failed = true;
   try {
-    const here = async () => {
-      try {
-        for (const seed of claimedSeeds(chunk)) {
-          out.push(playGame(pack, { players: o.players, seed, agents: o.agents, maxSteps: o.maxSteps }));
-          o.onProgress?.(played(chunk));
-          // Lets the worker threads' messages in: a thread that has just started is given its task.
-          await yieldToEvents();
-        }
-      } catch (e) {
-        stopClaims(chunk);
-        throw e;
-      }
-    };
-    const there = async () => {
-      try {
-        out.push(...((await lease!.pool.run(chunk)) as GameSummary[]));
-      } catch (e) {
-        stopClaims(chunk);
-        throw e;
-      }
-    };
-    await Promise.all([...Array.from({ length: threads }, there), here()]);
+    const runs = await Promise.all([...Array.from({ length: threads }, () => stopAllOnFailure(lease!.pool.run(chunk) as Promise<GameSummary[]>)), stopAllOnFailure(playChunk(pack, chunk, between))]);
+    out = runs.flat();
     failed = false;
   } finally {
     await lease?.release(failed);

@@ -11,9 +11,9 @@ import { UnrecoverableError, type SandboxedJob } from 'bullmq';
 import type { AgentKind } from '../runtime/agents.ts';
 import type { CompiledPack } from '../runtime/index.ts';
 import { compileContent, readPackContent } from './packContent.ts';
-import { playGame, type GameSummary } from './playout.ts';
 import { RESULTS_FORMAT, type Results, type ShardId, type StudySettings } from './results.ts';
 import { shardGames } from './shard.ts';
+import { playChunk } from './worker.ts';
 
 /** A job of the queue: one shard of a study. */
 export interface ShardJob {
@@ -48,11 +48,8 @@ export async function playShardJob(job: SandboxedJob<ShardJob>, worker: ShardWor
   }
   const { seed, games } = shardGames(study, shard);
   const started = performance.now();
-  const out: GameSummary[] = [];
-  for (let i = 0; i < games; i++) {
-    out.push(playGame(pack, { players: study.players, seed: seed + i, agents, maxSteps: study.maxSteps }));
-    await job.updateProgress(i + 1);
-  }
+  const chunk = { players: study.players, seeds: Array.from({ length: games }, (_, i) => seed + i), agents, maxSteps: study.maxSteps };
+  const out = await playChunk(pack, chunk, (played) => job.updateProgress(played));
   return { header: { format: RESULTS_FORMAT, ...study, shard, seconds: (performance.now() - started) / 1000 }, games: out };
 }
 

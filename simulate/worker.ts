@@ -40,7 +40,7 @@ export function* claimedSeeds(chunk: Chunk): Generator<number> {
 }
 
 /** Counts a game played by any thread; returns how many have been. */
-export const played = (chunk: Chunk): number => (chunk.claims ? Atomics.add(chunk.claims, PLAYED, 1) + 1 : 0);
+const played = (claims: Int32Array): number => Atomics.add(claims, PLAYED, 1) + 1;
 
 /** Leaves the games nobody has claimed unplayed: the run has failed. */
 export const stopClaims = (chunk: Chunk): void => void (chunk.claims && Atomics.store(chunk.claims, NEXT, chunk.seeds.length));
@@ -50,11 +50,19 @@ export interface SimulationWorkerData {
   pack: PackForm;
 }
 
-export function playChunk(pack: CompiledPack, chunk: Chunk): GameSummary[] {
+/**
+ * The one game loop of simulations, whatever thread runs it: plays the chunk's games this thread
+ * claims, one after another. `between` is called after each game with how many all threads have
+ * played (this one alone when the chunk has no claims) and awaited: a thread that must hear from
+ * others between games (the simulation's own thread, given worker threads' messages; a queue
+ * worker's thread, reporting progress) yields there; a worker thread passes none and never waits.
+ */
+export async function playChunk(pack: CompiledPack, chunk: Chunk, between?: (played: number) => void | Promise<void>): Promise<GameSummary[]> {
   const out: GameSummary[] = [];
   for (const seed of claimedSeeds(chunk)) {
     out.push(playGame(pack, { players: chunk.players, seed, agents: chunk.agents, maxSteps: chunk.maxSteps }));
-    played(chunk);
+    const done = chunk.claims ? played(chunk.claims) : out.length;
+    if (between) await between(done);
   }
   return out;
 }
@@ -63,15 +71,13 @@ export function playChunk(pack: CompiledPack, chunk: Chunk): GameSummary[] {
  * A worker thread's task function, its pack read and linked before the thread says it is ready. A
  * form that is not a compiled pack fails each task with the reason, rather than the thread's start.
  */
-export function chunkPlayer(data: SimulationWorkerData): (chunk: Chunk) => GameSummary[] {
+export function chunkPlayer(data: SimulationWorkerData): (chunk: Chunk) => Promise<GameSummary[]> {
   let pack: CompiledPack;
   try {
     pack = packFromForm(data.pack);
     programOf(pack);
   } catch (e) {
-    return () => {
-      throw e;
-    };
+    return () => Promise.reject(e);
   }
   return (chunk) => playChunk(pack, chunk);
 }

@@ -41,12 +41,12 @@ describe('a compiled pack sent to another thread', () => {
     for (const id of [...Object.keys(pack.entities).slice(0, 20), 'game', 'p1', 'p9', 'nobody', '__proto__', 'constructor']) expect(back.kindOf(id)).toBe(pack.kindOf(id));
   });
 
-  it('plays the games the compiled pack plays, seed for seed', () => {
+  it('plays the games the compiled pack plays, seed for seed', async () => {
     for (const [dir, players] of [['content/smallworld-wow', 4], ['test/packs/tictactoe', 2]] as const) {
       const pack = packOf(dir);
       const play = chunkPlayer({ pack: sent(pack) });
       const seeds = [1, 2, 3];
-      expect(play({ players, seeds, agents: ['random'], maxSteps: 5000 })).toEqual(seeds.map((seed) => playGame(pack, { players, seed, agents: ['random'], maxSteps: 5000 })));
+      expect(await play({ players, seeds, agents: ['random'], maxSteps: 5000 })).toEqual(seeds.map((seed) => playGame(pack, { players, seed, agents: ['random'], maxSteps: 5000 })));
     }
   });
 
@@ -121,8 +121,8 @@ describe('a compiled pack sent to another thread', () => {
     expect(edited((p) => flow(p).push({ op: 'shuffle', list: { record: { target: { op: 'const', value: 'game' }, what: 'game' }, field: 'deck', what: 'the deck' } }))).toMatch(/stmts\[\d+\]\.list\.field names the field "deck", which no kind of the pack has$/);
   });
 
-  it('a worker thread given a malformed form fails each task with the reason', () => {
+  it('a worker thread given a malformed form fails each task with the reason', async () => {
     const play = chunkPlayer({ pack: { format: PACK_FORM } as never });
-    expect(() => play({ players: 2, seeds: [1], agents: ['random'], maxSteps: 10 })).toThrow(/^malformed compiled pack: pack should be an object/);
+    await expect(play({ players: 2, seeds: [1], agents: ['random'], maxSteps: 10 })).rejects.toThrow(/^malformed compiled pack: pack should be an object/);
   });
 });

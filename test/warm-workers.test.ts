@@ -21,7 +21,7 @@ describe('warm worker threads', () => {
     const content = readPackContent(tiny);
     const lease = (c: typeof content) => leaseWorkers(c, compiledPack(c), 1, 2);
     const first = await lease(content);
-    const here = playChunk(compiledPack(content), chunk);
+    const here = await playChunk(compiledPack(content), chunk);
     expect(await first.pool.run(chunk)).toEqual(here);
     await first.release(false);
 
@@ -30,7 +30,7 @@ describe('warm worker threads', () => {
     // While these threads are held, a run of another pack gets threads of its own.
     const other = await lease(readPackContent(ticTacToe));
     expect(other.pool).not.toBe(first.pool);
-    expect((await other.pool.run(chunk)) as GameSummary[]).toEqual(playChunk(compiledPack(readPackContent(ticTacToe)), chunk));
+    expect((await other.pool.run(chunk)) as GameSummary[]).toEqual(await playChunk(compiledPack(readPackContent(ticTacToe)), chunk));
     await other.release(false);
     await again.release(true);
 
