@@ -485,10 +485,13 @@ function combinations(a: ActionCode, c: RunCtx): Value[][] {
       const domain = a.params[i].domain(withArgs(c, prefix)) as Value[];
       spend(domain.length);
       if (next.length + domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where, 'choices');
-      for (const v of domain) {
+      // A candidate's arguments are made once it passes: most candidates do not.
+      for (let j = 0; j < domain.length; j++) {
+        withArgs(c, prefix).env[i] = domain[j];
+        if (!a.holdsWith(c, i + 1)) continue;
         const args = prefix.slice();
-        args.push(v);
-        if (a.holdsWith(withArgs(c, args), i + 1)) next.push(args);
+        args.push(domain[j]);
+        next.push(args);
       }
     }
     out = next;
