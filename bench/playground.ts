@@ -283,8 +283,9 @@ try {
     servers.push(base.server);
     sides.push({ name: 'base', ...(await prepare(browser, base.url, first.saved)), figures: new Map() });
   }
-  // TRACE=<file>: a Chromium performance trace of this tree's rounds, for chrome://tracing or DevTools.
-  if (process.env.TRACE) await browser.startTracing(first.page, { path: process.env.TRACE, screenshots: false });
+  // TRACE=<file>: a Chromium performance trace of this tree's rounds, for chrome://tracing or DevTools;
+  // TRACE_CATEGORIES (comma-separated) in place of Playwright's, e.g. with disabled-by-default-devtools.timeline.invalidationTracking.
+  if (process.env.TRACE) await browser.startTracing(first.page, { path: process.env.TRACE, screenshots: false, categories: process.env.TRACE_CATEGORIES?.split(',') });
   // PROFILE=<file>: a CPU profile of this tree's page over the rounds, for DevTools' Performance panel or a script.
   const profiler = process.env.PROFILE ? await first.page.context().newCDPSession(first.page) : undefined;
   if (profiler) {

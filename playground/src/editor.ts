@@ -10,6 +10,7 @@ import 'monaco-editor/editor/contrib/gotoSymbol/browser/goToCommands';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import type { Place } from '../../compiler/symbols.ts';
 import type { Diagnostic } from './engine-types.ts';
+import { afterPaint } from './frames.ts';
 import type { ServiceAnswers, ServiceAsk } from './protocol.ts';
 import { LANGUAGE_ID, languageConfiguration, monarch, themeRules } from './language.ts';
 import { registerProviders } from './providers.ts';
@@ -163,11 +164,23 @@ export class PackEditor {
     this.editor.focus();
   }
 
-  /** Show the compiler's diagnostics as markers in every file. */
+  /** Diagnostics set since: markers of an older set, still waiting for their frame, are not set. */
+  private diagnosticsSet = 0;
+
+  /** Show the compiler's diagnostics as markers: in the file on screen now, in the others once that is painted. */
   setDiagnostics(diagnostics: Diagnostic[]) {
     this.diagnostics = diagnostics;
+    const set = ++this.diagnosticsSet;
     const byFile = groupBy(diagnostics, (d) => d.file);
-    for (const [path, model] of this.models) this.setMarkers(model, 'rulebook', (byFile.get(path) ?? []).map((d) => this.markerOf(model, d)));
+    const mark = (path: string, model: monaco.editor.ITextModel) => {
+      if (!model.isDisposed()) this.setMarkers(model, 'rulebook', (byFile.get(path) ?? []).map((d) => this.markerOf(model, d)));
+    };
+    const shown = this.models.get(this.current);
+    if (shown) mark(this.current, shown);
+    afterPaint(() => {
+      if (set !== this.diagnosticsSet) return;
+      for (const [path, model] of this.models) if (model !== shown) mark(path, model);
+    });
   }
 
   /** What each owner's markers were last set to, per model, with the version of the text they were placed on. */

@@ -19,7 +19,8 @@ import { prefs, savePrefs } from './prefs.ts';
 import type { CompileResponse, PackResponse, PlayResponse } from './protocol.ts';
 import { GameSession } from './session.ts';
 import { makeTabs } from './tabs/index.ts';
-import { afterPaint, emptyKeystroke, pageClock } from './trace.ts';
+import { afterPaint } from './frames.ts';
+import { emptyKeystroke, pageClock } from './trace.ts';
 import { TabPanel } from './tabs/panel.ts';
 import { dependencyIds, scenariosOf, sourcesOf, Workspace } from './workspace.ts';
 
@@ -228,8 +229,9 @@ class App implements AppContext {
     this.setStatus();
     t.shown = performance.now();
     afterPaint((at) => (t.painted = at));
-    // Errors: the game goes on with the last good rules; its banner says so. Else it waits for the pack.
-    if (!r.lowering) this.playPane.render();
+    // Errors: the game goes on with the last good rules; its banner says so, once the diagnostics
+    // are on screen (it lays out and paints the game pane). Else the game waits for the pack.
+    if (!r.lowering) afterPaint(() => this.playPane.render());
   }
 
   /** The runnable pack of the last compile, or why it could not be lowered. */

@@ -66,10 +66,14 @@ export class PlayPane {
 
   render() {
     const g = this.el;
-    // The workbench reads these to fold the editor away or give the game more width (style.css).
+    // The workbench folds the editor away or gives the game more width by these (style.css). They
+    // are set on it, not read by a `:has()` rule there: with one, any node added anywhere under it
+    // (a badge, a problem) had Chromium restyle the whole workbench, Monaco and the board included.
     const playing = !!this.ctx.summary && !!this.game.session;
-    g.classList.toggle('playing', playing);
-    g.classList.toggle('focus', playing && !!prefs.focusBoard);
+    for (const el of [g, g.parentElement]) {
+      el?.classList.toggle('playing', playing);
+      el?.classList.toggle('focus', playing && !!prefs.focusBoard);
+    }
     if (!this.ctx.summary || !this.game.session) this.body = undefined;
     if (!this.ctx.summary) {
       const r = this.ctx.lastCompile;

@@ -11,7 +11,8 @@
 import type { Choice } from './engine-types.ts';
 import type { AppContext } from './context.ts';
 import type { GameRequest, PlayResponse } from './protocol.ts';
-import { afterPaint, emptyReplay, pageClock } from './trace.ts';
+import { afterPaint } from './frames.ts';
+import { emptyReplay, pageClock } from './trace.ts';
 import { BOT_DELAYS, botSpeed } from './prefs.ts';
 import { NotLoadable, type Seat, type Session } from './workspace.ts';
 

@@ -17,18 +17,6 @@ export function pageClock(wall: number): number {
   return wall - performance.timeOrigin;
 }
 
-/** Calls `then` with the instant the next frame has been painted: the frame starts after a requestAnimationFrame callback, and a message posted from it is handled once the frame is done. */
-export function afterPaint(then: (at: number) => void) {
-  requestAnimationFrame(() => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      then(performance.now());
-    };
-    ch.port2.postMessage(undefined);
-  });
-}
-
 /** The steps a request to the worker takes, from the page asking to its answer painted. */
 interface WorkerRoundTrip {
   /** Asked of the worker. */

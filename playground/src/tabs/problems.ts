@@ -2,7 +2,11 @@
 import { h, clear } from '../dom.ts';
 import type { AppContext } from '../context.ts';
 import type { Diagnostic } from '../engine-types.ts';
+import { afterPaint } from '../frames.ts';
 import type { Tab } from './tab.ts';
+
+/** More rows than the panel shows at once. */
+const FIRST_ROWS = 20;
 
 export class ProblemsTab implements Tab {
   readonly id = 'problems';
@@ -37,32 +41,35 @@ export class ProblemsTab implements Tab {
       clear(into, h('div', { class: 'empty' }, this.ctx.lastCompile ? 'No problems: the pack compiles.' : 'Compiling…'));
       return;
     }
-    clear(
-      into,
-      ds.map((d) =>
+    const row = (d: Diagnostic) =>
+      h(
+        'div',
+        { class: `problem ${d.severity}`, 'data-testid': 'problem', 'data-code': d.code, tabindex: 0, onclick: () => editor.reveal(d.file, d.offset, d.endOffset), onkeydown: (e: Event) => (e as KeyboardEvent).key === 'Enter' && editor.reveal(d.file, d.offset, d.endOffset) },
+        h('span', { class: 'sev' }, d.severity === 'error' ? '✕' : '!'),
         h(
           'div',
-          { class: `problem ${d.severity}`, 'data-testid': 'problem', 'data-code': d.code, tabindex: 0, onclick: () => editor.reveal(d.file, d.offset, d.endOffset), onkeydown: (e: Event) => (e as KeyboardEvent).key === 'Enter' && editor.reveal(d.file, d.offset, d.endOffset) },
-          h('span', { class: 'sev' }, d.severity === 'error' ? '✕' : '!'),
-          h(
-            'div',
-            { class: 'body' },
-            h('div', { class: 'msg' }, h('span', { class: 'message' }, d.message), ' ', h('span', { class: 'where' }, `${d.file}:${d.line}:${d.column}`), ' ', h('span', { class: 'code' }, d.code)),
-            d.hint ? h('div', { class: 'hint' }, d.hint) : null,
-          ),
-          d.fix?.safe
-            ? h('button', {
-                class: 'small',
-                'data-testid': 'apply-fix',
-                title: 'Apply this fix',
-                onclick: (e: Event) => {
-                  e.stopPropagation();
-                  editor.applyFix(d);
-                },
-              }, d.fix.replacement ? `Fix: ${d.fix.replacement}` : 'Fix')
-            : null,
+          { class: 'body' },
+          h('div', { class: 'msg' }, h('span', { class: 'message' }, d.message), ' ', h('span', { class: 'where' }, `${d.file}:${d.line}:${d.column}`), ' ', h('span', { class: 'code' }, d.code)),
+          d.hint ? h('div', { class: 'hint' }, d.hint) : null,
         ),
-      ),
-    );
+        d.fix?.safe
+          ? h('button', {
+              class: 'small',
+              'data-testid': 'apply-fix',
+              title: 'Apply this fix',
+              onclick: (e: Event) => {
+                e.stopPropagation();
+                editor.applyFix(d);
+              },
+            }, d.fix.replacement ? `Fix: ${d.fix.replacement}` : 'Fix')
+          : null,
+      );
+    // A screenful first; the rest once it is painted (a broken line can make a hundred problems).
+    clear(into, ds.slice(0, FIRST_ROWS).map(row));
+    if (ds.length <= FIRST_ROWS) return;
+    const first = into.firstChild;
+    afterPaint(() => {
+      if (into.firstChild === first && this.drawn?.first === first) into.append(...ds.slice(FIRST_ROWS).map(row));
+    });
   }
 }
