@@ -105,6 +105,7 @@ const en = `language:
     endOfTurn: { read: ["this turn"], say: "this turn" }
     startOfTurn: { read: ["until … next turn"], say: "until your next turn" }
   everyone: ["each player", "every player"]
+  whose: { you: ["region* you occupy"], opponent: ["region* of an opponent"] }
   directions:
     gain: { before: [receive, take] }
     lose: { before: [pay] }
@@ -154,6 +155,7 @@ const pl = `language:
     endOfTurn: { read: ["w tej turze"], say: "w tej turze" }
     startOfTurn: { read: ["do … następnej tury"], say: "do Twojej następnej tury" }
   everyone: ["każdy gracz"]
+  whose: { you: ["który zajmujesz"], opponent: ["region* przeciwnika"] }
   directions:
     gain: { before: ["otrzym*", "weź"] }
     lose: { before: ["zapłać"] }
@@ -217,6 +219,13 @@ on turnEnded(p) {
   self.used = false
 }
 modify bounty(p) when p == holder = value + 1`,
+  // Two rules, one paying for the card's own player's regions, the other for an opponent's.
+  surveyors: `on turnEnded(p) when p == holder {
+  holder.coins += count(regions where owner == holder)
+}
+on turnStarted(p) when p == holder {
+  holder.coins += 2 * count(regions where owner != holder and owner != none)
+}`,
 } as const;
 
 type Id = keyof typeof RULES;
@@ -229,6 +238,10 @@ const TEXTS: Record<Id, { en: string; pl: string }> = {
   blessing: { en: 'Once per turn you may take 1 coin.', pl: 'Raz na turę możesz wziąć 1 monetę.' },
   tithe: { en: 'At the end of your turn, you receive 2 coins.', pl: 'Na koniec swojej tury otrzymujesz 2 monety.' },
   brace: { en: 'Once per turn you may brace: this turn you claim regions for 1 token fewer.', pl: 'Raz na turę możesz się przygotować: w tej turze zajmujesz regiony, płacąc 1 żeton mniej.' },
+  surveyors: {
+    en: 'At the end of your turn, you receive 1 coin for each region you occupy. At the start of your turn, you receive 2 coins for each region of an opponent.',
+    pl: 'Na koniec swojej tury otrzymujesz 1 monetę za każdy region, który zajmujesz. Na początku swojej tury otrzymujesz 2 monety za każdy region przeciwnika.',
+  },
   banner: {
     en: 'Once per turn you may take 1 coin. When you claim a region, you receive 1 more coin.',
     pl: 'Raz na turę możesz wziąć 1 monetę. Gdy zajmujesz region, otrzymujesz 1 monetę więcej.',
@@ -293,6 +306,19 @@ describe('what a player acts on', () => {
 
   it('"may" of a number that decides what the player may do (a cost a `require` reads) is no finding', () => {
     expect(findings('brace', { en: 'Once per turn you may brace: this turn you may claim regions for 1 token fewer.', pl: 'Raz na turę możesz się przygotować: w tej turze możesz zajmować regiony, płacąc 1 żeton mniej.' })).toEqual([]);
+  });
+
+  it('TX0106: whose region is read in the clause of the number it qualifies, not across the card', () => {
+    const found = findings('surveyors', {
+      en: 'At the end of your turn, you receive 1 coin for each region of an opponent. At the start of your turn, you receive 2 coins for each region you occupy.',
+      pl: 'Na koniec swojej tury otrzymujesz 1 monetę za każdy region przeciwnika. Na początku swojej tury otrzymujesz 2 monety za każdy region, który zajmujesz.',
+    });
+    expect(found.map((f) => [f.code, f.lang, f.words])).toEqual([
+      ['TX0106', 'en', 'region of an opponent'],
+      ['TX0106', 'en', 'region you occupy'],
+      ['TX0106', 'pl', 'region przeciwnika'],
+      ['TX0106', 'pl', 'który zajmujesz'],
+    ]);
   });
 
   it('TX0106: "each player" where the rules give it to the card’s player', () => {

@@ -153,11 +153,20 @@ function aspects(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
       break;
     }
   }
-  // "Your region" of a region the rules test is another player's, or the reverse.
+  // "Your region" of a region the rules test is another player's, or the reverse: read against the
+  // rules that give the numbers of its own clause, else against the card's.
   const whose = rule.filter((r) => r.body.k === 'whose');
   for (const t of text) {
-    if (t.body.k !== 'whose' || t.negated || !whose.length || whose.some((r) => compatible(t.body, r.body))) continue;
-    out.push({ code: 'TX0106', text: t, rule: whose[0], others: whose });
+    if (t.body.k !== 'whose' || t.negated || !whose.length) continue;
+    // Its own part of the sentence, else the sentence ("za każdy region, który zajmujesz" puts a comma in the clause).
+    const inSentence = text.filter((n) => n.body.k === 'number' && !n.implicit && n.sentence === t.sentence);
+    const inPart = inSentence.filter((n) => n.part === t.part);
+    const numbers = inPart.length ? inPart : inSentence;
+    const decls = new Set(numbers.flatMap((n) => rule.filter((r) => r.body.k === 'number' && r.required && compatible(n.body, r.body)).map((r) => r.decl)));
+    const own = whose.filter((r) => decls.has(r.decl));
+    const against = own.length ? own : whose;
+    if (against.some((r) => compatible(t.body, r.body))) continue;
+    out.push({ code: 'TX0106', text: t, rule: against[0], others: against });
   }
   const lasts = rule.filter((r) => r.body.k === 'duration');
   const durations = text.filter((t) => t.body.k === 'duration' && !t.negated);
