@@ -91,6 +91,8 @@ describe('drafts a designer would print', () => {
     expect(sw.en.get('archaeologists')).toBe('At the end of your turn, you receive 1 victory coin for each region with an Artifact or a Legendary Place.');
     expect(sw.pl.get('archaeologists')).toBe('Na koniec swojej tury otrzymujesz 1 monetę zwycięstwa za każdy region z Artefaktem lub Legendarnym Miejscem.');
     expect(sw.de.get('archaeologists')).toBe('Am Ende deines Zuges erhältst du 1 Siegmünze für jede Region mit einem Artefakt oder einem Legendären Ort.');
+    // A term only the `else` branch tests (draw another Legendary Place when no lake or sea is left) does not qualify the case.
+    expect(sw.en.get('wellOfEternity')).toBe('When a marker is revealed, move it to a Lake region or a Sea region. At the end of your turn, the player receives 2 victory coins.');
     // In an action's `{how}`, before the German verb at the end.
     expect(sw.de.get('gnomes')).toBe('Einmal pro Zug darfst du eine Region mit dem Verstärkungswürfel erobern.');
   });

@@ -83,6 +83,8 @@ export interface RuleClaim {
   player?: string;
   /** What a rule sets a count to (`r.stones = 1`), not what it adds or takes: "discard 1" does not say it. */
   sets?: boolean;
+  /** A term of an `else` branch: what happens when the rule's case does not hold, which a draft leaves to the designer. */
+  otherwise?: boolean;
   /** The field of a thing (not a player's) whose number the rule changes, for its template. */
   field?: string;
   /** A thing the rule places (`r.flag = true` of a field the glossary counts), one in each `perKind` inside a `for`. */

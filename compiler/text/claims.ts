@@ -61,6 +61,8 @@ class RuleReader {
   private setCounts = new Map<string, { n: number; sites: A.AssignStmt[] }>();
   /** Inside a `for`, `repeat` or `loop`: placements there are "one in each", not a total. */
   private loops = 0;
+  /** Inside an `else`: what the rule does when its case does not hold. */
+  private otherwise = 0;
   /** The kind each enclosing `for` walks: a placement there is one in each of them. */
   private eachKinds: Array<string | undefined> = [];
   /** The terms each enclosing condition requires, innermost last. */
@@ -101,7 +103,7 @@ class RuleReader {
     // Numbers, and terms the rule names itself (not those a field implies), go with their conditions' terms.
     const paired = body.k === 'number' || body.k === 'effect' || (body.k === 'term' && sites.length > 0);
     const guards = paired ? this.guards.flat().filter((g) => body.k !== 'term' || g !== body.term) : [];
-    this.out.push({ body, required, decl: this.current, span, sites, ...(guards.length ? { guards } : {}), ...extra });
+    this.out.push({ body, required, decl: this.current, span, sites, ...(guards.length ? { guards } : {}), ...(this.otherwise && body.k === 'term' ? { otherwise: true } : {}), ...extra });
   }
 
   /** Runs `f` with the terms `cond` requires as guards of every number claimed meanwhile. */
@@ -401,7 +403,11 @@ class RuleReader {
       case 'if':
         this.scan(s.cond, { required: true });
         this.guarded(s.cond, () => this.block(s.then));
-        if (s.else) this.block(s.else);
+        if (s.else) {
+          this.otherwise++;
+          this.block(s.else);
+          this.otherwise--;
+        }
         break;
       case 'for':
         if (listKind(this.c, s.source) === 'player') this.push({ k: 'who', who: 'each' }, false, s.span, []);

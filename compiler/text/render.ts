@@ -357,7 +357,12 @@ export class Renderer {
     const how: string[] = [];
     const clauses: string[] = [];
     const numbers = said.map((x) => x.c);
-    const required = new Set(cs.filter((c) => c.body.k === 'term' && c.required).map((c) => (c.body as { term: string }).term));
+    // What a rule does when its case does not hold ("if there is none, draw another …") is not what it
+    // is about, unless it is the other side of that case (the other face of a token).
+    const classOf = (t: string) => JSON.stringify(termClass(this.g, this.d, t) ?? null);
+    const terms = cs.filter((c): c is RuleClaim & { body: { k: 'term'; term: string } } => c.body.k === 'term' && c.required);
+    const main = new Set(terms.filter((c) => !c.otherwise).map((c) => classOf(c.body.term)));
+    const required = new Set(terms.filter((c) => !c.otherwise || !main.size || main.has(classOf(c.body.term))).map((c) => c.body.term));
     for (const x of said) for (const t of [...(x.c.per ?? []), ...(decl.kind === 'modify' ? whenTerms : [])]) used.add(t);
     // The terms the condition around a number requires are said with that number ("you receive 2
     // victory coins in human form and you pay 1 in Worgen form"), each once.
