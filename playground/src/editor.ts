@@ -55,6 +55,8 @@ export class PackEditor {
       quickSuggestions: { other: true, comments: false, strings: true },
       fixedOverflowWidgets: true,
       'semanticHighlighting.enabled': false,
+      // A pack has no colours to pick; Monaco's default finder scans the whole file after every keystroke.
+      colorDecorators: false,
       hover: { delay: 250 },
       lightbulb: { enabled: monaco.editor.ShowLightbulbIconMode.OnCode },
       stickyScroll: { enabled: true },

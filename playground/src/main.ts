@@ -182,9 +182,10 @@ class App implements AppContext {
   private onEdit(path: string, text: string) {
     this.timing.edit = performance.now();
     this.files[path] = text;
-    this.ws.setFile(this.packKey, path, text);
+    // The worker starts on the new text first; keeping it in the browser's storage can follow.
     this.scheduleCompile();
     this.setStatus('pending');
+    this.ws.setFile(this.packKey, path, text);
   }
 
   // ─── Compiling ────────────────────────────────────────────────────────────
