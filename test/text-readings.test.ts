@@ -116,7 +116,7 @@ describe('readings the mutation benchmark asked for', () => {
     const humans: Record<string, string> = {
       en: 'Each time a region is conquered, the attacker receives 2 victory coins and you receive 2 victory coins',
       pl: 'Za każdym razem, gdy region zostanie podbity, atakujący otrzymuje 2 monety zwycięstwa i otrzymujesz 2 monety zwycięstwa',
-      de: 'Jedes Mal, wenn eine Region erobert wird, erhält der Angreifer 2 Siegmünzen und erhältst du 2 Siegmünzen',
+      de: 'Jedes Mal, wenn eine Region erobert wird, erhält der Angreifer 2 Siegmünzen und du erhältst 2 Siegmünzen',
     };
     for (const [lang, sentence] of Object.entries(humans)) expect(draftLines('smallworld-wow', lang).get('humans'), lang).toContain(sentence);
   });
