@@ -1,4 +1,4 @@
-import type * as A from '../dsl/ast.ts';
+import * as A from '../dsl/ast.ts';
 import type { Declared } from './declare.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
 import { fragmentSpan } from './load.ts';
@@ -49,18 +49,34 @@ function deepestNode(decl: A.Decl): A.Node | undefined {
   return found ?? undefined;
 }
 
+/**
+ * Values and their depths on two stacks, and a node's own span (or a name's) never walked: it holds
+ * only numbers. Every rules text is measured on a cold compile, so the walk allocates nothing per node.
+ */
 function measure(decl: A.Decl): A.Node | undefined {
-  const stack: Array<{ value: unknown; depth: number }> = [{ value: decl, depth: 0 }];
-  while (stack.length) {
-    const { value, depth } = stack.pop()!;
+  const values: unknown[] = [decl];
+  const depths: number[] = [0];
+  while (values.length) {
+    const value = values.pop() as Record<string, unknown>;
+    const depth = depths.pop()!;
     if (Array.isArray(value)) {
-      for (const x of value) if (x && typeof x === 'object') stack.push({ value: x, depth });
+      for (const x of value) {
+        if (x && typeof x === 'object') {
+          values.push(x);
+          depths.push(depth);
+        }
+      }
       continue;
     }
-    const node = value as Partial<A.Node>;
-    const level = node.span ? depth + 1 : depth;
-    if (level > MAX_NESTING && node.span) return node as A.Node;
-    for (const x of Object.values(value as object)) if (x && typeof x === 'object') stack.push({ value: x, depth: level });
+    const level = value.span ? depth + 1 : depth;
+    if (level > MAX_NESTING && value.span) return value as unknown as A.Node;
+    for (const key in value) {
+      const x = value[key];
+      if (x && typeof x === 'object' && !A.spanKeys.has(key)) {
+        values.push(x);
+        depths.push(level);
+      }
+    }
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import type { Decl, Span } from '../dsl/ast.ts';
+import { spanKeys, type Decl, type Span } from '../dsl/ast.ts';
 import type { Declared } from './declare.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentSpan } from './load.ts';
@@ -95,5 +95,8 @@ function bound(node: unknown, found: (name: string, span: Span) => void): void {
   if (!node || typeof node !== 'object') return;
   const n = node as { kind?: unknown; name?: unknown; nameSpan?: Span };
   if (typeof n.kind === 'string' && BINDERS.has(n.kind) && typeof n.name === 'string' && n.nameSpan && isJsReserved(n.name)) found(n.name, n.nameSpan);
-  for (const value of Object.values(node)) if (value && typeof value === 'object') bound(value, found);
+  for (const key in node) {
+    const value = (node as Record<string, unknown>)[key];
+    if (value && typeof value === 'object' && !spanKeys.has(key)) bound(value, found);
+  }
 }

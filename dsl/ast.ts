@@ -8,6 +8,9 @@ export interface Span {
   end: number;
 }
 
+/** The keys of a tree's nodes that hold a `Span` (a position, never a node): walks by shape skip them. */
+export const spanKeys: ReadonlySet<string> = new Set(['span', 'nameSpan', 'fieldSpan', 'calleeSpan', 'eventSpan', 'anytime']);
+
 export interface Node {
   span: Span;
 }
