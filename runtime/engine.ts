@@ -1,6 +1,6 @@
 import { runningAt, spend } from './budget.ts';
 import { logLine } from './log.ts';
-import { modifierCalls, triggerCalls } from './holders.ts';
+import { modifierCalls, triggerCalls, type Call } from './holders.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type BlockCode, type ExprFn, type PipelineCode, type Program, type RunCtx, type Signal } from './program.ts';
 import { Refusal } from './refusal.ts';
 import type { Frame, GameState, Value } from './types.ts';
@@ -198,6 +198,8 @@ export function resume(frames: Frame[], prog: Program, st: GameState, step: numb
   }
 }
 
+const NO_CALLS: readonly Call[] = [];
+
 /**
  * A pipeline's value: its base, then each applicable modifier in pack order, then its bounds. The
  * arguments are evaluated here, straight into the base's locals; the modifiers share one context
@@ -216,7 +218,8 @@ export function pipelineWith(name: string, p: PipelineCode, pc: RunCtx, args: nu
   const env = pc.env;
   spend();
   let v = p.base(pc);
-  const calls = modifierCalls(c.prog, c.st, name, c.me);
+  // A pipeline no card modifies asks for no holders.
+  const calls = p.modifiers.length === 0 ? NO_CALLS : modifierCalls(c.prog, c.st, name, c.me);
   if (calls.length) {
     const mc = exprCtx(p.modifierFree, p.modifierSlots, c, null, null, null);
     const menv = mc.env;

@@ -97,6 +97,8 @@ describe('a game that names no engine', () => {
     const heavy = packIn('content/wroth');
     const warming = programOf(heavy);
     expect(warming.warming?.next).toBeUndefined();
+    // Every program has the fields of the interpreter's, in its order (one shape for V8).
+    expect(Object.keys(warming)).toEqual(Object.keys(programOf(heavy, 'interpreter')));
     const auto = trail(heavy, 2);
     expect(warming.warming?.next).toBe(programOf(heavy, 'generated'));
     expect(auto).toEqual(trail(heavy, 2, 'interpreter', auto.length));
