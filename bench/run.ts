@@ -11,9 +11,11 @@
  * - Random playouts of tic-tac-toe and Connect Four written three ways — packs (test/packs/),
  *   boardgame.io games run headless by its reducer in production mode, and plain TypeScript —
  *   all picking among the same legally ordered moves with the same seeded picks, so each plays the
- *   same games (test/bench-games.test.ts). The pack's side runs twice, by the generated engine (the
- *   default) and by the interpreter (the reference), and so does the whole default pack in this
- *   thread: the speed-up of generating the rules as JavaScript, on the same games.
+ *   same games (test/bench-games.test.ts). The pack's side runs twice, by the generated engine and
+ *   by the interpreter (the reference; what a game naming no engine plays these two on, their rules
+ *   doing too little per choice for generated code to pay: runtime/link.ts), and so does the whole
+ *   default pack in this thread: the speed-up of generating the rules as JavaScript, on the same
+ *   games. A pack's playout changes its state in place (`applyInPlace`, bench/packPlayout.ts).
  * - Small World's core rules by hand against the same rules as a pack. The pack side is the default
  *   pack's own vocabulary, boards and rules/ files with its races and powers reduced to their printed
  *   numbers and no artifacts or places (bench/smallworldCorePack.ts), rather than a test pack of its
