@@ -29,10 +29,9 @@ const YOUNG_GENERATION_MB = 96;
  * itself when the build is stale (bin/built.mjs), so a thread inheriting the loader only starts
  * slower (a second loader to start and hooks on every import), as the bench does under `tsx`.
  */
-function threadExecArgv(): string[] {
+export function threadExecArgv(argv: readonly string[] = process.execArgv): string[] {
   const tsx = (spec: string) => /^(tsx(\/|$)|.*[\\/]node_modules[\\/]tsx[\\/])/.test(spec.replace(/^file:\/\//, ''));
   const out: string[] = [];
-  const argv = process.execArgv;
   for (let i = 0; i < argv.length; i++) {
     const flag = /^(--require|-r|--import|--loader|--experimental-loader)(=(.*))?$/.exec(argv[i]);
     if (flag && flag[2] === undefined && i + 1 < argv.length && tsx(argv[i + 1])) i++;
