@@ -162,7 +162,7 @@ class RuleReader {
       }
       case 'modify':
         if (decl.value.kind === 'bool') this.push({ k: 'mode', mode: decl.value.value ? 'may' : 'cannot' }, false, decl.nameSpan, []);
-        else if (this.bonus(decl.name)) this.push({ k: 'mode', mode: 'must' }, false, decl.nameSpan, [], { ownNumbers: true });
+        else if (this.givenWithoutChoice(decl.name)) this.push({ k: 'mode', mode: 'must' }, false, decl.nameSpan, [], { ownNumbers: true });
         this.roles(decl.roles);
         if (decl.when) {
           this.scan(decl.when, { required: true });
@@ -335,7 +335,7 @@ class RuleReader {
   }
 
   /** A number pipeline the rules add into the state and never ask with: what a card adds to it, the player gets without a choice. */
-  private bonus(name: string): boolean {
+  private givenWithoutChoice(name: string): boolean {
     const use = pipelineUse(this.c);
     return use.read.has(name) && !use.permits.has(name);
   }
