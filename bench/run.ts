@@ -31,8 +31,9 @@
  *   Memory per game state. Everything else is CPU time (bench/measure.ts).
  *
  * ROUNDS (default 7) sets the rounds of the interleaved figures, SW_GAMES (default 60) and
- * SW_ROUNDS (default 3) the Small World simulations; BENCH_ONLY=compile stops after the compiling figures,
- * BENCH_ONLY=playouts after the random playouts.
+ * SW_ROUNDS (default 3) the Small World simulations; BENCH_ONLY picks sections, a comma-separated list
+ * of `compile`, `playouts` and `simulations` (e.g. BENCH_ONLY=simulations, whose wall times are
+ * fairest in a process that has not filled its heap with the sections before).
  */
 import './production.ts';
 import { availableParallelism, loadavg } from 'node:os';
@@ -63,6 +64,8 @@ const ROUNDS = Number(process.env.ROUNDS ?? 7);
 const SW_GAMES = Number(process.env.SW_GAMES ?? 60);
 const SW_ROUNDS = Number(process.env.SW_ROUNDS ?? 3);
 const DEFAULT_PACK = 'content/smallworld-wow';
+const SECTIONS = process.env.BENCH_ONLY?.split(',').map((x) => x.trim());
+const runs = (name: 'compile' | 'playouts' | 'simulations') => !SECTIONS || SECTIONS.includes(name);
 
 interface Row {
   figure: string;
@@ -108,7 +111,7 @@ function randomGame(pack: CompiledPack, players: number, seed: number, length: n
 }
 
 // ─── compiling ───
-{
+if (runs('compile')) {
   // The files the compiler reads: its scenarios are the scenario runner's.
   const files = readPackFolder(DEFAULT_PACK).filter((f) => !f.path.startsWith('scenarios/'));
   const pack = packOf(files);
@@ -156,8 +159,6 @@ function randomGame(pack: CompiledPack, players: number, seed: number, length: n
   rows.push({ figure: `replay of that ${choices.length}-choice game (${players} players)`, value: ms(warm.replay), ratio: perS((choices.length * 1000) / warm.replay, 'choices') });
 }
 
-if (process.env.BENCH_ONLY === 'compile') process.exit(0);
-
 // ─── random playouts, three ways ───
 // The pack's side twice: its rules as generated JavaScript (the default engine) and by the
 // interpreter, the reference the generated code is tested against (test/engine-differential.test.ts).
@@ -177,66 +178,66 @@ function race(title: string, ways: Record<'hand' | 'bgio' | 'pack' | 'interp', (
   rows.push({ figure: 'rulebook pack (interpreter)', value: perS(rate('interp'), 'games'), ratio: `generated ${times(rate('pack') / rate('interp'))} the interpreter` });
 }
 
-const smallPack = (dir: string) => packOf(readPackFolder(dir));
-const tictactoePack = smallPack('test/packs/tictactoe');
-const connectFourPack = smallPack('test/packs/connect-four');
-race('tic-tac-toe', { hand: playTicTacToe, bgio: boardgameIoPlayer(ticTacToe, ticTacToeMoves), pack: packPlayer(tictactoePack, 2, 'generated'), interp: packPlayer(tictactoePack, 2, 'interpreter') }, 250);
-race('Connect Four', { hand: playConnectFour, bgio: boardgameIoPlayer(connectFour, connectFourMoves), pack: packPlayer(connectFourPack, 2, 'generated'), interp: packPlayer(connectFourPack, 2, 'interpreter') }, 250);
+if (runs('playouts')) {
+  const smallPack = (dir: string) => packOf(readPackFolder(dir));
+  const tictactoePack = smallPack('test/packs/tictactoe');
+  const connectFourPack = smallPack('test/packs/connect-four');
+  race('tic-tac-toe', { hand: playTicTacToe, bgio: boardgameIoPlayer(ticTacToe, ticTacToeMoves), pack: packPlayer(tictactoePack, 2, 'generated'), interp: packPlayer(tictactoePack, 2, 'interpreter') }, 250);
+  race('Connect Four', { hand: playConnectFour, bgio: boardgameIoPlayer(connectFour, connectFourMoves), pack: packPlayer(connectFourPack, 2, 'generated'), interp: packPlayer(connectFourPack, 2, 'interpreter') }, 250);
 
-{
-  const players = 4;
-  const pack = packOf(smallWorldCoreFiles(DEFAULT_PACK));
-  const data = smallWorldData(pack);
-  const byPack = packPlayer(pack, players, 'generated');
-  const byInterpreter = packPlayer(pack, players, 'interpreter');
-  const byHand = (seed: number) => {
-    const pick = new RandomPicker(seed);
-    return playSmallWorldCore(data, players, seed, (k) => pick.index(k));
-  };
-  const n = { hand: batchFor(byHand, 500, 10), pack: batchFor(byPack, 1000, 2) };
-  byInterpreter(1);
-  const t = interleaved(ROUNDS, {
-    hand: () => {
-      for (let s = 1; s <= n.hand; s++) byHand(s);
-    },
-    pack: () => {
-      for (let s = 1; s <= n.pack; s++) byPack(s);
-    },
-    interp: () => {
-      for (let s = 1; s <= n.pack; s++) byInterpreter(s);
-    },
-  });
-  const rate = (w: 'hand' | 'pack' | 'interp') => (n[w === 'interp' ? 'pack' : w] * 1000) / t[w];
-  section(`Small World core rules (no race, power, artifact or place), ${players} players, random playouts`);
-  rows.push({ figure: 'by hand (TypeScript)', value: perS(rate('hand'), 'games') });
-  rows.push({ figure: 'rulebook pack (default pack without card abilities)', value: perS(rate('pack'), 'games'), ratio: `${times(rate('pack') / rate('hand'))} by hand` });
-  rows.push({ figure: 'the same by the interpreter', value: perS(rate('interp'), 'games'), ratio: `generated ${times(rate('pack') / rate('interp'))} the interpreter` });
+  {
+    const players = 4;
+    const pack = packOf(smallWorldCoreFiles(DEFAULT_PACK));
+    const data = smallWorldData(pack);
+    const byPack = packPlayer(pack, players, 'generated');
+    const byInterpreter = packPlayer(pack, players, 'interpreter');
+    const byHand = (seed: number) => {
+      const pick = new RandomPicker(seed);
+      return playSmallWorldCore(data, players, seed, (k) => pick.index(k));
+    };
+    const n = { hand: batchFor(byHand, 500, 10), pack: batchFor(byPack, 1000, 2) };
+    byInterpreter(1);
+    const t = interleaved(ROUNDS, {
+      hand: () => {
+        for (let s = 1; s <= n.hand; s++) byHand(s);
+      },
+      pack: () => {
+        for (let s = 1; s <= n.pack; s++) byPack(s);
+      },
+      interp: () => {
+        for (let s = 1; s <= n.pack; s++) byInterpreter(s);
+      },
+    });
+    const rate = (w: 'hand' | 'pack' | 'interp') => (n[w === 'interp' ? 'pack' : w] * 1000) / t[w];
+    section(`Small World core rules (no race, power, artifact or place), ${players} players, random playouts`);
+    rows.push({ figure: 'by hand (TypeScript)', value: perS(rate('hand'), 'games') });
+    rows.push({ figure: 'rulebook pack (default pack without card abilities)', value: perS(rate('pack'), 'games'), ratio: `${times(rate('pack') / rate('hand'))} by hand` });
+    rows.push({ figure: 'the same by the interpreter', value: perS(rate('interp'), 'games'), ratio: `generated ${times(rate('pack') / rate('interp'))} the interpreter` });
+  }
+
+  {
+    // The whole default pack, every race and power, in this thread: the generated engine against the interpreter on the same games.
+    const players = 4;
+    const pack = packOf(readPackFolder(DEFAULT_PACK));
+    const ways = { pack: packPlayer(pack, players, 'generated'), interp: packPlayer(pack, players, 'interpreter') };
+    const n = batchFor(ways.pack, 1500, 2);
+    ways.interp(1);
+    const t = interleaved(ROUNDS, {
+      pack: () => {
+        for (let s = 1; s <= n; s++) ways.pack(s);
+      },
+      interp: () => {
+        for (let s = 1; s <= n; s++) ways.interp(s);
+      },
+    });
+    section(`Small World (${DEFAULT_PACK}), ${players} players, random playouts in this thread, ${n} games a round`);
+    rows.push({ figure: 'generated engine', value: perS((n * 1000) / t.pack, 'games'), ratio: `${times(t.interp / t.pack)} the interpreter` });
+    rows.push({ figure: 'interpreter', value: perS((n * 1000) / t.interp, 'games') });
+  }
 }
-
-{
-  // The whole default pack, every race and power, in this thread: the generated engine against the interpreter on the same games.
-  const players = 4;
-  const pack = packOf(readPackFolder(DEFAULT_PACK));
-  const ways = { pack: packPlayer(pack, players, 'generated'), interp: packPlayer(pack, players, 'interpreter') };
-  const n = batchFor(ways.pack, 1500, 2);
-  ways.interp(1);
-  const t = interleaved(ROUNDS, {
-    pack: () => {
-      for (let s = 1; s <= n; s++) ways.pack(s);
-    },
-    interp: () => {
-      for (let s = 1; s <= n; s++) ways.interp(s);
-    },
-  });
-  section(`Small World (${DEFAULT_PACK}), ${players} players, random playouts in this thread, ${n} games a round`);
-  rows.push({ figure: 'generated engine', value: perS((n * 1000) / t.pack, 'games'), ratio: `${times(t.interp / t.pack)} the interpreter` });
-  rows.push({ figure: 'interpreter', value: perS((n * 1000) / t.interp, 'games') });
-}
-
-if (process.env.BENCH_ONLY === 'playouts') process.exit(0);
 
 // ─── Small World, the default pack ───
-{
+if (runs('simulations')) {
   section(`Small World (${DEFAULT_PACK}), random bots, ${SW_GAMES} games a run, median of ${SW_ROUNDS} runs; load average ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores`);
   // A worker thread's start, from asking for it to its first game played (one 2-player game, sent
   // back): cold, the first in this process, as a user's first run pays it; warm, a kept thread of
