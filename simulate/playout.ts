@@ -46,7 +46,7 @@ export function playGame(pack: CompiledPack, o: PlayoutOptions): GameSummary {
   let stuck: string | undefined;
   let budget: BudgetName | undefined;
   try {
-    const played = playByAgents(pack, { ...o, observe: (st) => void (last = st) });
+    const played = playByAgents(pack, { ...o, inPlace: true, observe: (st) => void (last = st) });
     state = played.state;
     stuck = played.stopped?.reason;
     budget = played.stopped?.budget;

@@ -286,4 +286,17 @@ describe('what a bot may see', () => {
     expect(g.stopped?.kind).not.toBe('stuck');
     expect(agent('mcts:3', 5, 'p1', sw).kind).toBe('mcts:3');
   });
+
+  it('played in place, a game is the same state byte for byte, and the state it started from is left as it was', () => {
+    const sw = smallWorld();
+    const o = { players: 3, seed: 11, agents: ['greedy', 'random', 'mcts:3:depth=5'] as AgentKind[], maxSteps: 300 };
+    const half = playByAgents(sw, { ...o, maxSteps: 40 }).state;
+    const before = JSON.stringify(half);
+    const copied = playByAgents(sw, { ...o, start: half });
+    const inPlace = playByAgents(sw, { ...o, start: half, inPlace: true });
+    expect(JSON.stringify(inPlace.state)).toBe(JSON.stringify(copied.state));
+    expect(inPlace.stopped).toEqual(copied.stopped);
+    expect(JSON.stringify(half)).toBe(before);
+    expect(JSON.stringify(playByAgents(sw, { ...o, inPlace: true }).state)).toBe(JSON.stringify(playByAgents(sw, o).state));
+  });
 });

@@ -12,7 +12,8 @@
  * this away, and says so: `mcts:…:reuse`.)
  */
 import type { CompiledPack } from '../compiled.ts';
-import { apply, newGame } from '../index.ts';
+import { cloneState } from '../clone.ts';
+import { apply, applyInPlace, attach, newGame } from '../index.ts';
 import type { BudgetName } from '../refusal.ts';
 import type { Choice, GameState } from '../types.ts';
 import { display } from '../values.ts';
@@ -91,6 +92,12 @@ export interface AgentGameOptions {
   start?: GameState;
   /** Told of the state it starts from (no choice) and after every choice; may throw to stop the game. */
   observe?: (state: GameState, choice?: Choice) => void;
+  /**
+   * The game's state changed choice by choice in place (`applyInPlace`), not copied at every
+   * choice: for a caller that keeps no state it is shown but the last (a simulation's game).
+   * `start` is copied first, so the caller's state is left as it was.
+   */
+  inPlace?: boolean;
 }
 
 export interface AgentGame {
@@ -101,7 +108,8 @@ export interface AgentGame {
 
 /** A game of `pack` played by agents up to its end, or until it has `maxSteps` choices. */
 export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame {
-  let state = o.start ?? newGame(pack, { players: o.players, seed: o.seed });
+  let state = o.start ? (o.inPlace ? attach(pack, cloneState(o.start)) : o.start) : newGame(pack, { players: o.players, seed: o.seed });
+  const step = o.inPlace ? applyInPlace : apply;
   const kinds = Array.isArray(o.agents) ? o.agents : [o.agents];
   const seats = new Map<string, Agent>(state.players.map((p, i) => [p, agent(kinds[i % kinds.length], o.seed, p, pack)]));
   o.observe?.(state);
@@ -112,7 +120,7 @@ export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame
     const legal = choicesOfAsked(state);
     if (!legal.length) return { state, stopped: { kind: 'stuck', reason: `${display(pack, asked)} (${asked}) must act but has no legal choice at step ${state.choices.length + 1}` } };
     const pick = seats.get(asked)!.choose(state, legal, asked);
-    const r = apply(state, pick);
+    const r = step(state, pick);
     if (!r.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice \`${pick.id}\` was refused at step ${state.choices.length + 1}: ${r.reason}`, ...(r.budget && { budget: r.budget }) } };
     state = r.state;
     o.observe?.(state, pick);
