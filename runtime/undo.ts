@@ -1,7 +1,7 @@
 import type { Kept } from './holders.ts';
 import { shareHolders } from './holders.ts';
 import { metaOf, type Listed } from './stateMeta.ts';
-import type { GameState, Prompt, Value } from './types.ts';
+import type { GameState, Value } from './types.ts';
 
 /**
  * What applying a choice to a state itself (`applyInPlace`) may change, kept to put the state back
@@ -10,15 +10,8 @@ import type { GameState, Prompt, Value } from './types.ts';
  * replaced), the log and the choices only grow, the tables of uses and the forced results are
  * replaced, not written, while a choice is applied in place.
  */
-export interface Undo {
-  rng: number;
-  current: string | null;
-  turn: number;
-  used: Record<string, number>;
-  usedGame: Record<string, number>;
-  prompt: Prompt | null;
-  over: boolean;
-  forced: Value[] | undefined;
+export interface Undo extends Pick<GameState, 'rng' | 'current' | 'turn' | 'used' | 'usedGame' | 'prompt' | 'over' | 'forced'> {
+  /** How long the log and the choices were: they only grow. */
   log: number;
   choices: number;
   kept: Kept | undefined;
