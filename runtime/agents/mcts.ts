@@ -1,6 +1,6 @@
 import type { CompiledPack } from '../compiled.ts';
 import { estimates } from '../estimate.ts';
-import { apply, standings } from '../index.ts';
+import { applyInPlace, standings } from '../index.ts';
 import type { Choice, GameState } from '../types.ts';
 import { choicesOfAsked, decisionRandom } from './decision.ts';
 import { determinise } from './determinise.ts';
@@ -45,7 +45,7 @@ interface Node {
 const node = (by: string | null): Node => ({ by, visits: 0, total: 0, avail: 0, children: new Map() });
 
 /**
- * Information-set Monte Carlo tree search (single observer) through `legalChoices` and `apply`
+ * Information-set Monte Carlo tree search (single observer) through `legalChoices` and `apply` (`applyInPlace` on the worlds it deals)
  * alone. Each iteration deals a world consistent with what the player sees (`determinise`), walks
  * the tree by UCT among the choices legal in that world (counting how often each was available),
  * adds one node, plays on at random to the end (or to `depth` choices when the pack declares an
@@ -102,7 +102,8 @@ function best(root: Node, legal: Choice[]): Choice | undefined {
  * One iteration in `world`. At the root the choices are `offered`, the real state's, in every world:
  * the player is shown what they may do, so that is part of what they see, and listing it again in
  * each world was the dearest part of a shallow iteration. A world in which one of them is refused
- * (legality read from a field dealt anew) ends the iteration there.
+ * (legality read from a field dealt anew) ends the iteration there. The world is this iteration's
+ * own (`determinise` deals a copy), so its choices are applied to it in place.
  */
 function iterate(pack: CompiledPack, world: GameState, root: Node, offered: Choice[], o: MctsOptions, random: () => number, range: { lo: number; hi: number }): void {
   let st = world;
@@ -136,7 +137,7 @@ function iterate(pack: CompiledPack, world: GameState, root: Node, offered: Choi
         if (u > top) (top = u), (pick = c), (next = n);
       }
     }
-    const r = apply(st, pick);
+    const r = applyInPlace(st, pick);
     if (!r.ok) {
       // Refused in this world only: a choice searched in others keeps what they found.
       if (!next.visits) at.children.delete(pick.id);
@@ -168,7 +169,7 @@ function playout(pack: CompiledPack, st: GameState, o: MctsOptions, random: () =
   for (let steps = 0; !st.over && steps < cut; steps++) {
     const legal = choicesOfAsked(st);
     if (!legal.length) break;
-    const r = apply(st, legal[Math.floor(random() * legal.length)]);
+    const r = applyInPlace(st, legal[Math.floor(random() * legal.length)]);
     if (!r.ok) break;
     st = r.state;
   }
