@@ -91,9 +91,9 @@ const WARM_CALLS = 2000;
  * its generated code to pay. Both engines share the work of a choice outside the rules (listing,
  * copying the state, ids, the log), and the generated code speeds up only the rules: where they
  * are a few steps a call, it gained nothing measurable and cost its making and a second set of
- * handlers in the process. Measured per call while warming: tic-tac-toe 13, Connect Four 43,
- * WotLK 275, Small World 1,143, Wroth 1,280. A count of steps, not a time, so the same calls
- * always pick the same engine, whatever the machine's load.
+ * handlers in the process. A small board game's rules take a few dozen steps a call, a pack of
+ * many cards' over a thousand (docs/architecture.md gives the shipped and bench packs' counts). A
+ * count of steps, not a time, so the same calls always pick the same engine, whatever the load.
  */
 const STEPS_WORTH_GENERATING = 100;
 

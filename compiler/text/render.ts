@@ -275,7 +275,7 @@ export class Renderer {
     const byDecl = new Map<A.Decl, RuleClaim[]>();
     // Whether a rule asks, whose it is and how long it lasts go with what it does; alone they say nothing.
     for (const c of claims) byDecl.set(c.decl, [...(byDecl.get(c.decl) ?? []), c]);
-    // A switch a modifier turns says something by its own template ("heroes cannot rest there"), and an
+    // A switch a modifier turns says something by its own template ("no one may rest there"), and an
     // action what it is ("Play this card at any time").
     const mute = [...byDecl].filter(([decl, cs]) => !(decl.kind === 'modify' && decl.value.kind === 'bool') && cs.every((c) => c.body.k === 'mode' || c.body.k === 'who' || (c.body.k === 'duration' && !c.required)));
     for (const [decl] of mute) if (decl.kind !== 'action') byDecl.delete(decl);
