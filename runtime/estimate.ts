@@ -3,7 +3,6 @@ import { withStepBudget } from './budget.ts';
 import { ctxFor, withFrozenState } from './engine.ts';
 import { programOf } from './link.ts';
 import { metaIfAny } from './stateMeta.ts';
-import { programFor } from './stateProgram.ts';
 import type { GameState } from './types.ts';
 
 /** Whether the pack declares `scoring: estimate`. */
@@ -20,7 +19,10 @@ export function hasEstimate(pack: CompiledPack): boolean {
  */
 export function estimates(pack: CompiledPack, state: GameState): number[] | undefined {
   if (!pack.rules.estimate) return undefined;
-  const played = metaIfAny(state)?.prog ? programFor(state) : undefined;
+  // Not `programFor`: an estimate is not a listing or a choice, and counting it as a warming call
+  // would dilute the steps a call that pick the pack's engine.
+  const attached = metaIfAny(state)?.prog;
+  const played = attached?.warming?.next ?? attached;
   const prog = played?.pack === pack ? played : programOf(pack);
   const run = prog.estimate!;
   return withStepBudget(() =>
