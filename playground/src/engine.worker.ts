@@ -298,7 +298,8 @@ function commonPrefix(a: string[], b: string[]): number {
 
 /**
  * A digest of a text, for the page to tell an answer that draws as the one on screen without
- * comparing them: two 32-bit FNV-1a hashes from different offsets, with the text's length.
+ * comparing them: two 32-bit hashes of the FNV-1a kind (FNV's own prime, and another with another
+ * start), with the text's length.
  */
 function digest(text: string): string {
   let a = 0x811c9dc5;
