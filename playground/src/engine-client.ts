@@ -4,8 +4,9 @@
  * A worker that fails to load, throws, or does not answer in time is replaced by a fresh one, and
  * the requests it held are answered with the problem, so the page never waits forever.
  */
-import type { CompileRequest, CompileResponse, PackResponse, PlayRequest, PlayResponse, ScenariosResponse, ServiceAnswers, ServiceAsk, ServiceRequest, ServiceResponse, SimulateRequest, SimulateResponse, TextsResponse, WorkerResponse } from './protocol.ts';
+import type { CompileInput, CompileRequest, CompileResponse, PackResponse, PlayRequest, PlayResponse, ScenariosResponse, ServiceAnswers, ServiceAsk, ServiceRequest, ServiceResponse, SimulateRequest, SimulateResponse, TextsResponse, WorkerResponse } from './protocol.ts';
 import EngineWorker from './engine.worker.ts?worker';
+import { SentFiles } from './file-sync.ts';
 
 /**
  * Longer than any compile or replay of a real pack on a slow, busy machine; past it the worker is
@@ -26,6 +27,9 @@ export class EngineClient {
   private ready = false;
   private next = 1;
   private pending = new Map<number, Pending>();
+  private sent = new SentFiles();
+  /** The last pack summary the worker posted: it posts a summary only when it changed. */
+  private summary: Pick<PackResponse, 'summary' | 'summaryDigest'> = {};
   /** A compile without errors: its runnable pack follows its answer. */
   onPack: (r: PackResponse) => void = () => {};
   /** Scenario verdicts arrive after their compile's answer. */
@@ -43,6 +47,8 @@ export class EngineClient {
 
   private start() {
     this.worker = new EngineWorker();
+    this.sent.forget();
+    this.summary = {};
     this.ready = false;
     this.worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
       if (ev.data.type === 'ready') {
@@ -50,7 +56,7 @@ export class EngineClient {
         for (const p of this.pending.values()) p.timer ??= this.watchdog();
         return;
       }
-      if (ev.data.type === 'pack') return this.onPack(ev.data);
+      if (ev.data.type === 'pack') return this.onPack(this.withSummary(ev.data));
       if (ev.data.type === 'scenarios') return this.onScenarios(ev.data);
       if (ev.data.type === 'texts') return this.onTexts(ev.data);
       if (ev.data.type === 'simulated') return this.onSimulated(ev.data);
@@ -64,6 +70,14 @@ export class EngineClient {
       ev.preventDefault();
       this.restart(`the engine failed: ${ev.message || 'its code could not be loaded'}`);
     };
+  }
+
+  /** A runnable pack's message with its summary, which the worker leaves out when it is the last one it posted. */
+  private withSummary(r: PackResponse): PackResponse {
+    if (r.version === undefined) return r;
+    if (r.summary) this.summary = { summary: r.summary, summaryDigest: r.summaryDigest };
+    else if (r.summaryDigest === this.summary.summaryDigest) return { ...r, summary: this.summary.summary };
+    return r;
   }
 
   /** Answer everything the worker held with the problem, and start a new worker. */
@@ -98,7 +112,7 @@ export class EngineClient {
   }
 
   /** Compile; when a newer compile is asked for meanwhile, the worker skips this one and it never resolves. */
-  compile(req: Omit<CompileRequest, 'type' | 'id'>): Promise<CompileResponse> {
+  compile(req: CompileInput): Promise<CompileResponse> {
     const id = this.next++;
     for (const [k, p] of this.pending) {
       if (p.kind === 'compile') {
@@ -106,7 +120,9 @@ export class EngineClient {
         this.pending.delete(k);
       }
     }
-    return this.send('compile', { ...req, type: 'compile', id });
+    const lists = [{ name: 'pack', files: req.files }, { name: 'scenarios', files: req.scenarios }];
+    for (const [dep, files] of Object.entries(req.dependencies)) lists.push({ name: `dependency:${dep}`, files });
+    return this.send('compile', { type: 'compile', id, sources: this.sent.post(lists), game: req.game });
   }
 
   /** Starts a simulation (stopping one that runs); its answers come to `onSimulated` with the id returned. */

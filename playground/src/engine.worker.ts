@@ -9,11 +9,12 @@ import { CompileSession, lowerAnalysis, type Analysis, type CompiledPack } from 
 import { buildSymbols, emptySymbolIndex, type SymbolIndex } from '../../compiler/symbols.ts';
 import { completionsAt, definitionsAt, hoverAt, referencesAt } from '../../compiler/services.ts';
 import { checkCards, prepareTexts } from '../../compiler/text/index.ts';
-import { apply, legalChoices, newGame, replay, standings, viewFor } from '../../runtime/index.ts';
+import { apply, applyInPlace, legalChoices, newGame, standings, viewFor } from '../../runtime/index.ts';
 import type { Choice, GameState, PackSummary } from './engine-types.ts';
 import { agent, choicesOfAsked, type AgentKind } from '../../runtime/agents.ts';
 import { wallClock } from './trace.ts';
-import type { CardVerdict, CompileRequest, GameRequest, PlayRequest, PlayResponse, ServiceAnswers, ServiceAsk, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { HeldFiles, type FileList } from './file-sync.ts';
+import type { CardVerdict, CompileInput, CompileRequest, GameRequest, PlayRequest, PlayResponse, ServiceAnswers, ServiceAsk, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
 
 import { playGame, type GameSummary } from '../../simulate/playout.ts';
 import { study } from '../../simulate/study.ts';
@@ -24,13 +25,17 @@ const PLAYGROUND_BOTS: AgentKind = 'random';
 let version = 0;
 /** Every keystroke compiles; the session checks again only the declarations the edit touched (compiler/incremental.ts). */
 const session = new CompileSession();
-let good: { version: number; pack: CompiledPack; summary: PackSummary } | undefined;
+let good: { version: number; pack: CompiledPack } | undefined;
+/** The digest of the last summary posted: a pack message leaves out a summary the page already has (engine-client.ts). */
+let summaryPosted: string | undefined;
 
 /** States of the current game by number of choices applied, for the current pack version and options. */
 let cache: { key: string; choices: string[]; states: Map<number, GameState> } | undefined;
 
-/** Requests waiting for their turn, each with when it arrived (trace.ts). */
-const queue: Array<{ req: WorkerRequest; got: number }> = [];
+/** Requests waiting for their turn, each with when it arrived (trace.ts), and a compile's files as read. */
+const queue: Array<{ req: WorkerRequest; got: number; input?: CompileInput }> = [];
+/** The pack's texts as the page has sent them: a compile brings those that changed. */
+const held = new HeldFiles();
 /**
  * Scenario tests run once typing has paused for a while: they take a few hundred milliseconds and
  * the worker does one thing at a time, so running them between keystrokes would delay diagnostics.
@@ -56,7 +61,9 @@ let scheduled = false;
 const turn = new MessageChannel();
 turn.port1.onmessage = () => drain();
 self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
-  queue.push({ req: ev.data, got: wallClock() });
+  const got = wallClock();
+  // Every compile's texts are taken in, also of one skipped for a newer: the next brings only its own changes.
+  queue.push({ req: ev.data, got, input: ev.data.type === 'compile' ? inputOf(ev.data) : undefined });
   if (ev.data.type === 'compile') {
     clearTimeout(scenarioTimer);
     clearTimeout(textsTimer);
@@ -71,9 +78,9 @@ self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
 function drain() {
   scheduled = false;
   while (queue.length) {
-    const { req, got } = queue.shift()!;
+    const { req, got, input } = queue.shift()!;
     if (req.type === 'compile') {
-      if (!queue.some((q) => q.req.type === 'compile')) compile(req, got);
+      if (!queue.some((q) => q.req.type === 'compile')) compile(req.id, input!, got);
     } else if (req.type === 'simulate') {
       startSimulation(req);
     } else if (req.type === 'service') {
@@ -85,47 +92,56 @@ function drain() {
   }
 }
 
+function inputOf(req: CompileRequest): CompileInput {
+  const lists = new Map<string, FileList['files']>(held.take(req.sources).map((l) => [l.name, l.files]));
+  const dependencies: CompileInput['dependencies'] = Object.create(null);
+  for (const [name, files] of lists) if (name.startsWith('dependency:')) dependencies[name.slice('dependency:'.length)] = files;
+  return { files: lists.get('pack') ?? [], scenarios: lists.get('scenarios') ?? [], dependencies, game: req.game };
+}
+
 function post(msg: WorkerResponse) {
   (self as unknown as DedicatedWorkerGlobalScope).postMessage(msg);
 }
 
 post({ type: 'ready' });
 
-function compile(req: CompileRequest, got: number) {
+function compile(id: number, req: CompileInput, got: number) {
   const t0 = performance.now();
   let result: Analysis;
   try {
     // Checked only: the diagnostics go to the page before the pack is lowered to run.
     result = session.analyze(req.files, { dependencies: req.dependencies, lower: false });
   } catch (e) {
-    post({ type: 'compiled', id: req.id, diagnostics: [], engineProblem: `the compiler crashed: ${(e as Error).message}`, ms: performance.now() - t0 });
+    post({ type: 'compiled', id, diagnostics: [], engineProblem: `the compiler crashed: ${(e as Error).message}`, ms: performance.now() - t0 });
     return;
   }
   const analysis = result;
   const lowering = !result.diagnostics.some((d) => d.severity === 'error');
-  post({ type: 'compiled', id: req.id, diagnostics: result.diagnostics, lowering, ms: performance.now() - t0, clock: { got, sent: wallClock() } });
+  post({ type: 'compiled', id, diagnostics: result.diagnostics, lowering, ms: performance.now() - t0, clock: { got, sent: wallClock() } });
   symbolsOf = { analysis };
   if (!lowering) return;
   const { diagnostics, pack } = lowerAnalysis(result, req.files, { dependencies: req.dependencies });
   if (!pack) {
-    post({ type: 'pack', id: req.id, diagnostics, ms: performance.now() - t0 });
+    post({ type: 'pack', id, diagnostics, ms: performance.now() - t0 });
     return;
   }
   // Only plain data crosses to the page: the lowered rules are closures and stay here.
   const summaryText = JSON.stringify({ id: pack.id, name: pack.name, players: pack.players, languages: pack.languages, kinds: pack.kinds, entities: pack.entities, byKind: pack.byKind, presentation: result.presentation });
-  const summary: PackSummary = JSON.parse(summaryText);
-  good = { version: ++version, pack, summary };
+  const summaryDigest = digest(summaryText);
+  const summary: PackSummary | undefined = summaryDigest === summaryPosted ? undefined : JSON.parse(summaryText);
+  summaryPosted = summaryDigest;
+  good = { version: ++version, pack };
   cache = undefined;
   // The game on screen replays here and now: the page need not ask for it once the pack arrives.
-  const replayed = req.game && { game: req.game, answer: replayGame(req.id, req.game, wallClock()) };
-  post({ type: 'pack', id: req.id, version: good.version, summary, summaryDigest: digest(summaryText), replayed, ms: performance.now() - t0 });
+  const replayed = req.game && { game: req.game, answer: replayGame(id, req.game, wallClock()) };
+  post({ type: 'pack', id, version: good.version, summary, summaryDigest, replayed, ms: performance.now() - t0 });
   clearTimeout(textsTimer);
   const v = good.version;
-  textsTimer = setTimeout(() => texts(req.id, v, analysis, req.dependencies), TEXTS_IDLE_MS);
+  textsTimer = setTimeout(() => texts(id, v, analysis, req.dependencies), TEXTS_IDLE_MS);
   if (req.scenarios.length) {
     // After the answer, and only if no newer compile arrives meanwhile (a compile cancels the timer).
     clearTimeout(scenarioTimer);
-    scenarioTimer = setTimeout(() => void scenarios(req.id, req.scenarios), SCENARIO_IDLE_MS);
+    scenarioTimer = setTimeout(() => void scenarios(id, req.scenarios), SCENARIO_IDLE_MS);
   }
 }
 
@@ -153,7 +169,7 @@ function service(ask: ServiceAsk): ServiceAnswers[keyof ServiceAnswers] | null {
 }
 
 /** The card text checker on the compile that just succeeded: each card's verdict per language. */
-function texts(id: number, v: number, analysis: Analysis, dependencies: CompileRequest['dependencies']) {
+function texts(id: number, v: number, analysis: Analysis, dependencies: CompileInput['dependencies']) {
   if (good?.version !== v) return;
   const t0 = performance.now();
   try {
@@ -206,7 +222,7 @@ function simulateNext() {
 /** Loaded on first use, so that a problem in the scenario runner never stops the compiler. */
 let scenarioModule: Promise<typeof import('../../scenario/index.ts')> | undefined;
 
-async function scenarios(id: number, files: CompileRequest['scenarios']) {
+async function scenarios(id: number, files: CompileInput['scenarios']) {
   if (!good) return;
   const { version: v, pack } = good;
   let runScenarios: (typeof import('../../scenario/index.ts'))['runScenarios'];
@@ -265,11 +281,19 @@ function replayGame(id: number, req: GameRequest, got: number): PlayResponse {
       }
       cache.choices = req.choices.slice(0, applied);
     } else {
-      // New rules or options: replay the whole list under them.
-      const r = replay(pack, options, req.choices);
-      state = r.state;
-      stoppedAt = r.stoppedAt;
-      applied = stoppedAt ? stoppedAt.step : req.choices.length;
+      // New rules or options: the whole list replayed under them, in one state changed choice by
+      // choice, since none of the states between is kept (the runtime makes the same states as `replay`).
+      state = newGame(pack, options);
+      applied = 0;
+      for (const choice of req.choices) {
+        const r = applyInPlace(state, choice);
+        if (!r.ok) {
+          stoppedAt = { step: applied, reason: r.reason };
+          break;
+        }
+        state = r.state;
+        applied++;
+      }
       cache = { key, choices: req.choices.slice(0, applied), states: new Map([[applied, state]]) };
     }
     const legal = state.over ? [] : legalChoices(state);

@@ -4,18 +4,26 @@ import type { Occurrence, OutlineItem, Place } from '../../compiler/symbols.ts';
 import type { Completion, Word } from '../../compiler/services.ts';
 import type { ScenarioResult } from '../../scenario/index.ts';
 import type { Study } from '../../simulate/study.ts';
+import type { PostedFiles } from './file-sync.ts';
 import type { AgentKind } from '../../runtime/agents.ts';
 
 export type { ScenarioResult };
 
-export interface CompileRequest {
-  type: 'compile';
-  id: number;
+/** What a compile reads, as the page asks for it. */
+export interface CompileInput {
   files: SourceFile[];
   dependencies: Record<string, SourceFile[]>;
   /** The pack's scenario tests, run after a compile without errors (answered with a `scenarios` message). */
   scenarios: SourceFile[];
   /** The game on screen: replayed in the worker as soon as the pack is lowered, its answer sent with the pack. */
+  game?: GameRequest;
+}
+
+/** A compile as posted: its files with only the texts the worker does not hold (file-sync.ts). */
+export interface CompileRequest {
+  type: 'compile';
+  id: number;
+  sources: PostedFiles;
   game?: GameRequest;
 }
 
@@ -44,6 +52,7 @@ export interface PackResponse {
   id: number;
   /** Set when the pack was lowered: the game now runs on it. */
   version?: number;
+  /** Left out by the worker when it is the one it posted last; the page's end of the protocol puts it back (engine-client.ts). */
   summary?: PackSummary;
   /** Equal for two summaries that are the same (as JSON): the page keeps the one it has, and what it drew from it. */
   summaryDigest?: string;

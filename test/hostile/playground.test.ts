@@ -1,13 +1,15 @@
 /**
  * The playground's doors for strangers' content: share links and zips. Links are capped before and
  * after inflating and read as strictly as a pack; a game that cannot be replayed is left out with a
- * notice; zips are capped as they arrive and as they unpack.
+ * notice; zips are capped as they arrive and as they unpack. The texts the page posts to its engine
+ * worker (only those the worker lacks) never leave the worker with a text it was not sent.
  */
 import { constants, createDeflateRaw } from 'node:zlib';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { decodeShare, encodeShare, MAX_INFLATED_BYTES, type SharePayload } from '../../playground/src/share.ts';
 import { importZip } from '../../playground/src/zip.ts';
+import { HeldFiles, SentFiles, type FileList } from '../../playground/src/file-sync.ts';
 import { budget, MANIFEST } from './harness.ts';
 
 
@@ -115,5 +117,53 @@ describe('zips', () => {
     const r = importZip(zip);
     if (r.ok) expect(r.files['cards.yaml'].length).toBeLessThanOrEqual(100);
     else expect(r.reason).toBeTruthy();
+  });
+});
+
+describe('texts posted to the engine worker', () => {
+  const lists = (pack: Record<string, string>, scenarios: Record<string, string> = {}): FileList[] => [
+    { name: 'pack', files: Object.entries(pack).map(([path, text]) => ({ path, text })) },
+    { name: 'scenarios', files: Object.entries(scenarios).map(([path, text]) => ({ path, text })) },
+  ];
+
+  it('carry only the changed file, and the worker reads the whole pack', budget, () => {
+    const page = new SentFiles();
+    const worker = new HeldFiles();
+    const first = page.post(lists(files, { 'scenarios/a.yaml': 'a' }));
+    expect(first.texts.map((t) => t.path)).toEqual(['pack.yaml', 'game.yaml', 'scenarios/a.yaml']);
+    expect(worker.take(first)).toEqual(lists(files, { 'scenarios/a.yaml': 'a' }));
+    const edited = { ...files, 'game.yaml': 'kinds: { a: {} }\n' };
+    const second = page.post(lists(edited, { 'scenarios/a.yaml': 'a' }));
+    expect(second.texts).toEqual([{ list: 0, path: 'game.yaml', text: 'kinds: { a: {} }\n' }]);
+    expect(worker.take(second)).toEqual(lists(edited, { 'scenarios/a.yaml': 'a' }));
+  });
+
+  it('a file deleted and made again is sent again; a new worker is sent everything', budget, () => {
+    const page = new SentFiles();
+    const worker = new HeldFiles();
+    worker.take(page.post(lists(files)));
+    worker.take(page.post(lists({ 'pack.yaml': files['pack.yaml'] })));
+    const back = page.post(lists(files));
+    expect(back.texts.map((t) => t.path)).toEqual(['game.yaml']);
+    expect(worker.take(back)).toEqual(lists(files));
+    page.forget();
+    expect(new HeldFiles().take(page.post(lists(files)))).toEqual(lists(files));
+  });
+
+  it('a compile the worker skips still leaves it its texts (each is taken in as it arrives)', budget, () => {
+    const page = new SentFiles();
+    const worker = new HeldFiles();
+    const a = page.post(lists(files));
+    const b = page.post(lists({ ...files, 'game.yaml': 'kinds: { b: {} }\n' }));
+    const c = page.post(lists({ ...files, 'game.yaml': 'kinds: { b: {} }\n', 'extra.yaml': 'x: 1\n' }));
+    worker.take(a);
+    worker.take(b);
+    expect(worker.take(c)[0].files.map((f) => f.text)).toEqual([files['pack.yaml'], 'kinds: { b: {} }\n', 'x: 1\n']);
+  });
+
+  it('a text the worker was never sent is an error naming the file, not an empty file compiled', budget, () => {
+    const page = new SentFiles();
+    page.post(lists(files));
+    expect(() => new HeldFiles().take(page.post(lists(files)))).toThrow(/pack game\.yaml|pack pack\.yaml/);
   });
 });
