@@ -3,22 +3,34 @@
  * the order the runtime lists them, and the winner by the pack's own scoring (a draw when the best
  * score is shared). `engine` picks how its rules run (the generated code, else the interpreter).
  * A playout holds its state alone, so each choice changes it in place (`applyInPlace`), as a
- * search's rollouts may; `apply` would copy it.
+ * search's rollouts may; `apply` would copy it. In playout mode (`playout`) nobody reads its record
+ * either: the choices are picked by their place in the list, and no log or choice id is made
+ * (`playoutChoices`, `playoutApply`), as a simulation's games are played.
  */
-import { applyInPlace, legalChoices, newGame, standings, type CompiledPack, type EngineName } from '../runtime/index.ts';
+import { applyInPlace, legalChoices, newGame, playoutApply, playoutChoices, standings, type CompiledPack, type EngineName, type GameState } from '../runtime/index.ts';
 import { RandomPicker, type Outcome } from './randomPlayout.ts';
 
-export function packPlayer(pack: CompiledPack, players = 2, engine?: EngineName): (seed: number) => Outcome {
+export function packPlayer(pack: CompiledPack, players = 2, engine?: EngineName, playout = false): (seed: number) => Outcome {
   return (seed) => {
     const pick = new RandomPicker(seed);
     let st = newGame(pack, { players, seed, engine });
     while (!st.over) {
-      const legal = legalChoices(st, { labels: false });
-      const r = applyInPlace(st, legal[pick.index(legal.length)]);
-      if (!r.ok) throw new Error(`a listed choice was refused: ${r.reason}`);
-      st = r.state;
+      st = playout ? playoutStep(st, pick) : appliedStep(st, pick);
     }
     const [top, next] = standings(st);
     return { winner: next && next.score === top.score && next.tiebreak === top.tiebreak ? null : top.player, moves: st.choices.length };
   };
+}
+
+function appliedStep(st: GameState, pick: RandomPicker): GameState {
+  const legal = legalChoices(st, { labels: false });
+  const r = applyInPlace(st, legal[pick.index(legal.length)]);
+  if (!r.ok) throw new Error(`a listed choice was refused: ${r.reason}`);
+  return r.state;
+}
+
+function playoutStep(st: GameState, pick: RandomPicker): GameState {
+  const r = playoutApply(st, pick.index(playoutChoices(st)));
+  if (!r.ok) throw new Error(`a listed choice was refused: ${r.reason}`);
+  return r.state;
 }

@@ -4,7 +4,7 @@ import { MAX_COMBINATIONS, spend, stepsTaken, withStepBudget } from './budget.ts
 import { ctxFor, newFrame, resume, runBlock } from './engine.ts';
 import { forgetHolders, holdersOf, shareHolders, withFrozenState } from './holders.ts';
 import { linkExpression, programOf, warmed, type EngineName } from './link.ts';
-import { logLine } from './log.ts';
+import { logKept, logLine, withoutLog } from './log.ts';
 import { playerId } from './players.ts';
 import { FINISH, SUSPEND, type ActionCode, type Program, type RunCtx } from './program.ts';
 import { Refusal } from './refusal.ts';
@@ -91,36 +91,53 @@ export function legalChoices(state: GameState, options: { labels?: boolean } = {
     return out;
   });
   metaOf(state).listed = l;
-  return l.choices;
+  return l.choices!;
 }
 
 const NO_ARGS: Value[] = [];
 
-/** A listing under way: the choices handed to the caller, and what `apply` keeps of them (`Listed`). */
-type Listing = Listed & { choices: Choice[] };
+/**
+ * A listing under way: the choices handed to the caller, and what `apply` keeps of them (`Listed`).
+ * A playout's listing (`playoutChoices`) makes no choice: `choices` is null, `ids` stays empty, and
+ * a pick at a `choose` keeps its option in `args` (none for `skip`).
+ */
+type Listing = Listed & { choices: Choice[] | null };
 
 function listed(l: Listing, choice: Choice, code: ActionCode | null, args: Value[]): void {
-  l.choices.push(choice);
+  l.choices!.push(choice);
   l.ids.push(choice.id);
   l.players.push(choice.player);
   l.codes.push(code);
   l.args.push(args);
 }
 
-function listChoices(state: GameState, labels: boolean): Listing {
+function candidate(l: Listing, player: string, code: ActionCode | null, args: Value[]): void {
+  l.players.push(player);
+  l.codes.push(code);
+  l.args.push(args);
+}
+
+/** `blind`: a playout's listing, of no choice, id or label; `asked`: only the choices of the player asked. */
+function listChoices(state: GameState, labels: boolean, blind = false, asked = false): Listing {
   const prog = programFor(state);
   const pack = prog.pack;
   const p = state.prompt;
-  const l: Listing = { choices: [], ids: [], players: [], codes: [], args: [], standingFrom: 0 };
+  const l: Listing = { choices: blind ? null : [], ids: [], players: [], codes: [], args: [], standingFrom: 0 };
   if (!p || state.over) return l;
   if (p.kind === 'choose') {
-    for (const o of p.options ?? []) listed(l, { id: `choose ${encodeArg(o)}`, player: p.player, action: 'choose', args: [o], label: `${p.text ? `${p.text}: ` : ''}${display(pack, o)}` }, null, NO_ARGS);
-    if (p.optional) listed(l, { id: 'skip', player: p.player, action: 'skip', args: [], label: p.text ? `${p.text}: none` : 'Skip' }, null, NO_ARGS);
+    for (const o of p.options ?? []) {
+      if (blind) candidate(l, p.player, null, [o]);
+      else listed(l, { id: `choose ${encodeArg(o)}`, player: p.player, action: 'choose', args: [o], label: `${p.text ? `${p.text}: ` : ''}${display(pack, o)}` }, null, NO_ARGS);
+    }
+    if (p.optional) {
+      if (blind) candidate(l, p.player, null, NO_ARGS);
+      else listed(l, { id: 'skip', player: p.player, action: 'skip', args: [], label: p.text ? `${p.text}: none` : 'Skip' }, null, NO_ARGS);
+    }
   } else {
     for (const a of offered(prog, state)) actionChoices(prog, state, a, p.player, p.player, labels, l);
   }
-  l.standingFrom = l.ids.length;
-  for (const [a, actor] of standing(prog, state)) actionChoices(prog, state, a, actor, p.player, labels, l);
+  l.standingFrom = l.players.length;
+  for (const [a, actor] of standing(prog, state)) if (!asked || actor === p.player) actionChoices(prog, state, a, actor, p.player, labels, l);
   return l;
 }
 
@@ -133,6 +150,10 @@ function actionChoices(prog: Program, state: GameState, a: ActionCode, actor: st
   const found = combinations(a, c);
   // Spent, its parameters' domains were still asked: they count against the budget as they did.
   if (limitReason(a, state, actor) !== null) return;
+  if (l.choices === null) {
+    for (let i = 0; i < found.length; i++) candidate(l, actor, a, found[i]);
+    return;
+  }
   const by = actor === asked ? undefined : actor;
   for (let i = 0; i < found.length; i++) {
     const args = found[i];
@@ -167,6 +188,65 @@ export function applyInPlace(state: GameState, choice: string | Choice, options:
   });
 }
 
+/**
+ * Playout mode, for a game whose record nobody reads (a random playout, a simulation's game, a
+ * search's rollout); internal: agents and simulations play through it (docs/architecture.md).
+ * `playoutChoices` lists the choices open now without making them (no id, no label) and says how
+ * many there are, in `legalChoices`' order (`asked`: only the player asked's, as `choicesOfAsked`);
+ * `playoutApply` applies the `k`-th of them to the state itself, as `applyInPlace` applies that
+ * choice, but writes no log line and records the choice as a blank (''). Such a game is still its
+ * seed and its picks: the same picks by `legalChoices` and `apply` end in the same state but for
+ * the log and the choices' ids (test/playout-mode.test.ts).
+ */
+export function playoutChoices(state: GameState, asked = false): number {
+  const l = withStepBudget(() => {
+    const out = withFrozenState(() => listChoices(state, false, true, asked));
+    counted(state);
+    return out;
+  });
+  metaOf(state).listed = l;
+  return l.players.length;
+}
+
+/** The `k`-th choice `playoutChoices` listed for `state`, applied to it (see there). */
+export function playoutApply(state: GameState, k: number): ApplyResult {
+  return withStepBudget(() =>
+    withoutLog(() => {
+      const r = applyMove(state, true, (prog, p) => pickedMove(prog, state, p, k));
+      counted(state);
+      return r;
+    }),
+  );
+}
+
+/**
+ * The move of a playout's `k`-th listed choice: what `apply` makes of that choice's id
+ * (`listedMove`, else `parsedMove`), without making the id where the listing alone says it.
+ */
+function pickedMove(prog: Program, state: GameState, p: Prompt, k: number): Move | { reason: string } {
+  const l = metaIfAny(state)?.listed;
+  // A listing that made choices has their ids; a playout's has none.
+  if (!l || l.ids.length !== 0 || !(k >= 0 && k < l.players.length)) return { reason: `no choice ${k} was listed for this state by playoutChoices` };
+  const a = l.codes[k];
+  const player = l.players[k];
+  const args = l.args[k];
+  const key = a ? actionKey(a) : args.length ? 'choose' : 'skip';
+  let plain = true;
+  for (let i = 0; i < args.length; i++) if (!readsBack(args[i])) plain = false;
+  if (k < l.standingFrom) {
+    for (let j = l.standingFrom; j < l.players.length; j++) if (l.players[j] === player && actionKey(l.codes[j]!) === key) plain = false;
+  }
+  if (plain && a) return { a, anytime: k >= l.standingFrom, player, args, value: null, recorded: '', checked: true };
+  if (plain) return { a: undefined, anytime: false, player, args: NO_ARGS, value: args.length ? args[0] : null, recorded: '', checked: true };
+  const id = a ? choiceId(a, args, player === p.player ? undefined : player) : args.length ? `choose ${encodeArg(args[0])}` : 'skip';
+  const move = parsedMove(prog, state, p, id, id, {});
+  if ('reason' in move) return move;
+  // Listed for this player, so checked, as `apply` finds it (`wasListed`).
+  move.checked = true;
+  move.recorded = '';
+  return move;
+}
+
 /** The steps a listing or a choice took, counted by a program warming (`warmed`): what its rules do per call. */
 function counted(state: GameState): void {
   const w = metaIfAny(state)?.prog?.warming;
@@ -189,15 +269,20 @@ interface Move {
 }
 
 function applyChoice(state: GameState, choice: string | Choice, options: { player?: string }, inPlace: boolean): ApplyResult {
+  const id = typeof choice === 'string' ? choice : choice.id;
+  return applyMove(state, inPlace, (prog, p) => listedMove(state, id, choice, options) ?? parsedMove(prog, state, p, id, choice, options));
+}
+
+/** The move `moveOf` makes of the choice (or why there is none) made in `state`, itself when `inPlace`. */
+function applyMove(state: GameState, inPlace: boolean, moveOf: (prog: Program, p: Prompt) => Move | { reason: string }): ApplyResult {
   const prog = programFor(state);
   const p = state.prompt;
   if (!p || state.over) return { ok: false, reason: 'the game is over', state };
-  const id = typeof choice === 'string' ? choice : choice.id;
   /** The action taken, whose rule a refusal outside any statement names. */
   let taken: ActionCode | undefined;
   let undo: Undo | undefined;
   try {
-    const move = listedMove(state, id, choice, options) ?? parsedMove(prog, state, p, id, choice, options);
+    const move = moveOf(prog, p);
     if ('reason' in move) return { ok: false, ...move, state };
     taken = move.a;
     if (move.a && !move.checked) {
@@ -312,7 +397,7 @@ function wasListed(state: GameState, player: string, id: string): boolean {
 function pick(prog: Program, next: GameState, prompt: Prompt, move: Move): void {
   const step = next.choices.length - 1;
   const { value } = move;
-  logLine(next, step, `${display(prog.pack, prompt.player)} chose ${value === null ? 'nothing' : display(prog.pack, value)}${prompt.text ? ` (${prompt.text})` : ''}`, prompt.rule, prompt.player);
+  if (logKept()) logLine(next, step, `${display(prog.pack, prompt.player)} chose ${value === null ? 'nothing' : display(prog.pack, value)}${prompt.text ? ` (${prompt.text})` : ''}`, prompt.rule, prompt.player);
   const asked = prompt.frames[0];
   const env = asked.env.slice();
   env[prompt.slot!] = value;
@@ -335,7 +420,7 @@ function takeAction(prog: Program, next: GameState, prompt: Prompt, move: Move, 
     const uses = inPlace ? (next[per] = copiedCounts(next[per]) as Record<string, number>) : next[per];
     uses[usage] = (uses[usage] ?? 0) + 1;
   }
-  logLine(next, step, `${display(prog.pack, player)}: ${labelOf(a, c, args, prog.pack)}`, a.origin.where, player);
+  if (logKept()) logLine(next, step, `${display(prog.pack, player)}: ${labelOf(a, c, args, prog.pack)}`, a.origin.where, player);
   const sig = runBlock(a.body, 0, c);
   if (sig === SUSPEND) next.prompt!.frames.push(...after);
   else if (sig === FINISH) next.over = true;

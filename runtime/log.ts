@@ -4,7 +4,26 @@ import { displayLanguage } from './values.ts';
 
 /** A line of the game log: which choice led to it, the rule that wrote it (`file:line`), and whose it is. */
 export function logLine(st: GameState, step: number, text: string, rule: string | undefined, player: string | undefined): void {
-  st.log.push({ step, text, rule, player });
+  if (keeping) st.log.push({ step, text, rule, player });
+}
+
+/** False while a playout's choice is applied (`playoutApply`): a game whose record nobody reads writes no log. */
+let keeping = true;
+
+/** Whether the log is kept now: the lines the runtime writes itself are not even made while it is not. */
+export function logKept(): boolean {
+  return keeping;
+}
+
+/** Runs `run` writing no log line. */
+export function withoutLog<T>(run: () => T): T {
+  const outer = keeping;
+  keeping = false;
+  try {
+    return run();
+  } finally {
+    keeping = outer;
+  }
 }
 
 interface Plurals {

@@ -1,4 +1,4 @@
-import { logLine } from './log.ts';
+import { logKept, logLine } from './log.ts';
 import type { RunCtx } from './program.ts';
 import { table } from './table.ts';
 import { display } from './values.ts';
@@ -8,5 +8,5 @@ export function startTurn(c: RunCtx, player: string, rule: string | undefined): 
   c.st.current = player;
   c.st.turn++;
   c.st.used = table();
-  logLine(c.st, c.step, `Turn ${c.st.turn}: ${display(c.prog.pack, player)}`, rule, player);
+  if (logKept()) logLine(c.st, c.step, `Turn ${c.st.turn}: ${display(c.prog.pack, player)}`, rule, player);
 }

@@ -13,7 +13,7 @@
  */
 import type { CompiledPack } from '../compiled.ts';
 import { cloneState } from '../clone.ts';
-import { apply, applyInPlace, attach, newGame } from '../index.ts';
+import { apply, applyInPlace, attach, newGame, playoutApply, playoutChoices } from '../index.ts';
 import type { BudgetName } from '../refusal.ts';
 import type { Choice, GameState } from '../types.ts';
 import { display } from '../values.ts';
@@ -31,6 +31,12 @@ export interface Agent {
   readonly kind: AgentKind;
   /** One of `legal` (never empty), the choices of `player`, the player asked. */
   choose(state: GameState, legal: Choice[], player: string): Choice;
+  /**
+   * For an agent whose pick needs nothing of the choices but their number: the place of the one it
+   * picks among `count`, the choices of `player` in their listed order, as `choose` would pick it.
+   * A game in playout mode then shows it no choice (`playoutChoices`).
+   */
+  index?(state: GameState, count: number, player: string): number;
 }
 
 /** A bot's name, as every command and the playground take it: `random`, `greedy`, `mcts:200`, `mcts:200:team`. */
@@ -90,7 +96,7 @@ export interface AgentGameOptions {
   maxSteps: number;
   /** The game to play on from (it must be of `pack`); by default a new game of `players` and `seed`. */
   start?: GameState;
-  /** Told of the state it starts from (no choice) and after every choice; may throw to stop the game. */
+  /** Told of the state it starts from (no choice) and after every choice (none in playout mode to a seat that picks by place); may throw to stop the game. */
   observe?: (state: GameState, choice?: Choice) => void;
   /**
    * The game's state changed choice by choice in place (`applyInPlace`), not copied at every
@@ -98,6 +104,14 @@ export interface AgentGameOptions {
    * `start` is copied first, so the caller's state is left as it was.
    */
   inPlace?: boolean;
+  /**
+   * Playout mode (runtime/index.ts `playoutChoices`), for a caller that reads no record of the game,
+   * only its end and its length (a simulation): no log line is written and the choices are recorded
+   * blank (''), each changing the state in place (as `inPlace`). A seat whose agent picks by place
+   * alone (`index`: random) is shown no choice; the others are shown `choicesOfAsked` as always. The
+   * same seeds play the same game as without it, record aside (test/playout-mode.test.ts).
+   */
+  playout?: boolean;
 }
 
 export interface AgentGame {
@@ -108,8 +122,9 @@ export interface AgentGame {
 
 /** A game of `pack` played by agents up to its end, or until it has `maxSteps` choices. */
 export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame {
-  let state = o.start ? (o.inPlace ? attach(pack, cloneState(o.start)) : o.start) : newGame(pack, { players: o.players, seed: o.seed });
-  const step = o.inPlace ? applyInPlace : apply;
+  const inPlace = o.inPlace || o.playout;
+  let state = o.start ? (inPlace ? attach(pack, cloneState(o.start)) : o.start) : newGame(pack, { players: o.players, seed: o.seed });
+  const step = inPlace ? applyInPlace : apply;
   const kinds = Array.isArray(o.agents) ? o.agents : [o.agents];
   const seats = new Map<string, Agent>(state.players.map((p, i) => [p, agent(kinds[i % kinds.length], o.seed, p, pack)]));
   o.observe?.(state);
@@ -117,9 +132,31 @@ export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame
     if (state.choices.length >= o.maxSteps) return { state, stopped: { kind: 'limit', reason: `no end after ${o.maxSteps} choices` } };
     const asked = state.prompt?.player;
     if (!asked) return { state, stopped: { kind: 'stuck', reason: 'the game is not over, but nobody is to act' } };
+    const seat = seats.get(asked)!;
+    const stuck = (): AgentGame => ({ state, stopped: { kind: 'stuck', reason: `${display(pack, asked)} (${asked}) must act but has no legal choice at step ${state.choices.length + 1}` } });
+    if (o.playout) {
+      let k: number;
+      let pick: Choice | undefined;
+      if (seat.index) {
+        const n = playoutChoices(state, true);
+        if (!n) return stuck();
+        k = seat.index(state, n, asked);
+      } else {
+        // An agent shown the choices picks one of them; it is taken by its place, as playout mode lists them.
+        const legal = choicesOfAsked(state);
+        if (!legal.length) return stuck();
+        pick = seat.choose(state, legal, asked);
+        k = legal.indexOf(pick);
+        if (playoutChoices(state, true) !== legal.length || k < 0) return { state, stopped: { kind: 'stuck', reason: `${seat.kind} picked \`${pick.id}\`, which is not one of the choices it was shown, at step ${state.choices.length + 1}` } };
+      }
+      const r = playoutApply(state, k);
+      if (!r.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice ${pick ? `\`${pick.id}\`` : `at place ${k + 1} of the list`} was refused at step ${state.choices.length + 1}: ${r.reason}`, ...(r.budget && { budget: r.budget }) } };
+      o.observe?.(state, pick);
+      continue;
+    }
     const legal = choicesOfAsked(state);
-    if (!legal.length) return { state, stopped: { kind: 'stuck', reason: `${display(pack, asked)} (${asked}) must act but has no legal choice at step ${state.choices.length + 1}` } };
-    const pick = seats.get(asked)!.choose(state, legal, asked);
+    if (!legal.length) return stuck();
+    const pick = seat.choose(state, legal, asked);
     const r = step(state, pick);
     if (!r.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice \`${pick.id}\` was refused at step ${state.choices.length + 1}: ${r.reason}`, ...(r.budget && { budget: r.budget }) } };
     state = r.state;

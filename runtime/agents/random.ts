@@ -1,12 +1,14 @@
 import { decisionRandom } from './decision.ts';
 import type { Agent } from './index.ts';
 
-/** Picks uniformly among the legal choices. */
+/** Picks uniformly among the legal choices: by their number alone, so playout mode shows it none (`index`). */
 export function randomAgent(seed: number | string, player: string): Agent {
+  const index = (state: Parameters<typeof decisionRandom>[3], count: number) => Math.floor(decisionRandom(seed, 'random', player, state)() * count);
   return {
     kind: 'random',
     choose(state, legal) {
-      return legal[Math.floor(decisionRandom(seed, 'random', player, state)() * legal.length)];
+      return legal[index(state, legal.length)];
     },
+    index,
   };
 }
