@@ -15,7 +15,9 @@
  *   by the interpreter (the reference; what a game naming no engine plays these two on, their rules
  *   doing too little per choice for generated code to pay: runtime/link.ts), and so does the whole
  *   default pack in this thread: the speed-up of generating the rules as JavaScript, on the same
- *   games. A pack's playout changes its state in place (`applyInPlace`, bench/packPlayout.ts).
+ *   games. A pack's playout changes its state in place (`applyInPlace`, bench/packPlayout.ts), and
+ *   the rows that say so are played in playout mode (no log, no choice ids, picks by place:
+ *   docs/architecture.md), as simulations are; the small games are raced both ways.
  * - Small World's core rules by hand against the same rules as a pack. The pack side is the default
  *   pack's own vocabulary, boards and rules/ files with its races and powers reduced to their printed
  *   numbers and no artifacts or places (bench/smallworldCorePack.ts), rather than a test pack of its
@@ -160,37 +162,50 @@ if (runs('compile')) {
 }
 
 // ─── random playouts, three ways ───
-// The pack's side twice: its rules as generated JavaScript (the default engine) and by the
-// interpreter, the reference the generated code is tested against (test/engine-differential.test.ts).
-function race(title: string, ways: Record<'hand' | 'bgio' | 'pack' | 'interp', (seed: number) => unknown>, sliceMs: number) {
-  const n = { hand: batchFor(ways.hand, sliceMs, 10), bgio: batchFor(ways.bgio, sliceMs), pack: batchFor(ways.pack, sliceMs), interp: 0 };
+// The pack's side four times: in playout mode (no log, no choice ids, picks by place: what a
+// simulation plays) and by `legalChoices` and `applyInPlace` (every choice made, labelled and
+// logged); each by its rules as generated JavaScript and by the interpreter, the reference the
+// generated code is tested against (test/engine-differential.test.ts).
+type Way = 'hand' | 'bgio' | 'playout' | 'playoutInterp' | 'pack' | 'interp';
+function race(title: string, ways: Record<Way, (seed: number) => unknown>, sliceMs: number) {
+  const n = { hand: batchFor(ways.hand, sliceMs, 10), bgio: batchFor(ways.bgio, sliceMs), playout: batchFor(ways.playout, sliceMs), playoutInterp: 0, pack: batchFor(ways.pack, sliceMs), interp: 0 };
+  n.playoutInterp = n.playout;
   n.interp = n.pack;
-  const batch = (way: keyof typeof ways) => () => {
+  const batch = (way: Way) => () => {
     for (let s = 1; s <= n[way]; s++) ways[way](s);
   };
-  const t = interleaved(ROUNDS, { hand: batch('hand'), bgio: batch('bgio'), pack: batch('pack'), interp: batch('interp') });
-  const rate = (w: keyof typeof ways) => (n[w] * 1000) / t[w];
+  const names: Way[] = ['hand', 'bgio', 'playout', 'playoutInterp', 'pack', 'interp'];
+  const t = interleaved(ROUNDS, Object.fromEntries(names.map((w) => [w, batch(w)])) as Record<Way, () => void>);
+  const rate = (w: Way) => (n[w] * 1000) / t[w];
   section(`${title}, random playouts`);
   rows.push({ figure: 'by hand (TypeScript)', value: perS(rate('hand'), 'games') });
   rows.push({ figure: 'boardgame.io 0.50 (reducer, production)', value: perS(rate('bgio'), 'games') });
-  rows.push({ figure: 'rulebook pack (generated engine)', value: perS(rate('pack'), 'games'), ratio: `${times(rate('pack') / rate('hand'))} by hand`, target: '≥ 0.2× by hand' });
-  rows.push({ figure: '', value: '', ratio: `${times(rate('pack') / rate('bgio'))} boardgame.io`, target: '≥ 30× boardgame.io' });
-  rows.push({ figure: 'rulebook pack (interpreter)', value: perS(rate('interp'), 'games'), ratio: `generated ${times(rate('pack') / rate('interp'))} the interpreter` });
+  rows.push({ figure: 'rulebook pack, playout mode (generated engine)', value: perS(rate('playout'), 'games'), ratio: `${times(rate('playout') / rate('hand'))} by hand`, target: '≥ 0.2× by hand' });
+  rows.push({ figure: '', value: '', ratio: `${times(rate('playout') / rate('bgio'))} boardgame.io`, target: '≥ 30× boardgame.io' });
+  rows.push({ figure: 'rulebook pack, playout mode (interpreter)', value: perS(rate('playoutInterp'), 'games'), ratio: `${times(rate('playoutInterp') / rate('bgio'))} boardgame.io` });
+  rows.push({ figure: 'rulebook pack, every choice made and logged (generated engine)', value: perS(rate('pack'), 'games'), ratio: `${times(rate('pack') / rate('bgio'))} boardgame.io` });
+  rows.push({ figure: 'rulebook pack, every choice made and logged (interpreter)', value: perS(rate('interp'), 'games'), ratio: `${times(rate('interp') / rate('bgio'))} boardgame.io` });
 }
 
 if (runs('playouts')) {
   const smallPack = (dir: string) => packOf(readPackFolder(dir));
   const tictactoePack = smallPack('test/packs/tictactoe');
   const connectFourPack = smallPack('test/packs/connect-four');
-  race('tic-tac-toe', { hand: playTicTacToe, bgio: boardgameIoPlayer(ticTacToe, ticTacToeMoves), pack: packPlayer(tictactoePack, 2, 'generated'), interp: packPlayer(tictactoePack, 2, 'interpreter') }, 250);
-  race('Connect Four', { hand: playConnectFour, bgio: boardgameIoPlayer(connectFour, connectFourMoves), pack: packPlayer(connectFourPack, 2, 'generated'), interp: packPlayer(connectFourPack, 2, 'interpreter') }, 250);
+  const packWays = (pack: CompiledPack) => ({
+    playout: packPlayer(pack, 2, 'generated', true),
+    playoutInterp: packPlayer(pack, 2, 'interpreter', true),
+    pack: packPlayer(pack, 2, 'generated'),
+    interp: packPlayer(pack, 2, 'interpreter'),
+  });
+  race('tic-tac-toe', { hand: playTicTacToe, bgio: boardgameIoPlayer(ticTacToe, ticTacToeMoves), ...packWays(tictactoePack) }, 250);
+  race('Connect Four', { hand: playConnectFour, bgio: boardgameIoPlayer(connectFour, connectFourMoves), ...packWays(connectFourPack) }, 250);
 
   {
     const players = 4;
     const pack = packOf(smallWorldCoreFiles(DEFAULT_PACK));
     const data = smallWorldData(pack);
-    const byPack = packPlayer(pack, players, 'generated');
-    const byInterpreter = packPlayer(pack, players, 'interpreter');
+    const byPack = packPlayer(pack, players, 'generated', true);
+    const byInterpreter = packPlayer(pack, players, 'interpreter', true);
     const byHand = (seed: number) => {
       const pick = new RandomPicker(seed);
       return playSmallWorldCore(data, players, seed, (k) => pick.index(k));
@@ -211,7 +226,7 @@ if (runs('playouts')) {
     const rate = (w: 'hand' | 'pack' | 'interp') => (n[w === 'interp' ? 'pack' : w] * 1000) / t[w];
     section(`Small World core rules (no race, power, artifact or place), ${players} players, random playouts`);
     rows.push({ figure: 'by hand (TypeScript)', value: perS(rate('hand'), 'games') });
-    rows.push({ figure: 'rulebook pack (default pack without card abilities)', value: perS(rate('pack'), 'games'), ratio: `${times(rate('pack') / rate('hand'))} by hand` });
+    rows.push({ figure: 'rulebook pack (default pack without card abilities), playout mode', value: perS(rate('pack'), 'games'), ratio: `${times(rate('pack') / rate('hand'))} by hand` });
     rows.push({ figure: 'the same by the interpreter', value: perS(rate('interp'), 'games'), ratio: `generated ${times(rate('pack') / rate('interp'))} the interpreter` });
   }
 
@@ -219,7 +234,7 @@ if (runs('playouts')) {
     // The whole default pack, every race and power, in this thread: the generated engine against the interpreter on the same games.
     const players = 4;
     const pack = packOf(readPackFolder(DEFAULT_PACK));
-    const ways = { pack: packPlayer(pack, players, 'generated'), interp: packPlayer(pack, players, 'interpreter') };
+    const ways = { pack: packPlayer(pack, players, 'generated', true), interp: packPlayer(pack, players, 'interpreter', true) };
     const n = batchFor(ways.pack, 1500, 2);
     ways.interp(1);
     const t = interleaved(ROUNDS, {
@@ -230,7 +245,7 @@ if (runs('playouts')) {
         for (let s = 1; s <= n; s++) ways.interp(s);
       },
     });
-    section(`Small World (${DEFAULT_PACK}), ${players} players, random playouts in this thread, ${n} games a round`);
+    section(`Small World (${DEFAULT_PACK}), ${players} players, random playouts in playout mode in this thread, ${n} games a round`);
     rows.push({ figure: 'generated engine', value: perS((n * 1000) / t.pack, 'games'), ratio: `${times(t.interp / t.pack)} the interpreter` });
     rows.push({ figure: 'interpreter', value: perS((n * 1000) / t.interp, 'games') });
   }
