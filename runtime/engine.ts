@@ -8,7 +8,23 @@ import type { Frame, GameState, Value } from './types.ts';
 export { holdersOf, withFrozenState } from './holders.ts';
 
 export function ctxFor(st: GameState, prog: Program, slots: number, me: string | null, self: string | null = null, holder: string | null = null, step = st.choices.length): RunCtx {
-  return { st, prog, env: new Array(slots).fill(null), me, self, holder, it: null, value: null, step, resolving: false };
+  return { st, prog, env: locals(slots), me, self, holder, it: null, value: null, step, resolving: false };
+}
+
+/**
+ * `n` empty locals. Made by a loop, as `emptied` empties them: `new Array(n).fill(null)` makes a
+ * holey array through a call V8 does not inline, which cost a small game's choice more than its rules.
+ */
+export function locals(n: number): Value[] {
+  const env: Value[] = [];
+  for (let i = 0; i < n; i++) env.push(null);
+  return env;
+}
+
+/** `env` with every local emptied (see `locals`). */
+export function emptied(env: Value[]): Value[] {
+  for (let i = 0; i < env.length; i++) env[i] = null;
+  return env;
 }
 
 /**
@@ -28,10 +44,10 @@ export function innerCtx(c: RunCtx, env: Value[], me: string | null, self: strin
  */
 export function exprCtx(free: RunCtx[], slots: number, c: RunCtx, self: string | null, holder: string | null, value: Value): RunCtx {
   const x = free.pop();
-  if (x === undefined) return innerCtx(c, new Array(slots).fill(null), c.me, self, holder, null, value, c.resolving);
+  if (x === undefined) return innerCtx(c, locals(slots), c.me, self, holder, null, value, c.resolving);
   x.st = c.st;
   x.prog = c.prog;
-  x.env.fill(null);
+  emptied(x.env);
   x.me = c.me;
   x.self = self;
   x.holder = holder;
@@ -146,7 +162,7 @@ function emitNow(event: string, args: Value[], c: RunCtx, pending?: Array<[numbe
   for (let k = 0; k < calls.length; k++) {
     const [i, holder] = calls[k];
     const t = triggers[i];
-    const tc = innerCtx(c, new Array(t.slots).fill(null), holder ?? c.me, t.card?.card ?? null, holder, null, null, c.resolving);
+    const tc = innerCtx(c, locals(t.slots), holder ?? c.me, t.card?.card ?? null, holder, null, null, c.resolving);
     for (let a = 0; a < args.length; a++) tc.env[a] = args[a];
     if (t.when && t.when(tc) !== true) continue;
     logLine(st, c.step, t.origin.rule, t.origin.where, holder ?? undefined);
@@ -226,7 +242,7 @@ export function pipelineWith(name: string, p: PipelineCode, pc: RunCtx, args: nu
     for (let k = 0; k < calls.length; k++) {
       const call = calls[k];
       const m = p.modifiers[call[0]];
-      if (k > 0) menv.fill(null);
+      if (k > 0) emptied(menv);
       for (let a = 0; a < args; a++) menv[a] = env[a];
       mc.self = m.card === undefined ? null : m.card.card;
       mc.holder = call[1];

@@ -1,7 +1,7 @@
 import { cloneJson, cloneState, copiedCounts, newTable, sameValue } from './clone.ts';
 import type { CompiledPack, Expr } from './compiled.ts';
 import { MAX_COMBINATIONS, spend, stepsTaken, withStepBudget } from './budget.ts';
-import { ctxFor, newFrame, resume, runBlock } from './engine.ts';
+import { ctxFor, emptied, locals, newFrame, resume, runBlock } from './engine.ts';
 import { forgetHolders, holdersOf, shareHolders, withFrozenState } from './holders.ts';
 import { linkExpression, programOf, warmed, type EngineName } from './link.ts';
 import { logKept, logLine, withoutLog } from './log.ts';
@@ -55,7 +55,7 @@ export function newGame(pack: CompiledPack, options: NewGameOptions): GameState 
   };
   startingRecords(pack, players, st.e);
   attachProgram(prog, st);
-  const frameOf = (s: { body: { id: number }; slots: number }) => newFrame(s.body.id, 0, new Array(s.slots).fill(null), null, null, null, false);
+  const frameOf = (s: { body: { id: number }; slots: number }) => newFrame(s.body.id, 0, locals(s.slots), null, null, null, false);
   withStepBudget(() => setUp(prog, st, options, frameOf));
   return st;
 }
@@ -548,7 +548,7 @@ function actionCtx(prog: Program, st: GameState, a: ActionCode, player: string, 
  * context, so one context serves every candidate.
  */
 function withArgs(c: RunCtx, args: Value[]): RunCtx {
-  c.env.fill(null);
+  emptied(c.env);
   for (let i = 0; i < args.length; i++) c.env[i] = args[i];
   c.it = null;
   c.value = null;

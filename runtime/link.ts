@@ -2,7 +2,7 @@ import { BUILTINS, checkSum, positionIn } from './builtins.ts';
 import { cloneJson, sameValue, writableRecord } from './clone.ts';
 import type { ActionDef, Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
 import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from './budget.ts';
-import { exprCtx, innerCtx, pipelineWith, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
+import { exprCtx, innerCtx, locals, pipelineWith, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
 import { GENERATED_STATEMENTS, Unit } from './codegen/emit.ts';
 import { instantiate, unitSource } from './codegen/instantiate.ts';
 import { keptKinds, planCalls, roleWritten } from './holders.ts';
@@ -462,7 +462,7 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
         const args = s.args.map(expr);
         return (c) => {
           const proc = c.prog.procs[name];
-          const env: Value[] = new Array(proc.slots).fill(null);
+          const env: Value[] = locals(proc.slots);
           for (let i = 0; i < args.length; i++) env[i] = args[i](c);
           return runBlock(proc.body, 0, innerCtx(c, env, c.me, c.self, c.holder, null, null, c.resolving));
         };
