@@ -46,7 +46,8 @@ export function playGame(pack: CompiledPack, o: PlayoutOptions): GameSummary {
   let stuck: string | undefined;
   let budget: BudgetName | undefined;
   try {
-    const played = playByAgents(pack, { ...o, inPlace: true, observe: (st) => void (last = st) });
+    // Playout mode: a summary reads no log line and no choice's id, only the end and the length.
+    const played = playByAgents(pack, { ...o, playout: true, observe: (st) => void (last = st) });
     state = played.state;
     stuck = played.stopped?.reason;
     budget = played.stopped?.budget;

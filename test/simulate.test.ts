@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compile } from '../compiler/index.ts';
-import { readPackFolder } from '../compiler/packFolder.ts';
+import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { greedyAgent, playByAgents, randomAgent, type AgentKind } from '../runtime/agents.ts';
-import { legalChoices, newGame, type GameState } from '../runtime/index.ts';
+import { cardHolders, legalChoices, newGame, standings, type CompiledPack, type GameState } from '../runtime/index.ts';
 import { study, wilson } from '../simulate/study.ts';
 import { playGame, type GameSummary } from '../simulate/playout.ts';
 import { simulate } from '../simulate/run.ts';
@@ -95,6 +95,36 @@ describe('a game by agents', () => {
     const races = Object.entries(g.held).filter(([id, holders]) => pack.entities[id].kind === 'race' && holders.length);
     expect(races.length).toBeGreaterThanOrEqual(2);
     for (const [, holders] of races) expect(holders).toHaveLength(1);
+  });
+
+  // A simulation plays in playout mode (no log line, blank choices): what it sums up is what the
+  // recorded game, every choice made by id and logged, ends with, game for game.
+  it('sums up the game the recorded way of playing plays, game for game', () => {
+    const teamsDir = join(import.meta.dirname, '..', 'content', 'smallworld-wow-teams');
+    const teamsFiles = readPackFolder(teamsDir);
+    const teams = compile(teamsFiles, { dependencies: dependenciesOf(teamsDir, teamsFiles) }).pack!;
+    const tiny = compile(readPackFolder(join(import.meta.dirname, 'packs', 'tiny'))).pack!;
+    const games: Array<[CompiledPack, number, number, AgentKind[]]> = [
+      ...[2, 3, 4, 5].flatMap((players) => [11, 12].map((seed): [CompiledPack, number, number, AgentKind[]] => [pack, players, seed, ['random']])),
+      [teams, 4, 3, ['random']],
+      [pack, 3, 5, ['greedy', 'random']],
+      [tiny, 2, 5, ['greedy', 'random']],
+    ];
+    for (const [p, players, seed, agents] of games) {
+      const recorded = playByAgents(p, { players, seed, agents, maxSteps: 10_000 }).state;
+      const g = playGame(p, { players, seed, agents, maxSteps: 10_000 });
+      const rows = standings(recorded);
+      const at = `${p.id} ${players}p seed ${seed} ${agents.join(',')}`;
+      expect(recorded.over, at).toBe(true);
+      expect({ over: g.over, steps: g.steps, turns: g.turns, standings: g.standings, held: g.held }, at).toEqual({
+        over: true,
+        steps: recorded.choices.length,
+        turns: recorded.turn,
+        standings: rows,
+        held: cardHolders(recorded),
+      });
+      expect(g.winners, at).toEqual(rows.filter((r) => r.score === rows[0].score && r.tiebreak === rows[0].tiebreak).map((r) => r.player));
+    }
   });
 
   it('says why a game did not end', () => {
