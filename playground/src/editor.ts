@@ -53,6 +53,9 @@ export class PackEditor {
       detectIndentation: false,
       wordBasedSuggestions: 'off',
       quickSuggestions: { other: true, comments: false, strings: true },
+      // The worker answers completion, so a list asked for by typing can open after the word is
+      // complete: its Enter then makes a new line instead of taking a suggestion that changes nothing.
+      acceptSuggestionOnEnter: 'smart',
       fixedOverflowWidgets: true,
       'semanticHighlighting.enabled': false,
       // A pack has no colours to pick; Monaco's default finder scans the whole file after every keystroke.
