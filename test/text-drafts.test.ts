@@ -84,9 +84,10 @@ describe('drafts a designer would print', () => {
     expect(sw.pl.get('defenders')).toBe('Na koniec swojej tury połóż Wieżę Strażniczą w regionie Pól.');
     expect(sw.de.get('defenders')).toBe('Am Ende deines Zuges lege einen Wachturm in eine Feldregion.');
     // The terms a rule tests one of are joined by `or`: `about.bombFace.alone`.
-    expect(sw.en.get('goblins')).toBe('At the start of your turn, flip each Bomb: an explosion or a dud.');
-    expect(sw.pl.get('goblins')).toBe('Na początku swojej tury odwróć każdą Bombę: eksplozja lub niewypał.');
-    expect(sw.de.get('goblins')).toBe('Zu Beginn deines Zuges decke jede Bombe auf: eine Explosion oder ein Blindgänger.');
+    // What the rule does that no number says follows them, by its effect's template (`effect.empty.do`).
+    expect(sw.en.get('goblins')).toBe('At the start of your turn, flip each Bomb: an explosion or a dud and an explosion empties the region.');
+    expect(sw.pl.get('goblins')).toBe('Na początku swojej tury odwróć każdą Bombę: eksplozja lub niewypał i eksplozja opróżnia region.');
+    expect(sw.de.get('goblins')).toBe('Zu Beginn deines Zuges decke jede Bombe auf: eine Explosion oder ein Blindgänger und eine Explosion leert die Region.');
     // Qualifying the clause, in the case the template asks for: `about.markerType.with`.
     expect(sw.en.get('archaeologists')).toBe('At the end of your turn, you receive 1 victory coin for each region with an Artifact or a Legendary Place.');
     expect(sw.pl.get('archaeologists')).toBe('Na koniec swojej tury otrzymujesz 1 monetę zwycięstwa za każdy region z Artefaktem lub Legendarnym Miejscem.');
@@ -120,8 +121,8 @@ describe('drafts a designer would print', () => {
     expect(wotlk.en.get('jaina')).toBe('Action: move up to 4 spaces, once per turn. When you fight, you roll 1 more block.');
     expect(wotlk.pl.get('jaina')).toBe('Akcja: przesuń o maksymalnie 4 pola, raz na turę. Gdy walczysz, rzucasz 1 blok więcej.');
     // `x = min(cap, x + 1)` gives 1, said by the field's template `field.health.placed`.
-    expect(wotlk.en.get('sylvanas')).toBe('Action, once per turn. When a hero card is played, heal 1 damage if it is a fight card or a defend card.');
-    expect(wotlk.pl.get('sylvanas')).toBe('Akcja, raz na turę. Gdy zostaje zagrana bohaterska karta, ulecz 1 obrażenie, jeśli to karta Ataku lub karta Obrony.');
+    expect(wotlk.en.get('sylvanas')).toBe('Action: fight at the chosen space, once per turn. When a hero card is played, heal 1 damage if it is a fight card or a defend card.');
+    expect(wotlk.pl.get('sylvanas')).toBe('Akcja: zaatakuj na wybranym polu, raz na turę. Gdy zostaje zagrana bohaterska karta, ulecz 1 obrażenie, jeśli to karta Ataku lub karta Obrony.');
     const wroth = { en: lines(draftTexts(contextOf('wroth'), 'en').yaml), pl: lines(draftTexts(contextOf('wroth'), 'pl').yaml) };
     expect(wroth.en.get('oldMoney')).toBe('Your mine action gains 1 more Korra.');
     expect(wroth.pl.get('oldMoney')).toBe('Twoja Akcja Wydobycia daje 1 Korrę więcej.');

@@ -63,7 +63,8 @@ describe('readings the mutation benchmark asked for', () => {
 
   it('an ordinal of the language file is a number: "then a second card" against `repeat min(2, …)`', () => {
     const found = findings('wotlk', 'rewards/rewards.yaml', 'newAllies', 'repeat min(2, count(game.heroDiscard))', 'repeat min(3, count(game.heroDiscard))');
-    expect(found.map((f) => `${f.code} ${f.lang} ${f.words}`).sort()).toEqual(['TX0201 en a second card', 'TX0201 pl drugą kartę']);
+    // The repeat's count is what the card takes, up to 2: a text saying 2 of a rule giving 3 has a number that differs.
+    expect(found.map((f) => `${f.code} ${f.lang} ${f.words}`).sort()).toEqual(['TX0101 en a second card', 'TX0101 pl drugą kartę']);
   });
 
   it('a draft says an action’s limit once when its frame already says it (Wroth’s feats)', () => {

@@ -131,6 +131,7 @@ const en = `language:
     sentence: { timed: "{timing} {clauses}.", plain: "{clauses}." }
     and: ", and "
     set: "{amount}"
+    effect: { flooded: { do: "the region is flooded" } }
     gain: "you receive {amount}"
     gainPer: "you receive {amount} for each {per:bare}"
     lose: "you pay {amount}"
@@ -186,6 +187,7 @@ const pl = `language:
     sentence: { timed: "{timing} {clauses}.", plain: "{clauses}." }
     and: " i "
     set: "{amount}"
+    effect: { flooded: { do: "region zostaje zalany" } }
     gain: "otrzymujesz {amount:acc}"
     gainPer: "otrzymujesz {amount:acc} za każdy {per:acc}"
     lose: "płacisz {amount:acc}"

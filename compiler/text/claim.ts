@@ -87,6 +87,13 @@ export interface RuleClaim {
   otherwise?: boolean;
   /** The field of a thing (not a player's) whose number the rule changes, for its template. */
   field?: string;
+  /** Inside a `for` over things of this kind: what the rule changes, it changes in each ("each hero heals 2 damage"). */
+  eachKind?: string;
+  /**
+   * One side of a choice the player makes by picking something or not (`choose optional x … if x
+   * != none { … } else { … }`): the claims of its two sides are said as alternatives ("… or …").
+   */
+  alt?: { of: object; side: 'then' | 'else' };
   /** A thing the rule places (`r.flag = true` of a field the glossary counts), one in each `perKind` inside a `for`. */
   placed?: boolean;
   /** A mode said only of the rule's own numbers (a bonus a modifier adds): judged in their clause of a text, not across the card. */

@@ -12,7 +12,7 @@ import { stmtExprs, walkExpr, walkStmts } from '../../dsl/walk.ts';
 
 export { walkExpr, walkStmts };
 import type { ClaimBody, How, RuleClaim, Transfer } from './claim.ts';
-import { termClass, type Direction, type Glossary, type Party, type UnitRef } from './language.ts';
+import { termClass, type Change, type Direction, type Glossary, type Party, type UnitRef } from './language.ts';
 import { pipelineUse } from './permits.ts';
 
 type Local = { k: 'let'; value: A.Expr } | { k: 'choose'; source: A.Expr } | { k: 'each'; source: A.Expr };
@@ -67,6 +67,13 @@ class RuleReader {
   private eachKinds: Array<string | undefined> = [];
   /** The terms each enclosing condition requires, innermost last. */
   private guards: string[][] = [];
+  /** The enclosing `repeat`s: how many times what is inside them is done. */
+  private repeats: A.RepeatStmt[] = [];
+  /** A thing's number a rule sets (`game.steps = 5`), then counts down in a loop: a budget, said by what it is set to. */
+  private budgets = new Set<string>();
+  private spent = false;
+  /** The side of a player's choice (`if x != none` of a `choose optional x`) being walked. */
+  private alts: Array<NonNullable<RuleClaim['alt']>> = [];
   /** The card's own counts, and the rule that pays each out. */
   private readonly counts: Map<string, Count[]>;
   private readonly paidBy = new Map<string, A.Decl>();
@@ -103,7 +110,20 @@ class RuleReader {
     // Numbers, and terms the rule names itself (not those a field implies), go with their conditions' terms.
     const paired = body.k === 'number' || body.k === 'effect' || (body.k === 'term' && sites.length > 0);
     const guards = paired ? this.guards.flat().filter((g) => body.k !== 'term' || g !== body.term) : [];
-    this.out.push({ body, required, decl: this.current, span, sites, ...(guards.length ? { guards } : {}), ...(this.otherwise && body.k === 'term' ? { otherwise: true } : {}), ...extra });
+    const alt = this.alts[this.alts.length - 1];
+    const each = this.eachKinds[this.eachKinds.length - 1];
+    this.out.push({
+      body,
+      required,
+      decl: this.current,
+      span,
+      sites,
+      ...(guards.length ? { guards } : {}),
+      ...(this.otherwise && body.k === 'term' ? { otherwise: true } : {}),
+      ...(alt && (body.k === 'number' || body.k === 'effect') ? { alt } : {}),
+      ...(each && body.k === 'number' ? { eachKind: each } : {}),
+      ...extra,
+    });
   }
 
   /** Runs `f` with the terms `cond` requires as guards of every number claimed meanwhile. */
@@ -145,6 +165,7 @@ class RuleReader {
     this.locals = new Map();
     this.pairing = new Map();
     this.setCounts = new Map();
+    this.budgets = new Set();
     switch (decl.kind) {
       case 'on': {
         const timing = this.g.timing.get(decl.name);
@@ -168,7 +189,7 @@ class RuleReader {
           this.scan(decl.when, { required: true });
           this.subjects(decl.when, new Set(decl.binds.map((b) => b.name)));
         }
-        this.guarded(decl.when, () => this.modify(decl));
+        this.guarded(decl.when, () => this.saying(this.g.effects.get(decl.name), decl.nameSpan, [decl], () => this.modify(decl)));
         break;
       case 'action': {
         this.push({ k: 'mode', mode: 'may' }, false, decl.nameSpan, []);
@@ -400,15 +421,26 @@ class RuleReader {
       case 'assign':
         this.assign(s);
         break;
-      case 'if':
+      case 'if': {
         this.scan(s.cond, { required: true });
-        this.guarded(s.cond, () => this.block(s.then));
+        const picked = this.picks(s.cond);
+        const side = (branch: 'then' | 'else', f: () => void) => {
+          if (picked === undefined) return f();
+          this.alts.push({ of: s, side: (branch === 'then') === picked ? 'then' : 'else' });
+          try {
+            f();
+          } finally {
+            this.alts.pop();
+          }
+        };
+        side('then', () => this.guarded(s.cond, () => this.block(s.then)));
         if (s.else) {
           this.otherwise++;
-          this.block(s.else);
+          side('else', () => this.block(s.else!));
           this.otherwise--;
         }
         break;
+      }
       case 'for':
         if (listKind(this.c, s.source) === 'player') this.push({ k: 'who', who: 'each' }, false, s.span, []);
         this.locals.set(s.name, { k: 'each', source: s.source });
@@ -429,14 +461,31 @@ class RuleReader {
       case 'repeat':
         this.scan(s.times, { required: false });
         this.loops++;
+        this.repeats.push(s);
         this.block(s.body);
+        this.repeats.pop();
         this.loops--;
         break;
-      case 'loop':
+      case 'loop': {
+        const before = this.out.length;
+        const spent = this.spent;
+        this.spent = false;
         this.loops++;
         this.block(s.body);
         this.loops--;
+        // What a loop does step by step while a budget lasts ("move a hero 1 space") is said by the
+        // budget, which is what it may use at most ("up to 5 spaces in total").
+        if (this.spent) {
+          for (const c of this.out.slice(before)) if (c.body.k === 'effect') c.required = false;
+          for (const c of this.out.slice(0, before)) {
+            if (c.decl !== this.current || c.body.k !== 'number' || !c.sets || !c.field || !this.budgets.has(c.field)) continue;
+            c.body.dir = 'atMost';
+            c.sets = false;
+          }
+        }
+        this.spent = spent;
         break;
+      }
       case 'require':
         this.scan(s.cond, { required: true });
         break;
@@ -448,18 +497,58 @@ class RuleReader {
         this.block(s.body);
         break;
       case 'put':
-      case 'remove':
         this.scan(s.value, { required: false });
         break;
-      case 'call': {
-        const effect = this.g.effects.get(s.call.callee);
-        if (effect) this.push({ k: 'effect', effect }, false, s.call.calleeSpan, [s.call]);
-        this.procCall(s.call);
+      case 'remove':
+        this.scan(s.value, { required: false });
+        if (s.from.kind === 'field') this.change(s.from.field, 'remove', s);
         break;
-      }
+      case 'call':
+        this.saying(this.g.effects.get(s.call.callee), s.call.calleeSpan, [s.call], () => this.procCall(s.call));
+        break;
       default:
         break;
     }
+  }
+
+  /**
+   * A call (or modifier) of a procedure, action or pipeline the glossary names an effect of: the
+   * effect supports a text that names it, and a text must name it when nothing else of the call
+   * (no number it gives) says what it does.
+   */
+  private saying(effect: string | undefined, span: A.Span, sites: object[], f: () => void): void {
+    const before = this.out.length;
+    f();
+    if (!effect) return;
+    const said = this.out.slice(before).some((c) => c.required && c.body.k === 'number' && c.how !== 'condition');
+    this.push({ k: 'effect', effect }, !said, span, sites);
+  }
+
+  /**
+   * A change of a field the glossary names an effect of (`space.set`, `ghouls.clear`): what the
+   * rule does, which a text must say. An addition repeated (`repeat min(2, …) { … += [c] }`) says
+   * how many, up to how many when the player may stop (`break`, `choose optional`, `min`).
+   */
+  private change(field: string, how: Change, s: A.Stmt): boolean {
+    const effect = this.g.changes.get(`${field}.${how}`);
+    if (!effect) return false;
+    const repeat = this.repeats[this.repeats.length - 1];
+    const times = repeat && (repeat.times.kind === 'number' ? repeat.times : repeat.times.kind === 'call' && repeat.times.callee === 'min' ? repeat.times.args.find((a): a is A.NumberExpr => a.kind === 'number') : undefined);
+    if (repeat && times && how === 'add') {
+      let stops = times !== repeat.times;
+      walkStmts(repeat.body.stmts, (x) => void ((x.kind === 'break' || (x.kind === 'choose' && x.optional)) && (stops = true)));
+      this.push({ k: 'number', value: times.value, unit: this.g.units.get(field)?.unit, ...(stops ? { dir: 'atMost' as const } : {}) }, true, times.span, [times], { how: 'count', via: `effect.${effect}` });
+    }
+    this.push({ k: 'effect', effect }, true, s.span, [s], { field });
+    return true;
+  }
+
+  /** `x != none` (or `==`) of a `choose optional x`: which side of the `if` is the one where the player picked something. */
+  private picks(cond: A.Expr): boolean | undefined {
+    if (cond.kind !== 'binary' || (cond.op !== '==' && cond.op !== '!=')) return undefined;
+    const [name, other] = cond.left.kind === 'name' ? [cond.left, cond.right] : [cond.right, cond.left];
+    if (name.kind !== 'name' || other.kind !== 'none' || this.locals.get(name.name)?.k !== 'choose') return undefined;
+    return cond.op === '!=';
   }
 
   /**
@@ -530,6 +619,18 @@ class RuleReader {
       if (u) this.inferred.set(field, { unit: u.unit });
     }
     this.scan(s.target.target, { required: false });
+    const key = (e: A.Expr) => printExpr(e);
+    const valueType = this.c.types.get(s.value);
+    // `x.f -= x.f`: all of it gone; `x.f = x.g`: set to another number of its thing; `x.f = thing`: moved; `x.f += [y]`: added.
+    if (s.op === '-=' && key(s.value) === key(s.target) && this.change(field, 'clear', s)) return;
+    if (s.op === '=' && s.value.kind === 'field' && key(s.value.target) === key(s.target.target) && this.change(field, 'fill', s)) return;
+    if (s.op === '=' && valueType?.k === 'entity' && this.change(field, 'set', s)) return;
+    if (s.op === '+=' && s.value.kind === 'list') this.change(field, 'add', s);
+    if (s.op === '=' && s.value.kind === 'number' && ref) this.budgets.add(field);
+    if (s.op === '-=' && this.loops && this.budgets.has(field)) {
+      this.spent = true;
+      return this.scan(s.value, { required: false });
+    }
     if (s.op === '=' && s.value.kind === 'list' && this.composition(s.value, ref)) return;
     if (s.op === '=' && isReset(s.value)) return;
     const party = this.partyOf(s.target.target);
@@ -550,7 +651,7 @@ class RuleReader {
       if (ref) {
         const before = this.out.length;
         this.amount(s.value, ref, { required: true }, {}, party);
-        for (const c of this.out.slice(before)) if (c.body.k === 'number' && c.how === 'amount') c.sets = true;
+        for (const c of this.out.slice(before)) if (c.body.k === 'number' && c.how === 'amount') Object.assign(c, { sets: true }, party ? {} : { field });
       }
       else this.scan(s.value, { required: true });
       return;

@@ -44,11 +44,24 @@ export interface Glossary {
   implies: Map<string, string[]>;
   /** Fields whose contents their player spends as they choose: what a rule adds to them is the player's to use or not. */
   choices: Set<string>;
-  /** Procedure or action → the effect it has ("the region counts as empty"), for pairing with terms. */
+  /**
+   * Procedure, action or pipeline → the effect it has ("the region counts as empty"). A card's call
+   * of it (or modifier of it) that gives no number a text must say is that effect, and a text must say it.
+   */
   effects: Map<string, string>;
+  /**
+   * `field.change` → the effect a rule has when it changes a field so (`space.set`: a thing moved,
+   * `health.fill`: set to another field of its thing, `ghouls.clear`: `x.f -= x.f`, `hand.add`: `+= [x]`,
+   * `heroDiscard.remove`: `remove x from …`): what a card does that no number says, a text must say.
+   */
+  changes: Map<string, string>;
   effectIds: Set<string>;
   file?: LoadedFile;
 }
+
+/** How a rule changes a field, for the glossary's `effects` (`space.set`). */
+export const CHANGES = ['set', 'fill', 'clear', 'add', 'remove'] as const;
+export type Change = (typeof CHANGES)[number];
 
 export type Direction = 'gain' | 'lose' | 'fewer' | 'more' | 'atLeast' | 'atMost';
 export const DIRECTIONS: Direction[] = ['gain', 'lose', 'fewer', 'more', 'atLeast', 'atMost'];
@@ -126,7 +139,7 @@ const listOf = (x: unknown): unknown[] => (Array.isArray(x) ? x : x === undefine
 const strings = (x: unknown): string[] => listOf(x).filter((s): s is string => typeof s === 'string');
 
 export function emptyGlossary(): Glossary {
-  return { units: new Map(), unitIds: new Set(), enums: new Set(), kinds: new Set(), fields: new Set(), dice: new Set(), timing: new Map(), timingIds: new Set(), conditions: new Map(), implies: new Map(), choices: new Set(), effects: new Map(), effectIds: new Set() };
+  return { units: new Map(), unitIds: new Set(), enums: new Set(), kinds: new Set(), fields: new Set(), dice: new Set(), timing: new Map(), timingIds: new Set(), conditions: new Map(), implies: new Map(), choices: new Set(), effects: new Map(), changes: new Map(), effectIds: new Set() };
 }
 
 export function emptyLanguage(lang: string): Language {
@@ -246,7 +259,13 @@ export function readVocabulary(pack: LoadedPack, d: Declared, report: (x: Diagno
     strings(g.choices).forEach((f, i) => (fieldNames.has(f) ? glossary.choices.add(f) : unknown(file, ['glossary', 'choices', i], 'a field', f, fieldNames, false)));
     for (const [id, names] of Object.entries(mapOf(g.effects))) {
       glossary.effectIds.add(id);
-      strings(names).forEach((n, i) => (doers.has(n) ? glossary.effects.set(n, id) : unknown(file, ['glossary', 'effects', id, i], 'a procedure or action', n, doers, false)));
+      strings(names).forEach((n, i) => {
+        const [field, change, more] = n.split('.');
+        if (change !== undefined && more === undefined && fieldNames.has(field) && (CHANGES as readonly string[]).includes(change)) glossary.changes.set(n, id);
+        else if (doers.has(n) || pipelineNames.has(n)) glossary.effects.set(n, id);
+        else if (change !== undefined && fieldNames.has(field)) unknown(file, ['glossary', 'effects', id, i], 'a change of a field (`field.set`, `.fill`, `.clear`, `.add`, `.remove`)', n, CHANGES.map((c) => `${field}.${c}`), false);
+        else unknown(file, ['glossary', 'effects', id, i], 'a procedure, action, pipeline or `field.change`', n, [...doers, ...pipelineNames], false);
+      });
     }
     for (const [id, raw] of Object.entries(mapOf(g.conditions))) {
       const c = mapOf(raw);

@@ -10,6 +10,7 @@ import type { Declared, EntitySym } from '../declare.ts';
 import type { RuleClaim } from './claim.ts';
 import { termClass, type Forms, type Glossary, type Language } from './language.ts';
 import { walkStmts } from '../../dsl/walk.ts';
+import { findAll, tokenize } from './phrase.ts';
 
 export interface Rendering {
   /** The whole card. */
@@ -142,6 +143,18 @@ export class Renderer {
     }
   }
 
+  /** Does a clause say the effect, by the language's words for it? */
+  private says(clause: string, effect: string): boolean {
+    const read = this.lang.effects.get(effect)?.read ?? [];
+    return findAll(tokenize(clause, this.lang.lang), read.map((phrase) => ({ phrase, value: true }))).length > 0;
+  }
+
+  /** What a rule does that no number says, by the template `effect.<id>.do` ("move any hero to any space"). */
+  private effect(c: RuleClaim): string {
+    const id = (c.body as { effect: string }).effect;
+    return this.template(`effect.${id}.do`, c.decl, c.span) ?? `(${id})`;
+  }
+
   /** The clause of a number the rules give, by the template of its pipeline, its direction or its kind. */
   private clause(c: RuleClaim, where?: string[]): string | undefined {
     const b = c.body;
@@ -179,6 +192,8 @@ export class Renderer {
     const own = relative && (!!pipeline || (!c.via && !!c.of && !b.unit));
     const t =
       (specific && b.value === 0 && this.template(`${specific}.none`, decl, c.span, false)) ||
+      // Done to each of the things a `for` walks: "each hero heals 2 damage".
+      (specific && c.eachKind && this.template(`${specific}.${kind}Each`, decl, c.span, false)) ||
       (specific && this.template(`${specific}.${kind}`, decl, c.span, own)) ||
       (!own && c.party === 'opponent' && this.template(`${kind}Other`, decl, c.span, false)) ||
       (own ? undefined : this.template(kind, decl, c.span));
@@ -310,7 +325,8 @@ export class Renderer {
   /** What a rule gives, takes or sets, a clause per number; a modifier's `= 0` ("you do not pay …") too, though no text must say it. */
   private numberClauses(decl: A.Decl, cs: RuleClaim[]): Said[] {
     const whenTerms = this.whenTerms(cs);
-    const numbers = cs.filter((c) => c.body.k === 'number' && (c.required || (c.how === 'amount' && decl.kind === 'modify')));
+    // What a rule does that no number says ("move any hero to any space"), unless its count says it ("take up to 2 cards …").
+    const numbers = cs.filter((c) => (c.body.k === 'number' && (c.required || (c.how === 'amount' && decl.kind === 'modify'))) || (c.body.k === 'effect' && c.required && !cs.some((o) => o.required && o.via === `effect.${(c.body as { effect: string }).effect}`)));
     const seen = new Set<string>();
     // "Up to 3" of an unknown count said beside "up to 3 stones" is one clause.
     const counted = (c: RuleClaim) => {
@@ -329,7 +345,7 @@ export class Renderer {
       if (seen.has(key + (c.via ?? '')) || counted(c) || recorded(c)) continue;
       seen.add(key + (c.via ?? ''));
       const where = decl.kind === 'modify' ? whenTerms : [];
-      const head = this.clause(c, where)!;
+      const head = c.body.k === 'effect' ? this.effect(c) : this.clause(c, where)!;
       // "(you must pay at least 1 token)": a cost the card lowers keeps its pipeline's minimum.
       const b = c.body as Extract<RuleClaim['body'], { k: 'number' }>;
       let tail: string | undefined;
@@ -367,14 +383,21 @@ export class Renderer {
     // The terms the condition around a number requires are said with that number ("you receive 2
     // victory coins in human form and you pay 1 in Worgen form"), each once.
     const texts = new Map<Said, string>();
+    // What a rule does that no number says follows what the rule is about and gives ("flip each Bomb:
+    // an explosion or a dud, and the region counts as empty"), so it takes no terms of its own.
+    const effects = said.filter((x) => x.c.body.k === 'effect');
     for (const x of said) {
-      const guards = [...new Set(x.c.guards ?? [])].filter((t) => required.has(t) && !used.has(t));
+      const guards = x.c.body.k === 'effect' ? [] : [...new Set(x.c.guards ?? [])].filter((t) => required.has(t) && !used.has(t));
       guards.forEach((t) => used.add(t));
       texts.set(x, [x.head, ...this.aboutGroups(guards).map(([cls, ts]) => this.about(cls, 'with', ts, [], decl, x.c.span)), x.tail ?? ''].join(' '));
     }
+    // An effect another clause of the rule already says ("move up to 4 spaces" of a move) is not said again.
+    const sayer = (x: Said) => said.some((y) => y !== x && y.c.body.k !== 'effect' && this.says(y.head, (x.c.body as { effect: string }).effect));
+    const saidEffects = effects.filter((x) => !sayer(x));
+    said = said.filter((x) => x.c.body.k !== 'effect');
     for (const x of said) {
       // An action's own cost ("for 2 … fewer") goes with the action, not after "and".
-      (decl.kind === 'action' && x.c.via ? how : clauses).push(texts.get(x)!);
+      (decl.kind === 'action' && x.c.via && !x.c.via.startsWith('effect.') ? how : clauses).push(texts.get(x)!);
     }
     if (decl.kind === 'modify' && !numbers.length) {
       // A switch (`= true`) allows or denies; any other value the rules give ("the side you chose") is the pipeline's `value`.
@@ -418,6 +441,8 @@ export class Renderer {
       if (named) clauses[clauses.length - 1] = last.includes('{how}') ? last.replace('{how}', `${named} {how}`) : `${last} ${named}`;
       else clauses.push(this.about(cls, things.length ? 'put' : 'alone', ts, things, decl, cs[0].span));
     }
+    clauses.push(...saidEffects.map((x) => texts.get(x)!));
+    said = [...said, ...saidEffects];
     if (!clauses.length) clauses.push(...(places ? this.placements(decl, cs) : this.switches(decl)));
     clauses.forEach((x, i) => (clauses[i] = x.replace('{how}', '')));
     // An action that only sets up what other rules do: its frame alone ("Action").
@@ -431,8 +456,11 @@ export class Renderer {
       if (say) clauses[clauses.length - 1] = clauses[clauses.length - 1].includes('{until}') ? clauses[clauses.length - 1].replace('{until}', say) : `${clauses[clauses.length - 1]} ${say}`;
     }
     clauses.forEach((x, i) => (clauses[i] = x.replace('{until}', '')));
-    // Two clauses are joined as a list's last two ("A and B"), three or more with the language's `and` (", and ").
-    const and = (clauses.length === 2 && this.template('list', decl, decl.nameSpan, false)) || (this.template('and', decl, decl.nameSpan, false) ?? ', ');
+    // Two clauses are joined as a list's last two ("A and B"), three or more with the language's `and`
+    // (", and "); the two sides of a player's choice with its `either` (", or ").
+    const alts = said.map((x) => x.c.alt);
+    const either = clauses.length === 2 && said.length === 2 && alts[0] && alts[1] && alts[0].of === alts[1].of && alts[0].side !== alts[1].side && this.template('either', decl, decl.nameSpan);
+    const and = either || (clauses.length === 2 && this.template('list', decl, decl.nameSpan, false)) || (this.template('and', decl, decl.nameSpan, false) ?? ', ');
     let body = this.series(clauses, and, decl, decl.nameSpan);
     // Conditions close the sentence: "(this works in decline too)".
     for (const c of cs) {
