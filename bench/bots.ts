@@ -21,7 +21,8 @@
  * --mcts-difficulties / BOTS_MCTS_DIFFICULTIES (those of them MCTS plays too; default normal),
  * --random-games / BOTS_RANDOM_GAMES (the random rows of WotLK and Wroth; default 40), --cards /
  * BOTS_CARDS (Wroth's first N scenario cards; default all), --max-steps / BOTS_MAX_STEPS (default
- * 3000). Also printed: the wall-clock and CPU time of an MCTS seat's choice and of a game, the
+ * 3000), --mcts-flags / BOTS_MCTS_FLAGS (more options of the MCTS bots, comma-separated, e.g.
+ * `horizon=turn`). Also printed: the wall-clock and CPU time of an MCTS seat's choice and of a game, the
  * machine's load, what a 200-game matchup would take at that pace, and on stderr each game's
  * outcome as it ends (for WotLK with the round it ended in, the despair, the quests done and the
  * siege).
@@ -37,7 +38,7 @@ import { playByAgents, type AgentKind } from '../runtime/agents/index.ts';
 import { apply, evaluate, newGame, standings, type CompiledPack, type GameState } from '../runtime/index.ts';
 import { wilson } from '../simulate/study.ts';
 
-const FLAGS = ['games', 'first', 'iterations', 'depth', 'only', 'difficulties', 'mcts-difficulties', 'random-games', 'cards', 'max-steps'] as const;
+const FLAGS = ['games', 'first', 'iterations', 'depth', 'only', 'difficulties', 'mcts-difficulties', 'random-games', 'cards', 'max-steps', 'mcts-flags'] as const;
 const { values: flags } = parseArgs({ options: Object.fromEntries(FLAGS.map((f) => [f, { type: 'string' }])) as Record<(typeof FLAGS)[number], { type: 'string' }> });
 /** A setting: its flag, else its environment variable (`--random-games` is BOTS_RANDOM_GAMES), else the default. */
 function setting(name: (typeof FLAGS)[number], fallback: string): string {
@@ -53,6 +54,7 @@ const RANDOM_GAMES = Number(setting('random-games', '40'));
 const DIFFICULTIES = setting('difficulties', 'beginner,normal,heroic,mythic').split(',');
 const MCTS_DIFFICULTIES = new Set(setting('mcts-difficulties', 'normal').split(','));
 const CARDS = setting('cards', '');
+const MCTS_FLAGS = setting('mcts-flags', '').split(',').filter(Boolean).map((f) => `:${f}`).join('');
 const only = new Set(setting('only', 'sw,wotlk,wroth').split(','));
 const seeds = (n: number) => Array.from({ length: n }, (_, i) => FIRST + i);
 const root = join(import.meta.dirname, '..', 'content');
@@ -131,7 +133,7 @@ function line(label: string, wins: number, games: number, clock?: Clock, seconds
 
 function smallWorld(): void {
   const pack = packOf(readPackFolder(join(root, 'smallworld-wow')));
-  const bot: AgentKind = `mcts:${ITERATIONS}:depth=${DEPTH}`;
+  const bot: AgentKind = `mcts:${ITERATIONS}:depth=${DEPTH}${MCTS_FLAGS}`;
   const opponents = (['random', 'greedy'] as AgentKind[]).filter((o) => only.has('sw') || only.has(`sw-${o}`));
   console.log(`\nSmall World, 2 players (${GAMES} games a matchup, seeds ${FIRST}..${FIRST + GAMES - 1}, seats alternated)`);
   for (const opponent of opponents) {
@@ -170,7 +172,7 @@ function wrathOfTheLichKing(): void {
   };
   console.log(`\nWrath of the Lich King, 2 heroes (won = the pack's scoring; random: ${RANDOM_GAMES} games a row, MCTS: ${GAMES}; seeds from ${FIRST})`);
   for (const difficulty of DIFFICULTIES) {
-    for (const bots of ['random', `mcts:${ITERATIONS}:team:depth=${DEPTH}`] as AgentKind[]) {
+    for (const bots of ['random', `mcts:${ITERATIONS}:team:depth=${DEPTH}${MCTS_FLAGS}`] as AgentKind[]) {
       if (bots !== 'random' && !MCTS_DIFFICULTIES.has(difficulty)) continue;
       const games = bots === 'random' ? RANDOM_GAMES : GAMES;
       if (!games) continue;
@@ -197,7 +199,7 @@ function wroth(): void {
   for (const card of (pack.byKind.scenario ?? []).slice(0, CARDS ? Number(CARDS) : undefined)) {
     const faction = pack.entities[card].props.faction as string;
     const row: string[] = [];
-    for (const bots of ['random', `mcts:${ITERATIONS}:depth=${DEPTH}`] as AgentKind[]) {
+    for (const bots of ['random', `mcts:${ITERATIONS}:depth=${DEPTH}${MCTS_FLAGS}`] as AgentKind[]) {
       const games = bots === 'random' ? RANDOM_GAMES : GAMES;
       if (!games) continue;
       const clock = { decisions: 0, ms: 0, cpuMs: 0 };

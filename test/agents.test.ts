@@ -44,6 +44,8 @@ describe('bot names', () => {
     expect(parseAgentKind('mcts:50:team:depth=12:ms=900')).toEqual({ kind: 'mcts', iterations: 50, team: true, reuse: false, depth: 12, ms: 900 });
     // depth=0 values the state each new node reaches by the estimate, with no playout at all.
     expect(parseAgentKind('mcts:40:team:depth=0')).toEqual({ kind: 'mcts', iterations: 40, team: true, reuse: false, depth: 0 });
+    expect(parseAgentKind('mcts:40:team:depth=0:horizon=turn')).toEqual({ kind: 'mcts', iterations: 40, team: true, reuse: false, depth: 0, horizon: 'turn' });
+    expect(parseAgentKind('mcts:40:horizon=learned')).toEqual({ kind: 'mcts', iterations: 40, team: false, reuse: false, depth: 30, horizon: 'learned' });
   });
 
   it('refuses a bad name with the forms there are', () => {
@@ -55,6 +57,7 @@ describe('bot names', () => {
       ['mcts:100:teams', /`teams` is not an option of mcts/],
       ['mcts:100:depth=x', /`depth=x` is not an option/],
       ['mcts:100:ms=0', /`ms=0` is not an option/],
+      ['mcts:100:horizon=round', /`horizon=round` is not an option/],
     ] as const) {
       expect(() => parseAgentKind(name), name).toThrow(AgentKindError);
       expect(() => parseAgentKind(name), name).toThrow(why);
@@ -143,6 +146,33 @@ describe('tree search', () => {
     const pack = compiled(readPackFolder(join(packs, 'patience')));
     const st = newGame(pack, { players: 1, seed: 1 });
     expect(mctsAgent(pack, 1, 'p1', mcts(30, { depth: 200 })).choose(st, choicesOfAsked(st), 'p1').id).toBe('late');
+  });
+
+  it("with horizon=turn values a leaf after its turn's end: the gold a thief takes then is not counted", () => {
+    // The thief takes the grabbed gold when the turn ends, three choices after the grab: eight
+    // iterations valuing the state each new node reaches do not get that far, and grab.
+    const thief = compiled(readPackFolder(join(packs, 'thief')));
+    const st = newGame(thief, { players: 1, seed: 1 });
+    const first = (horizon?: 'turn') => mctsAgent(thief, 1, 'p1', mcts(8, { depth: 0, horizon })).choose(st, choicesOfAsked(st), 'p1').id;
+    expect(first()).toBe('grab');
+    expect(first('turn')).toBe('bank');
+    const banked = (kind: AgentKind) => standings(playByAgents(thief, { players: 1, seed: 2, agents: kind, maxSteps: 50 }).state)[0].score;
+    expect(banked('mcts:8:depth=0')).toBe(0);
+    expect(banked('mcts:8:depth=0:horizon=turn')).toBe(3);
+  });
+
+  it("with horizon=learned moves every leaf to the end of the decision's turn by the change turns' ends made: no stalling before one", () => {
+    // Waiting costs 2 at once, the turn's end 8 whenever it comes: a search valuing the state
+    // before the end above the one after it waits all its turns long; counting the end's mean cost
+    // either way, it ends them.
+    const stall = compiled(readPackFolder(join(packs, 'stall')));
+    const st = newGame(stall, { players: 1, seed: 1 });
+    const first = (horizon?: 'learned') => mctsAgent(stall, 1, 'p1', mcts(60, { depth: 0, horizon })).choose(st, choicesOfAsked(st), 'p1').id;
+    expect(first()).toBe('wait');
+    expect(first('learned')).toBe('stop');
+    const waits = (kind: AgentKind) => playByAgents(stall, { players: 1, seed: 2, agents: kind, maxSteps: 400 }).state.choices.filter((c) => c === 'wait').length;
+    expect(waits('mcts:20:depth=0')).toBeGreaterThan(200);
+    expect(waits('mcts:20:depth=0:horizon=learned')).toBeLessThan(30);
   });
 
   it('an estimate that is not a number is a compile error at its place in the YAML', () => {

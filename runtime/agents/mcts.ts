@@ -20,6 +20,15 @@ export interface MctsOptions {
   /** With a pack's `scoring: estimate`, a playout stops after this many choices and is valued by it. */
   depth: number;
   /**
+   * Values a leaf as if the turn of the decision had ended, so that a state before that end is not
+   * valued above the one after it only because what the end brings (a draw, the others' or the
+   * game's moves) has not come yet. `turn`: a playout first plays on at random to the start of the
+   * next turn, then its `depth` choices. `learned`: a leaf still in the decision's turn is valued by
+   * the estimate plus the mean change the search has seen that turn's end make (the leaves just past
+   * it against their parents); no playout is longer.
+   */
+  horizon?: 'turn' | 'learned';
+  /**
    * Stops searching after this many milliseconds even if iterations are left. The pick then depends
    * on the machine's speed: for a person's opponent, never for figures that must replay.
    */
@@ -40,9 +49,19 @@ interface Node {
   /** How many of the visits to the parent this choice was legal in (worlds differ in what is legal). */
   avail: number;
   children: Map<string, Node>;
+  /** With `horizon: learned`, the state's turn and the estimates of the world it was first reached in. */
+  turn?: number;
+  estimate?: Map<string, number>;
 }
 
 const node = (by: string | null): Node => ({ by, visits: 0, total: 0, avail: 0, children: new Map() });
+
+/** With `horizon: learned`: the decision's turn, and the change a turn's end made, summed by player over `seen` leaves. */
+interface TurnEnd {
+  turn: number;
+  change: Map<string, number>;
+  seen: number;
+}
 
 /**
  * Information-set Monte Carlo tree search (single observer) through `legalChoices` and `apply` (`applyInPlace` on the worlds it deals)
@@ -67,10 +86,12 @@ export function mctsAgent(pack: CompiledPack, seed: number | string, player: str
       const root = (o.reuse && kept && continues(kept.choices, state.choices) && kept.root) || node(null);
       const observers = o.team ? state.players : [who];
       const range = { lo: Infinity, hi: -Infinity };
+      const end: TurnEnd | undefined = o.horizon === 'learned' ? { turn: state.turn, change: new Map(), seen: 0 } : undefined;
+      if (end) root.turn = state.turn;
       const started = o.ms === undefined ? 0 : performance.now();
       for (let i = 0; i < o.iterations; i++) {
         if (o.ms !== undefined && performance.now() - started > o.ms) break;
-        iterate(pack, determinise(pack, state, observers, random), root, legal, o, random, range);
+        iterate(pack, determinise(pack, state, observers, random), root, legal, o, random, range, end);
       }
       const pick = best(root, legal) ?? legal[Math.floor(random() * legal.length)];
       kept = o.reuse ? { choices: [...state.choices, pick.id], root: root.children.get(pick.id) ?? node(who) } : undefined;
@@ -105,9 +126,11 @@ function best(root: Node, legal: Choice[]): Choice | undefined {
  * (legality read from a field dealt anew) ends the iteration there. The world is this iteration's
  * own (`determinise` deals a copy), so its choices are applied to it in place.
  */
-function iterate(pack: CompiledPack, world: GameState, root: Node, offered: Choice[], o: MctsOptions, random: () => number, range: { lo: number; hi: number }): void {
+function iterate(pack: CompiledPack, world: GameState, root: Node, offered: Choice[], o: MctsOptions, random: () => number, range: { lo: number; hi: number }, end?: TurnEnd): void {
   let st = world;
   let at = root;
+  let parent: Node | undefined;
+  if (end && !root.estimate) root.estimate = estimated(pack, world);
   const path: Node[] = [];
   while (!st.over) {
     const asked = st.prompt?.player;
@@ -145,10 +168,11 @@ function iterate(pack: CompiledPack, world: GameState, root: Node, offered: Choi
     }
     st = r.state;
     path.push(next);
+    parent = at;
     at = next;
     if (untried.length) break;
   }
-  const reward = playout(pack, st, o, random);
+  const reward = playout(pack, st, o, random, end && ((guessed, leaf) => learnTurnEnd(end, leaf, at, parent, guessed)));
   root.visits++;
   for (const n of path) {
     const v = reward(n.by!);
@@ -163,23 +187,52 @@ function scaled(v: number, range: { lo: number; hi: number }): number {
   return range.hi > range.lo ? (v - range.lo) / (range.hi - range.lo) : 0.5;
 }
 
-/** Plays on at random from `st` and gives each player's reward where it stopped. */
-function playout(pack: CompiledPack, st: GameState, o: MctsOptions, random: () => number): (player: string) => number {
-  const cut = pack.rules.estimate ? o.depth : PLAYOUT_CAP;
-  for (let steps = 0; !st.over && steps < cut; steps++) {
+/**
+ * With `horizon: learned`, at the leaf `at` (reached from `parent`), its playout ended in `st`, valued
+ * `guessed`. A leaf first reached just past a turn's end tells how much that end changed the
+ * estimates; every leaf is then moved to the end of the decision's turn by the mean change seen so
+ * far: one turn's end added to a leaf still in that turn, one taken off a leaf a turn further on.
+ */
+function learnTurnEnd(end: TurnEnd, st: GameState, at: Node, parent: Node | undefined, guessed: Map<string, number>): void {
+  const first = !at.estimate;
+  if (first) (at.turn = st.turn), (at.estimate = new Map(guessed));
+  if (st.over) return;
+  if (first && parent?.estimate && parent.turn === st.turn - 1) {
+    for (const [p, v] of guessed) end.change.set(p, (end.change.get(p) ?? 0) + v - (parent.estimate.get(p) ?? v));
+    end.seen++;
+  }
+  const ends = 1 - (st.turn - end.turn);
+  if (end.seen && ends) for (const [p, v] of guessed) guessed.set(p, v + (ends * (end.change.get(p) ?? 0)) / end.seen);
+}
+
+/** Plays on at random from `st` and gives each player's reward where it stopped; `valued` may adjust the estimates there. */
+function playout(pack: CompiledPack, st: GameState, o: MctsOptions, random: () => number, valued?: (guessed: Map<string, number>, st: GameState) => void): (player: string) => number {
+  const turn = st.turn;
+  let steps = 0;
+  if (o.horizon === 'turn') ({ st, steps } = playOn(st, random, 0, PLAYOUT_CAP, (s) => s.turn === turn));
+  ({ st } = playOn(st, random, steps, steps + (pack.rules.estimate ? o.depth : PLAYOUT_CAP), () => true));
+  // With an estimate every leaf is valued by it, the game's end too: a reward then has one unit
+  // whether the playout ended or was cut, and an estimate may grade what the score only counts
+  // as won or lost.
+  const guessed = estimated(pack, st);
+  if (guessed) {
+    valued?.(guessed, st);
+    return rewards(st, guessed, o.team);
+  }
+  if (st.over) return rewards(st, scoresAtEnd(st), o.team);
+  return o.team || st.players.length === 1 ? rewards(st, scoresAtEnd(st), true) : () => 0;
+}
+
+/** Random choices from `st` while `going` holds, the game is on and fewer than `cut` steps were played. */
+function playOn(st: GameState, random: () => number, steps: number, cut: number, going: (st: GameState) => boolean): { st: GameState; steps: number } {
+  for (; !st.over && steps < cut && going(st); steps++) {
     const legal = choicesOfAsked(st);
     if (!legal.length) break;
     const r = applyInPlace(st, legal[Math.floor(random() * legal.length)]);
     if (!r.ok) break;
     st = r.state;
   }
-  // With an estimate every leaf is valued by it, the game's end too: a reward then has one unit
-  // whether the playout ended or was cut, and an estimate may grade what the score only counts
-  // as won or lost.
-  const guessed = estimated(pack, st);
-  if (guessed) return rewards(st, guessed, o.team);
-  if (st.over) return rewards(st, scoresAtEnd(st), o.team);
-  return o.team || st.players.length === 1 ? rewards(st, scoresAtEnd(st), true) : () => 0;
+  return { st, steps };
 }
 
 function scoresAtEnd(st: GameState): Map<string, number> {
