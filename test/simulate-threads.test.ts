@@ -1,17 +1,31 @@
 /**
  * The Node options a simulation's worker threads start with (simulate/warmPool.ts): this process's,
- * less tsx's loader, which a thread's entry registers itself when it needs it (bin/built.mjs).
+ * less tsx's loader, which a thread's entry registers itself when it needs it (bin/built.mjs), and
+ * less what Node refuses in a thread (V8's options, in effect in every thread already).
  */
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { threadExecArgv } from '../simulate/warmPool.ts';
 
 describe("worker threads' Node options", () => {
-  it('drop tsx as `npx tsx` and `node --import tsx` give it, and keep every other option', () => {
+  it('drop tsx as `npx tsx` and `node --import tsx` give it, and keep every other option a thread takes', () => {
     const npxTsx = ['--require', '/work/x/node_modules/tsx/dist/preflight.cjs', '--import', 'file:///work/x/node_modules/tsx/dist/loader.mjs'];
     expect(threadExecArgv(npxTsx)).toEqual([]);
     expect(threadExecArgv(['--import', 'tsx', '--enable-source-maps'])).toEqual(['--enable-source-maps']);
     expect(threadExecArgv(['--import=tsx/esm', '-r', 'C:\\w\\node_modules\\tsx\\dist\\preflight.cjs'])).toEqual([]);
-    const others = ['--require', '/work/x/node_modules/vitest/suppress-warnings.cjs', '--conditions', 'development', '--import', './tsx-like.mjs', '--max-old-space-size=4096'];
+    const others = ['--require', '/work/x/node_modules/vitest/suppress-warnings.cjs', '--conditions', 'development', '--import', './tsx-like.mjs', '--enable-source-maps'];
     expect(threadExecArgv(others)).toEqual(others);
+  });
+
+  // `node --max-old-space-size=4096 bin/rulebook.mjs simulate … --workers 2` failed: Node refuses a
+  // V8 option in a thread's options, and the process's options were all passed on.
+  it("drop V8's options, with a separate value too, and a thread starts with what is left", async () => {
+    const argv = ['--max-old-space-size=4096', '--conditions', 'development', '--stack-size', '900', '--no-warnings', '--max-semi-space-size=32'];
+    const kept = threadExecArgv(argv);
+    expect(kept).toEqual(['--conditions', 'development', '--no-warnings']);
+    const w = new Worker('require("node:worker_threads").parentPort.postMessage(process.execArgv)', { eval: true, execArgv: kept });
+    const seen = await new Promise((resolve, reject) => w.once('message', resolve).once('error', reject));
+    await w.terminate();
+    expect(seen).toEqual(kept);
   });
 });
