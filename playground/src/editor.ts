@@ -42,7 +42,8 @@ export class PackEditor {
     this.editor = monaco.editor.create(container, {
       theme: 'rulebook-light',
       automaticLayout: true,
-      minimap: { enabled: false },
+      // Off, and so are its section headers, which Monaco's worker would otherwise find in the whole file at every keystroke.
+      minimap: { enabled: false, showMarkSectionHeaders: false, showRegionSectionHeaders: false },
       fontSize: 13,
       lineHeight: 19,
       fontFamily: "'JetBrains Mono', 'Fira Code', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
@@ -62,7 +63,9 @@ export class PackEditor {
       colorDecorators: false,
       hover: { delay: 250 },
       lightbulb: { enabled: monaco.editor.ShowLightbulbIconMode.OnCode },
-      stickyScroll: { enabled: true },
+      // The folding's ranges (the YAML's indentation): the outline, its default, would have the engine
+      // worker build the pack's symbol index after every keystroke, in the way of the next compile.
+      stickyScroll: { enabled: true, defaultModel: 'foldingProviderModel' },
       guides: { indentation: true },
       padding: { top: 6 },
     });
