@@ -562,7 +562,8 @@ function withArgs(c: RunCtx, args: Value[]): RunCtx {
  */
 function combinations(a: ActionCode, c: RunCtx): Value[][] {
   const last = a.params.length;
-  if (!a.holdsWith(withArgs(c, []), 0)) return [];
+  if (!a.holdsWith(withArgs(c, NO_ARGS), 0)) return [];
+  if (last === 1) return singles(a, c);
   let out: Value[][] = [[]];
   for (let i = 0; i < last; i++) {
     const next: Value[][] = [];
@@ -580,6 +581,19 @@ function combinations(a: ActionCode, c: RunCtx): Value[][] {
       }
     }
     out = next;
+  }
+  return out;
+}
+
+/** `combinations` of an action of one parameter, the most common, without the prefixes' lists. */
+function singles(a: ActionCode, c: RunCtx): Value[][] {
+  const domain = a.params[0].domain(withArgs(c, NO_ARGS)) as Value[];
+  spend(domain.length);
+  if (domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where, 'choices');
+  const out: Value[][] = [];
+  for (let j = 0; j < domain.length; j++) {
+    withArgs(c, NO_ARGS).env[0] = domain[j];
+    if (a.holdsWith(c, 1)) out.push([domain[j]]);
   }
   return out;
 }
