@@ -122,7 +122,7 @@ if (runs('compile')) {
     ROUNDS,
     {
       parse: (texts: SourceFile[]) => {
-        for (const f of texts) parseDocument(f.text, { keepSourceTokens: true, uniqueKeys: true, prettyErrors: false });
+        for (const f of texts) parseDocument(f.text, { uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
       },
       compile: (texts: SourceFile[]) => packOf(texts),
     },

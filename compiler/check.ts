@@ -161,7 +161,8 @@ function listIn<T>(m: Map<string, T[]>, key: string): T[] {
 /** Gathers every declaration by name; duplicates and misplaced declarations are reported here. */
 function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
   const at = (u: RulesUnit, s: A.Span) => fragmentSpan(u.fragment, s);
-  const named = new Map<string, { at: FileSpan; unit: RulesUnit }>();
+  // Where each name was declared, found only for a duplicate's hint.
+  const named = new Map<string, { decl: A.Decl & { nameSpan: A.Span }; unit: RulesUnit }>();
   const replace = (name: string) => {
     c.events.delete(name);
     c.fns.delete(name);
@@ -198,14 +199,14 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
         } else if (prev || builtinTable.has(decl.name)) {
           const where = (s: FileSpan) => `${s.file}:${new LineIndex(c.declared.texts.get(s.file) ?? '').position(s.start).line}`;
           const hint = prev?.unit.fromBase && !unit.fromBase
-            ? `the base pack declares it at ${where(prev.at)}; write \`override ${decl.kind} ${decl.name}\` to replace it`
+            ? `the base pack declares it at ${where(at(prev.unit, prev.decl.nameSpan))}; write \`override ${decl.kind} ${decl.name}\` to replace it`
             : prev
-              ? `the other declaration is at ${where(prev.at)}; a name is declared once, so rename or remove one`
+              ? `the other declaration is at ${where(at(prev.unit, prev.decl.nameSpan))}; a name is declared once, so rename or remove one`
               : `\`${decl.name}\` is a built-in function; pick another name`;
           report({ code: 'RB0402', message: `\`${decl.name}\` is declared twice`, at: at(unit, decl.nameSpan), hint });
           continue;
         }
-        named.set(decl.name, { at: at(unit, decl.nameSpan), unit });
+        named.set(decl.name, { decl, unit });
       }
       switch (decl.kind) {
         case 'event':

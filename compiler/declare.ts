@@ -124,10 +124,8 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
   const fieldTypes: Array<() => void> = [];
 
   for (const file of pack.files) {
-    const data = mapOf(file.data);
-    for (const [name, raw] of Object.entries(mapOf(data.enums))) {
-      const values = listOf(raw).filter((v): v is string => typeof v === 'string');
-      const at = spanAt(file, ['enums', name], true);
+    const read = vocabularyOf(file);
+    for (const { name, values, at } of read.enums) {
       if (d.enums.has(name) || BUILTIN_KINDS.includes(name)) {
         report({ code: 'RB0201', message: `the enum \`${name}\` is declared twice`, at, hint: 'give one of them another name' });
         continue;
@@ -140,9 +138,8 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
         d.members.set(v, owners);
       });
     }
-    for (const [name, rawKind] of Object.entries(mapOf(data.kinds))) {
-      const raw = mapOf(rawKind);
-      const at = spanAt(file, ['kinds', name], true);
+    for (const k of read.kinds) {
+      const { name, raw, at } = k;
       const existing = d.kinds.get(name);
       const kind: KindSym = existing ?? { name, plural: typeof raw.plural === 'string' ? raw.plural : `${name}s`, props: new Map(), state: new Map(), roles: new Map(), at };
       if (existing && !BUILTIN_KINDS.includes(name) && (raw.props || raw.graph) && (existing.props.size || existing.graph)) {
@@ -150,54 +147,32 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
       }
       d.kinds.set(name, kind);
       if (typeof raw.graph === 'string') kind.graph = raw.graph;
-      if (typeof raw.defaultRole === 'string') kind.defaultRole = { name: raw.defaultRole, at: spanAt(file, ['kinds', name, 'defaultRole']) };
-      for (const section of ['props', 'state'] as const) {
-        for (const [field, spec] of Object.entries(mapOf(raw[section]))) {
-          const path = ['kinds', name, section, field];
-          const typeText = typeof spec === 'string' ? spec : mapOf(spec).type;
-          const sym: FieldSym = {
-            name: field,
-            type: Ty.ERROR,
-            default: null,
-            hidden: !!mapOf(spec).hidden,
-            at: spanAt(file, path, true),
-            writers: writerKeys.flatMap(([direction, key]) => {
-              const names = mapOf(spec)[key];
-              if (names === undefined) return [];
-              const procs = listOf(names).flatMap((n, i) => (typeof n === 'string' ? [{ name: n, at: spanAt(file, [...path, key, i]) }] : []));
-              return [{ direction, procs }];
-            }),
-          };
-          if (kind.props.has(field) || kind.state.has(field)) {
-            report({ code: 'RB0215', message: `\`${name}.${field}\` is declared twice`, at: sym.at });
-            continue;
-          }
-          kind[section].set(field, sym);
-          if (typeof typeText !== 'string') continue;
-          fieldTypes.push(() => {
-            const valueFragment = typeof spec === 'string' ? fragmentOf(file, path) : fragmentOf(file, [...path, 'type']);
-            sym.type = resolveTypeText(d, typeText, valueFragment, report);
-            const given = mapOf(spec).default;
-            sym.default = given === undefined ? defaultOf(sym.type) : checkValue(d, given, sym.type, file, [...path, 'default'], report);
-          });
+      if (k.defaultRole) kind.defaultRole = { ...k.defaultRole };
+      for (const f of k.fields) {
+        const sym: FieldSym = { name: f.field, type: Ty.ERROR, default: null, hidden: f.hidden, at: f.at, writers: f.writers };
+        if (kind.props.has(f.field) || kind.state.has(f.field)) {
+          report({ code: 'RB0215', message: `\`${name}.${f.field}\` is declared twice`, at: sym.at });
+          continue;
         }
+        kind[f.section].set(f.field, sym);
+        const typeText = f.typeText;
+        if (typeof typeText !== 'string') continue;
+        fieldTypes.push(() => {
+          sym.type = resolveTypeText(d, typeText, f.typeFragment, report);
+          const given = mapOf(f.spec).default;
+          sym.default = given === undefined ? defaultOf(sym.type) : checkValue(d, given, sym.type, file, [...f.path, 'default'], report);
+        });
       }
-      for (const role of Object.keys(mapOf(raw.roles))) {
-        const frag = fragmentOf(file, ['kinds', name, 'roles', role]);
-        if (frag) kind.roles.set(role, { source: frag, at: spanAt(file, ['kinds', name, 'roles', role], true), expr: parseYamlExpression(frag, report) });
-      }
+      for (const r of k.roles) kind.roles.set(r.role, { source: r.source, at: r.at, expr: parseYamlExpression(r.source, report) });
     }
-    for (const [name, rawFaces] of Object.entries(mapOf(data.dice))) {
-      const faces = listOf(rawFaces) as Value[];
-      const at = spanAt(file, ['dice', name], true);
+    for (const { name, faces, at } of read.dice) {
       const face = faces.every((f) => typeof f === 'number') ? Ty.NUMBER : Ty.ERROR;
       d.dice.set(name, { faces, face, at });
     }
-    if (data.scoring) {
-      const score = fragmentOf(file, ['scoring', 'score']);
-      const tiebreak = fragmentOf(file, ['scoring', 'tiebreak']);
-      const estimate = fragmentOf(file, ['scoring', 'estimate']);
-      if (score) d.scoring = { score, tiebreak, estimate, scoreExpr: parseYamlExpression(score, report), tiebreakExpr: tiebreak && parseYamlExpression(tiebreak, report), estimateExpr: estimate && parseYamlExpression(estimate, report) };
+    const scoring = read.scoring;
+    if (scoring) {
+      const { score, tiebreak, estimate } = scoring;
+      d.scoring = { score, tiebreak, estimate, scoreExpr: parseYamlExpression(score, report), tiebreakExpr: tiebreak && parseYamlExpression(tiebreak, report), estimateExpr: estimate && parseYamlExpression(estimate, report) };
     }
   }
   for (const k of BUILTIN_KINDS) {
@@ -262,6 +237,78 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
   checkNesting(d, report);
   checkReservedNames(d, report);
   return d;
+}
+
+/** What a file declares of the pack's vocabulary, read by itself: the merge across files happens in `declare`. */
+interface Vocabulary {
+  enums: Array<{ name: string; values: string[]; at: FileSpan }>;
+  kinds: Array<{
+    name: string;
+    raw: Record<string, unknown>;
+    at: FileSpan;
+    defaultRole?: { name: string; at: FileSpan };
+    fields: Array<{ section: 'props' | 'state'; field: string; spec: unknown; path: Array<string | number>; typeText: unknown; typeFragment?: Fragment; hidden: boolean; at: FileSpan; writers: FieldWriters[] }>;
+    roles: Array<{ role: string; source: Fragment; at: FileSpan }>;
+  }>;
+  dice: Array<{ name: string; faces: Value[]; at: FileSpan }>;
+  /** Present when the file has a `scoring` with a `score`. */
+  scoring?: { score: Fragment; tiebreak?: Fragment; estimate?: Fragment };
+}
+
+/**
+ * Vocabularies by file: a file unchanged since the last compile is the same object
+ * (compiler/load.ts), so a recompile reads again only the files that changed. What is read is
+ * never changed by the passes after (a field's symbol is made anew each compile around it).
+ */
+const vocabularies = new WeakMap<LoadedFile, Vocabulary>();
+
+function vocabularyOf(file: LoadedFile): Vocabulary {
+  let v = vocabularies.get(file);
+  if (v) return v;
+  const data = mapOf(file.data);
+  v = { enums: [], kinds: [], dice: [] };
+  for (const [name, raw] of Object.entries(mapOf(data.enums))) {
+    v.enums.push({ name, values: listOf(raw).filter((x): x is string => typeof x === 'string'), at: spanAt(file, ['enums', name], true) });
+  }
+  for (const [name, rawKind] of Object.entries(mapOf(data.kinds))) {
+    const raw = mapOf(rawKind);
+    const kind: Vocabulary['kinds'][number] = { name, raw, at: spanAt(file, ['kinds', name], true), fields: [], roles: [] };
+    if (typeof raw.defaultRole === 'string') kind.defaultRole = { name: raw.defaultRole, at: spanAt(file, ['kinds', name, 'defaultRole']) };
+    for (const section of ['props', 'state'] as const) {
+      for (const [field, spec] of Object.entries(mapOf(raw[section]))) {
+        const path = ['kinds', name, section, field];
+        const typeText = typeof spec === 'string' ? spec : mapOf(spec).type;
+        kind.fields.push({
+          section,
+          field,
+          spec,
+          path,
+          typeText,
+          typeFragment: typeof typeText !== 'string' ? undefined : typeof spec === 'string' ? fragmentOf(file, path) : fragmentOf(file, [...path, 'type']),
+          hidden: !!mapOf(spec).hidden,
+          at: spanAt(file, path, true),
+          writers: writerKeys.flatMap(([direction, key]) => {
+            const names = mapOf(spec)[key];
+            if (names === undefined) return [];
+            const procs = listOf(names).flatMap((n, i) => (typeof n === 'string' ? [{ name: n, at: spanAt(file, [...path, key, i]) }] : []));
+            return [{ direction, procs }];
+          }),
+        });
+      }
+    }
+    for (const role of Object.keys(mapOf(raw.roles))) {
+      const source = fragmentOf(file, ['kinds', name, 'roles', role]);
+      if (source) kind.roles.push({ role, source, at: spanAt(file, ['kinds', name, 'roles', role], true) });
+    }
+    v.kinds.push(kind);
+  }
+  for (const [name, rawFaces] of Object.entries(mapOf(data.dice))) v.dice.push({ name, faces: listOf(rawFaces) as Value[], at: spanAt(file, ['dice', name], true) });
+  if (data.scoring) {
+    const score = fragmentOf(file, ['scoring', 'score']);
+    if (score) v.scoring = { score, tiebreak: fragmentOf(file, ['scoring', 'tiebreak']), estimate: fragmentOf(file, ['scoring', 'estimate']) };
+  }
+  vocabularies.set(file, v);
+  return v;
 }
 
 /** What an entity's YAML item says by itself: its kind and id, where, its names, values and rules text. */

@@ -24,15 +24,18 @@ interface Parsed {
   data?: unknown;
   /** Why `toJS` refused the document (an alias without its anchor, too many aliases). */
   unreadable?: string;
+  /** The file as loaded, by path: an unchanged file is the same object from compile to compile, so the passes after may keep what they read of it by file. */
+  loaded?: Map<string, LoadedFile>;
 }
 
 /**
  * Parsed documents and their values by file text. Compiling is a pure function of the texts and no
  * pass changes a document or its value (the value is frozen, so one that tried would fail loudly),
  * so an editor that recompiles on every keystroke reads again only the file it changed.
- * Bounded by the texts' size, least recently used first out: a parsed file takes about 14 bytes of
- * heap per character of text, so 8 M characters (about 110 MB) hold the four shipped packs many
- * times over, and an edit never empties the cache of the files it did not touch.
+ * Bounded by the texts' size, least recently used first out: a parsed file takes about 20 bytes of
+ * heap per character of text, so 8 M characters (about 160 MB) hold the four shipped packs many
+ * times over, and an edit never empties the cache of the files it did not touch. The parser's
+ * source tokens are not kept: no pass reads them, and they more than doubled a document's size.
  */
 const parsedByText = new LRUCache<string, Parsed>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (_p, text) => Math.max(1, text.length) });
 
@@ -40,7 +43,7 @@ function parseYaml(text: string): Parsed {
   let parsed = parsedByText.get(text);
   if (!parsed) {
     // `logLevel: 'error'`: the yaml library's warnings would go to the console, past the diagnostics.
-    const doc = parseDocument(text, { keepSourceTokens: true, uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
+    const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
     parsed = { doc };
     if (!doc.errors.length) {
       try {
@@ -108,7 +111,8 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
       });
       continue;
     }
-    const { doc, data, unreadable } = parseYaml(src.text);
+    const parsed = parseYaml(src.text);
+    const { doc, data, unreadable } = parsed;
     if (doc.errors.length) {
       // After the first syntax error the parser is out of step and the rest mostly repeats it;
       // duplicate keys are independent of each other and are all reported.
@@ -126,7 +130,12 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
       });
       continue;
     }
-    const loaded: LoadedFile = { path: src.path, text: src.text, doc, data };
+    const byPath = (parsed.loaded ??= new Map());
+    let loaded = byPath.get(src.path);
+    if (!loaded) {
+      loaded = { path: src.path, text: src.text, doc, data };
+      byPath.set(src.path, loaded);
+    }
     if (src.path === 'pack.yaml' || src.path === 'pack.yml') manifest = loaded;
     else files.push(loaded);
   }
@@ -298,8 +307,14 @@ function readFragment(file: LoadedFile, path: Array<string | number>): Fragment 
       file: file.path,
       text,
       toFile(offset: number): number {
+        // The last line starting at or before `offset`, by bisection: a game's rules run to hundreds of lines.
         let line = 0;
-        while (line + 1 < lineTextStarts.length && lineTextStarts[line + 1] <= offset) line++;
+        let high = lineTextStarts.length - 1;
+        while (line < high) {
+          const mid = (line + high + 1) >> 1;
+          if (lineTextStarts[mid] <= offset) line = mid;
+          else high = mid - 1;
+        }
         return lineFileStarts[line] + Math.max(0, offset - lineTextStarts[line]);
       },
     };

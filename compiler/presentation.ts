@@ -120,21 +120,22 @@ function readKind(file: LoadedFile, d: Declared, kind: KindSym, raw: Record<stri
   /** The field named at `path`, if the kind has it and its type fits the use; reported otherwise. */
   const field = (name: string | undefined, path: Array<string | number>, use: keyof typeof uses): string | undefined => {
     if (name === undefined) return undefined;
-    const at = spanAt(file, [...base, ...path]);
+    // Where the field is named, looked up only for a report: most names are right.
+    const at = () => spanAt(file, [...base, ...path]);
     const sym: FieldSym | undefined = kind.props.get(name) ?? kind.state.get(name);
     if (!sym) {
       const guess = closest(name, [...kind.props.keys(), ...kind.state.keys()]);
       report({
         code: 'RB0602',
         message: `a ${kind.name} has no field \`${name}\` to present`,
-        at,
+        at: at(),
         hint: guess ? `did you mean \`${guess}\`?` : `its fields are: ${[...kind.props.keys(), ...kind.state.keys()].join(', ') || 'none'}`,
         fix: guess ? { replacement: guess, safe: false } : undefined,
       });
       return undefined;
     }
     if (sym.type.k !== 'error' && !uses[use].ok(sym.type)) {
-      report({ code: 'RB0603', message: `\`${kind.name}.${name}\` is ${show(sym.type)}, but this place needs ${uses[use].needs}`, at, hint: 'name a field of the type this place needs' });
+      report({ code: 'RB0603', message: `\`${kind.name}.${name}\` is ${show(sym.type)}, but this place needs ${uses[use].needs}`, at: at(), hint: 'name a field of the type this place needs' });
       return undefined;
     }
     return name;
