@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { analyze, CompileSession, lowerAnalysis, type CompiledPack, type SourceFile } from '../compiler/index.ts';
+import { analyze, compile, CompileSession, lowerAnalysis, type CompiledPack, type SourceFile } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { apply, legalChoices, newGame } from '../runtime/index.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
@@ -201,6 +201,40 @@ describe('a compile session gives what a cold compile gives', () => {
       expect(session.analyze(files).diagnostics, code).toEqual(warm.diagnostics);
       expect(session.analyze(original).diagnostics, code).toEqual(analyze(original).diagnostics);
     }
+  });
+
+  // What a file declares of the vocabulary is read once per file text (compiler/declare.ts): each
+  // edit is taken back after, and the reference is a compile of texts no cache has seen (a comment
+  // added at the end of every file, which moves nothing before it).
+  const vocabularyEdits: Array<[code: string, file: string, from: RegExp, to: string]> = [
+    ['RB0211', 'vocabulary.yaml', /fields, caves/, 'fields, cave'],
+    ['RB0207', 'vocabulary.yaml', /side: text/, 'side: txt'],
+    ['RB0215', 'markers.yaml', /wellCount: number/, 'wellCount: number\n      terrain: number'],
+    ['RB0558', 'vocabulary.yaml', /loweredOnlyBy: \[rout,/, 'loweredOnlyBy: [routed,'],
+    ['RB0214', 'markers.yaml', /\n {2}region:\n {4}state:/, '\n  region:\n    props:\n      level: number\n    state:'],
+    ['RB0201', 'markers.yaml', /\nkinds:/, '\nenums:\n  faction: [red, blue]\nkinds:'],
+    ['RB0202', 'rules/game.yaml', /reinforcement: \[0, 0, 0, 1, 2, 3\]/, 'reinforcement: [0, 0, none, 1, 2, 3]'],
+    ['RB0301', 'rules/game.yaml', /active: players where race == self/, 'active: players where race == == self'],
+    ['RB0301', 'rules/game.yaml', /score: it\.coins/, 'score: it.coins +'],
+  ];
+  it('edits of the vocabulary (enums, kinds, fields, writers, roles, dice, the score) report in a session what they report in a compile of texts never seen', () => {
+    const dir = 'content/smallworld-wow';
+    const original = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
+    const session = new CompileSession();
+    const unseen = (files: SourceFile[], tag: string) => files.map((f) => ({ path: f.path, text: `${f.text}\n# ${tag}\n` }));
+    expect(session.analyze(original).diagnostics).toEqual(analyze(unseen(original, 'start')).diagnostics);
+    vocabularyEdits.forEach(([code, path, from, to], i) => {
+      expect(original.find((f) => f.path === path)?.text, code).toMatch(from);
+      const files = original.map((f) => (f.path === path ? { path, text: f.text.replace(from, to) } : f));
+      const warm = session.compile(files);
+      const cold = compile(unseen(files, `edit ${i}`));
+      expect(warm.diagnostics, code).toEqual(cold.diagnostics);
+      expect(warm.diagnostics.map((d) => d.code), code).toContain(code);
+      const undone = session.compile(original);
+      const fresh = compile(unseen(original, `undone ${i}`));
+      expect(undone.diagnostics, code).toEqual(fresh.diagnostics);
+      expect(JSON.stringify(undone.pack), code).toBe(JSON.stringify(fresh.pack));
+    });
   });
 
   it('a session edited many times in one environment keeps giving what a cold compile gives (its tables made anew as they fill)', () => {
