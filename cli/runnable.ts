@@ -2,17 +2,18 @@ import type { CompiledPack } from '../compiler/index.ts';
 import { AgentKindError, parseAgentKind, type AgentKind } from '../runtime/agents/index.ts';
 import { plural } from './check.ts';
 import { UsageError, type Io } from './io.ts';
-import { compileResult, readPackContent } from '../simulate/packContent.ts';
+import { compileResult, readPackContent, type PackContent } from '../simulate/packContent.ts';
 import { isDir, isPackDir, packLabel, renderDiagnostic, type PackOnDisk } from './packs.ts';
 
 /**
  * The compiled pack of a folder, for commands that play it, with the number of players to seat
- * (the pack's minimum unless asked). A pack that does not compile gets its diagnostics printed and
- * `undefined`; a wrong folder or number of players is a wrong command line.
+ * (the pack's minimum unless asked), and the content read, for a command to play and name exactly
+ * what was checked. A pack that does not compile gets its diagnostics printed and `undefined`; a
+ * wrong folder or number of players is a wrong command line.
  */
-export function runnablePack(dir: string, asked: number | undefined, io: Io): { pack: CompiledPack; players: number } | undefined {
+export function runnablePack(dir: string, asked: number | undefined, io: Io): { pack: CompiledPack; players: number; content: PackContent } | undefined {
   if (!isDir(dir) || !isPackDir(dir)) throw new UsageError(`\`${dir}\` is not a pack folder (a folder with a pack.yaml)`);
-  // Read and compiled as a simulation reads and compiles it, so that `rulebook simulate` compiles the pack once.
+  // Read and compiled as a simulation reads and compiles it, so that `rulebook simulate` reads and compiles the pack once.
   const content = readPackContent(dir);
   const onDisk: PackOnDisk = { dir, files: content.files, dependencies: content.dependencies, result: compileResult(content) };
   const pack = onDisk.result.pack;
@@ -23,7 +24,7 @@ export function runnablePack(dir: string, asked: number | undefined, io: Io): { 
   }
   const players = asked ?? pack.players.min;
   if (players < pack.players.min || players > pack.players.max) throw new UsageError(`${pack.name.en ?? pack.id} is played by ${pack.players.min} to ${pack.players.max} players, not ${players}`);
-  return { pack, players };
+  return { pack, players, content };
 }
 
 /**

@@ -4,7 +4,6 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import type { CompiledPack } from '../compiler/index.ts';
 import { htmlReport } from '../simulate/html.ts';
-import { readPackContent } from '../simulate/packContent.ts';
 import { QueueError, runQueued, shownUrl } from '../simulate/queue.ts';
 import { packNames, textReport, type ReportContext } from '../simulate/report.ts';
 import { parseResults, resultsText, ResultsError, RESULTS_FORMAT, type Results, type StudySettings } from '../simulate/results.ts';
@@ -56,12 +55,13 @@ export async function simulateCommand(dir: string, o: SimulateOptions, io: Io): 
   if (typeof asked === 'string') throw new UsageError(asked);
   const shards = o.queue === undefined ? asked.count : Math.min(o.shards ?? QUEUED_SHARDS, o.games);
   if (shards > o.games) throw new UsageError(`${shards} shards of ${o.games} games: a shard would have no game; split the study into ${o.games} shards at most`);
-  // The worker threads start, and link the pack compiled here, while this thread checks it.
-  if (o.queue === undefined && asked.count === 1) await startWorkers(dir, { games: o.games, workers: o.workers ?? availableParallelism() });
+  // The folder read once: the pack checked, its hash in the study and the games played are of one reading.
   const runnable = runnablePack(dir, o.players, io);
   if (!runnable) return 1;
-  const { pack, players } = runnable;
-  const settings: StudySettings = { pack: { id: pack.id, name: pack.name.en ?? pack.id, hash: readPackContent(dir).hash }, rulebook: rulebookVersion(), players, bots: o.bots, seed: o.seed, games: o.games, maxSteps: o.maxSteps };
+  const { pack, players, content } = runnable;
+  // The worker threads start, and link the pack compiled here, while this thread sets the study up.
+  if (o.queue === undefined && asked.count === 1) await startWorkers(content, { games: o.games, workers: o.workers ?? availableParallelism() });
+  const settings: StudySettings = { pack: { id: pack.id, name: pack.name.en ?? pack.id, hash: content.hash }, rulebook: rulebookVersion(), players, bots: o.bots, seed: o.seed, games: o.games, maxSteps: o.maxSteps };
   const part = o.queue === undefined ? shardGames(settings, asked) : { seed: o.seed, games: o.games };
   // A queued study names its pack by its path inside the packs folder the workers are given.
   const root = resolve(o.packs ?? dirname(resolve(dir)));
@@ -78,7 +78,7 @@ export async function simulateCommand(dir: string, o: SimulateOptions, io: Io): 
       const onQueued = (run: string) => io.err(`queued ${shards} shards of ${settings.pack.id} (run ${run}) on ${shownUrl(url)}; workers play them: rulebook worker ${shownUrl(url)} --packs ${root}\n`);
       results = await runQueued({ url, prefix: o.prefix, study: settings, agents, pack: rel.split(sep).join('/'), shards, onProgress: (n) => bar?.update(n), onQueued });
     } else {
-      const games = await simulate(dir, { ...part, players, agents, maxSteps: o.maxSteps, workers: workers!, onProgress: (n) => bar?.update(n) });
+      const games = await simulate(content, { ...part, players, agents, maxSteps: o.maxSteps, workers: workers!, onProgress: (n) => bar?.update(n) });
       results = { header: { format: RESULTS_FORMAT, ...settings, shard: asked, seconds: (performance.now() - started) / 1000 }, games };
     }
   } catch (e) {
@@ -142,7 +142,7 @@ export async function simulateMergeCommand(files: string[], o: MergeOptions, io:
   if (o.pack !== undefined) {
     const runnable = runnablePack(o.pack, h.players, io);
     if (!runnable) return 1;
-    const hash = readPackContent(o.pack).hash;
+    const hash = runnable.content.hash;
     if (hash !== h.pack.hash) {
       io.err(`rulebook simulate merge: ${o.pack} is not the pack these shards played (content hash ${hash.slice(0, 12)}…, the shards' ${h.pack.hash.slice(0, 12)}…)\n`);
       return 1;

@@ -9,7 +9,7 @@
  */
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { AgentKind } from '../runtime/agents.ts';
-import { compiledPack, readPackContent } from './packContent.ts';
+import { compiledPack, readPackContent, type PackContent } from './packContent.ts';
 import type { GameSummary } from './playout.ts';
 import { leaseWorkers, type Lease } from './warmPool.ts';
 import { playChunk, sharedClaims, stopClaims, type Chunk } from './worker.ts';
@@ -35,17 +35,25 @@ const workerThreads = (o: Pick<SimulationOptions, 'games' | 'workers'>) => Math.
 const TASKS_PER_THREAD = 1;
 
 /**
- * Compiles the pack and starts the worker threads that a simulation of it with these options
- * takes, so that they load and link it while this thread does something else (the CLI checks the
- * pack meanwhile). Only a head start: a folder that cannot be read or a pack that does not compile
- * is left to whoever reads it next.
+ * A pack folder, or its content as a caller read it once for all it does with the pack (the CLI: its
+ * check, its study's hash, the games), so that they are of one reading even if the folder is edited
+ * meanwhile, and the folder is not read again for each.
  */
-export async function startWorkers(dir: string, o: Pick<SimulationOptions, 'games' | 'workers'>): Promise<void> {
+export type PackSource = string | PackContent;
+
+const contentOf = (source: PackSource): PackContent => (typeof source === 'string' ? readPackContent(source) : source);
+
+/**
+ * Compiles the pack and starts the worker threads that a simulation of it with these options
+ * takes, so that they load and link it while this thread does something else. Only a head start: a
+ * folder that cannot be read or a pack that does not compile is left to whoever reads it next.
+ */
+export async function startWorkers(source: PackSource, o: Pick<SimulationOptions, 'games' | 'workers'>): Promise<void> {
   const threads = workerThreads(o);
   if (threads <= 0) return;
   let content, pack;
   try {
-    content = readPackContent(dir);
+    content = contentOf(source);
     pack = compiledPack(content);
   } catch {
     return;
@@ -53,8 +61,8 @@ export async function startWorkers(dir: string, o: Pick<SimulationOptions, 'game
   await (await leaseWorkers(content, pack, threads, TASKS_PER_THREAD)).release(false);
 }
 
-export async function simulate(dir: string, o: SimulationOptions): Promise<GameSummary[]> {
-  const content = readPackContent(dir);
+export async function simulate(source: PackSource, o: SimulationOptions): Promise<GameSummary[]> {
+  const content = contentOf(source);
   const pack = compiledPack(content);
   const threads = workerThreads(o);
   // Every thread claims games one at a time from the same list, this one too: results come back once

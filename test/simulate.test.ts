@@ -4,7 +4,7 @@
  * The study's own figures are tested in study.test.ts.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compile } from '../compiler/index.ts';
@@ -14,6 +14,7 @@ import { cardHolders, legalChoices, newGame, standings, type CompiledPack, type 
 import { study, wilson } from '../simulate/study.ts';
 import { playGame, type GameSummary } from '../simulate/playout.ts';
 import { simulate } from '../simulate/run.ts';
+import { readPackContent } from '../simulate/packContent.ts';
 import { sweepPack } from '../simulate/sweep.ts';
 import { rulebook } from './helpers/cli.ts';
 
@@ -212,6 +213,21 @@ describe('simulate', () => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(one.map((g) => g.seed)).toEqual([11, 12, 13, 14, 15, 16, 17, 18]);
     expect(new Set(one.map((g) => JSON.stringify(g.standings))).size).toBeGreaterThan(1);
+  });
+
+  // The CLI reads the folder once and gives the simulation what it read: the pack it checked and
+  // whose hash names the study is the pack played, even if the folder is edited in the meantime.
+  it('plays the content it is given, as read, not the folder as it is now', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'rulebook-simulate-content-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    cpSync(join(import.meta.dirname, 'packs', 'tiny'), folder, { recursive: true });
+    const options = { games: 6, players: 2, seed: 3, agents: ['random' as const], maxSteps: 10_000 };
+    const content = readPackContent(folder);
+    const asRead = await simulate(folder, { ...options, workers: 1 });
+    const game = join(folder, 'game.yaml');
+    writeFileSync(game, readFileSync(game, 'utf8').replace('then 2 else 1', 'then 5 else 1'));
+    expect(await simulate(folder, { ...options, workers: 1 })).not.toEqual(asRead);
+    expect(await simulate(content, { ...options, workers: 2 })).toEqual(asRead);
   });
 
   it('`rulebook simulate --json` prints the balance figures', async () => {
