@@ -93,7 +93,11 @@ describe('drafts a designer would print', () => {
     expect(sw.pl.get('archaeologists')).toBe('Na koniec swojej tury otrzymujesz 1 monetę zwycięstwa za każdy region z Artefaktem lub Legendarnym Miejscem.');
     expect(sw.de.get('archaeologists')).toBe('Am Ende deines Zuges erhältst du 1 Siegmünze für jede Region mit einem Artefakt oder einem Legendären Ort.');
     // A term only the `else` branch tests (draw another Legendary Place when no lake or sea is left) does not qualify the case.
-    expect(sw.en.get('wellOfEternity')).toBe('When a marker is revealed, move it to a Lake region or a Sea region. At the end of your turn, the player receives 2 victory coins.');
+    expect(sw.en.get('wellOfEternity')).toBe('When a marker is revealed, move it to a Lake or Sea region. At the end of your turn, the player receives 2 victory coins.');
+    // Members of one enum said of one thing share their noun (`any.terrain`): alternatives, as printed.
+    expect(sw.en.get('fishermen')).toBe('At the end of your turn, you receive 1 victory coin for each Sea or Lake region.');
+    expect(sw.pl.get('fishermen')).toBe('Na koniec swojej tury otrzymujesz 1 monetę zwycięstwa za każdy region Mórz lub Jezior.');
+    expect(sw.en.get('naga')).toBe('You may conquer Sea regions and Lake regions. You may attack a Sea or Lake region as if it were adjacent.');
     // In an action's `{how}`, before the German verb at the end.
     expect(sw.de.get('gnomes')).toBe('Einmal pro Zug darfst du eine Region mit dem Verstärkungswürfel erobern.');
   });

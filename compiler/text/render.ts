@@ -87,9 +87,30 @@ export class Renderer {
     return this.series(ids.map((t) => this.term(t, grammaticalCase, category)), and, decl, span);
   }
 
+  /**
+   * Terms a rule is about: members of one enum, said of one thing, are alternatives (a region has one
+   * terrain: "each Sea or Lake region"); of many things ("Sea regions and Lake regions") or of other
+   * classes, a list.
+   */
+  private someOf(ids: string[], grammaticalCase: string, decl: A.Decl, span: A.Span, category?: string): string {
+    const classes = new Set(ids.map((t) => JSON.stringify(termClass(this.g, this.d, t) ?? null)));
+    const one = category === undefined || category === 'one';
+    return one && classes.size === 1 && termClass(this.g, this.d, ids[0])?.k === 'enum' ? this.anyOf(ids, grammaticalCase, decl, span, category) : this.terms(ids, grammaticalCase, decl, span, category);
+  }
+
   /** Terms the rules test one of ("a Lake region or a Sea region"): joined by the language's `or`. */
   private anyOf(ids: string[], grammaticalCase: string, decl: A.Decl, span: A.Span, category?: string): string {
     const or = this.template('or', decl, span, false) ?? this.template('list', decl, span, false) ?? ' / ';
+    // Members of one enum that name the same kind of thing share its noun, as a printed card does
+    // ("a Sea or Lake region", "region Mórz lub Jezior"): `any.<enum>.<case>` around each one's `mod` form.
+    const cls = ids.length > 1 ? termClass(this.g, this.d, ids[0]) : undefined;
+    const same = cls?.k === 'enum' && ids.every((t) => JSON.stringify(termClass(this.g, this.d, t)) === JSON.stringify(cls));
+    const shared = same && (category === undefined || category === 'one') ? this.template(`any.${(cls as { name: string }).name}.${grammaticalCase}`, decl, span, false) : undefined;
+    const mods = ids.map((t) => {
+      const say = this.lang.terms.get(t)?.say;
+      return say?.mod !== undefined ? formOf(say, 1, 'mod', this.lang) : undefined;
+    });
+    if (shared && mods.every((m) => m !== undefined)) return shared.replace('{terms}', this.series(mods as string[], or, decl, span));
     return this.series(ids.map((t) => this.term(t, grammaticalCase, category)), or, decl, span);
   }
 
@@ -173,13 +194,13 @@ export class Renderer {
       count: () => String(b.value),
       unit: (k: string) => unitWord(b.value, b.unit ?? (c.of ? this.g.units.get(c.of)?.unit : undefined), this.lang, k) ?? '',
       per: (k: string, cat?: string) => {
-        const what = c.per?.length ? this.terms(c.per, k, decl, c.span, cat) : this.kindWord(c.perKind, k, cat);
+        const what = c.per?.length ? this.someOf(c.per, k, decl, c.span, cat) : this.kindWord(c.perKind, k, cat);
         // What the card counts in a field of its own: "each forest cell claimed this turn".
         const counted = c.perEvent ? this.lang.timing.get(c.perEvent)?.counted : undefined;
         const until = c.perUntil ? this.lang.durations.get(c.perUntil)?.text : undefined;
         return [what, counted, until].filter(Boolean).join(' ');
       },
-      where: (k: string, cat?: string) => (whereTerms.length ? this.terms(whereTerms, k, decl, c.span, cat) : this.kindWord(this.bindKind(decl), k, cat)),
+      where: (k: string, cat?: string) => (whereTerms.length ? this.someOf(whereTerms, k, decl, c.span, cat) : this.kindWord(this.bindKind(decl), k, cat)),
       // Another player, by the language's word for the one the rules name ("the attacker"), else its word for a player.
       who: () => (c.player && this.lang.players.get(c.player)?.[0]?.source) || this.template('player', decl, c.span, false) || '',
       // A number of times ("twice"): a doubled bonus, a repeated step.
@@ -406,7 +427,7 @@ export class Renderer {
       const where = whenTerms.length ? whenTerms : [...required].filter((x) => !used.has(x));
       for (const t2 of where) used.add(t2);
       const plain = `${decl.name} = ${decl.value.kind === 'bool' ? decl.value.value : '…'}${where.length ? ` (${where.join(', ')})` : ''}`;
-      clauses.push(t ? this.fill(t, { where: (k, cat) => (where.length ? this.terms(where, k, decl, decl.nameSpan, cat) : this.kindWord(this.bindKind(decl), k, cat)) }) : plain);
+      clauses.push(t ? this.fill(t, { where: (k, cat) => (where.length ? this.someOf(where, k, decl, decl.nameSpan, cat) : this.kindWord(this.bindKind(decl), k, cat)) }) : plain);
     }
     // An action's template either opens the sentence ("you may conquer a region") or frames it ("Action: {clauses}").
     let frame: string | undefined;
