@@ -23,9 +23,9 @@ export interface MctsOptions {
    * Values a leaf as if the turn of the decision had ended, so that a state before that end is not
    * valued above the one after it only because what the end brings (a draw, the others' or the
    * game's moves) has not come yet. `turn`: a playout first plays on at random to the start of the
-   * next turn, then its `depth` choices. `learned`: a leaf still in the decision's turn is valued by
-   * the estimate plus the mean change the search has seen that turn's end make (the leaves just past
-   * it against their parents); no playout is longer.
+   * next turn, then its `depth` choices. `learned` (with a pack's estimate): every leaf is moved to
+   * the end of the decision's turn by the mean change the search has seen a turn's end make (leaves
+   * first reached just past one, against their parents); no playout is longer.
    */
   horizon?: 'turn' | 'learned';
   /**
