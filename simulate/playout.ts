@@ -39,24 +39,11 @@ export interface PlayoutOptions {
 }
 
 export function playGame(pack: CompiledPack, o: PlayoutOptions): GameSummary {
-  // Listing the legal choices runs the pack's rules too: past a budget there it throws, and the
-  // game ends at the last state reached, as when a chosen action's rules go past one.
-  let last: GameState | undefined;
-  let state: GameState;
-  let stuck: string | undefined;
-  let budget: BudgetName | undefined;
-  try {
-    // Playout mode: a summary reads no log line and no choice's id, only the end and the length.
-    const played = playByAgents(pack, { ...o, playout: true, observe: (st) => void (last = st) });
-    state = played.state;
-    stuck = played.stopped?.reason;
-    budget = played.stopped?.budget;
-  } catch (e) {
-    if (!(e instanceof Refusal) || !last) throw e;
-    state = last;
-    stuck = `the rules were refused at step ${state.choices.length + 1}: ${e.message}${e.where ? ` (${e.where})` : ''}`;
-    budget = e.budget;
-  }
+  // Playout mode: a summary reads no log line and no choice's id, only the end and the length. A
+  // game the rules left stuck is played again with its choices made by id, as the same seed plays
+  // it: its reason names the choice refused, as a replay of it needs (playout mode knows its place).
+  const fast = played(pack, o, true);
+  const { state, stuck, budget } = fast.stuck !== undefined && !fast.limit ? played(pack, o, false) : fast;
   const rows = standings(state);
   const top = rows[0];
   const winners = rows.filter((r) => r.score === top.score && r.tiebreak === top.tiebreak).map((r) => r.player);
@@ -76,4 +63,18 @@ export function playGame(pack: CompiledPack, o: PlayoutOptions): GameSummary {
     held,
     kinds,
   };
+}
+
+/** A game played to its end, or why it stopped: at `maxSteps` (`limit`), or stuck. */
+function played(pack: CompiledPack, o: PlayoutOptions, playout: boolean): { state: GameState; stuck?: string; budget?: BudgetName; limit: boolean } {
+  // Listing the legal choices runs the pack's rules too: past a budget there it throws, and the
+  // game ends at the last state reached, as when a chosen action's rules go past one.
+  let last: GameState | undefined;
+  try {
+    const { state, stopped } = playByAgents(pack, { ...o, ...(playout ? { playout } : { inPlace: true }), observe: (st) => void (last = st) });
+    return { state, stuck: stopped?.reason, budget: stopped?.budget, limit: stopped?.kind === 'limit' };
+  } catch (e) {
+    if (!(e instanceof Refusal) || !last) throw e;
+    return { state: last, stuck: `the rules were refused at step ${last.choices.length + 1}: ${e.message}${e.where ? ` (${e.where})` : ''}`, budget: e.budget, limit: false };
+  }
 }
