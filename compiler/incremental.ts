@@ -321,7 +321,7 @@ function environmentOf(c: Checked): string[] {
   for (const [name, p] of c.checks) parts.push(signature('check', name, p.decl, false));
   for (const [name, p] of c.guards) parts.push(signature('guard', name, p.decl, false));
   for (const [name, list] of c.actions) for (const p of list) if (!p.unit.owner) parts.push(signature('action', name, p.decl, true));
-  for (const u of d.units) parts.push(`unit ${u.owner?.id ?? ''} ${declaredNames(u.program.decls)}`);
+  for (const u of d.units) parts.push(unitNames(u));
   parts.push(`broken ${[...d.broken].sort().join(',')}`);
   return parts;
 }
@@ -356,16 +356,21 @@ function valueWithoutRules(data: object): string {
   return s;
 }
 
-/** What a rules text declares, by its parsed declarations (the same text gives the same list, dsl/parser.ts). */
-const namesByDecls = new WeakMap<A.Decl[], string>();
+/**
+ * What a rules text declares, after its card's id, by its parsed declarations (the same text gives
+ * the same list, dsl/parser.ts): an unchanged unit gives the same string, compared at once.
+ */
+const unitsNamed = new WeakMap<A.Decl[], { owner: string; text: string }>();
 
-function declaredNames(decls: A.Decl[]): string {
-  let s = namesByDecls.get(decls);
-  if (s === undefined) {
-    s = decls.map((x) => `${x.kind} ${'name' in x ? x.name : ''}`).join(',');
-    namesByDecls.set(decls, s);
+function unitNames(u: RulesUnit): string {
+  const owner = u.owner?.id ?? '';
+  const decls = u.program.decls;
+  let known = unitsNamed.get(decls);
+  if (known?.owner !== owner) {
+    known = { owner, text: `unit ${owner} ${decls.map((x) => `${x.kind} ${'name' in x ? x.name : ''}`).join(',')}` };
+    unitsNamed.set(decls, known);
   }
-  return s;
+  return known.text;
 }
 
 const BODIES = new Set(['body', 'value', 'min', 'max', 'when', 'label']);
