@@ -5,6 +5,7 @@ import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from '.
 import { exprCtx, innerCtx, locals, pipelineWith, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
 import { GENERATED_STATEMENTS, Unit } from './codegen/emit.ts';
 import { instantiate, unitSource } from './codegen/instantiate.ts';
+import { firstMatchOf } from './firstMatch.ts';
 import { keptKinds, planCalls, roleWritten } from './holders.ts';
 import { logLine, pluralize } from './log.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type Binding, type BlockCode, type ExprFn, type FnCode, type Program, type RunCtx, type StmtFn } from './program.ts';
@@ -583,6 +584,26 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
         return (c) => runPipeline(name, args, c);
       }
       case 'builtin': {
+        const w = firstMatchOf(e);
+        if (w) {
+          const src = interp(w.source);
+          const cond = interp(w.cond);
+          return (c) => {
+            const xs = (src(c) as Value[]) ?? [];
+            const saved = c.it;
+            let found: Value = null;
+            for (const x of xs) {
+              spend();
+              c.it = x;
+              if (cond(c) === true) {
+                found = x;
+                break;
+              }
+            }
+            c.it = saved;
+            return found;
+          };
+        }
         const impl = BUILTINS.get(e.name);
         if (!impl) throw new Error(`internal: built-in ${e.name} has no implementation`);
         return impl(e.args.map(expr), { pack, die: e.die, rule: e.rule });

@@ -1,4 +1,5 @@
 import type { Check, Expr, Stmt } from '../compiled.ts';
+import { firstMatchOf } from '../firstMatch.ts';
 import type { Value } from '../types.ts';
 
 /**
@@ -395,8 +396,16 @@ export class Unit {
         return this.call(f, `Math.${e.name}`, [a, b]);
       case 'abs':
         return this.call(f, 'Math.abs', [a]);
-      case 'first':
-        return this.call(f, '', [a], ([x]) => [`${list(x)}[0] ?? null`]);
+      case 'first': {
+        const w = firstMatchOf(e);
+        if (!w) return this.call(f, '', [a], ([x]) => [`${list(x)}[0] ?? null`]);
+        const found = f.temp();
+        const code = this.loop(f, this.expr(w.source, f), (x) => {
+          const cond = this.expr(w.cond, f);
+          return `${cond.code}if (${cond.val} === true) {${found} = ${x}; break;}`;
+        });
+        return { code: `${found} = null;${code}`, val: found, fixed: true };
+      }
       case 'last': {
         const xs = f.temp();
         return this.call(f, '', [a], ([x]) => [`(${xs} = ${list(x)})[${xs}.length - 1] ?? null`]);
