@@ -7,6 +7,7 @@
  */
 import { MAX_FILE_BYTES, MAX_PACK_BYTES, megabytes } from '../../compiler/load.ts';
 import { isPackPath, MAX_FILES, packFilesProblem } from './loadable.ts';
+import { packFiles } from './pack-files.ts';
 
 /** The parts of the File System Access API used here (not yet in TypeScript's DOM library). */
 interface DirectoryHandle {
@@ -95,7 +96,7 @@ async function packsOf(rootName: string, found: Array<{ path: string; file: () =
     .sort((a, b) => b.length - a.length);
   const skipped: string[] = [];
   const packs = new Map<string, FolderPack & { dir: string; bytes: number }>();
-  for (const dir of [...dirs].reverse()) packs.set(dir, { dir, name: dir ? dir.split('/').pop()! : rootName, files: {}, bytes: 0 });
+  for (const dir of [...dirs].reverse()) packs.set(dir, { dir, name: dir ? dir.split('/').pop()! : rootName, files: packFiles(), bytes: 0 });
   for (const f of found) {
     if (!/\.ya?ml$/.test(f.path)) continue;
     const dir = dirs.find((d) => d === '' || f.path.startsWith(`${d}/`));

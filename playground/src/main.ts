@@ -23,6 +23,7 @@ import { afterPaint } from './frames.ts';
 import { emptyKeystroke, pageClock } from './trace.ts';
 import { TabPanel } from './tabs/panel.ts';
 import { dependencyIds, scenariosOf, sourcesOf, Workspace } from './workspace.ts';
+import { packFiles } from './pack-files.ts';
 
 /**
  * A keystroke compiles at once when no compile is running; keystrokes while one runs make one more
@@ -35,7 +36,7 @@ class App implements AppContext {
   readonly engine = new EngineClient();
   editor!: PackEditor;
   packKey = '';
-  files: Record<string, string> = {};
+  files: Record<string, string> = packFiles();
 
   diagnostics: Diagnostic[] = [];
   private compiling = false;
@@ -198,7 +199,7 @@ class App implements AppContext {
   private compileNow() {
     this.compileAgain = false;
     const key = this.packKey;
-    const deps: Record<string, ReturnType<typeof sourcesOf>> = {};
+    const deps: Record<string, ReturnType<typeof sourcesOf>> = Object.create(null);
     for (const id of dependencyIds(this.files)) {
       // The pack with that manifest id: the designer's own copy first, then the shipped one.
       const found = [...this.ws.list()].sort((a, b) => (a.origin === 'local' ? -1 : 0) - (b.origin === 'local' ? -1 : 0)).find((p) => p.label === id && p.key !== this.packKey);

@@ -11,6 +11,7 @@ import { exportZip, importZip } from './zip.ts';
 import { canPickFolder, pickFolder, saveToFolder, uploadedFolder, type DirectoryHandle, type FolderRead } from './local-folder.ts';
 import { isPackPath, packFilesProblem } from './loadable.ts';
 import { builtinPacks, manifestId, newPackFiles, NotLoadable, served, Workspace, type Session } from './workspace.ts';
+import { packFiles } from './pack-files.ts';
 
 export interface PackHost {
   openPack(key: string): void;
@@ -161,7 +162,7 @@ export class PackPane {
       const key = this.addLocal(p.name, p.files);
       if (!key) continue;
       first ??= key;
-      if (p.handle) this.folders.set(key, { handle: p.handle, onDisk: { ...p.files } });
+      if (p.handle) this.folders.set(key, { handle: p.handle, onDisk: packFiles(p.files) });
     }
     if (!first) return;
     this.host.openPack(first);
@@ -174,7 +175,7 @@ export class PackPane {
   async saveBack() {
     const folder = this.folders.get(this.ctx.packKey);
     if (!folder) return;
-    const files = { ...this.ctx.files };
+    const files = packFiles(this.ctx.files);
     try {
       const { written, removed } = await saveToFolder(folder.handle, files, folder.onDisk);
       folder.onDisk = files;
@@ -214,8 +215,8 @@ export class PackPane {
   async share() {
     // Whoever opens the link has the shipped packs, not the designer's served folder: its packs travel whole.
     const base = builtinPacks[this.ctx.packKey] && !this.ctx.packKey.startsWith('folder/') ? this.ctx.packKey : undefined;
-    const original = base ? builtinPacks[base] : {};
-    const files: Record<string, string> = {};
+    const original = base ? builtinPacks[base] : packFiles();
+    const files = packFiles();
     for (const [p, t] of Object.entries(this.ctx.files)) if (original[p] !== t) files[p] = t;
     // A link is kept by whoever opens it: it carries only files that open again, and the game as last replayed whole.
     const problem = packFilesProblem(this.ctx.files);
@@ -234,9 +235,9 @@ export class PackPane {
 
   openShared(p: SharePayload) {
     history.replaceState(null, '', location.pathname + location.search);
-    const base = p.base && builtinPacks[p.base] ? { ...builtinPacks[p.base] } : {};
+    const base = packFiles(p.base ? builtinPacks[p.base] : undefined);
     for (const d of p.deleted ?? []) delete base[d];
-    const files = { ...base, ...p.files };
+    const files = packFiles(base, p.files);
     if (!files['pack.yaml']) {
       this.ctx.toast('The share link has no pack.yaml, so it holds no pack.', 'error');
       this.host.openPack(this.ctx.ws.current);

@@ -10,6 +10,7 @@ import type { SourceFile } from './engine-types.ts';
 import { neededPacks, requirementsOf } from '../../compiler/requirements.ts';
 import type { ServedPacks } from '../served-packs.ts';
 import { packFilesProblem, sessionProblem } from './loadable.ts';
+import { packFiles } from './pack-files.ts';
 
 export type Seat = 'human' | 'bot';
 
@@ -53,7 +54,7 @@ function groupPacks(found: Record<string, string>, folder: RegExp, prefix: strin
   for (const [path, text] of Object.entries(found)) {
     const m = folder.exec(path);
     if (!m) continue;
-    (out[`${prefix}/${m[1]}`] ??= {})[m[2]] = text;
+    (out[`${prefix}/${m[1]}`] ??= packFiles())[m[2]] = text;
   }
 }
 
@@ -285,7 +286,7 @@ export class Workspace {
 
 /** A served or shipped pack's files with the designer's edits and deletions. */
 function withEdits(base: Record<string, string>, changed: Record<string, string> | undefined, deleted: string[] | undefined): Record<string, string> {
-  const files = { ...base, ...(changed ?? {}) };
+  const files = packFiles(base, changed);
   for (const d of Array.isArray(deleted) ? deleted : []) delete files[d];
   return files;
 }

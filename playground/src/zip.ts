@@ -8,6 +8,7 @@
 import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { parse as parseYaml } from 'yaml';
 import { MAX_FILE_BYTES, MAX_PACK_BYTES, megabytes } from '../../compiler/load.ts';
+import { packFiles } from './pack-files.ts';
 
 /**
  * The largest zip read, and the most it may unpack to: a guard against zip bombs and mistaken
@@ -60,7 +61,7 @@ export function importZip(bytes: Uint8Array): ImportResult {
     if (tops.size === 1 && names.includes(`${top}/pack.yaml`)) prefix = `${top}/`;
     else return { ok: false, reason: 'the zip has no pack.yaml at its top or in a single folder, so it is not a pack' };
   }
-  const files: Record<string, string> = {};
+  const files = packFiles();
   const ignored: string[] = [];
   const decoder = new TextDecoder('utf-8', { fatal: true });
   for (const [rawName, data] of Object.entries(entries)) {

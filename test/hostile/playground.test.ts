@@ -118,6 +118,15 @@ describe('zips', () => {
     if (r.ok) expect(r.files['cards.yaml'].length).toBeLessThanOrEqual(100);
     else expect(r.reason).toBeTruthy();
   });
+
+  it('a zip\'s files are held in a map no file name reaches Object\'s members through', budget, () => {
+    const r = importZip(zipSync({ 'pack.yaml': strToU8(MANIFEST()) }));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(Object.getPrototypeOf(r.files)).toBeNull();
+    expect('constructor' in r.files).toBe(false);
+    expect(Object.keys(r.files)).toEqual(['pack.yaml']);
+  });
 });
 
 describe('texts posted to the engine worker', () => {
