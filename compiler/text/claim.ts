@@ -27,7 +27,7 @@ export type ClaimBody =
   | { k: 'timing'; timing: string }
   | { k: 'limit'; times: number; per: 'turn' | 'game' }
   | { k: 'condition'; cond: string }
-  /** What a rule does, named by the glossary (`rout` → "the region counts as empty"): only paired with terms, never required. */
+  /** What a rule does, named by the glossary (`rout` → "the region counts as empty"): required of a text when no number the rule gives says it. */
   | { k: 'effect'; effect: string }
   /** Whether the player chooses (`may`), has no choice (`must`), or is barred (`cannot`). */
   | { k: 'mode'; mode: Mode }

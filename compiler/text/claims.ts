@@ -71,6 +71,8 @@ class RuleReader {
   private repeats: A.RepeatStmt[] = [];
   /** A thing's number a rule sets (`game.steps = 5`), then counts down in a loop: a budget, said by what it is set to. */
   private budgets = new Set<string>();
+  /** Inside a `loop`, and whether it counted a budget down. */
+  private untils = 0;
   private spent = false;
   /** The side of a player's choice (`if x != none` of a `choose optional x`) being walked. */
   private alts: Array<NonNullable<RuleClaim['alt']>> = [];
@@ -471,7 +473,9 @@ class RuleReader {
         const spent = this.spent;
         this.spent = false;
         this.loops++;
+        this.untils++;
         this.block(s.body);
+        this.untils--;
         this.loops--;
         // What a loop does step by step while a budget lasts ("move a hero 1 space") is said by the
         // budget, which is what it may use at most ("up to 5 spaces in total").
@@ -627,7 +631,7 @@ class RuleReader {
     if (s.op === '=' && valueType?.k === 'entity' && this.change(field, 'set', s)) return;
     if (s.op === '+=' && s.value.kind === 'list') this.change(field, 'add', s);
     if (s.op === '=' && s.value.kind === 'number' && ref) this.budgets.add(field);
-    if (s.op === '-=' && this.loops && this.budgets.has(field)) {
+    if (s.op === '-=' && this.untils && this.budgets.has(field)) {
       this.spent = true;
       return this.scan(s.value, { required: false });
     }

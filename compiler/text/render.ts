@@ -405,7 +405,7 @@ export class Renderer {
     // victory coins in human form and you pay 1 in Worgen form"), each once.
     const texts = new Map<Said, string>();
     // What a rule does that no number says follows what the rule is about and gives ("flip each Bomb:
-    // an explosion or a dud, and the region counts as empty"), so it takes no terms of its own.
+    // an explosion or a dud and an explosion empties the region"), so it takes no terms of its own.
     const effects = said.filter((x) => x.c.body.k === 'effect');
     for (const x of said) {
       const guards = x.c.body.k === 'effect' ? [] : [...new Set(x.c.guards ?? [])].filter((t) => required.has(t) && !used.has(t));
