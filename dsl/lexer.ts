@@ -66,8 +66,10 @@ let lexer: Lexer | undefined;
 
 /**
  * The lexer of rules text, built on the first text it reads: building it analyses every token's
- * pattern, a start cost for every command of the CLI, most of which never read rules.
+ * pattern, a start cost for every command of the CLI, most of which never read rules. Tokens keep
+ * their start offset only (a token ends where its image does): every position the compiler reports
+ * is an offset, mapped into the YAML file, and lines and columns per token were half a token's size.
  */
 export const rulesLexer = {
-  tokenize: (text: string) => (lexer ??= new Lexer(allTokens, { positionTracking: 'full', ensureOptimizations: false })).tokenize(text),
+  tokenize: (text: string) => (lexer ??= new Lexer(allTokens, { positionTracking: 'onlyOffset', ensureOptimizations: false })).tokenize(text),
 };

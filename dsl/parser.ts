@@ -55,12 +55,19 @@ function shown(tok: IToken | undefined): string {
 function span(from: IToken | A.Node, to: IToken | A.Node): A.Span {
   if (typeof from !== 'object' || typeof to !== 'object' || !from || !to) return { start: 0, end: 0 };
   const s = 'span' in from ? from.span.start : from.startOffset;
-  const e = 'span' in to ? to.span.end : (to.endOffset ?? to.startOffset) + 1;
+  const e = 'span' in to ? to.span.end : tokenEnd(to);
   return { start: s, end: e };
+}
+/**
+ * Where a token ends: the lexer keeps start offsets only (dsl/lexer.ts), and a token is its image
+ * (none in the placeholders of the grammar's recording).
+ */
+function tokenEnd(t: IToken): number {
+  return t.startOffset + (t.image?.length ?? 0);
 }
 function tokSpan(t: IToken): A.Span {
   if (!t) return { start: 0, end: 0 };
-  return { start: t.startOffset, end: (t.endOffset ?? t.startOffset) + 1 };
+  return { start: t.startOffset, end: tokenEnd(t) };
 }
 
 /** A syntax error found by the parser's actions rather than its grammar; kept with Chevrotain's own. */
@@ -929,7 +936,7 @@ function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T,
       const tok = e.token;
       // The end of the rules is shown just after the last word, not on the blank line below it.
       const last = tokens[tokens.length - 1];
-      const end = last ? (last.endOffset ?? last.startOffset) + 1 : offset + text.length;
+      const end = last ? tokenEnd(last) : offset + text.length;
       const at = (e as Partial<ShapeError>).span ?? (tok.tokenType.name === 'EOF' ? { start: end, end } : tokSpan(tok));
       const message = e.name === 'NotAllInputParsedException' ? `unexpected ${shown(tok)}: ${leftOver[entry]}` : e.message;
       errors.push({ message, span: at });
@@ -947,7 +954,7 @@ function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T,
 }
 
 function shift(offset: number) {
-  return (t: IToken): IToken => ({ ...t, startOffset: t.startOffset + offset, endOffset: (t.endOffset ?? t.startOffset) + offset });
+  return (t: IToken): IToken => ({ ...t, startOffset: t.startOffset + offset });
 }
 
 /** A rules text read as far as it goes: `value` only when all of it parsed. */
