@@ -91,9 +91,10 @@ export interface RuleClaim {
   eachKind?: string;
   /**
    * One side of a choice the player makes by picking something or not (`choose optional x … if x
-   * != none { … } else { … }`): the claims of its two sides are said as alternatives ("… or …").
+   * != none { … } else { … }`; `chosen`: the side where something was picked): the claims of its
+   * two sides are said as alternatives ("… or …").
    */
-  alt?: { of: object; side: 'then' | 'else' };
+  alt?: { of: object; chosen: boolean };
   /** A thing the rule places (`r.flag = true` of a field the glossary counts), one in each `perKind` inside a `for`. */
   placed?: boolean;
   /** A mode said only of the rule's own numbers (a bonus a modifier adds): judged in their clause of a text, not across the card. */

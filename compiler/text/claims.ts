@@ -73,7 +73,7 @@ class RuleReader {
   private budgets = new Set<string>();
   /** Inside a `loop`, and whether it counted a budget down. */
   private untils = 0;
-  private spent = false;
+  private countedDown = false;
   /** The side of a player's choice (`if x != none` of a `choose optional x`) being walked. */
   private alts: Array<NonNullable<RuleClaim['alt']>> = [];
   /** The card's own counts, and the rule that pays each out. */
@@ -426,19 +426,19 @@ class RuleReader {
       case 'if': {
         this.scan(s.cond, { required: true });
         const picked = this.picks(s.cond);
-        const side = (branch: 'then' | 'else', f: () => void) => {
+        const onBranch = (branch: 'then' | 'else', f: () => void) => {
           if (picked === undefined) return f();
-          this.alts.push({ of: s, side: (branch === 'then') === picked ? 'then' : 'else' });
+          this.alts.push({ of: s, chosen: (branch === 'then') === picked });
           try {
             f();
           } finally {
             this.alts.pop();
           }
         };
-        side('then', () => this.guarded(s.cond, () => this.block(s.then)));
+        onBranch('then', () => this.guarded(s.cond, () => this.block(s.then)));
         if (s.else) {
           this.otherwise++;
-          side('else', () => this.block(s.else!));
+          onBranch('else', () => this.block(s.else!));
           this.otherwise--;
         }
         break;
@@ -470,8 +470,8 @@ class RuleReader {
         break;
       case 'loop': {
         const before = this.out.length;
-        const spent = this.spent;
-        this.spent = false;
+        const outer = this.countedDown;
+        this.countedDown = false;
         this.loops++;
         this.untils++;
         this.block(s.body);
@@ -479,7 +479,7 @@ class RuleReader {
         this.loops--;
         // What a loop does step by step while a budget lasts ("move a hero 1 space") is said by the
         // budget, which is what it may use at most ("up to 5 spaces in total").
-        if (this.spent) {
+        if (this.countedDown) {
           for (const c of this.out.slice(before)) if (c.body.k === 'effect') c.required = false;
           for (const c of this.out.slice(0, before)) {
             if (c.decl !== this.current || c.body.k !== 'number' || !c.sets || !c.field || !this.budgets.has(c.field)) continue;
@@ -487,7 +487,7 @@ class RuleReader {
             c.sets = false;
           }
         }
-        this.spent = spent;
+        this.countedDown = outer;
         break;
       }
       case 'require':
@@ -632,7 +632,7 @@ class RuleReader {
     if (s.op === '+=' && s.value.kind === 'list') this.change(field, 'add', s);
     if (s.op === '=' && s.value.kind === 'number' && ref) this.budgets.add(field);
     if (s.op === '-=' && this.untils && this.budgets.has(field)) {
-      this.spent = true;
+      this.countedDown = true;
       return this.scan(s.value, { required: false });
     }
     if (s.op === '=' && s.value.kind === 'list' && this.composition(s.value, ref)) return;

@@ -480,7 +480,7 @@ export class Renderer {
     // Two clauses are joined as a list's last two ("A and B"), three or more with the language's `and`
     // (", and "); the two sides of a player's choice with its `either` (", or ").
     const alts = said.map((x) => x.c.alt);
-    const either = clauses.length === 2 && said.length === 2 && alts[0] && alts[1] && alts[0].of === alts[1].of && alts[0].side !== alts[1].side && this.template('either', decl, decl.nameSpan);
+    const either = clauses.length === 2 && said.length === 2 && alts[0] && alts[1] && alts[0].of === alts[1].of && alts[0].chosen !== alts[1].chosen && this.template('either', decl, decl.nameSpan);
     const and = either || (clauses.length === 2 && this.template('list', decl, decl.nameSpan, false)) || (this.template('and', decl, decl.nameSpan, false) ?? ', ');
     let body = this.series(clauses, and, decl, decl.nameSpan);
     // Conditions close the sentence: "(this works in decline too)".
