@@ -27,7 +27,7 @@ export type ClaimBody =
   | { k: 'timing'; timing: string }
   | { k: 'limit'; times: number; per: 'turn' | 'game' }
   | { k: 'condition'; cond: string }
-  /** What a rule does, named by the glossary (`rout` → "the region counts as empty"): required of a text when no number the rule gives says it. */
+  /** What a rule does, named by the glossary (`empty` → "the square counts as empty"): required of a text when no number the rule gives says it. */
   | { k: 'effect'; effect: string }
   /** Whether the player chooses (`may`), has no choice (`must`), or is barred (`cannot`). */
   | { k: 'mode'; mode: Mode }
@@ -87,7 +87,7 @@ export interface RuleClaim {
   otherwise?: boolean;
   /** The field of a thing (not a player's) whose number the rule changes, for its template. */
   field?: string;
-  /** Inside a `for` over things of this kind: what the rule changes, it changes in each ("each hero heals 2 damage"). */
+  /** Inside a `for` over things of this kind: what the rule changes, it changes in each ("each piece gains 2 points"). */
   eachKind?: string;
   /**
    * One side of a choice the player makes by picking something or not (`choose optional x … if x

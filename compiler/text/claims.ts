@@ -477,7 +477,7 @@ class RuleReader {
         this.block(s.body);
         this.untils--;
         this.loops--;
-        // What a loop does step by step while a budget lasts ("move a hero 1 space") is said by the
+        // What a loop does step by step while a budget lasts ("move a piece 1 space") is said by the
         // budget, which is what it may use at most ("up to 5 spaces in total").
         if (this.countedDown) {
           for (const c of this.out.slice(before)) if (c.body.k === 'effect') c.required = false;
@@ -529,7 +529,7 @@ class RuleReader {
   }
 
   /**
-   * A change of a field the glossary names an effect of (`space.set`, `ghouls.clear`): what the
+   * A change of a field the glossary names an effect of (`space.set`, `stock.clear`): what the
    * rule does, which a text must say. An addition repeated (`repeat min(2, …) { … += [c] }`) says
    * how many, up to how many when the player may stop (`break`, `choose optional`, `min`).
    */
@@ -679,8 +679,8 @@ class RuleReader {
   }
 
   /**
-   * `stack = [explosive, explosive, dud]`: a stack made of game terms is described by how many it
-   * holds of each ("3 Bombs: 2 explosives, 1 dud"), and a text must say so.
+   * `stack = [win, win, loss]`: a stack made of game terms is described by how many it
+   * holds of each ("3 cards: 2 wins, 1 loss"), and a text must say so.
    */
   private composition(list: A.ListExpr, ref: UnitRef | undefined): boolean {
     const members: Array<{ term: string; node: A.NameExpr }> = [];
@@ -837,7 +837,7 @@ class RuleReader {
           const per = this.termsIn(e.args[0]);
           claim(1, e.span, [], 'per', { per, perKind: listKind(this.c, e.args[0]) });
           this.scan(e.args[0], { required: o.required });
-          // What is counted must be named: `where treasure != none` counts "each Artifact and Legendary Place".
+          // What is counted must be named: `where prize != none` counts "each Bonus and Tower".
           if (o.required) this.countedImplied(e.args[0]);
           return;
         }

@@ -69,7 +69,7 @@ export function compareClaims(allRules: RuleClaim[], allText: TextClaim[], sameC
     else out.push({ code: 'TX0201', text: t, others });
   }
   for (const r of missing) out.push({ code: 'TX0202', rule: r });
-  // "all tokens, Artifacts included (except … Artifact markers)": a term both said and excepted.
+  // "all cards, Bonuses included (except … Bonus markers)": a term both said and excepted.
   for (const t of text) {
     if (!t.negated || t.body.k !== 'term') continue;
     const term = t.body.term;

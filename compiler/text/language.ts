@@ -45,14 +45,14 @@ export interface Glossary {
   /** Fields whose contents their player spends as they choose: what a rule adds to them is the player's to use or not. */
   choices: Set<string>;
   /**
-   * Procedure, action or pipeline → the effect it has ("the region counts as empty"). A card's call
+   * Procedure, action or pipeline → the effect it has ("the square counts as empty"). A card's call
    * of it (or modifier of it) that gives no number a text must say is that effect, and a text must say it.
    */
   effects: Map<string, string>;
   /**
    * `field.change` → the effect a rule has when it changes a field so (`space.set`: a thing moved,
-   * `health.fill`: set to another field of its thing, `ghouls.clear`: `x.f -= x.f`, `hand.add`: `+= [x]`,
-   * `heroDiscard.remove`: `remove x from …`): what a card does that no number says, a text must say.
+   * `health.fill`: set to another field of its thing, `stock.clear`: `x.f -= x.f`, `hand.add`: `+= [x]`,
+   * `discard.remove`: `remove x from …`): what a card does that no number says, a text must say.
    */
   changes: Map<string, string>;
   effectIds: Set<string>;

@@ -88,8 +88,8 @@ export class Renderer {
   }
 
   /**
-   * Terms a rule is about: members of one enum, said of one thing, are alternatives (a region has one
-   * terrain: "each Sea or Lake region"); of many things ("Sea regions and Lake regions") or of other
+   * Terms a rule is about: members of one enum, said of one thing, are alternatives (a square has one
+   * colour: "each red or blue square"); of many things ("red squares and blue squares") or of other
    * classes, a list.
    */
   private someOf(ids: string[], grammaticalCase: string, decl: A.Decl, span: A.Span, category?: string): string {
@@ -98,11 +98,11 @@ export class Renderer {
     return one && classes.size === 1 && termClass(this.g, this.d, ids[0])?.k === 'enum' ? this.anyOf(ids, grammaticalCase, decl, span, category) : this.terms(ids, grammaticalCase, decl, span, category);
   }
 
-  /** Terms the rules test one of ("a Lake region or a Sea region"): joined by the language's `or`. */
+  /** Terms the rules test one of ("a red square or a blue square"): joined by the language's `or`. */
   private anyOf(ids: string[], grammaticalCase: string, decl: A.Decl, span: A.Span, category?: string): string {
     const or = this.template('or', decl, span, false) ?? this.template('list', decl, span, false) ?? ' / ';
     // Members of one enum that name the same kind of thing share its noun, as a printed card does
-    // ("a Sea or Lake region", "region Mórz lub Jezior"): `any.<enum>.<case>` around each one's `mod` form.
+    // ("a red or blue square", "pole czerwone lub niebieskie"): `any.<enum>.<case>` around each one's `mod` form.
     const cls = ids.length > 1 ? termClass(this.g, this.d, ids[0]) : undefined;
     const same = cls?.k === 'enum' && ids.every((t) => JSON.stringify(termClass(this.g, this.d, t)) === JSON.stringify(cls));
     const shared = same && (category === undefined || category === 'one') ? this.template(`any.${(cls as { name: string }).name}.${grammaticalCase}`, decl, span, false) : undefined;
@@ -170,7 +170,7 @@ export class Renderer {
     return findAll(tokenize(clause, this.lang.lang), read.map((phrase) => ({ phrase, value: true }))).length > 0;
   }
 
-  /** What a rule does that no number says, by the template `effect.<id>.do` ("move any hero to any space"). */
+  /** What a rule does that no number says, by the template `effect.<id>.do` ("move any piece to any space"). */
   private effect(c: RuleClaim): string {
     const id = (c.body as { effect: string }).effect;
     return this.template(`effect.${id}.do`, c.decl, c.span) ?? `(${id})`;
@@ -213,7 +213,7 @@ export class Renderer {
     const own = relative && (!!pipeline || (!c.via && !!c.of && !b.unit));
     const t =
       (specific && b.value === 0 && this.template(`${specific}.none`, decl, c.span, false)) ||
-      // Done to each of the things a `for` walks: "each hero heals 2 damage".
+      // Done to each of the things a `for` walks: "each piece gains 2 points".
       (specific && c.eachKind && this.template(`${specific}.${kind}Each`, decl, c.span, false)) ||
       (specific && this.template(`${specific}.${kind}`, decl, c.span, own)) ||
       (!own && c.party === 'opponent' && this.template(`${kind}Other`, decl, c.span, false)) ||
@@ -240,9 +240,9 @@ export class Renderer {
 
   /**
    * Terms a rule is about, by the template `about.<class>.<form>` (else `about.<class>`, `about.other.<form>`,
-   * `about.other`, a plain `about`): `with` qualifies a clause ("with an Artifact"), `alone` is the clause ("move it to a
-   * Lake region or a Sea region"), `put` is the clause when the rule also sets fields the glossary makes
-   * terms (`{things}`: "place a Watchtower in a Fields region").
+   * `about.other`, a plain `about`): `with` qualifies a clause ("with a Bonus"), `alone` is the clause ("move it to a
+   * red square or a blue square"), `put` is the clause when the rule also sets fields the glossary makes
+   * terms (`{things}`: "place a Tower on a red square").
    */
   private about(cls: string, form: 'with' | 'alone' | 'put', terms: string[], things: string[], decl: A.Decl, span: A.Span): string {
     const keys = [cls, 'other'].flatMap((k) => [...(form === 'put' ? [`about.${k}.put`] : []), `about.${k}.${form === 'put' ? 'alone' : form}`, `about.${k}`]);
@@ -346,7 +346,7 @@ export class Renderer {
   /** What a rule gives, takes or sets, a clause per number; a modifier's `= 0` ("you do not pay …") too, though no text must say it. */
   private numberClauses(decl: A.Decl, cs: RuleClaim[]): Said[] {
     const whenTerms = this.whenTerms(cs);
-    // What a rule does that no number says ("move any hero to any space"), unless its count says it ("take up to 2 cards …").
+    // What a rule does that no number says ("move any piece to any space"), unless its count says it ("take up to 2 cards …").
     const numbers = cs.filter((c) => (c.body.k === 'number' && (c.required || (c.how === 'amount' && decl.kind === 'modify'))) || (c.body.k === 'effect' && c.required && !cs.some((o) => o.required && o.via === `effect.${(c.body as { effect: string }).effect}`)));
     const seen = new Set<string>();
     // "Up to 3" of an unknown count said beside "up to 3 stones" is one clause.
@@ -404,8 +404,8 @@ export class Renderer {
     // The terms the condition around a number requires are said with that number ("you receive 2
     // victory coins in human form and you pay 1 in Worgen form"), each once.
     const texts = new Map<Said, string>();
-    // What a rule does that no number says follows what the rule is about and gives ("flip each Bomb:
-    // an explosion or a dud and an explosion empties the region"), so it takes no terms of its own.
+    // What a rule does that no number says follows what the rule is about and gives ("turn each card
+    // over: a win or a loss, and a loss empties the square"), so it takes no terms of its own.
     const effects = said.filter((x) => x.c.body.k === 'effect');
     for (const x of said) {
       const guards = x.c.body.k === 'effect' ? [] : [...new Set(x.c.guards ?? [])].filter((t) => required.has(t) && !used.has(t));
@@ -451,8 +451,8 @@ export class Renderer {
       clauses.splice(decl.kind === 'action' && !frame ? 1 : 0, 0, said);
     }
     // The terms a rule is about that no clause says: by their class's template, the first opening the
-    // sentence when nothing else does ("place a Watchtower in a Fields region"), the others qualifying
-    // its last clause ("… for each region with an Artifact or a Legendary Place").
+    // sentence when nothing else does ("place a Tower on a red square"), the others qualifying
+    // its last clause ("… for each square with a Bonus or a Tower").
     const about = [...required].filter((t) => !used.has(t));
     const things = [...new Set(cs.filter((c) => c.body.k === 'term' && !c.required && termClass(this.g, this.d, c.body.term)?.k === 'field').map((c) => (c.body as { term: string }).term))].filter((t) => !about.includes(t));
     for (const [cls, ts] of this.aboutGroups(about)) {
