@@ -91,12 +91,12 @@ const WARM_CALLS = 2000;
  * The steps (`budget.ts`) a listing or a choice of the pack must take on average while it warms for
  * its generated code to pay. Both engines share the work of a choice outside the rules (listing,
  * copying the state, ids, the log), and the generated code speeds up only the rules: where they
- * are a few steps a call, it gained nothing measurable and cost its making and a second set of
- * handlers in the process. A small board game's rules take a few dozen steps a call, a pack of
- * many cards' over a thousand (docs/architecture.md gives the shipped and bench packs' counts). A
- * count of steps, not a time, so the same calls always pick the same engine, whatever the load.
+ * are a dozen steps a call, it gained nothing measurable and cost its making and a second set of
+ * handlers in the process; from a few dozen it gains (1.2× at 37, measured). A pack of many cards
+ * takes over a thousand (docs/architecture.md gives the shipped and bench packs' counts). A count
+ * of steps, not a time, so the same calls always pick the same engine, whatever the load.
  */
-const STEPS_WORTH_GENERATING = 100;
+const STEPS_WORTH_GENERATING = 25;
 
 const programs: Record<EngineName | 'warming', WeakMap<CompiledPack, Program>> = { generated: new WeakMap(), interpreter: new WeakMap(), warming: new WeakMap() };
 
