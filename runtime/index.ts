@@ -220,6 +220,20 @@ export function playoutApply(state: GameState, k: number): ApplyResult {
 }
 
 /**
+ * A choice picked among `legalChoices`' by a player who reads them (a search, a greedy bot) in a
+ * game in playout mode, applied as `playoutApply` applies one: in place, no log line, recorded blank.
+ */
+export function playoutApplyChoice(state: GameState, choice: Choice): ApplyResult {
+  return withStepBudget(() =>
+    withoutLog(() => {
+      const r = applyChoice(state, choice, {}, true, true);
+      counted(state);
+      return r;
+    }),
+  );
+}
+
+/**
  * The move of a playout's `k`-th listed choice: what `apply` makes of that choice's id
  * (`listedMove`, else `parsedMove`), without making the id where the listing alone says it.
  */
@@ -268,9 +282,14 @@ interface Move {
   checked: boolean;
 }
 
-function applyChoice(state: GameState, choice: string | Choice, options: { player?: string }, inPlace: boolean): ApplyResult {
+/** `blank`: the choice is recorded as a playout records it (''). */
+function applyChoice(state: GameState, choice: string | Choice, options: { player?: string }, inPlace: boolean, blank = false): ApplyResult {
   const id = typeof choice === 'string' ? choice : choice.id;
-  return applyMove(state, inPlace, (prog, p) => listedMove(state, id, choice, options) ?? parsedMove(prog, state, p, id, choice, options));
+  return applyMove(state, inPlace, (prog, p) => {
+    const move = listedMove(state, id, choice, options) ?? parsedMove(prog, state, p, id, choice, options);
+    if (blank && !('reason' in move)) move.recorded = '';
+    return move;
+  });
 }
 
 /** The move `moveOf` makes of the choice (or why there is none) made in `state`, itself when `inPlace`. */

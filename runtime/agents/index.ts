@@ -13,7 +13,7 @@
  */
 import type { CompiledPack } from '../compiled.ts';
 import { cloneState } from '../clone.ts';
-import { apply, applyInPlace, attach, newGame, playoutApply, playoutChoices } from '../index.ts';
+import { apply, applyInPlace, attach, newGame, playoutApply, playoutApplyChoice, playoutChoices } from '../index.ts';
 import type { BudgetName } from '../refusal.ts';
 import type { Choice, GameState } from '../types.ts';
 import { display } from '../values.ts';
@@ -125,7 +125,7 @@ export interface AgentGame {
 export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame {
   const inPlace = o.inPlace || o.playout;
   let state = o.start ? (inPlace ? attach(pack, cloneState(o.start)) : o.start) : newGame(pack, { players: o.players, seed: o.seed });
-  const step = inPlace ? applyInPlace : apply;
+  const step = o.playout ? playoutApplyChoice : inPlace ? applyInPlace : apply;
   const kinds = Array.isArray(o.agents) ? o.agents : [o.agents];
   const seats = new Map<string, Agent>(state.players.map((p, i) => [p, agent(kinds[i % kinds.length], o.seed, p, pack)]));
   o.observe?.(state);
@@ -135,24 +135,13 @@ export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame
     if (!asked) return { state, stopped: { kind: 'stuck', reason: 'the game is not over, but nobody is to act' } };
     const seat = seats.get(asked)!;
     const stuck = (): AgentGame => ({ state, stopped: { kind: 'stuck', reason: `${display(pack, asked)} (${asked}) must act but has no legal choice at step ${state.choices.length + 1}` } });
-    if (o.playout) {
-      let k: number;
-      let pick: Choice | undefined;
-      if (seat.index) {
-        const n = playoutChoices(state, true);
-        if (!n) return stuck();
-        k = seat.index(state, n, asked);
-      } else {
-        // An agent shown the choices picks one of them; it is taken by its place, as playout mode lists them.
-        const legal = choicesOfAsked(state);
-        if (!legal.length) return stuck();
-        pick = seat.choose(state, legal, asked);
-        k = legal.indexOf(pick);
-        if (playoutChoices(state, true) !== legal.length || k < 0) return { state, stopped: { kind: 'stuck', reason: `${seat.kind} picked \`${pick.id}\`, which is not one of the choices it was shown, at step ${state.choices.length + 1}` } };
-      }
+    if (o.playout && seat.index) {
+      const n = playoutChoices(state, true);
+      if (!n) return stuck();
+      const k = seat.index(state, n, asked);
       const r = playoutApply(state, k);
-      if (!r.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice ${pick ? `\`${pick.id}\`` : `at place ${k + 1} of the list`} was refused at step ${state.choices.length + 1}: ${r.reason}`, ...(r.budget && { budget: r.budget }) } };
-      o.observe?.(state, pick);
+      if (!r.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice at place ${k + 1} of the list was refused at step ${state.choices.length + 1}: ${r.reason}`, ...(r.budget && { budget: r.budget }) } };
+      o.observe?.(state);
       continue;
     }
     const legal = choicesOfAsked(state);
