@@ -83,6 +83,9 @@ export function positionIn(x: Value, xs: Value[] | null): number {
 }
 
 /** Every built-in function's implementation, by name; their signatures are the compiler's (`compiler/builtins.ts`). */
+/** The built-ins that draw from the game's generator (or take a forced result): a call of one changes the state. */
+export const DRAWING_BUILTINS: ReadonlySet<string> = new Set(['roll', 'random']);
+
 export const BUILTINS: ReadonlyMap<string, BuiltinImpl> = new Map<string, BuiltinImpl>([
   ['count', ([a]) => (c) => list(a, c).length],
   [

@@ -1,9 +1,7 @@
+import { DRAWING_BUILTINS } from './builtins.ts';
 import type { Expr } from './compiled.ts';
 
 type Where = Extract<Expr, { op: 'where' }>;
-
-/** Built-ins that change the state (the generator, a forced result): a condition calling one must see every element. */
-const CHANGING = new Set(['roll', 'random']);
 
 /**
  * The `where` of `first(xs where …)` when both engines may stop at its first match instead of
@@ -22,6 +20,6 @@ function calm(node: unknown): boolean {
   if (Array.isArray(node)) return node.every(calm);
   if (node === null || typeof node !== 'object') return true;
   const e = node as { op?: unknown; name?: unknown };
-  if (e.op === 'fn' || e.op === 'pipeline' || (e.op === 'builtin' && CHANGING.has(e.name as string))) return false;
+  if (e.op === 'fn' || e.op === 'pipeline' || (e.op === 'builtin' && DRAWING_BUILTINS.has(e.name as string))) return false;
   return Object.values(node).every(calm);
 }

@@ -1,3 +1,4 @@
+import { DRAWING_BUILTINS } from './builtins.ts';
 import type { CompiledPack, Expr } from './compiled.ts';
 import { ctxFor } from './engine.ts';
 import type { Binding, CallPlan, Program } from './program.ts';
@@ -133,7 +134,7 @@ function readsOfRole(pack: CompiledPack, selfKind: string, root: Expr, reads: Ar
         return source;
       }
       case 'builtin': {
-        if (e.name === 'roll' || e.name === 'random') ok = false;
+        if (DRAWING_BUILTINS.has(e.name)) ok = false;
         const first = e.args[0] ? walk(e.args[0], it, slots) : none;
         for (const a of e.args.slice(1)) walk(a, OVER_FIRST.has(e.name) ? first : it, slots);
         return ELEMENT_OF_FIRST.has(e.name) ? first : none;
