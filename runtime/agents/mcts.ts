@@ -1,6 +1,6 @@
 import type { CompiledPack } from '../compiled.ts';
 import { estimates } from '../estimate.ts';
-import { applyInPlace, standings } from '../index.ts';
+import { applyInPlace, playoutApply, playoutChoices, standings } from '../index.ts';
 import type { Choice, GameState } from '../types.ts';
 import { choicesOfAsked, decisionRandom } from './decision.ts';
 import { determinise } from './determinise.ts';
@@ -225,12 +225,11 @@ function playout(pack: CompiledPack, st: GameState, o: MctsOptions, random: () =
 
 /** Random choices from `st` while `going` holds, the game is on and fewer than `cut` steps were played. */
 function playOn(st: GameState, random: () => number, steps: number, cut: number, going: (st: GameState) => boolean): { st: GameState; steps: number } {
+  // In playout mode: a rollout's record is never read, only the state it ends in.
   for (; !st.over && steps < cut && going(st); steps++) {
-    const legal = choicesOfAsked(st);
-    if (!legal.length) break;
-    const r = applyInPlace(st, legal[Math.floor(random() * legal.length)]);
-    if (!r.ok) break;
-    st = r.state;
+    const n = playoutChoices(st, true);
+    if (!n) break;
+    if (!playoutApply(st, Math.floor(random() * n)).ok) break;
   }
   return { st, steps };
 }
