@@ -191,12 +191,17 @@ function steps(side: Side, k: KeystrokeTrace, r?: ReplayTrace) {
   // The worker replays the game the compile carried before it posts the pack; else the page asks once the pack is in.
   const withPack = r.workerGot < r.pack;
   note(side, withPack ? 'replay: key → replayed with the compile (worker)' : 'replay: key → runnable pack received', withPack ? r.workerGot - k.key : r.pack - k.key);
+  if (r.lowerMs) note(side, '  of which the lowering (worker)', r.lowerMs);
   if (!withPack) {
     note(side, 'replay: pack → replay asked', r.sent - r.pack);
     note(side, 'replay: asked → taken by the worker', r.workerGot - r.sent);
   }
   note(side, 'replay: taken → posted (worker)', r.workerSent - r.workerGot);
   note(side, 'replay:   of which the replay', r.workerMs);
+  if (r.setupMs || r.choicesMs) {
+    note(side, 'replay:     the new game (links the new pack)', r.setupMs);
+    note(side, 'replay:     the choices applied', r.choicesMs);
+  }
   note(side, withPack ? 'replay: posted with the pack → received by the page' : 'replay: posted → received by the page', r.received - r.workerSent);
   note(side, 'replay: received → game drawn', r.shown - r.received);
   note(side, 'replay: drawn → painted', r.painted - r.shown);

@@ -7,6 +7,7 @@
 import type { CompileInput, CompileRequest, CompileResponse, PackResponse, PlayRequest, PlayResponse, ScenariosResponse, ServiceAnswers, ServiceAsk, ServiceRequest, ServiceResponse, SimulateRequest, SimulateResponse, TextsResponse, WorkerResponse } from './protocol.ts';
 import EngineWorker from './engine.worker.ts?worker';
 import { SentFiles } from './file-sync.ts';
+import { ReceivedGames } from './game-sync.ts';
 
 /**
  * Longer than any compile or replay of a real pack on a slow, busy machine; past it the worker is
@@ -28,6 +29,7 @@ export class EngineClient {
   private next = 1;
   private pending = new Map<number, Pending>();
   private sent = new SentFiles();
+  private games = new ReceivedGames();
   /** The last pack summary the worker posted: it posts a summary only when it changed. */
   private summary: Pick<PackResponse, 'summary' | 'summaryDigest'> = {};
   /** A compile without errors: its runnable pack follows its answer. */
@@ -48,6 +50,7 @@ export class EngineClient {
   private start() {
     this.worker = new EngineWorker();
     this.sent.forget();
+    this.games.forget();
     this.summary = {};
     this.ready = false;
     this.worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
@@ -56,15 +59,17 @@ export class EngineClient {
         for (const p of this.pending.values()) p.timer ??= this.watchdog();
         return;
       }
-      if (ev.data.type === 'pack') return this.onPack(this.withSummary(ev.data));
+      if (ev.data.type === 'pack') return this.onPack(this.withGame(this.withSummary(ev.data)));
       if (ev.data.type === 'scenarios') return this.onScenarios(ev.data);
       if (ev.data.type === 'texts') return this.onTexts(ev.data);
       if (ev.data.type === 'simulated') return this.onSimulated(ev.data);
-      const p = this.pending.get(ev.data.id);
+      // Every game answer is taken in, also one nobody waits for any longer: the next may draw as it.
+      const answer = ev.data.type === 'played' ? this.games.take(ev.data) : ev.data;
+      const p = this.pending.get(answer.id);
       if (!p) return;
       clearTimeout(p.timer);
-      this.pending.delete(ev.data.id);
-      p.resolve(ev.data);
+      this.pending.delete(answer.id);
+      p.resolve(answer);
     };
     this.worker.onerror = (ev: ErrorEvent) => {
       ev.preventDefault();
@@ -78,6 +83,11 @@ export class EngineClient {
     if (r.summary) this.summary = { summary: r.summary, summaryDigest: r.summaryDigest };
     else if (r.summaryDigest === this.summary.summaryDigest) return { ...r, summary: this.summary.summary };
     return r;
+  }
+
+  /** A runnable pack's message with its game replayed as a whole answer (game-sync.ts). */
+  private withGame(r: PackResponse): PackResponse {
+    return r.replayed ? { ...r, replayed: { ...r.replayed, answer: this.games.take(r.replayed.answer) } } : r;
   }
 
   /** Answer everything the worker held with the problem, and start a new worker. */

@@ -14,6 +14,7 @@ import type { Choice, GameState, PackSummary } from './engine-types.ts';
 import { agent, choicesOfAsked, type AgentKind } from '../../runtime/agents.ts';
 import { wallClock } from './trace.ts';
 import { HeldFiles, type FileList } from './file-sync.ts';
+import { PostedGames } from './game-sync.ts';
 import type { CardVerdict, CompileInput, CompileRequest, GameRequest, PlayRequest, PlayResponse, ServiceAnswers, ServiceAsk, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
 
 import { playGame, type GameSummary } from '../../simulate/playout.ts';
@@ -36,6 +37,8 @@ let cache: { key: string; choices: string[]; states: Map<number, GameState> } | 
 const queue: Array<{ req: WorkerRequest; got: number; input?: CompileInput }> = [];
 /** The pack's texts as the page has sent them: a compile brings those that changed. */
 const held = new HeldFiles();
+/** The games posted: one that draws as the last goes without the game. */
+const games = new PostedGames();
 /**
  * Scenario tests run once typing has paused for a while: they take a few hundred milliseconds and
  * the worker does one thing at a time, so running them between keystrokes would delay diagnostics.
@@ -120,7 +123,9 @@ function compile(id: number, req: CompileInput, got: number) {
   post({ type: 'compiled', id, diagnostics: result.diagnostics, lowering, ms: performance.now() - t0, clock: { got, sent: wallClock() } });
   symbolsOf = { analysis };
   if (!lowering) return;
+  const lowering0 = performance.now();
   const { diagnostics, pack } = lowerAnalysis(result, req.files, { dependencies: req.dependencies });
+  const lowerMs = performance.now() - lowering0;
   if (!pack) {
     post({ type: 'pack', id, diagnostics, ms: performance.now() - t0 });
     return;
@@ -133,8 +138,8 @@ function compile(id: number, req: CompileInput, got: number) {
   good = { version: ++version, pack };
   cache = undefined;
   // The game on screen replays here and now: the page need not ask for it once the pack arrives.
-  const replayed = req.game && { game: req.game, answer: replayGame(id, req.game, wallClock()) };
-  post({ type: 'pack', id, version: good.version, summary, summaryDigest, replayed, ms: performance.now() - t0 });
+  const replayed = req.game && { game: req.game, answer: games.post(replayGame(id, req.game, wallClock())) };
+  post({ type: 'pack', id, version: good.version, summary, summaryDigest, replayed, ms: performance.now() - t0, lowerMs });
   clearTimeout(textsTimer);
   const v = good.version;
   textsTimer = setTimeout(() => texts(id, v, analysis, req.dependencies), TEXTS_IDLE_MS);
@@ -244,7 +249,7 @@ async function scenarios(id: number, files: CompileInput['scenarios']) {
 }
 
 function play(req: PlayRequest, got: number) {
-  post(replayGame(req.id, req, got));
+  post(games.post(replayGame(req.id, req, got)));
 }
 
 /** The state after a game's choices on the last good pack, from the nearest state kept when only the last choices differ. */
@@ -259,6 +264,7 @@ function replayGame(id: number, req: GameRequest, got: number): PlayResponse {
     let state: GameState;
     let applied = req.choices.length;
     let stoppedAt: PlayResponse['stoppedAt'];
+    let setupMs = 0;
     if (cache && cache.key === key) {
       // Same rules and options: keep the states of the common prefix, continue from the nearest one.
       const common = commonPrefix(cache.choices, req.choices);
@@ -284,6 +290,7 @@ function replayGame(id: number, req: GameRequest, got: number): PlayResponse {
       // New rules or options: the whole list replayed under them, in one state changed choice by
       // choice, since none of the states between is kept (the runtime makes the same states as `replay`).
       state = newGame(pack, options);
+      setupMs = performance.now() - t0;
       applied = 0;
       for (const choice of req.choices) {
         const r = applyInPlace(state, choice);
@@ -296,10 +303,11 @@ function replayGame(id: number, req: GameRequest, got: number): PlayResponse {
       }
       cache = { key, choices: req.choices.slice(0, applied), states: new Map([[applied, state]]) };
     }
+    const choicesMs = performance.now() - t0 - setupMs;
     const legal = state.over ? [] : legalChoices(state);
     const view = req.viewAs ? viewFor(state, req.viewAs) : state;
     const drawn = { view, legal, applied, stoppedAt, bot: botPick(pack, state, req.seed), standings: state.over ? standings(state) : undefined };
-    return { ...base, state, ...drawn, digest: digest(JSON.stringify([state === view ? null : state, drawn])), ms: performance.now() - t0, clock: { got, sent: wallClock() } };
+    return { ...base, state, ...drawn, digest: digest(JSON.stringify([state === view ? null : state, drawn])), ms: performance.now() - t0, parts: { setup: setupMs, choices: choicesMs }, clock: { got, sent: wallClock() } };
   } catch (e) {
     cache = undefined;
     return { ...base, error: `the runtime failed: ${(e as Error).message}` };

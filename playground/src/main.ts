@@ -243,6 +243,7 @@ class App implements AppContext {
       return;
     }
     this.game.packAt = performance.now();
+    this.game.lowerMs = r.lowerMs ?? 0;
     // The same summary as before: the one drawn from is kept, so the board need not be drawn again.
     if (!this.summary || r.summaryDigest === undefined || r.summaryDigest !== this.summaryDigest) this.summary = r.summary;
     this.summaryDigest = r.summaryDigest;

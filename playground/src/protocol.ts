@@ -62,6 +62,8 @@ export interface PackResponse {
   replayed?: { game: GameRequest; answer: PlayResponse };
   /** From the compile asked to this message. */
   ms: number;
+  /** Of which the lowering of the checked pack to its runnable form. */
+  lowerMs?: number;
 }
 
 /**
@@ -125,8 +127,11 @@ export interface PlayResponse {
   error?: string;
   /** Equal for two answers that draw the same (the state, view, legal choices, bot's pick and standings, as JSON). */
   digest?: string;
-  /** The replay's time in the worker. */
+  /** Posted without what it draws, which is the last answer's (game-sync.ts); the page's end puts it back. */
+  same?: boolean;
+  /** The replay's time in the worker: in all, and that of the new game (the pack's first links its rules) and of the choices applied. */
   ms?: number;
+  parts?: { setup: number; choices: number };
   clock?: WorkerClock;
 }
 

@@ -34,8 +34,9 @@ export class GameSession {
   private botTimer: ReturnType<typeof setTimeout> | undefined;
   /** The last replay's way from the runnable pack to the board on screen (trace.ts), for bench/playground.ts. */
   replayTrace = emptyReplay();
-  /** When the last runnable pack reached the page. */
+  /** When the last runnable pack reached the page, and its lowering's time in the worker. */
   packAt = 0;
+  lowerMs = 0;
   /** The game changed: draw it again. */
   onChange: () => void = () => {};
 
@@ -135,7 +136,7 @@ export class GameSession {
       if (this.verified) this.keep({ ...s, seats: [...s.seats], choices: asked.choices.slice(), madeBy: s.madeBy.slice(0, asked.choices.length) });
     }
     this.onChange();
-    const t = (this.replayTrace = { pack: this.packAt, sent, received, shown: performance.now(), painted: 0, workerMs: r.ms ?? 0, applied: r.applied, workerGot: r.clock ? pageClock(r.clock.got) : 0, workerSent: r.clock ? pageClock(r.clock.sent) : 0 });
+    const t = (this.replayTrace = { pack: this.packAt, sent, received, shown: performance.now(), painted: 0, workerMs: r.ms ?? 0, applied: r.applied, lowerMs: this.lowerMs, setupMs: r.parts?.setup ?? 0, choicesMs: r.parts?.choices ?? 0, workerGot: r.clock ? pageClock(r.clock.got) : 0, workerSent: r.clock ? pageClock(r.clock.sent) : 0 });
     afterPaint((at) => (t.painted = at));
     this.maybeBotMove();
   }

@@ -46,6 +46,10 @@ export interface ReplayTrace extends WorkerRoundTrip {
   pack: number;
   /** Choices applied in that replay. */
   applied: number;
+  /** In the worker: the lowering of the pack it replays on, and of the replay the new game (the pack's first, so its rules are linked) and the choices applied. */
+  lowerMs: number;
+  setupMs: number;
+  choicesMs: number;
 }
 
 export function emptyKeystroke(): KeystrokeTrace {
@@ -53,5 +57,5 @@ export function emptyKeystroke(): KeystrokeTrace {
 }
 
 export function emptyReplay(): ReplayTrace {
-  return { pack: 0, sent: 0, workerGot: 0, workerSent: 0, workerMs: 0, received: 0, shown: 0, painted: 0, applied: 0 };
+  return { pack: 0, sent: 0, workerGot: 0, workerSent: 0, workerMs: 0, received: 0, shown: 0, painted: 0, applied: 0, lowerMs: 0, setupMs: 0, choicesMs: 0 };
 }

@@ -10,6 +10,11 @@ import { describe, expect, it } from 'vitest';
 import { decodeShare, encodeShare, MAX_INFLATED_BYTES, type SharePayload } from '../../playground/src/share.ts';
 import { importZip } from '../../playground/src/zip.ts';
 import { HeldFiles, SentFiles, type FileList } from '../../playground/src/file-sync.ts';
+import { PostedGames, ReceivedGames } from '../../playground/src/game-sync.ts';
+import type { PlayResponse } from '../../playground/src/protocol.ts';
+import { compile } from '../../compiler/index.ts';
+import { readPackFolder } from '../../compiler/packFolder.ts';
+import { apply, legalChoices, newGame } from '../../runtime/index.ts';
 import { budget, MANIFEST } from './harness.ts';
 
 
@@ -174,5 +179,54 @@ describe('texts posted to the engine worker', () => {
     const page = new SentFiles();
     page.post(lists(files));
     expect(() => new HeldFiles().take(page.post(lists(files)))).toThrow(/pack game\.yaml|pack pack\.yaml/);
+  });
+});
+
+describe('games posted to the page', () => {
+  /** Tic-tac-toe after `moves` of its first legal choices, answered as the worker answers (digests as given). */
+  function answer(moves: number, digest: string | undefined, id = 1): PlayResponse {
+    const { pack } = compile(readPackFolder('test/packs/tictactoe'));
+    let state = newGame(pack!, { players: 2, seed: 1 });
+    for (let i = 0; i < moves; i++) state = apply(state, legalChoices(state)[0].id).state;
+    return { type: 'played', id, version: 1, state, view: state, legal: legalChoices(state), applied: moves, digest };
+  }
+  /** Across to the page as postMessage carries it. */
+  const across = (worker: PostedGames, page: ReceivedGames, a: PlayResponse) => page.take(structuredClone(worker.post(a)));
+
+  it('an answer that draws as the last is posted without its game, and the page draws the one it has', budget, () => {
+    const worker = new PostedGames();
+    const page = new ReceivedGames();
+    const first = across(worker, page, answer(3, 'd3'));
+    expect(first.state?.choices).toHaveLength(3);
+    const posted = worker.post(answer(3, 'd3', 2));
+    expect(posted.same).toBe(true);
+    expect(posted.state).toBeUndefined();
+    expect(posted.legal).toBeUndefined();
+    const again = page.take(structuredClone(posted));
+    expect(again.id).toBe(2);
+    expect(again.state).toBe(first.state);
+    expect(again.legal).toBe(first.legal);
+    expect(again).toEqual({ ...structuredClone(answer(3, 'd3', 2)), same: undefined });
+  });
+
+  it('another game, or one after an answer without a digest (an error), comes whole', budget, () => {
+    const worker = new PostedGames();
+    const page = new ReceivedGames();
+    across(worker, page, answer(2, 'd2'));
+    const other = across(worker, page, answer(4, 'd4'));
+    expect(other.state?.choices).toHaveLength(4);
+    across(worker, page, { type: 'played', id: 3, version: 1, legal: [], applied: 0, error: 'superseded' });
+    const back = worker.post(answer(4, 'd4'));
+    expect(back.same).toBe(true);
+    expect(page.take(structuredClone(back)).state?.choices).toHaveLength(4);
+  });
+
+  it('a page that never got the game it is told to draw says so instead of drawing nothing', budget, () => {
+    const worker = new PostedGames();
+    worker.post(answer(1, 'd1'));
+    const page = new ReceivedGames();
+    const r = page.take(structuredClone(worker.post(answer(1, 'd1'))));
+    expect(r.state).toBeUndefined();
+    expect(r.error).toMatch(/not sent/);
   });
 });
