@@ -38,7 +38,16 @@ export type ClaimBody =
   /** Whose thing a condition tests (`r.owner == holder`: your region) or a text names ("an opponent's region"). */
   | { k: 'whose'; whose: Party }
   /** What a choice offers: the game terms of one list a player picks from (`choose form in [human, wolf]`). */
-  | { k: 'options'; terms: string[] };
+  | { k: 'options'; terms: string[] }
+  /**
+   * Who gets it is the one a rule picks by a condition (`let lead = highest(xs, it.score)`, then `if
+   * lead.side == p.side { … }`): the one with the most, with the fewest, the first that qualifies.
+   * `key` is what the pick goes by (a field or function), for the template that names it.
+   */
+  | { k: 'chosen'; by: Pick; key?: string };
+
+/** How a rule picks one thing among many: by the highest value, the lowest, or the first that qualifies. */
+export type Pick = 'most' | 'fewest' | 'first';
 
 export type Mode = 'may' | 'must' | 'cannot';
 /** `each`: every player, not only you; `opponent`: another player than the card's own; `you`: the card's own; `named`: a player the rules name. */
@@ -87,6 +96,8 @@ export interface RuleClaim {
   otherwise?: boolean;
   /** The field of a thing (not a player's) whose number the rule changes, for its template. */
   field?: string;
+  /** Given to the one a rule picks by a condition (`highest`, `lowest`, `first(… where …)`), not to a player it names. */
+  chosen?: { by: Pick; key: string };
   /** Inside a `for` over things of this kind: what the rule changes, it changes in each ("each piece gains 2 points"). */
   eachKind?: string;
   /**
@@ -174,6 +185,8 @@ export function compatible(t: ClaimBody, r: ClaimBody): boolean {
       const b = (r as typeof t).terms;
       return t.terms.length === b.length && t.terms.every((x) => b.includes(x));
     }
+    case 'chosen':
+      return t.by === (r as typeof t).by;
   }
 }
 
@@ -212,5 +225,7 @@ export function describeClaim(c: ClaimBody): string {
       return c.whose === 'you' ? 'yours' : "an opponent's";
     case 'options':
       return c.terms.map((t) => `\`${t}\``).join(' or ');
+    case 'chosen':
+      return `${c.by === 'first' ? 'the first that qualifies by' : `the one with the ${c.by}`}${c.key ? ` \`${c.key}\`` : ''}`;
   }
 }

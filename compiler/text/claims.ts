@@ -11,7 +11,7 @@ import { printExpr } from '../../dsl/printer.ts';
 import { stmtExprs, walkExpr, walkStmts } from '../../dsl/walk.ts';
 
 export { walkExpr, walkStmts };
-import type { ClaimBody, How, RuleClaim, Transfer } from './claim.ts';
+import type { ClaimBody, How, Pick, RuleClaim, Transfer } from './claim.ts';
 import { termClass, type Change, type Direction, type Glossary, type Party, type UnitRef } from './language.ts';
 import { pipelineUse } from './permits.ts';
 
@@ -74,6 +74,8 @@ class RuleReader {
   /** Inside a `loop`, and whether it counted a budget down. */
   private untils = 0;
   private countedDown = false;
+  /** The pick an enclosing condition ties the player to (`if lead.side == p.side` of `let lead = highest(…)`). */
+  private pickStack: Array<NonNullable<RuleClaim['chosen']>> = [];
   /** The side of a player's choice (`if x != none` of a `choose optional x`) being walked. */
   private alts: Array<NonNullable<RuleClaim['alt']>> = [];
   /** The card's own counts, and the rule that pays each out. */
@@ -114,6 +116,7 @@ class RuleReader {
     const guards = paired ? this.guards.flat().filter((g) => body.k !== 'term' || g !== body.term) : [];
     const alt = this.alts[this.alts.length - 1];
     const each = this.eachKinds[this.eachKinds.length - 1];
+    const pick = this.pickStack[this.pickStack.length - 1];
     this.out.push({
       body,
       required,
@@ -124,6 +127,7 @@ class RuleReader {
       ...(this.otherwise && body.k === 'term' ? { otherwise: true } : {}),
       ...(alt && (body.k === 'number' || body.k === 'effect') ? { alt } : {}),
       ...(each && body.k === 'number' ? { eachKind: each } : {}),
+      ...(pick && body.k === 'number' && extra.party ? { chosen: pick } : {}),
       ...extra,
     });
   }
@@ -435,7 +439,7 @@ class RuleReader {
             this.alts.pop();
           }
         };
-        onBranch('then', () => this.guarded(s.cond, () => this.block(s.then)));
+        onBranch('then', () => this.guarded(s.cond, () => this.picking(s.cond, () => this.block(s.then))));
         if (s.else) {
           this.otherwise++;
           onBranch('else', () => this.block(s.else!));
@@ -545,6 +549,52 @@ class RuleReader {
     }
     this.push({ k: 'effect', effect }, true, s.span, [s], { field });
     return true;
+  }
+
+  /**
+   * Runs `f` with the pick `cond` ties its player to (`lead.side == p.side`, `lead` a `highest`,
+   * `lowest` or `first(… where …)` of the rule): what `f` gives goes to the one picked, and a text
+   * must name it so ("the side with the most pieces around it"), by the language's words for the most
+   * or the fewest.
+   */
+  private picking(cond: A.Expr, f: () => void): void {
+    let pick: NonNullable<RuleClaim['chosen']> | undefined;
+    walkExpr(cond, (x) => {
+      if (pick || x.kind !== 'binary' || x.op !== '==') return;
+      for (const side of [x.left, x.right]) {
+        const local = side.kind === 'field' && side.target.kind === 'name' ? this.locals.get(side.target.name) : undefined;
+        if (local?.k === 'let') pick ??= this.pickOf(local.value);
+      }
+    });
+    if (!pick) return f();
+    const before = this.out.length;
+    this.pickStack.push(pick);
+    try {
+      f();
+    } finally {
+      this.pickStack.pop();
+    }
+    if (this.out.slice(before).some((c) => c.chosen)) this.push({ k: 'chosen', by: pick.by, key: pick.key }, pick.by !== 'first', cond.span, []);
+  }
+
+  /** `highest(xs, it.score)`, `lowest(xs, distance(a, it))`, `first(xs where flag)`: how one thing is picked, and by what. */
+  private pickOf(e: A.Expr): NonNullable<RuleClaim['chosen']> | undefined {
+    if (e.kind !== 'call') return undefined;
+    const by: Pick | undefined = e.callee === 'highest' ? 'most' : e.callee === 'lowest' ? 'fewest' : e.callee === 'first' ? 'first' : undefined;
+    const on = by === 'first' ? (e.args[0]?.kind === 'where' ? e.args[0].cond : undefined) : e.args[1];
+    const key = on && this.keyOf(on);
+    return by && key ? { by, key } : undefined;
+  }
+
+  private keyOf(e: A.Expr): string | undefined {
+    if (e.kind === 'field') return e.field;
+    if (e.kind === 'call') return e.callee;
+    if (e.kind === 'name') {
+      const r = this.c.names.get(e);
+      return r?.k === 'itField' ? r.field : undefined;
+    }
+    if (e.kind === 'binary' || e.kind === 'unary') return e.kind === 'unary' ? this.keyOf(e.operand) : (this.keyOf(e.left) ?? this.keyOf(e.right));
+    return undefined;
   }
 
   /** `x != none` (or `==`) of a `choose optional x`: which side of the `if` is the one where the player picked something. */

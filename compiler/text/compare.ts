@@ -83,7 +83,7 @@ export function compareClaims(allRules: RuleClaim[], allText: TextClaim[], sameC
 }
 
 /** Claims about what a player does with an effect rather than what it is: compared by `aspects`. */
-const ASPECTS = new Set<ClaimBody['k']>(['mode', 'who', 'whose', 'duration', 'options']);
+const ASPECTS = new Set<ClaimBody['k']>(['mode', 'who', 'whose', 'duration', 'options', 'chosen']);
 
 /**
  * What a choice offers: the terms a text names after its word for choosing ("choose between human
@@ -167,6 +167,14 @@ function aspects(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
     const against = own.length ? own : whose;
     if (against.some((r) => compatible(t.body, r.body))) continue;
     out.push({ code: 'TX0106', text: t, rule: against[0], others: against });
+  }
+  // "The side with the fewest pieces around it", or no word for the pick at all, of what the rules give the one with the most.
+  const picks = rule.filter((r) => r.body.k === 'chosen');
+  const named = text.filter((t) => t.body.k === 'chosen' && !t.negated);
+  for (const r of picks.filter((x, i) => picks.findIndex((y) => compatible(y.body, x.body)) === i)) {
+    if (named.some((t) => compatible(t.body, r.body))) continue;
+    if (named.length) out.push({ code: 'TX0106', text: named[0], rule: r });
+    else if (r.required) out.push({ code: 'TX0106', rule: r });
   }
   const lasts = rule.filter((r) => r.body.k === 'duration');
   const durations = text.filter((t) => t.body.k === 'duration' && !t.negated);

@@ -243,9 +243,10 @@ export function mismatches(ctx: TextContext, claims: RuleClaim[], text: TextClai
     const y = termClass(g, d, b);
     return !!x && !!y && JSON.stringify(x) === JSON.stringify(y);
   };
-  // A moment of the turn is for the text to say where its language has words to read it by.
-  const reads = ctx.vocabulary.languages.get(lang)?.timing;
-  const said = claims.map((c) => (c.body.k === 'timing' && c.required && !reads?.get(c.body.timing)?.read.length ? { ...c, required: false } : c));
+  // A moment of the turn, and the one a rule picks, are for the text to say where its language has words to read them by.
+  const lg = ctx.vocabulary.languages.get(lang);
+  const unread = (c: RuleClaim) => (c.body.k === 'timing' && !lg?.timing.get(c.body.timing)?.read.length) || (c.body.k === 'chosen' && c.body.by !== 'first' && !lg?.chosen.get(c.body.by)?.length);
+  const said = claims.map((c) => (c.required && unread(c) ? { ...c, required: false } : c));
   return compareClaims(said, text, same);
 }
 
@@ -354,6 +355,16 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
         break;
       }
       case 'TX0106':
+        if (r?.body.k === 'chosen') {
+          const picked = renderer.claim(r);
+          const canonical = renderer.card(card.claims, card.entity).text;
+          out.push(
+            t
+              ? finding(ctx, { code: 'TX0106', message: `the ${lang} text names “${t.words}”, but the rules give it to ${describeClaim(r.body)} (“${picked}”): \`${rule!.source}\``, at: textAt(t), hint: `the rules read, in ${lang}: “${canonical}”` }, e.id, lang, { words: t.words, canonical })
+              : finding(ctx, { code: 'TX0106', message: `the ${lang} text does not name who gets it: the rules give it to ${describeClaim(r.body)} (“${picked}”): \`${rule!.source}\``, at: ruleSpan(unitOf(card, r), r), hint: `say “${picked}” in the ${lang} text, e.g. “${canonical}”` }, e.id, lang, { canonical }),
+          );
+          break;
+        }
         if (t!.body.k === 'whose' && r) {
           const asked = renderer.claim(r);
           out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text says “${t!.words}”, but the rules ask for ${r.body.k === 'whose' && r.body.whose === 'you' ? "the card's own player's" : "another player's"} (“${asked}”): \`${rule!.source}\``, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims, card.entity).text}”` }, e.id, lang, { words: t!.words, canonical: renderer.card(card.claims, card.entity).text }));

@@ -43,6 +43,7 @@ export interface Reader {
   imperatives: Array<{ phrase: Phrase; value: true }>;
   whose: Array<{ phrase: Phrase; value: 'you' | 'opponent' }>;
   choose: Array<{ phrase: Phrase; value: true }>;
+  chosen: Array<{ phrase: Phrase; value: 'most' | 'fewest' }>;
   conditions: Array<{ phrase: Phrase; value: string }>;
   effects: Array<{ phrase: Phrase; value: string }>;
   transfers: Array<{ phrase: Phrase; value: 'in' | 'out' }>;
@@ -92,6 +93,7 @@ export function makeReader(lang: Language, g: Glossary, d: Declared): Reader {
     imperatives: lang.imperatives.map((phrase) => ({ phrase, value: true as const })),
     whose: [...lang.whose.you.map((phrase) => ({ phrase, value: 'you' as const })), ...lang.whose.opponent.map((phrase) => ({ phrase, value: 'opponent' as const }))],
     choose: lang.choose.map((phrase) => ({ phrase, value: true as const })),
+    chosen: [...lang.chosen].flatMap(([by, ps]) => ps.map((phrase) => ({ phrase, value: by }))),
     conditions: [...lang.conditions].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     effects: [...lang.effects].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     transfers: [...lang.transfers.in.map((phrase) => ({ phrase, value: 'in' as const })), ...lang.transfers.out.map((phrase) => ({ phrase, value: 'out' as const }))],
@@ -322,6 +324,11 @@ export function readText(text: string, r: Reader, self: string): TextReading {
       if (t && t.value !== self && !excepted[j] && !terms.includes(t.value)) terms.push(t.value);
     }
     claims.push({ body: { k: 'options', terms }, ...span(m.from, m.to) });
+  }
+  // "The side with the most pieces around it": the one a rule picks, named by the most or the fewest.
+  for (const m of findAll(tokens, r.chosen)) {
+    cover(m.from, m.to);
+    claims.push({ body: { k: 'chosen', by: m.value }, ...span(m.from, m.to) });
   }
   // What the text says happens ("counts as empty"): paired with the terms around it, never reported on its own.
   for (const m of findAll(tokens, r.effects)) {

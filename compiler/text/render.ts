@@ -161,6 +161,8 @@ export class Renderer {
         return this.lang.whose[b.whose][0]?.source ?? b.whose;
       case 'options':
         return this.terms(b.terms, 'nom', c.decl, c.span);
+      case 'chosen':
+        return (b.key && this.template(`chosen.${b.key}.${b.by}`, c.decl, c.span)) || this.lang.chosen.get(b.by as 'most')?.[0]?.source || b.by;
     }
   }
 
@@ -202,7 +204,8 @@ export class Renderer {
       },
       where: (k: string, cat?: string) => (whereTerms.length ? this.someOf(whereTerms, k, decl, c.span, cat) : this.kindWord(this.bindKind(decl), k, cat)),
       // Another player, by the language's word for the one the rules name ("the attacker"), else its word for a player.
-      who: () => (c.player && this.lang.players.get(c.player)?.[0]?.source) || this.template('player', decl, c.span, false) || '',
+      // The one a rule picks by the most or the fewest of something, by its template ("the side with the most pieces around it").
+      who: () => (c.chosen && this.template(`chosen.${c.chosen.key}.${c.chosen.by}`, decl, c.span)) || (c.player && this.lang.players.get(c.player)?.[0]?.source) || this.template('player', decl, c.span, false) || '',
       // A number of times ("twice"): a doubled bonus, a repeated step.
       times: () => this.times(b.value, decl, c.span),
     };
@@ -216,7 +219,7 @@ export class Renderer {
       // Done to each of the things a `for` walks: "each piece gains 2 points".
       (specific && c.eachKind && this.template(`${specific}.${kind}Each`, decl, c.span, false)) ||
       (specific && this.template(`${specific}.${kind}`, decl, c.span, own)) ||
-      (!own && c.party === 'opponent' && this.template(`${kind}Other`, decl, c.span, false)) ||
+      (!own && (c.party === 'opponent' || c.chosen) && this.template(`${kind}Other`, decl, c.span, false)) ||
       (own ? undefined : this.template(kind, decl, c.span));
     if (!t) {
       // A plain, language-neutral rendering: sign, amount, unit, per what, and the pipeline it changes.
@@ -461,6 +464,13 @@ export class Renderer {
       const named = last !== undefined && this.about(cls, 'with', ts, things, decl, cs[0].span);
       if (named) clauses[clauses.length - 1] = last.includes('{how}') ? last.replace('{how}', `${named} {how}`) : `${last} ${named}`;
       else clauses.push(this.about(cls, things.length ? 'put' : 'alone', ts, things, decl, cs[0].span));
+    }
+    // What the rule does when its case does not hold, where the language says it by the class's
+    // `otherwise` form after the clause it stands in for ("(if there is none, take another …)").
+    const otherwise = [...new Set(terms.filter((c) => !required.has(c.body.term)).map((c) => c.body.term))];
+    for (const [cls, ts] of this.aboutGroups(otherwise)) {
+      const t = clauses.length ? this.template(`about.${cls}.otherwise`, decl, cs[0].span, false) : undefined;
+      if (t) clauses[clauses.length - 1] += ` ${this.fill(t, { terms: (k, cat) => this.anyOf(ts, k, decl, cs[0].span, cat) })}`;
     }
     clauses.push(...saidEffects.map((x) => texts.get(x)!));
     said = [...said, ...saidEffects];
