@@ -11,6 +11,8 @@
  * GAMES (default 12) games a round, ROUNDS (default 5) rounds, interleaved; PACK another folder of
  * the default pack (a checkout's, while this one is being edited), or another pack with PLAYERS
  * (default 4) players: `BASE=… PACK=test/packs/tictactoe PLAYERS=2 GAMES=2000` races a small game.
+ * PLAYOUT=1 plays the games in playout mode (`playoutChoices`, `playoutApply`), as simulations do;
+ * ENGINE=generated or =interpreter plays every game on that engine (else the default's warming).
  */
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -28,12 +30,16 @@ const GAMES = Number(process.env.GAMES ?? 12);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const DIR = process.env.PACK ?? 'content/smallworld-wow';
 const PLAYERS = Number(process.env.PLAYERS ?? 4);
+const PLAYOUT = process.env.PLAYOUT === '1';
+const ENGINE = process.env.ENGINE === 'generated' || process.env.ENGINE === 'interpreter' ? process.env.ENGINE : undefined;
 
 interface Engine {
   compile: typeof compiler.compile;
   newGame: typeof runtime.newGame;
   legalChoices: typeof runtime.legalChoices;
   apply: typeof runtime.apply;
+  playoutChoices: typeof runtime.playoutChoices;
+  playoutApply: typeof runtime.playoutApply;
   standings: typeof runtime.standings;
 }
 
@@ -63,10 +69,9 @@ function play(engine: Engine, pack: CompiledPack, from: number, games: number, h
   let choices = 0;
   for (let seed = from; seed < from + games; seed++) {
     const pick = new RandomPicker(seed);
-    let st = engine.newGame(pack, { players: PLAYERS, seed });
+    let st = engine.newGame(pack, { players: PLAYERS, seed, engine: ENGINE });
     while (!st.over && st.choices.length < 5000) {
-      const legal = engine.legalChoices(st, { labels: false });
-      const r = engine.apply(st, legal[pick.index(legal.length)]);
+      const r = PLAYOUT ? engine.playoutApply(st, pick.index(engine.playoutChoices(st))) : engine.apply(st, legalPick(engine, st, pick));
       if (!r.ok) throw new Error(`a listed choice was refused: ${r.reason}`);
       st = r.state;
     }
@@ -75,6 +80,11 @@ function play(engine: Engine, pack: CompiledPack, from: number, games: number, h
     hash?.(JSON.stringify(engine.standings(st)));
   }
   return choices;
+}
+
+function legalPick(engine: Engine, st: runtime.GameState, pick: RandomPicker): runtime.Choice {
+  const legal = engine.legalChoices(st, { labels: false });
+  return legal[pick.index(legal.length)];
 }
 
 function digest(engine: Engine, pack: CompiledPack): string {

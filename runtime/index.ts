@@ -12,6 +12,7 @@ import { seedState } from './rng.ts';
 import { startingRecords } from './start.ts';
 import { metaIfAny, metaOf, type Listed } from './stateMeta.ts';
 import { attachProgram, programFor } from './stateProgram.ts';
+import { ListingChecks } from './sharedChecks.ts';
 import { putBack, settled, undoFor, type Undo } from './undo.ts';
 import { table } from './table.ts';
 import type { ApplyResult, Choice, Frame, GameState, NewGameOptions, Prompt, Value } from './types.ts';
@@ -124,6 +125,7 @@ function listChoices(state: GameState, labels: boolean, blind = false, asked = f
   const p = state.prompt;
   const l: Listing = { choices: blind ? null : [], ids: [], players: [], codes: [], args: [], standingFrom: 0 };
   if (!p || state.over) return l;
+  const shared = new ListingChecks();
   if (p.kind === 'choose') {
     for (const o of p.options ?? []) {
       if (blind) candidate(l, p.player, null, [o]);
@@ -134,10 +136,10 @@ function listChoices(state: GameState, labels: boolean, blind = false, asked = f
       else listed(l, { id: 'skip', player: p.player, action: 'skip', args: [], label: p.text ? `${p.text}: none` : 'Skip' }, null, NO_ARGS);
     }
   } else {
-    for (const a of offered(prog, state)) actionChoices(prog, state, a, p.player, p.player, labels, l);
+    for (const a of offered(prog, state)) actionChoices(prog, state, a, p.player, p.player, labels, l, shared);
   }
   l.standingFrom = l.players.length;
-  for (const [a, actor] of standing(prog, state)) if (!asked || actor === p.player) actionChoices(prog, state, a, actor, p.player, labels, l);
+  for (const [a, actor] of standing(prog, state)) if (!asked || actor === p.player) actionChoices(prog, state, a, actor, p.player, labels, l, shared);
   return l;
 }
 
@@ -145,9 +147,9 @@ function listChoices(state: GameState, labels: boolean, blind = false, asked = f
  * The choices of action `a` open to `actor` (the player asked, or one taking an `anytime` action at
  * their offer). `combinations` ran every leading check on each full candidate, as `pre` would.
  */
-function actionChoices(prog: Program, state: GameState, a: ActionCode, actor: string, asked: string, labels: boolean, l: Listing): void {
+function actionChoices(prog: Program, state: GameState, a: ActionCode, actor: string, asked: string, labels: boolean, l: Listing, shared: ListingChecks): void {
   const c = actionCtx(prog, state, a, actor, []);
-  const found = combinations(a, c);
+  const found = combinations(a, c, actor, shared);
   // Spent, its parameters' domains were still asked: they count against the budget as they did.
   if (limitReason(a, state, actor) !== null) return;
   if (l.choices === null) {
@@ -579,10 +581,10 @@ function withArgs(c: RunCtx, args: Value[]): RunCtx {
  * those parameters refuses is not extended: every choice starting with it would be refused. A full
  * candidate has passed every check, as `pre` would say.
  */
-function combinations(a: ActionCode, c: RunCtx): Value[][] {
+function combinations(a: ActionCode, c: RunCtx, actor: string, shared: ListingChecks): Value[][] {
   const last = a.params.length;
-  if (!a.holdsWith(withArgs(c, NO_ARGS), 0)) return [];
-  if (last === 1) return singles(a, c);
+  if (a.holdsWith(withArgs(c, NO_ARGS), 0, 0) >= 0) return [];
+  if (last === 1) return singles(a, c, actor, shared);
   let out: Value[][] = [[]];
   for (let i = 0; i < last; i++) {
     const next: Value[][] = [];
@@ -593,7 +595,7 @@ function combinations(a: ActionCode, c: RunCtx): Value[][] {
       // A candidate's arguments are made once it passes: most candidates do not.
       for (let j = 0; j < domain.length; j++) {
         withArgs(c, prefix).env[i] = domain[j];
-        if (!a.holdsWith(c, i + 1)) continue;
+        if (a.holdsWith(c, i + 1, 0) >= 0) continue;
         const args = prefix.slice();
         args.push(domain[j]);
         next.push(args);
@@ -604,16 +606,32 @@ function combinations(a: ActionCode, c: RunCtx): Value[][] {
   return out;
 }
 
-/** `combinations` of an action of one parameter, the most common, without the prefixes' lists. */
-function singles(a: ActionCode, c: RunCtx): Value[][] {
-  const domain = a.params[0].domain(withArgs(c, NO_ARGS)) as Value[];
+/**
+ * `combinations` of an action of one parameter, the most common, without the prefixes' lists. An
+ * action listed before it with the same domain and first checks (`sharedChecks.ts`) gave its
+ * domain's values and where each failed: a candidate it refused by those checks is refused, and
+ * the others' checks run from the first that is not shared.
+ */
+function singles(a: ActionCode, c: RunCtx, actor: string, shared: ListingChecks): Value[][] {
+  const given = shared.sharedWith(a, actor);
+  const domain = given ? given.values : (a.params[0].domain(withArgs(c, NO_ARGS)) as Value[]);
   spend(domain.length);
   if (domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where, 'choices');
   const out: Value[][] = [];
+  const failedAt = new Int32Array(domain.length);
+  const from = given ? given.from : 0;
   for (let j = 0; j < domain.length; j++) {
+    const before = given ? given.failedAt[j] : -1;
+    if (before >= 0 && before < from) {
+      failedAt[j] = before;
+      continue;
+    }
     withArgs(c, NO_ARGS).env[0] = domain[j];
-    if (a.holdsWith(c, 1)) out.push([domain[j]]);
+    const failed = a.holdsWith(c, 1, from);
+    failedAt[j] = failed;
+    if (failed < 0) out.push([domain[j]]);
   }
+  shared.keep(a, actor, domain, failedAt);
   return out;
 }
 

@@ -692,13 +692,13 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
         }
         return null;
       },
-      holdsWith: (c, bound) => {
+      holdsWith: (c, bound, from) => {
         for (let i = 0; i < checks.length && needs[i] <= bound; i++) {
           const check = checks[i];
           if ('slot' in check) c.env[check.slot] = check.value(c);
-          else if (check.cond(c) !== true) return false;
+          else if (i >= from && check.cond(c) !== true) return i;
         }
-        return true;
+        return -1;
       },
     };
   };
@@ -752,6 +752,7 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
         label: a.label && expr(a.label),
         limit: a.limit,
         ...(generated ? generated.checks(a, needs, silent) : interpretedChecks(a.checks, needs, silent)),
+        lowered: { checks: a.checks, domain: a.params.length === 1 ? a.params[0].domain : undefined },
         ids: new Map(),
         body,
         origin: a.origin,

@@ -1,4 +1,4 @@
-import type { CompiledPack, Origin } from './compiled.ts';
+import type { Check, CompiledPack, Expr, Origin } from './compiled.ts';
 import type { Table } from './table.ts';
 import type { GameState, Value } from './types.ts';
 
@@ -95,8 +95,14 @@ export interface ActionCode {
   limit?: { times: number; per: 'turn' | 'game' };
   /** The leading `require`s: why the action is refused (an empty reason unless `explain`), or null. */
   pre: (c: RunCtx, explain?: boolean) => { reason: string; rule?: string } | null;
-  /** Whether the leading checks that read no parameter past the first `bound` hold (the ones after the first that reads more are not run). */
-  holdsWith: (c: RunCtx, bound: number) => boolean;
+  /**
+   * The leading checks that read no parameter past the first `bound`, up to the first that reads
+   * more: the place of the first that fails, or -1 when they hold. The `require`s before place
+   * `from` are not run (another action's same checks held for these arguments); the `let`s are.
+   */
+  holdsWith: (c: RunCtx, bound: number, from: number) => number;
+  /** Its leading checks, and the domain of its one parameter (none for another number), as lowered: `sharedChecks.ts` compares actions' by them. */
+  lowered: { checks: Check[]; domain: Expr | undefined };
   /** Ids of this action's choices by their one argument, made once (`choiceId`): listing names every candidate. */
   ids: Map<Value, string>;
   body: BlockCode;

@@ -124,30 +124,34 @@ export class Unit {
       const reason = this.expr(k.reason, f);
       body += `${cond.code}if (${cond.val} !== true) {if (x === false) return ${this.ref(silent)};${reason.code}return { reason: ${reason.val}, rule: ${this.value(k.rule)} };}`;
     }
-    return this.add(f, `${body}return null;`, true);
+    return this.add(f, `${body}return null;`, 'c, x');
   }
 
-  /** An action's leading checks as its `holdsWith(c, bound)`: whether those reading no parameter past the first `bound` hold, up to the first that reads more. */
+  /**
+   * An action's leading checks as its `holdsWith(c, bound, from)`: the place of the first of those
+   * reading no parameter past the first `bound` that fails, up to the first that reads more, else
+   * -1; the `require`s before place `from` are not run.
+   */
   holdsWith(checks: Check[], needs: number[]): number {
     const f = new Fn();
     let body = '';
     checks.forEach((k, i) => {
-      body += `if (${index(needs[i])} > x) return true;`;
+      body += `if (${index(needs[i])} > x) return -1;`;
       if ('slot' in k) {
         const v = this.expr(k.value, f);
         body += `${v.code}E[${index(k.slot)}] = ${v.val};`;
       } else {
         const cond = this.expr(k.cond, f);
-        body += `${cond.code}if (${cond.val} !== true) return false;`;
+        body += `if (y <= ${index(i)}) {${cond.code}if (${cond.val} !== true) return ${index(i)};}`;
       }
     });
-    return this.add(f, `${body}return true;`, true);
+    return this.add(f, `${body}return -1;`, 'c, x, y');
   }
 
-  /** A function of `c` (and, `second`, of `x`, a second argument of ours) with `body`. */
-  private add(f: Fn, body: string, second = false): number {
+  /** A function of `c` (or of `params`, arguments of ours after it) with `body`. */
+  private add(f: Fn, body: string, params = 'c'): number {
     const temps = f.temps ? `let ${Array.from({ length: f.temps }, (_, i) => `v${i}`).join(', ')};` : '';
-    this.functions.push(`function (c${second ? ', x' : ''}) {const E = c.env;${temps}${body}}`);
+    this.functions.push(`function (${params}) {const E = c.env;${temps}${body}}`);
     return this.functions.length - 1;
   }
 
