@@ -94,10 +94,12 @@ function options(rule: RuleClaim[], text: TextClaim[], sameClass: (a: string, b:
   const lists = rule.filter((r) => r.body.k === 'options');
   if (!lists.length) return [];
   const offered = lists.flatMap((r) => (r.body as { terms: string[] }).terms);
+  // A term the choosing rule requires and offers in no list says when the choice is made ("… for a square of a grey piece"), not what it offers.
+  const conditions = new Set(rule.filter((r) => r.body.k === 'term' && r.required && lists.some((l) => l.decl === r.decl) && !offered.includes(r.body.term)).map((r) => (r.body as { term: string }).term));
   const out: Mismatch[] = [];
   for (const t of text) {
     if (t.body.k !== 'options' || t.negated) continue;
-    const terms = [...new Set(t.body.terms.filter((x) => offered.some((o) => o === x || sameClass(o, x))))];
+    const terms = [...new Set(t.body.terms.filter((x) => !conditions.has(x) && offered.some((o) => o === x || sameClass(o, x))))];
     if (terms.length < 2) continue;
     if (lists.some((r) => compatible({ k: 'options', terms }, r.body))) continue;
     out.push({ code: 'TX0108', text: { ...t, body: { k: 'options', terms } }, rule: lists[0], others: lists });
