@@ -302,6 +302,25 @@ describe('what a bot may see', () => {
       return estimates(pack, attach(pack, st))![0];
     };
     expect(questAt(true)).toBeGreaterThan(questAt(false));
+    // In the middle of an action: a success rolled and not yet spent counts, damage not yet taken
+    // costs, so laying a card (the success kept) is not valued as declining (the success spent).
+    const midAction = (fields: Record<string, number>): number => {
+      const st = cloneState(mid);
+      Object.assign(writableRecord(st, 'game')!, fields);
+      return estimates(pack, attach(pack, st))![0];
+    };
+    expect(midAction({ successes: 2 })).toBeGreaterThan(midAction({ successes: 0 }));
+    expect(midAction({ pending: 3 })).toBeLessThan(midAction({ pending: 0 }));
+    // In the siege a step of Icecrown's track counts three of a quest's.
+    const icecrown = pack.byKind.quest!.find((q) => pack.entities[q].props.color === null)!;
+    const siegeAt = (q: string, progress: number): number => {
+      const st = cloneState(mid);
+      writableRecord(st, 'game')!.siege = true;
+      Object.assign(writableRecord(st, icecrown)!, { active: true, progress: 0 });
+      writableRecord(st, q)!.progress = progress;
+      return estimates(pack, attach(pack, st))![0];
+    };
+    expect(siegeAt(icecrown, 4) - siegeAt(icecrown, 0)).toBeGreaterThan(2.5 * (siegeAt(quest, 4) - siegeAt(quest, 0)));
     // The win stays above anything short of it: every quest done, the heroes unhurt, no despair.
     const best = cloneState(mid);
     for (const q of pack.byKind.quest!) Object.assign(writableRecord(best, q)!, { active: false, done: true, progress: (pack.entities[q].props.track as unknown[]).length });
