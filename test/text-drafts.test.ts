@@ -131,6 +131,10 @@ describe('drafts a designer would print', () => {
     // `x = min(cap, x + 1)` gives 1, said by the field's template `field.health.placed`.
     expect(wotlk.en.get('sylvanas')).toBe('Action: fight at the chosen space, once per turn. When a hero card is played, heal 1 damage if it is a fight card or a defend card.');
     expect(wotlk.pl.get('sylvanas')).toBe('Akcja: zaatakuj na wybranym polu, raz na turę. Gdy zostaje zagrana bohaterska karta, ulecz 1 obrażenie, jeśli to karta Ataku lub karta Obrony.');
+    // `{agree:word}`: a word after the number in the form `plurals` gives it for that number (Polish few and many).
+    expect(wotlk.pl.get('knightsOfTheEbonBlade')).toContain('zadaj 3 obrażenia rozdzielone dowolnie');
+    expect(wotlk.pl.get('argentCrusaders')).toContain('zadaj 5 obrażeń rozdzielonych dowolnie');
+    expect(wotlk.pl.get('onwardToVictory')).toContain('o maksymalnie 5 pól, rozdzielonych dowolnie');
     const wroth = { en: lines(draftTexts(contextOf('wroth'), 'en').yaml), pl: lines(draftTexts(contextOf('wroth'), 'pl').yaml) };
     expect(wroth.en.get('oldMoney')).toBe('Your mine action gains 1 more Korra.');
     expect(wroth.pl.get('oldMoney')).toBe('Twoja Akcja Wydobycia daje 1 Korrę więcej.');

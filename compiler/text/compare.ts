@@ -94,8 +94,8 @@ function options(rule: RuleClaim[], text: TextClaim[], sameClass: (a: string, b:
   const lists = rule.filter((r) => r.body.k === 'options');
   if (!lists.length) return [];
   const offered = lists.flatMap((r) => (r.body as { terms: string[] }).terms);
-  // A term the choosing rule requires and offers in no list says when the choice is made ("… for a square of a grey piece"), not what it offers.
-  const conditions = new Set(rule.filter((r) => r.body.k === 'term' && r.required && lists.some((l) => l.decl === r.decl) && !offered.includes(r.body.term)).map((r) => (r.body as { term: string }).term));
+  // A term the condition around the offered terms requires says when the choice is made ("… for a square of a grey piece"), not what it offers.
+  const conditions = new Set(rule.filter((r) => r.body.k === 'term' && offered.includes(r.body.term) && lists.some((l) => l.decl === r.decl)).flatMap((r) => r.guards ?? []).filter((t) => !offered.includes(t)));
   const out: Mismatch[] = [];
   for (const t of text) {
     if (t.body.k !== 'options' || t.negated) continue;

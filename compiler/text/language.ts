@@ -128,6 +128,8 @@ export interface Language {
   directions: Map<Direction, { before: Phrase[]; after: Phrase[] }>;
   except: Phrase[];
   words: Phrase[];
+  /** The forms of words put after a number, by plural category (`plurals:`): a template's `{agree:word}` takes the one for its number. */
+  plurals: Map<string, Record<string, string>>;
   templates: Record<string, unknown>;
 }
 
@@ -178,6 +180,7 @@ export function emptyLanguage(lang: string): Language {
     directions: new Map(),
     except: [],
     words: [],
+    plurals: new Map(),
     templates: {},
   };
 }
@@ -392,6 +395,7 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
   }
   out.except = phrases(l.except);
   out.words = phrases(l.words);
+  for (const [word, forms] of Object.entries(mapOf(l.plurals))) out.plurals.set(word, Object.fromEntries(Object.entries(mapOf(forms)).filter((e): e is [string, string] => typeof e[1] === 'string')));
   out.templates = mapOf(l.templates);
   return out;
 }

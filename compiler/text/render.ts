@@ -70,9 +70,17 @@ export class Renderer {
     return undefined;
   }
 
-  /** `{name}`, `{name:case}` or `{name:case:category}` filled from the slots. */
+  /** `{name}`, `{name:case}` or `{name:case:category}` filled from the slots; `{agree:word}` is a word of the language's `plurals`. */
   private fill(t: string, slots: Record<string, (grammaticalCase: string, category?: string) => string>): string {
-    return t.replace(/\{(\w+)(?::(\w+))?(?::(\w+))?\}/g, (all, name: string, c?: string, cat?: string) => (slots[name] ? slots[name](c ?? 'nom', cat) : all));
+    return t.replace(/\{(\w+)(?::([^:{}]+))?(?::(\w+))?\}/gu, (all, name: string, c?: string, cat?: string) => (slots[name] ? slots[name](c ?? 'nom', cat) : all));
+  }
+
+  /** A word that agrees with a number ("5 obrażeń rozdzielonych", "3 obrażenia rozdzielone"), by the forms `plurals` gives it. */
+  private agree(word: string, n: number): string {
+    const forms = this.lang.plurals.get(word);
+    if (!forms) return word;
+    const cat = this.lang.plural.select(n);
+    return forms[cat] ?? forms.other ?? forms.many ?? word;
   }
 
   term(id: string, grammaticalCase: string, category?: string): string {
@@ -208,6 +216,8 @@ export class Renderer {
       who: () => (c.chosen && this.template(`chosen.${c.chosen.key}.${c.chosen.by}`, decl, c.span)) || (c.player && this.lang.players.get(c.player)?.[0]?.source) || this.template('player', decl, c.span, false) || '',
       // A number of times ("twice"): a doubled bonus, a repeated step.
       times: () => this.times(b.value, decl, c.span),
+      // A word after the number that takes its form ("5 obrażeń rozdzielonych").
+      agree: (word: string) => this.agree(word, b.value),
     };
     const specific = pipeline ? `modify.${pipeline}` : (c.via ?? (c.of ? `compare.${c.of}` : c.field ? `field.${c.field}` : undefined));
     // A value, a difference or a bound of a pipeline, or of a compared count of no known unit, is said
