@@ -7,7 +7,7 @@ import { GENERATED_STATEMENTS, Unit } from './codegen/emit.ts';
 import { instantiate, unitSource } from './codegen/instantiate.ts';
 import { firstMatchOf } from './firstMatch.ts';
 import { keptKinds, planCalls, roleWritten } from './holders.ts';
-import { logLine, pluralize } from './log.ts';
+import { logKept, logLine, pluralize, surelyFits } from './log.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type Binding, type BlockCode, type ExprFn, type FnCode, type Program, type RunCtx, type StmtFn } from './program.ts';
 import { askToChoose, offerActions } from './prompts.ts';
 import { Refusal } from './refusal.ts';
@@ -183,6 +183,8 @@ function helpersFor(pack: CompiledPack) {
     record: writableFor,
     Refusal,
     logLine,
+    logKept,
+    surelyFits,
     display,
     pluralize,
     checkText,
@@ -395,8 +397,23 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
         return (c) => runEmit(event, args.map((a) => a(c)), c);
       }
       case 'log': {
-        const text = expr(s.text);
         const rule = s.rule;
+        if (s.text.op === 'text') {
+          const parts = s.text.parts.map((p) => (typeof p === 'string' ? p : expr(p)));
+          const shown: string[] = [];
+          return (c) => {
+            // Each part shown as it is evaluated, as the text would be made (`surelyFits`).
+            let length = 0;
+            for (let i = 0; i < parts.length; i++) {
+              const p = parts[i];
+              shown[i] = typeof p === 'string' ? p : display(c.prog.pack, p(c));
+              length += shown[i].length;
+            }
+            if (logKept() || !surelyFits(c.prog.pack, length)) logLine(c.st, c.step, checkText(pluralize(c.prog.pack, shown.join(''))), rule, c.me ?? undefined);
+            return NORMAL;
+          };
+        }
+        const text = expr(s.text);
         return (c) => {
           logLine(c.st, c.step, text(c) as string, rule, c.me ?? undefined);
           return NORMAL;

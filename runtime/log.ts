@@ -1,3 +1,4 @@
+import { MAX_TEXT } from './budget.ts';
 import type { CompiledPack } from './compiled.ts';
 import type { GameState } from './types.ts';
 import { displayLanguage } from './values.ts';
@@ -30,10 +31,33 @@ interface Plurals {
   pattern: RegExp;
   forms: Map<string, Record<string, string>>;
   rules: Intl.PluralRules;
+  /** The most characters a form is longer than its word. */
+  growth: number;
 }
 
 const compiled = new WeakMap<CompiledPack, Plurals | null>();
 const DIGIT_THEN_SPACE = /\d\s/;
+
+function pluralsFor(pack: CompiledPack): Plurals | null {
+  let p = compiled.get(pack);
+  if (p === undefined) {
+    p = pluralsOf(pack);
+    compiled.set(pack, p);
+  }
+  return p;
+}
+
+/**
+ * Whether a log line whose parts, displayed, are `length` characters long passes the text budget
+ * (`checkText`) once pluralized, whatever its words: each number and word `pluralize` replaces
+ * takes at least three characters (a digit, a space, a letter), and its form is at most `growth`
+ * longer. While no log is kept (`withoutLog`), such a line's parts are evaluated, as they may fail,
+ * but the line is not made: a line that fails still fails in both modes.
+ */
+export function surelyFits(pack: CompiledPack, length: number): boolean {
+  const growth = pluralsFor(pack)?.growth ?? 0;
+  return length + Math.floor(length / 3) * growth <= MAX_TEXT;
+}
 
 /**
  * A filled text (log line, prompt, action label, refusal) with every number followed by a word the
@@ -43,11 +67,7 @@ const DIGIT_THEN_SPACE = /\d\s/;
  * (`Intl.PluralRules`), so the runtime knows no game's words.
  */
 export function pluralize(pack: CompiledPack, text: string): string {
-  let p = compiled.get(pack);
-  if (p === undefined) {
-    p = pluralsOf(pack);
-    compiled.set(pack, p);
-  }
+  const p = pluralsFor(pack);
   // Most texts hold no number followed by a word: they skip the pattern.
   if (!p || !DIGIT_THEN_SPACE.test(text)) return text;
   const { forms, rules } = p;
@@ -72,5 +92,7 @@ function pluralsOf(pack: CompiledPack): Plurals | null {
   } catch {
     rules = new Intl.PluralRules('en');
   }
-  return { pattern: new RegExp(`(\\d+)(\\s+)(${words.join('|')})(?![\\p{L}\\p{N}])`, 'gu'), forms, rules };
+  let growth = 0;
+  for (const [word, f] of forms) for (const form of Object.values(f)) growth = Math.max(growth, form.length - word.length);
+  return { pattern: new RegExp(`(\\d+)(\\s+)(${words.join('|')})(?![\\p{L}\\p{N}])`, 'gu'), forms, rules, growth };
 }

@@ -184,6 +184,26 @@ export class Unit {
         return `${cond.code}if (${cond.val} !== true) {${reason.code}throw new H.Refusal(${reason.val}, ${this.value(s.rule)});}`;
       }
       case 'log': {
+        if (s.text.op === 'text') {
+          // Each part shown as it is evaluated; the line is made only where it is kept or might not fit (`surelyFits`).
+          let code = '';
+          const shown: string[] = [];
+          const lengths: string[] = [];
+          let length = 0;
+          for (const p of s.text.parts) {
+            if (typeof p === 'string') {
+              shown.push(this.ref(p));
+              length += p.length;
+              continue;
+            }
+            const x = this.expr(p, f);
+            const d = f.temp();
+            code += `${x.code}${d} = H.display(c.prog.pack, ${x.val});`;
+            shown.push(d);
+            lengths.push(`${d}.length`);
+          }
+          return `${code}if (H.logKept() || !H.surelyFits(c.prog.pack, ${[index(length), ...lengths].join(' + ')})) H.logLine(c.st, c.step, H.checkText(H.pluralize(c.prog.pack, "" + ${shown.join(' + ')})), ${this.value(s.rule)}, c.me ?? undefined);`;
+        }
         const text = this.expr(s.text, f);
         return `${text.code}H.logLine(c.st, c.step, ${text.val}, ${this.value(s.rule)}, c.me ?? undefined);`;
       }
