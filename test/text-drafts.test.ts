@@ -131,6 +131,9 @@ describe('drafts a designer would print', () => {
     // `x = min(cap, x + 1)` gives 1, said by the field's template `field.health.placed`.
     expect(wotlk.en.get('sylvanas')).toBe('Action: fight at the chosen space, once per turn. When a hero card is played, heal 1 damage if it is a fight card or a defend card.');
     expect(wotlk.pl.get('sylvanas')).toBe('Akcja: zaatakuj na wybranym polu, raz na turę. Gdy zostaje zagrana bohaterska karta, ulecz 1 obrażenie, jeśli to karta Ataku lub karta Obrony.');
+    // `require h != self` of an action's parameter: `{another}` says it by `another.hero`, in the template's case; the reading needs its words.
+    expect(wotlk.en.get('tirion')).toBe('When you fight, you may count any blocks as successes. Action: move another hero up to 2 spaces.');
+    expect(wotlk.pl.get('tirion')).toBe('Gdy walczysz, możesz liczyć dowolne bloki jako sukcesy. Akcja: przesuń innego bohatera o maksymalnie 2 pola.');
     // `{agree:word}`: a word after the number in the form `plurals` gives it for that number (Polish few and many).
     expect(wotlk.pl.get('knightsOfTheEbonBlade')).toContain('zadaj 3 obrażenia rozdzielone dowolnie');
     expect(wotlk.pl.get('argentCrusaders')).toContain('zadaj 5 obrażeń rozdzielonych dowolnie');

@@ -44,7 +44,9 @@ export type ClaimBody =
    * lead.side == p.side { … }`): the one with the most, with the fewest, the first that qualifies.
    * `key` is what the pick goes by (a field or function), for the template that names it.
    */
-  | { k: 'chosen'; by: Pick; key?: string };
+  | { k: 'chosen'; by: Pick; key?: string }
+  /** Another thing of this kind than the card's own (`require x != self`): "another piece". */
+  | { k: 'another'; kind: string };
 
 /** How a rule picks one thing among many: by the highest value, the lowest, or the first that qualifies. */
 export type Pick = 'most' | 'fewest' | 'first';
@@ -96,6 +98,8 @@ export interface RuleClaim {
   otherwise?: boolean;
   /** The field of a thing (not a player's) whose number the rule changes, for its template. */
   field?: string;
+  /** What the rule acts on is another thing of this kind than the card's own (`require x != self`), for its templates' `{another}`. */
+  another?: string;
   /** Given to the one a rule picks by a condition (`highest`, `lowest`, `first(… where …)`), not to a player it names. */
   chosen?: { by: Pick; key: string };
   /** Inside a `for` over things of this kind: what the rule changes, it changes in each ("each piece gains 2 points"). */
@@ -187,6 +191,8 @@ export function compatible(t: ClaimBody, r: ClaimBody): boolean {
     }
     case 'chosen':
       return t.by === (r as typeof t).by;
+    case 'another':
+      return !t.kind || t.kind === (r as typeof t).kind;
   }
 }
 
@@ -225,6 +231,8 @@ export function describeClaim(c: ClaimBody): string {
       return c.whose === 'you' ? 'yours' : "an opponent's";
     case 'options':
       return c.terms.map((t) => `\`${t}\``).join(' or ');
+    case 'another':
+      return `another \`${c.kind}\` than the card's own`;
     case 'chosen':
       return `${c.by === 'first' ? 'the first that qualifies by' : `the one with the ${c.by}`}${c.key ? ` \`${c.key}\`` : ''}`;
   }

@@ -218,8 +218,15 @@ class RuleReader {
         this.guards.push(requires.flatMap((s) => this.requiredTerms(s.cond)));
         const effect = this.g.effects.get(decl.name);
         if (effect) this.push({ k: 'effect', effect }, false, decl.nameSpan, [decl]);
+        const from = this.out.length;
         this.block(decl.body);
         this.guards.pop();
+        // `require x != self`: what the action does, it does to another thing than the card's own ("move another piece").
+        const another = requires.map((s) => this.excluded(s.cond, decl.params)).find(Boolean);
+        if (another) {
+          for (const c of this.out.slice(from)) if (c.body.k === 'number') c.another = another;
+          this.push({ k: 'another', kind: another }, true, requires.find((s) => this.excluded(s.cond, decl.params))!.cond.span, []);
+        }
         break;
       }
       default:
@@ -595,6 +602,15 @@ class RuleReader {
     }
     if (e.kind === 'binary' || e.kind === 'unary') return e.kind === 'unary' ? this.keyOf(e.operand) : (this.keyOf(e.left) ?? this.keyOf(e.right));
     return undefined;
+  }
+
+  /** `x != self` of a parameter `x` of an entity kind: the kind of the other thing it must be. */
+  private excluded(cond: A.Expr, params: A.Param[]): string | undefined {
+    if (cond.kind !== 'binary' || cond.op !== '!=') return undefined;
+    const isSelf = (e: A.Expr) => e.kind === 'name' && this.c.names.get(e)?.k === 'self';
+    const other = isSelf(cond.left) ? cond.right : isSelf(cond.right) ? cond.left : undefined;
+    const param = other?.kind === 'name' ? params.find((p) => p.name === other.name) : undefined;
+    return param && this.d.kinds.has(param.type.name) ? param.type.name : undefined;
   }
 
   /** `x != none` (or `==`) of a `choose optional x`: which side of the `if` is the one where the player picked something. */

@@ -120,6 +120,8 @@ export interface Language {
   whose: { you: Phrase[]; opponent: Phrase[] };
   /** Words offering a choice between things: "choose between", "wybierz". The terms after them in the sentence are the options. */
   choose: Phrase[];
+  /** Words for another thing than the card's own: "another", "inny", "ein anderer". */
+  another: Phrase[];
   /** Words naming the one a rule picks by the most or the fewest of something: "the most", "more … than any other". */
   chosen: Map<'most' | 'fewest', Phrase[]>;
   conditions: Map<string, WordEntry & { text?: string }>;
@@ -174,6 +176,7 @@ export function emptyLanguage(lang: string): Language {
     whose: { you: [], opponent: [] },
     choose: [],
     chosen: new Map(),
+    another: [],
     conditions: new Map(),
     effects: new Map(),
     transfers: { in: [], out: [] },
@@ -386,6 +389,7 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
   const whose = mapOf(l.whose);
   out.whose = { you: phrases(whose.you), opponent: phrases(whose.opponent) };
   out.choose = phrases(l.choose);
+  out.another = phrases(l.another);
   for (const [by, raw] of Object.entries(mapOf(l.chosen))) {
     if (by !== 'most' && by !== 'fewest') {
       report({ code: 'TX0502', message: `\`${by}\` is not a way a rule picks one thing`, at: spanAt(file, ['language', 'chosen', by], true), hint: 'say the words for the one with the `most` and the one with the `fewest`' });

@@ -44,6 +44,7 @@ export interface Reader {
   whose: Array<{ phrase: Phrase; value: 'you' | 'opponent' }>;
   choose: Array<{ phrase: Phrase; value: true }>;
   chosen: Array<{ phrase: Phrase; value: 'most' | 'fewest' }>;
+  another: Array<{ phrase: Phrase; value: true }>;
   conditions: Array<{ phrase: Phrase; value: string }>;
   effects: Array<{ phrase: Phrase; value: string }>;
   transfers: Array<{ phrase: Phrase; value: 'in' | 'out' }>;
@@ -93,6 +94,7 @@ export function makeReader(lang: Language, g: Glossary, d: Declared): Reader {
     imperatives: lang.imperatives.map((phrase) => ({ phrase, value: true as const })),
     whose: [...lang.whose.you.map((phrase) => ({ phrase, value: 'you' as const })), ...lang.whose.opponent.map((phrase) => ({ phrase, value: 'opponent' as const }))],
     choose: lang.choose.map((phrase) => ({ phrase, value: true as const })),
+    another: lang.another.map((phrase) => ({ phrase, value: true as const })),
     chosen: [...lang.chosen].flatMap(([by, ps]) => ps.map((phrase) => ({ phrase, value: by }))),
     conditions: [...lang.conditions].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     effects: [...lang.effects].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
@@ -330,6 +332,8 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     cover(m.from, m.to);
     claims.push({ body: { k: 'chosen', by: m.value }, ...span(m.from, m.to) });
   }
+  // "Another piece": says a rule's `x != self`, and is never itself a finding ("move 1 token to another square").
+  for (const m of findAll(tokens, r.another)) claims.push({ body: { k: 'another', kind: '' }, ...span(m.from, m.to), unchecked: true });
   // What the text says happens ("counts as empty"): paired with the terms around it, never reported on its own.
   for (const m of findAll(tokens, r.effects)) {
     cover(m.from, m.to);

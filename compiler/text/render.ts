@@ -169,6 +169,8 @@ export class Renderer {
         return this.lang.whose[b.whose][0]?.source ?? b.whose;
       case 'options':
         return this.terms(b.terms, 'nom', c.decl, c.span);
+      case 'another':
+        return this.template(`another.${b.kind}.nom`, c.decl, c.span, false) ?? this.template(`another.${b.kind}`, c.decl, c.span, false) ?? b.kind;
       case 'chosen':
         return (b.key && this.template(`chosen.${b.key}.${b.by}`, c.decl, c.span)) || this.lang.chosen.get(b.by as 'most')?.[0]?.source || b.by;
     }
@@ -216,6 +218,8 @@ export class Renderer {
       who: () => (c.chosen && this.template(`chosen.${c.chosen.key}.${c.chosen.by}`, decl, c.span)) || (c.player && this.lang.players.get(c.player)?.[0]?.source) || this.template('player', decl, c.span, false) || '',
       // A number of times ("twice"): a doubled bonus, a repeated step.
       times: () => this.times(b.value, decl, c.span),
+      // Another thing than the card's own, in the case the template asks for ("move another piece up to 2 squares").
+      another: (k: string) => (c.another ? (this.template(`another.${c.another}.${k}`, decl, c.span, false) ?? this.template(`another.${c.another}`, decl, c.span) ?? '') : ''),
       // A word after the number that takes its form ("5 obrażeń rozdzielonych").
       agree: (word: string) => this.agree(word, b.value),
     };
