@@ -118,7 +118,9 @@ export class Renderer {
       const say = this.lang.terms.get(t)?.say;
       return say?.mod !== undefined ? formOf(say, 1, 'mod', this.lang) : undefined;
     });
-    if (shared && mods.every((m) => m !== undefined)) return shared.replace('{terms}', this.series(mods as string[], or, decl, span));
+    // A language that writes the shared noun into each word marks the parts before the last (`cut`: German "See- oder Meeresregion").
+    const cut = shared ? (this.template(`any.${(cls as { name: string }).name}.cut`, decl, span, false) ?? '') : '';
+    if (shared && mods.every((m) => m !== undefined)) return shared.replace('{terms}', this.series(mods.map((m, i) => (i < mods.length - 1 ? `${m}${cut}` : m!)), or, decl, span));
     return this.series(ids.map((t) => this.term(t, grammaticalCase, category)), or, decl, span);
   }
 
