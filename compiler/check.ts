@@ -579,7 +579,9 @@ class Checker {
           }
         }
       };
-      for (const t of list) visit(t.decl.body, new Set());
+      // One walk per event: a procedure another trigger of the event reached has already given its events.
+      const seen = new Set<string>();
+      for (const t of list) visit(t.decl.body, seen);
       emitsOf.set(event, out);
     }
     findCycles(emitsOf, (e, cycle) => {
