@@ -30,6 +30,8 @@
  *   the runs are timed with both threads warm. Wall time is the one figure that says what the second
  *   core gives, so it needs a quiet machine; games a CPU-second (all threads, V8's own included)
  *   say what the split wastes on a busy one too, and the load average is in the section's title.
+ *   Where a 2-thread run's time goes: each playing thread's CPU against its wall time, and V8's
+ *   helper threads' CPU against theirs (bench/threadCpu.ts).
  *   Memory per game state. Everything else is CPU time (bench/measure.ts).
  *
  * ROUNDS (default 7) sets the rounds of the interleaved figures, SW_GAMES (default 60) and
@@ -61,6 +63,7 @@ import { batchFor, interleaved, median } from './measure.ts';
 import { packPlayer } from './packPlayout.ts';
 import { RandomPicker } from './randomPlayout.ts';
 import { smallWorldCoreFiles } from './smallworldCorePack.ts';
+import { threadSplit, threadTimes } from './threadCpu.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
 const SW_GAMES = Number(process.env.SW_GAMES ?? 60);
@@ -289,20 +292,32 @@ if (runs('simulations')) {
   rows.push({ figure: 'worker start, warm (the thread kept from the last run)', value: ms(median(warmStarts.map((x) => x.wall))), ratio: `${ms(median(warmStarts.map((x) => x.cpu)))} CPU` });
 
   // Wall time, and the process's CPU time too (all its threads: nothing else runs in it then), the
-  // figure that a busy machine leaves as a quiet one would give it.
-  const run = async (players: number, workers: number) => {
+  // figure that a busy machine leaves as a quiet one would give it. The pack's content is read once,
+  // as `rulebook simulate` reads it: a run times its games, not reading the folder again.
+  const run = async (players: number, workers: number, games = SW_GAMES) => {
+    const threads = threadTimes();
     const cpu = process.cpuUsage();
     const t = performance.now();
-    await simulate(DEFAULT_PACK, { games: SW_GAMES, players, seed: 1, agents: ['random'], maxSteps: 5000, workers });
+    await simulate(content, { games, players, seed: 1, agents: ['random'], maxSteps: 5000, workers });
+    const wall = performance.now() - t;
     const d = process.cpuUsage(cpu);
-    return { wall: performance.now() - t, cpu: (d.user + d.system) / 1000 };
+    const after = threadTimes();
+    return { wall, cpu: (d.user + d.system) / 1000, split: threads && after ? threadSplit(threads, after) : undefined };
   };
-  // Both threads' code warmed before any run is timed (the start is the rows above): each thread's
-  // first games run the interpreter, then generate the pack's code, then wait for V8 to optimise it.
-  await run(4, 2);
+  // Both threads' code warmed alike before any run is timed (the start is the rows above): each
+  // thread's first games run the interpreter, then generate the pack's code, then wait for V8 to
+  // optimise it, function by function as each gets hot, each thread for itself. Counted with
+  // --trace-opt over 100 games at a time, 2 to 5 players in turn: 632 functions optimised in the
+  // first hundred (compiling the pack's among them), 59–98 in each of the next three, 18–36 in the
+  // next four, 7–33 after. The worker thread plays only its share of the 2-thread runs, this
+  // thread all of the 1-thread ones too: warmed by the 2-thread runs alone, the worker was still
+  // optimising (on V8's helper threads, which take a core's time from the players when both
+  // cores play) while the 1-thread runs it was compared with ran on settled code.
+  const WARM_GAMES = 200;
+  for (const players of [2, 3, 4, 5]) await run(players, 2, WARM_GAMES);
   for (const players of [2, 3, 4, 5]) {
-    const one: Array<{ wall: number; cpu: number }> = [];
-    const two: Array<{ wall: number; cpu: number }> = [];
+    const one: Array<Awaited<ReturnType<typeof run>>> = [];
+    const two: typeof one = [];
     for (let r = 0; r < SW_ROUNDS; r++) {
       if (r % 2 === 0) {
         one.push(await run(players, 1));
@@ -319,6 +334,21 @@ if (runs('simulations')) {
     // Their CPU time (both threads and V8's own) against one thread's says what the split wastes, on a busy machine too.
     rows.push({ figure: `${players} players, 2 threads (wall time)`, value: perS(b, 'games'), ratio: `${times(b / a)} one thread`, target: players === 4 ? '≥ 167 games/s; ≥ 1.85× one' : '≥ 1.85× one' });
     rows.push({ figure: `${players} players, 2 threads, games a CPU-second (all threads)`, value: perS(rate(two, 'cpu'), 'games'), ratio: `${times(rate(two, 'cpu') / rate(one, 'cpu'))} one thread's` });
+    // Where the second core's share goes: each playing thread's CPU against the run's wall time
+    // (idle time is a thread waiting: a run's start or its last game), and V8's helper threads
+    // against the players', which with every core playing take the players' time.
+    const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+    const splits = (xs: typeof one) => xs.flatMap((x) => (x.split ? [{ ...x.split, wall: x.wall }] : []));
+    const [s1, s2] = [splits(one), splits(two)];
+    if (s1.length && s2.length) {
+      const busy = (k: number) => median(s2.map((s) => ([s.main, ...s.workers][k] ?? 0) / s.wall));
+      const helpers = (ss: typeof s1) => median(ss.map((s) => s.helpers / (s.main + s.workers.reduce((a, b) => a + b, 0))));
+      rows.push({
+        figure: `${players} players, 2 threads: CPU of this thread, of the worker / wall time`,
+        value: `${pct(busy(0))} · ${pct(busy(1))}`,
+        ratio: `V8's helpers: ${pct(helpers(s2))} of the players' CPU (1 thread: ${pct(helpers(s1))})`,
+      });
+    }
   }
 
   setFlagsFromString('--expose-gc');
