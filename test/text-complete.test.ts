@@ -57,7 +57,7 @@ describe('a draft says all a card does', () => {
     const ctx = contextOf('wotlk');
     const renderer = rendererFor(ctx, 'en');
     for (const [id, clause] of [
-      ['gunshipSupport', ' and fight at the chosen space'],
+      ['gunshipSupport', ' and that hero may then fight there'],
       ['alexstraszasCleansing', ' and remove all ghouls from its space'],
       ['newAllies', ': take up to 2 cards from the hero discard pile into your hand'],
       ['blessingOfTheLight', ', or a hero of your choice heals fully'],

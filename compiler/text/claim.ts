@@ -100,6 +100,8 @@ export interface RuleClaim {
   field?: string;
   /** What the rule acts on is another thing of this kind than the card's own (`require x != self`), for its templates' `{another}`. */
   another?: string;
+  /** Done only if a player says yes (`choose yes in [true, false] … if yes { … }`): an effect a template says with "may". */
+  optional?: boolean;
   /** Given to the one a rule picks by a condition (`highest`, `lowest`, `first(… where …)`), not to a player it names. */
   chosen?: { by: Pick; key: string };
   /** Inside a `for` over things of this kind: what the rule changes, it changes in each ("each piece gains 2 points"). */

@@ -78,6 +78,8 @@ class RuleReader {
   private pickStack: Array<NonNullable<RuleClaim['chosen']>> = [];
   /** The side of a player's choice (`if x != none` of a `choose optional x`) being walked. */
   private alts: Array<NonNullable<RuleClaim['alt']>> = [];
+  /** Inside `if yes` of a `choose yes in [true, false]`: what is done there, a player may do or not. */
+  private yeses = 0;
   /** The card's own counts, and the rule that pays each out. */
   private readonly counts: Map<string, Count[]>;
   private readonly paidBy = new Map<string, A.Decl>();
@@ -128,6 +130,7 @@ class RuleReader {
       ...(alt && (body.k === 'number' || body.k === 'effect') ? { alt } : {}),
       ...(each && body.k === 'number' ? { eachKind: each } : {}),
       ...(pick && body.k === 'number' && extra.party ? { chosen: pick } : {}),
+      ...(this.yeses && body.k === 'effect' ? { optional: true } : {}),
       ...extra,
     });
   }
@@ -446,7 +449,10 @@ class RuleReader {
             this.alts.pop();
           }
         };
+        const yes = this.saysYes(s.cond);
+        this.yeses += yes ? 1 : 0;
         onBranch('then', () => this.guarded(s.cond, () => this.picking(s.cond, () => this.block(s.then))));
+        this.yeses -= yes ? 1 : 0;
         if (s.else) {
           this.otherwise++;
           onBranch('else', () => this.block(s.else!));
@@ -602,6 +608,12 @@ class RuleReader {
     }
     if (e.kind === 'binary' || e.kind === 'unary') return e.kind === 'unary' ? this.keyOf(e.operand) : (this.keyOf(e.left) ?? this.keyOf(e.right));
     return undefined;
+  }
+
+  /** `yes` of a `choose yes in [true, false]`: the player's yes. */
+  private saysYes(cond: A.Expr): boolean {
+    const local = cond.kind === 'name' ? this.locals.get(cond.name) : undefined;
+    return local?.k === 'choose' && local.source.kind === 'list' && local.source.items.length > 0 && local.source.items.every((x) => x.kind === 'bool');
   }
 
   /** `x != self` of a parameter `x` of an entity kind: the kind of the other thing it must be. */

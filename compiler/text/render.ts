@@ -187,7 +187,8 @@ export class Renderer {
   /** What a rule does that no number says, by the template `effect.<id>.do` ("move any piece to any space"). */
   private effect(c: RuleClaim): string {
     const id = (c.body as { effect: string }).effect;
-    return this.template(`effect.${id}.do`, c.decl, c.span) ?? `(${id})`;
+    // Done only if the player says yes: "that hero may then fight there", where the language says so.
+    return (c.optional && this.template(`effect.${id}.may`, c.decl, c.span, false)) || (this.template(`effect.${id}.do`, c.decl, c.span) ?? `(${id})`);
   }
 
   /** The clause of a number the rules give, by the template of its pipeline, its direction or its kind. */
