@@ -59,6 +59,11 @@ export class PackEditor {
       acceptSuggestionOnEnter: 'smart',
       fixedOverflowWidgets: true,
       'semanticHighlighting.enabled': false,
+      // No provider of the language gives inline suggestions, code lenses or inlay hints; on, the
+      // inline suggestions' model still asks (Monaco's suggest-as-inline provider) at every keystroke.
+      inlineSuggest: { enabled: false },
+      codeLens: false,
+      inlayHints: { enabled: 'off' },
       // A pack has no colours to pick; Monaco's default finder scans the whole file after every keystroke.
       colorDecorators: false,
       hover: { delay: 250 },
