@@ -19,6 +19,7 @@
  * after the first round.
  */
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -298,12 +299,16 @@ try {
     await profiler.send('Profiler.setSamplingInterval', { interval: 250 });
     await profiler.send('Profiler.start');
   }
+  // Wall-clock figures on a shared machine: the load they were taken under is part of them.
+  const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+  console.log(`load average before the rounds: ${load()}`);
   for (let i = 0; i < ROUNDS; i++) {
     // Each side goes first in every other round.
     for (const side of i % 2 ? [...sides].reverse() : sides) await round(side, sides.filter((o) => o !== side));
   }
   if (process.env.TRACE) await browser.stopTracing();
   if (profiler) writeFileSync(process.env.PROFILE!, JSON.stringify((await profiler.send('Profiler.stop')).profile));
+  console.log(`load average after the rounds: ${load()}`);
   for (const side of sides) {
     console.log(`\n${side.name}:`);
     for (const [label, xs] of side.figures) stats(label, xs);
