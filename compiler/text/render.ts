@@ -70,6 +70,11 @@ export class Renderer {
     return undefined;
   }
 
+  /** A template that is one text, or one by grammatical case (`{ nom: inny bohater, acc: innego bohatera }`): the form for `grammaticalCase`, else its nominative. */
+  private cased(path: string, grammaticalCase: string, decl: A.Decl, span: A.Span): string | undefined {
+    return this.template(`${path}.${grammaticalCase}`, decl, span, false) ?? this.template(`${path}.nom`, decl, span, false) ?? this.template(path, decl, span);
+  }
+
   /** `{name}`, `{name:case}` or `{name:case:category}` filled from the slots; `{agree:word}` is a word of the language's `plurals`. */
   private fill(t: string, slots: Record<string, (grammaticalCase: string, category?: string) => string>): string {
     return t.replace(/\{(\w+)(?::([^:{}]+))?(?::(\w+))?\}/gu, (all, name: string, c?: string, cat?: string) => (slots[name] ? slots[name](c ?? 'nom', cat) : all));
@@ -172,9 +177,9 @@ export class Renderer {
       case 'options':
         return this.terms(b.terms, 'nom', c.decl, c.span);
       case 'another':
-        return this.template(`another.${b.kind}.nom`, c.decl, c.span, false) ?? this.template(`another.${b.kind}`, c.decl, c.span, false) ?? b.kind;
+        return this.cased(`another.${b.kind}`, 'nom', c.decl, c.span) ?? b.kind;
       case 'chosen':
-        return (b.key && this.template(`chosen.${b.key}.${b.by}`, c.decl, c.span)) || this.lang.chosen.get(b.by as 'most')?.[0]?.source || b.by;
+        return (b.key && this.cased(`chosen.${b.key}.${b.by}`, 'nom', c.decl, c.span)) || this.lang.chosen.get(b.by as 'most')?.[0]?.source || b.by;
     }
   }
 
@@ -218,11 +223,11 @@ export class Renderer {
       where: (k: string, cat?: string) => (whereTerms.length ? this.someOf(whereTerms, k, decl, c.span, cat) : this.kindWord(this.bindKind(decl), k, cat)),
       // Another player, by the language's word for the one the rules name ("the attacker"), else its word for a player.
       // The one a rule picks by the most or the fewest of something, by its template ("the side with the most pieces around it").
-      who: () => (c.chosen && this.template(`chosen.${c.chosen.key}.${c.chosen.by}`, decl, c.span)) || (c.player && this.lang.players.get(c.player)?.[0]?.source) || this.template('player', decl, c.span, false) || '',
+      who: (k: string) => (c.chosen && this.cased(`chosen.${c.chosen.key}.${c.chosen.by}`, k, decl, c.span)) || (c.player && this.lang.players.get(c.player)?.[0]?.source) || this.template('player', decl, c.span, false) || '',
       // A number of times ("twice"): a doubled bonus, a repeated step.
       times: () => this.times(b.value, decl, c.span),
       // Another thing than the card's own, in the case the template asks for ("move another piece up to 2 squares").
-      another: (k: string) => (c.another ? (this.template(`another.${c.another}.${k}`, decl, c.span, false) ?? this.template(`another.${c.another}`, decl, c.span) ?? '') : ''),
+      another: (k: string) => (c.another ? (this.cased(`another.${c.another}`, k, decl, c.span) ?? '') : ''),
       // A word after the number that takes its form ("5 obrażeń rozdzielonych").
       agree: (word: string) => this.agree(word, b.value),
     };
