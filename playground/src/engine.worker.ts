@@ -15,6 +15,7 @@ import { agent, choicesOfAsked, type AgentKind } from '../../runtime/agents.ts';
 import { wallClock } from './trace.ts';
 import { HeldFiles, type FileList } from './file-sync.ts';
 import { PostedGames } from './game-sync.ts';
+import { TextNames } from './text-names.ts';
 import type { CardVerdict, CompileInput, CompileRequest, GameRequest, PlayRequest, PlayResponse, ServiceAnswers, ServiceAsk, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
 
 import { playGame, type GameSummary } from '../../simulate/playout.ts';
@@ -29,6 +30,9 @@ const session = new CompileSession();
 let good: { version: number; pack: CompiledPack } | undefined;
 /** The digest of the last summary posted: a pack message leaves out a summary the page already has (engine-client.ts). */
 let summaryPosted: string | undefined;
+/** Digests of the summaries and of the games as drawn, equal for an answer that draws as the last. */
+const summaryNames = new TextNames();
+const gameNames = new TextNames();
 
 /** States of the current game by number of choices applied, for the current pack version and options. */
 let cache: { key: string; choices: string[]; states: Map<number, GameState> } | undefined;
@@ -132,7 +136,7 @@ function compile(id: number, req: CompileInput, got: number) {
   }
   // Only plain data crosses to the page: the lowered rules are closures and stay here.
   const summaryText = JSON.stringify({ id: pack.id, name: pack.name, players: pack.players, languages: pack.languages, kinds: pack.kinds, entities: pack.entities, byKind: pack.byKind, presentation: result.presentation });
-  const summaryDigest = digest(summaryText);
+  const summaryDigest = summaryNames.of(summaryText);
   const summary: PackSummary | undefined = summaryDigest === summaryPosted ? undefined : JSON.parse(summaryText);
   summaryPosted = summaryDigest;
   good = { version: ++version, pack };
@@ -307,7 +311,7 @@ function replayGame(id: number, req: GameRequest, got: number): PlayResponse {
     const legal = state.over ? [] : legalChoices(state);
     const view = req.viewAs ? viewFor(state, req.viewAs) : state;
     const drawn = { view, legal, applied, stoppedAt, bot: botPick(pack, state, req.seed), standings: state.over ? standings(state) : undefined };
-    return { ...base, state, ...drawn, digest: digest(JSON.stringify([state === view ? null : state, drawn])), ms: performance.now() - t0, parts: { setup: setupMs, choices: choicesMs }, clock: { got, sent: wallClock() } };
+    return { ...base, state, ...drawn, digest: gameNames.of(JSON.stringify([state === view ? null : state, drawn])), ms: performance.now() - t0, parts: { setup: setupMs, choices: choicesMs }, clock: { got, sent: wallClock() } };
   } catch (e) {
     cache = undefined;
     return { ...base, error: `the runtime failed: ${(e as Error).message}` };
@@ -326,20 +330,4 @@ function commonPrefix(a: string[], b: string[]): number {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return i;
-}
-
-/**
- * A digest of a text, for the page to tell an answer that draws as the one on screen without
- * comparing them: two 32-bit hashes of the FNV-1a kind (FNV's own prime, and another with another
- * start), with the text's length.
- */
-function digest(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-  }
-  return `${text.length}:${(a >>> 0).toString(36)}:${(b >>> 0).toString(36)}`;
 }

@@ -54,7 +54,7 @@ export interface PackResponse {
   version?: number;
   /** Left out by the worker when it is the one it posted last; the page's end of the protocol puts it back (engine-client.ts). */
   summary?: PackSummary;
-  /** Equal for two summaries that are the same (as JSON): the page keeps the one it has, and what it drew from it. */
+  /** Equal for two summaries in a row that are the same (as JSON; text-names.ts): the page keeps the one it has, and what it drew from it. */
   summaryDigest?: string;
   /** Set when the lowering failed: the compile's diagnostics with the failure (RB9000). */
   diagnostics?: Diagnostic[];
@@ -125,7 +125,7 @@ export interface PlayResponse {
   /** When the game is over: the pack's scoring, best first. */
   standings?: Array<{ player: string; score: number; tiebreak: number }>;
   error?: string;
-  /** Equal for two answers that draw the same (the state, view, legal choices, bot's pick and standings, as JSON). */
+  /** Equal for two answers in a row that draw the same (the state, view, legal choices, bot's pick and standings, as JSON; text-names.ts). */
   digest?: string;
   /** Posted without what it draws, which is the last answer's (game-sync.ts); the page's end puts it back. */
   same?: boolean;

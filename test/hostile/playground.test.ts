@@ -11,6 +11,7 @@ import { decodeShare, encodeShare, MAX_INFLATED_BYTES, type SharePayload } from 
 import { importZip } from '../../playground/src/zip.ts';
 import { HeldFiles, SentFiles, type FileList } from '../../playground/src/file-sync.ts';
 import { PostedGames, ReceivedGames } from '../../playground/src/game-sync.ts';
+import { TextNames } from '../../playground/src/text-names.ts';
 import type { PlayResponse } from '../../playground/src/protocol.ts';
 import { compile } from '../../compiler/index.ts';
 import { readPackFolder } from '../../compiler/packFolder.ts';
@@ -228,5 +229,32 @@ describe('games posted to the page', () => {
     const r = page.take(structuredClone(worker.post(answer(1, 'd1'))));
     expect(r.state).toBeUndefined();
     expect(r.error).toMatch(/not sent/);
+  });
+});
+
+describe('names of the texts the worker posts', () => {
+  const state = (moves: number) => {
+    const { pack } = compile(readPackFolder('test/packs/tictactoe'));
+    let s = newGame(pack!, { players: 2, seed: 1 });
+    for (let i = 0; i < moves; i++) s = apply(s, legalChoices(s)[0].id).state;
+    return JSON.stringify(s);
+  };
+
+  it('a game drawn as the last keeps its name; another game, or one named again after another, gets a new one', budget, () => {
+    const names = new TextNames();
+    const [a, b] = [state(2), state(3)];
+    const first = names.of(a);
+    expect(names.of(state(2))).toBe(first);
+    const other = names.of(b);
+    expect(other).not.toBe(first);
+    const again = names.of(a);
+    expect(again).not.toBe(first);
+    expect(again).not.toBe(other);
+  });
+
+  it('two namers (the summaries and the games) never give the same name', budget, () => {
+    const games = new TextNames();
+    const summaries = new TextNames();
+    expect(games.of('x')).not.toBe(summaries.of('x'));
   });
 });
