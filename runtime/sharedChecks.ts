@@ -6,8 +6,8 @@ import type { Value } from './types.ts';
  * Checks that several actions share, run once per candidate in a listing, not once per action.
  *
  * Actions offered together often list the same candidates and begin with the same checks (a pack's
- * shared `check` and pipelines: may this region be attacked, is it reachable), then differ (conquer
- * it, or roll for it). In one listing the state cannot change, so where two actions of one
+ * shared `check` and pipelines: is this square free, is it in reach), then differ (move there, or
+ * build there). In one listing the state cannot change, so where two actions of one
  * parameter have the same domain for the same player and card and the same first checks, written
  * out the same, those checks give the same answer for each candidate: the later action takes the
  * earlier one's answers and runs only its own checks after them. A candidate refused by a shared

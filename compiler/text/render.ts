@@ -123,7 +123,7 @@ export class Renderer {
       const say = this.lang.terms.get(t)?.say;
       return say?.mod !== undefined ? formOf(say, 1, 'mod', this.lang) : undefined;
     });
-    // A language that writes the shared noun into each word marks the parts before the last (`cut`: German "See- oder Meeresregion").
+    // A language that writes the shared noun into each word marks the parts before the last (`cut`: German "Hand- oder Fußball" for "handball or football").
     const cut = shared ? (this.template(`any.${(cls as { name: string }).name}.cut`, decl, span, false) ?? '') : '';
     if (shared && mods.every((m) => m !== undefined)) return shared.replace('{terms}', this.series(mods.map((m, i) => (i < mods.length - 1 ? `${m}${cut}` : m!)), or, decl, span));
     return this.series(ids.map((t) => this.term(t, grammaticalCase, category)), or, decl, span);
@@ -192,7 +192,7 @@ export class Renderer {
   /** What a rule does that no number says, by the template `effect.<id>.do` ("move any piece to any space"). */
   private effect(c: RuleClaim): string {
     const id = (c.body as { effect: string }).effect;
-    // Done only if the player says yes: "that hero may then fight there", where the language says so.
+    // Done only if the player says yes: "that player may then draw a card", where the language says so.
     return (c.optional && this.template(`effect.${id}.may`, c.decl, c.span, false)) || (this.template(`effect.${id}.do`, c.decl, c.span) ?? `(${id})`);
   }
 
