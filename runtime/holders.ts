@@ -10,7 +10,9 @@ import type { GameState, Value } from './types.ts';
  *
  * A card works for the players its kind's role expressions name. A kind whose roles read nothing
  * but entity fields (`keptKinds`) has its answers kept with the state until a rule writes one of
- * those fields (`roleWritten`, called by every field write of the linked rules). Kept with them,
+ * those fields (`roleWritten`, called by every field write of the linked rules). A field read only
+ * of the entities whose key field names the card (`where K == self and …`) makes stale, when
+ * written, only the card its entity's key names, if any. Kept with them,
  * for each event and each pipeline, is the list of (rule, holder) that apply: an `emit` or a
  * pipeline then consults only the cards in play, so its cost does not grow with the pack's cards.
  * A state's copy (the next state of `apply`) shares what was kept until either writes such a field.
@@ -42,26 +44,37 @@ interface Group {
 const NONE: Call[] = [];
 
 /**
- * The kinds whose holders depend on entity fields alone, numbered, and for each state field, by the
- * kind of the entity written, the kinds whose holders a write to it makes stale. A role that reads
- * the current player, calls a function or a pipeline, or rolls, is computed anew each time.
+ * What a write of a field of an entity makes stale: every card of the kinds `groups`, and of the
+ * kinds `keyed`, the card the written entity's key field names (group, key field).
  */
-export function keptKinds(pack: CompiledPack): { kindGroup: Map<string, number>; roleFields: Map<string, Map<string, number[]>> } {
+export interface Stale {
+  groups: number[];
+  keyed: Array<[number, string]>;
+}
+
+/**
+ * The kinds whose holders depend on entity fields alone, numbered, and for each state field, by the
+ * kind of the entity written, what a write to it makes stale. A role that reads the current player,
+ * calls a function or a pipeline, or rolls, is computed anew each time.
+ */
+export function keptKinds(pack: CompiledPack): { kindGroup: Map<string, number>; roleFields: Map<string, Map<string, Stale>> } {
   const kindGroup = new Map<string, number>();
-  const roleFields = new Map<string, Map<string, number[]>>();
+  const roleFields = new Map<string, Map<string, Stale>>();
   const roles = pack.rules.roles;
   for (const kind of Object.keys(roles)) {
-    const reads: Array<[Kinds, string]> = [];
+    const reads: Read[] = [];
     if (!Object.values(roles[kind]).every((r) => readsOfRole(pack, kind, r.expr, reads))) continue;
     const g = kindGroup.size;
     kindGroup.set(kind, g);
-    for (const [kinds, field] of reads) {
-      const byKind = roleFields.get(field) ?? new Map<string, number[]>();
+    for (const [kinds, field, key] of reads) {
+      const byKind = roleFields.get(field) ?? new Map<string, Stale>();
       roleFields.set(field, byKind);
       for (const k of kinds ?? Object.keys(pack.kinds)) {
-        const groups = byKind.get(k) ?? [];
-        if (!groups.includes(g)) groups.push(g);
-        byKind.set(k, groups);
+        const stale = byKind.get(k) ?? { groups: [], keyed: [] };
+        byKind.set(k, stale);
+        if (key === undefined) {
+          if (!stale.groups.includes(g)) stale.groups.push(g);
+        } else if (!stale.keyed.some(([h, f]) => h === g && f === key)) stale.keyed.push([g, key]);
       }
     }
   }
@@ -71,7 +84,12 @@ export function keptKinds(pack: CompiledPack): { kindGroup: Map<string, number>;
 /** The kinds of entity a value may be or hold; null when it could be any. */
 type Kinds = Set<string> | null;
 
+/** A field read from entities of some kinds; with `key` when read only of those whose field `key` is the card. */
+type Read = [Kinds, string, string?];
+
 const ELEMENT_OF_FIRST = new Set(['first', 'last', 'at', 'take', 'lowest', 'highest', 'neighbours', 'stepToward']);
+/** Of `ELEMENT_OF_FIRST`, those that give elements of the first argument itself. */
+const SAME_ELEMENTS = new Set(['first', 'last', 'at', 'take', 'lowest', 'highest']);
 const OVER_FIRST = new Set(['sum', 'any', 'all', 'lowest', 'highest']);
 
 /**
@@ -79,8 +97,30 @@ const OVER_FIRST = new Set(['sum', 'any', 'all', 'lowest', 'highest']);
  * entity it may be read from; false when the role reads more than fields (the current player, a
  * function, a pipeline, a die).
  */
-function readsOfRole(pack: CompiledPack, selfKind: string, root: Expr, reads: Array<[Kinds, string]>): boolean {
+function readsOfRole(pack: CompiledPack, selfKind: string, root: Expr, reads: Read[]): boolean {
   let ok = true;
+  // Sets of kinds that stand for entities whose field (the value) is the card: a `where` whose
+  // first test is `it.K == self` keeps only those, and `first` and the like take from them.
+  const keyedBy = new Map<Set<string>, string>();
+  const keyOf = (k: Kinds) => (k ? keyedBy.get(k) : undefined);
+  const keyTest = (cond: Expr, slot: number): string | undefined => {
+    let e = cond;
+    while (e.op === 'and') e = e.left;
+    if (e.op !== '==') return undefined;
+    const [f, s] = e.left.op === 'self' ? [e.right, e.left] : [e.left, e.right];
+    if (s.op !== 'self' || f.op !== 'field') return undefined;
+    // The element is `it`, and the where's variable if it names one.
+    const t = f.target;
+    return t.op === 'it' || (t.op === 'local' && t.slot === slot && slot >= 0) ? f.field : undefined;
+  };
+  const withSlot = (slots: Map<number, Kinds>, slot: number, k: Kinds) => (slot >= 0 ? new Map(slots).set(slot, k) : slots);
+  // The first test runs on every element; those after it (`and`), only on the keyed ones.
+  const conjuncts = (e: Expr, all: Kinds, keyed: Kinds, slot: number, slots: Map<number, Kinds>): void => {
+    if (e.op === 'and' && keyed !== all) {
+      conjuncts(e.left, all, keyed, slot, slots);
+      walk(e.right, keyed, withSlot(slots, slot, keyed));
+    } else walk(e, all, withSlot(slots, slot, all));
+  };
   const union = (a: Kinds, b: Kinds): Kinds => (a && b ? new Set([...a, ...b]) : null);
   const none: Kinds = new Set();
   const ofValue = (v: Value): Kinds => {
@@ -123,21 +163,26 @@ function readsOfRole(pack: CompiledPack, selfKind: string, root: Expr, reads: Ar
         return null;
       case 'field': {
         const target = walk(e.target, it, slots);
-        reads.push([target, e.field]);
+        reads.push([target, e.field, keyOf(target)]);
         return ofField(target, e.field, 'state');
       }
       case 'prop':
         return ofField(walk(e.target, it, slots), e.field, 'props');
       case 'where': {
         const source = walk(e.source, it, slots);
-        walk(e.cond, source, e.slot >= 0 ? new Map(slots).set(e.slot, source) : slots);
-        return source;
+        const key = keyTest(e.cond, e.slot);
+        const keyed = key !== undefined && source ? new Set(source) : source;
+        if (key !== undefined && keyed) keyedBy.set(keyed, key);
+        conjuncts(e.cond, source, keyed, e.slot, slots);
+        return keyed;
       }
       case 'builtin': {
         if (DRAWING_BUILTINS.has(e.name)) ok = false;
         const first = e.args[0] ? walk(e.args[0], it, slots) : none;
         for (const a of e.args.slice(1)) walk(a, OVER_FIRST.has(e.name) ? first : it, slots);
-        return ELEMENT_OF_FIRST.has(e.name) ? first : none;
+        if (!ELEMENT_OF_FIRST.has(e.name)) return none;
+        // A neighbour of an entity is another entity: of its kinds, not of its key.
+        return first && !SAME_ELEMENTS.has(e.name) && keyOf(first) !== undefined ? new Set(first) : first;
       }
       case 'text':
         for (const p of e.parts) if (typeof p !== 'string') walk(p, it, slots);
@@ -182,17 +227,45 @@ export function planCalls(rules: Array<{ card?: Binding }>, groupOf: (card: stri
   return plan;
 }
 
-/** A rule wrote one of the fields that `groups`' roles read: what was kept about their cards is stale. */
-export function roleWritten(st: GameState, groups: readonly number[]): void {
+/**
+ * A rule is about to write a field of `rec` that some roles read (`stale`): what was kept about
+ * the cards whose holders it may change is stale.
+ */
+export function roleWritten(st: GameState, stale: Stale, rec: Record<string, Value>): void {
   const k = metaIfAny(st)?.kept;
   if (!k) return;
+  if (stale.groups.length) {
+    owned(k);
+    for (const g of stale.groups) k.groups[g] = undefined;
+    k.triggers = new Map();
+    k.modifiers = new Map();
+  }
+  for (const [g, key] of stale.keyed) {
+    const grp = k.groups[g];
+    const card = rec[key];
+    if (!grp || typeof card !== 'string') continue;
+    // The calls found from the group hold while no holders they were found from are stale.
+    const prefix = `${card}/`;
+    let holders: Map<string, string[]> | undefined;
+    for (const h of grp.holders.keys()) {
+      if (!h.startsWith(prefix)) continue;
+      holders ??= new Map(grp.holders);
+      holders.delete(h);
+    }
+    if (!holders) continue;
+    owned(k);
+    k.groups[g] = { holders, triggers: new Map(), modifiers: new Map() };
+    k.triggers = new Map();
+    k.modifiers = new Map();
+  }
+}
+
+/** `k.groups` is this state's alone, to change. */
+function owned(k: Kept): void {
   if (!k.own) {
     k.groups = k.groups.slice();
     k.own = true;
   }
-  for (const g of groups) k.groups[g] = undefined;
-  k.triggers = new Map();
-  k.modifiers = new Map();
 }
 
 /** `next` is a copy of `st` (same fields): it starts with what `st` knows. */

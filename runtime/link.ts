@@ -6,7 +6,7 @@ import { exprCtx, innerCtx, locals, pipelineWith, runBlock, runEmit, runFor, run
 import { GENERATED_STATEMENTS, Unit } from './codegen/emit.ts';
 import { instantiate, unitSource } from './codegen/instantiate.ts';
 import { firstMatchOf } from './firstMatch.ts';
-import { keptKinds, planCalls, roleWritten } from './holders.ts';
+import { keptKinds, planCalls, roleWritten, type Stale } from './holders.ts';
 import { logKept, logLine, pluralize, surelyFits } from './log.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type Binding, type BlockCode, type ExprFn, type FnCode, type Program, type RunCtx, type StmtFn } from './program.ts';
 import { askToChoose, offerActions } from './prompts.ts';
@@ -17,16 +17,16 @@ import type { Value } from './types.ts';
 import { display, shuffleInPlace } from './values.ts';
 
 /**
- * The record whose field a statement is about to write (`stale`: the role groups such a write makes
+ * The record whose field a statement is about to write (`stale`: the holders such a write makes
  * stale, by kind). Every statement computes its values before it takes the record, so holders found
  * stale here cannot be asked for again before the write.
  */
-function writableFor(c: RunCtx, id: Value, what: string, stale: ReadonlyMap<string, readonly number[]> | undefined): Record<string, Value> {
+function writableFor(c: RunCtx, id: Value, what: string, stale: ReadonlyMap<string, Stale> | undefined): Record<string, Value> {
   const rec = typeof id === 'string' ? writableRecord(c.st, id) : undefined;
   if (!rec) throw new Refusal(`${what} is none here, so it has no fields to change`);
   if (stale) {
-    const groups = stale.get(c.prog.pack.kindOf(id as string)!);
-    if (groups) roleWritten(c.st, groups);
+    const s = stale.get(c.prog.pack.kindOf(id as string)!);
+    if (s) roleWritten(c.st, s, rec);
   }
   return rec;
 }
@@ -256,7 +256,7 @@ function generatedProgram(pack: CompiledPack): Program {
  * statement by `stmt`: the one place where a cost per evaluation could be counted. With `generated`, the expressions
  * and statements it gives are taken instead (the closures below are then the interpreter for what it does not give).
  */
-function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<string, readonly number[]>> = new Map(), generated?: Generated) {
+function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<string, Stale>> = new Map(), generated?: Generated) {
   const blocks: BlockCode[] = [];
   const expr = (e: Expr): ExprFn => generated?.expr(e) ?? interp(e);
 
