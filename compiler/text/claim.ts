@@ -46,7 +46,9 @@ export type ClaimBody =
    */
   | { k: 'chosen'; by: Pick; key?: string }
   /** Another thing of this kind than the card's own (`require x != self`): "another piece". */
-  | { k: 'another'; kind: string };
+  | { k: 'another'; kind: string }
+  /** Where an action's parameter must be, by a relation to the card's own (`require adjacent(self.space, target)`): "a space connected to yours". */
+  | { k: 'relation'; relation: string; kind: string };
 
 /** How a rule picks one thing among many: by the highest value, the lowest, or the first that qualifies. */
 export type Pick = 'most' | 'fewest' | 'first';
@@ -100,6 +102,8 @@ export interface RuleClaim {
   field?: string;
   /** What the rule acts on is another thing of this kind than the card's own (`require x != self`), for its templates' `{another}`. */
   another?: string;
+  /** What the rule acts on stands in this relation to the card's own (`require adjacent(self.space, x)`), for its templates' `{relation}`. */
+  relation?: { relation: string; kind: string };
   /** Done only if a player says yes (`choose yes in [true, false] … if yes { … }`): an effect a template says with "may". */
   optional?: boolean;
   /** Given to the one a rule picks by a condition (`highest`, `lowest`, `first(… where …)`), not to a player it names. */
@@ -195,6 +199,8 @@ export function compatible(t: ClaimBody, r: ClaimBody): boolean {
       return t.by === (r as typeof t).by;
     case 'another':
       return !t.kind || t.kind === (r as typeof t).kind;
+    case 'relation':
+      return t.relation === (r as typeof t).relation;
   }
 }
 
@@ -235,6 +241,8 @@ export function describeClaim(c: ClaimBody): string {
       return c.terms.map((t) => `\`${t}\``).join(' or ');
     case 'another':
       return `another \`${c.kind}\` than the card's own`;
+    case 'relation':
+      return `a \`${c.kind}\` that must be \`${c.relation}\` to the card's own`;
     case 'chosen':
       return `${c.by === 'first' ? 'the first that qualifies by' : `the one with the ${c.by}`}${c.key ? ` \`${c.key}\`` : ''}`;
   }

@@ -220,6 +220,7 @@ class RuleReader {
         const requires = decl.body.stmts.filter((s): s is A.RequireStmt => s.kind === 'require');
         this.guards.push(requires.flatMap((s) => this.requiredTerms(s.cond)));
         const effect = this.g.effects.get(decl.name);
+        const done = this.out.length;
         if (effect) this.push({ k: 'effect', effect }, false, decl.nameSpan, [decl]);
         const from = this.out.length;
         this.block(decl.body);
@@ -229,6 +230,12 @@ class RuleReader {
         if (another) {
           for (const c of this.out.slice(from)) if (c.body.k === 'number') c.another = another;
           this.push({ k: 'another', kind: another }, true, requires.find((s) => this.excluded(s.cond, decl.params))!.cond.span, []);
+        }
+        // `require adjacent(self.space, x)`: what the action does, it does where x stands so to the card's own ("a space connected to yours").
+        const related = requires.map((s) => ({ s, r: this.related(s.cond, decl.params) })).find((x) => x.r);
+        if (related?.r) {
+          for (const c of this.out.slice(done)) if (c.body.k === 'number' || c.body.k === 'effect') c.relation = related.r;
+          this.push({ k: 'relation', ...related.r }, true, related.s.cond.span, []);
         }
         break;
       }
@@ -623,6 +630,20 @@ class RuleReader {
     const other = isSelf(cond.left) ? cond.right : isSelf(cond.right) ? cond.left : undefined;
     const param = other?.kind === 'name' ? params.find((p) => p.name === other.name) : undefined;
     return param && this.d.kinds.has(param.type.name) ? param.type.name : undefined;
+  }
+
+  /**
+   * `f(a, x)` of a parameter `x` of an entity kind, `a` being the card's own, a field of it, or a local:
+   * the relation `f` where x must stand to the card's own, and x's kind.
+   */
+  private related(cond: A.Expr, params: A.Param[]): { relation: string; kind: string } | undefined {
+    if (cond.kind !== 'call' || cond.args.length !== 2) return undefined;
+    const param = (e: A.Expr) => (e.kind === 'name' ? params.find((p) => p.name === e.name && this.d.kinds.has(p.type.name)) : undefined);
+    const own = (e: A.Expr): boolean =>
+      (e.kind === 'name' && (this.c.names.get(e)?.k === 'self' || (this.c.names.get(e)?.k === 'local' && !params.some((p) => p.name === e.name)))) || (e.kind === 'field' && own(e.target));
+    const [a, b] = cond.args;
+    const p = param(b) && own(a) ? param(b) : param(a) && own(b) ? param(a) : undefined;
+    return p ? { relation: cond.callee, kind: p.type.name } : undefined;
   }
 
   /** `x != none` (or `==`) of a `choose optional x`: which side of the `if` is the one where the player picked something. */

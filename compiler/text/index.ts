@@ -245,7 +245,7 @@ export function mismatches(ctx: TextContext, claims: RuleClaim[], text: TextClai
   };
   // A moment of the turn, and the one a rule picks, are for the text to say where its language has words to read them by.
   const lg = ctx.vocabulary.languages.get(lang);
-  const unread = (c: RuleClaim) => (c.body.k === 'timing' && !lg?.timing.get(c.body.timing)?.read.length) || (c.body.k === 'chosen' && c.body.by !== 'first' && !lg?.chosen.get(c.body.by)?.length) || (c.body.k === 'another' && !lg?.another.length);
+  const unread = (c: RuleClaim) => (c.body.k === 'timing' && !lg?.timing.get(c.body.timing)?.read.length) || (c.body.k === 'chosen' && c.body.by !== 'first' && !lg?.chosen.get(c.body.by)?.length) || (c.body.k === 'another' && !lg?.another.length) || (c.body.k === 'relation' && !lg?.relations.get(c.body.relation)?.length);
   const said = claims.map((c) => (c.required && unread(c) ? { ...c, required: false } : c));
   return compareClaims(said, text, same);
 }

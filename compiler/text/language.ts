@@ -122,6 +122,8 @@ export interface Language {
   choose: Phrase[];
   /** Words for another thing than the card's own: "another", "inny", "ein anderer". */
   another: Phrase[];
+  /** Words for where an action's parameter must be, by the relation its `require` names: `adjacent: [connected]`. */
+  relations: Map<string, Phrase[]>;
   /** Words naming the one a rule picks by the most or the fewest of something: "the most", "more … than any other". */
   chosen: Map<'most' | 'fewest', Phrase[]>;
   conditions: Map<string, WordEntry & { text?: string }>;
@@ -177,6 +179,7 @@ export function emptyLanguage(lang: string): Language {
     choose: [],
     chosen: new Map(),
     another: [],
+    relations: new Map(),
     conditions: new Map(),
     effects: new Map(),
     transfers: { in: [], out: [] },
@@ -390,6 +393,7 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
   out.whose = { you: phrases(whose.you), opponent: phrases(whose.opponent) };
   out.choose = phrases(l.choose);
   out.another = phrases(l.another);
+  for (const [relation, raw] of Object.entries(mapOf(l.relations))) out.relations.set(relation, phrases(raw));
   for (const [by, raw] of Object.entries(mapOf(l.chosen))) {
     if (by !== 'most' && by !== 'fewest') {
       report({ code: 'TX0502', message: `\`${by}\` is not a way a rule picks one thing`, at: spanAt(file, ['language', 'chosen', by], true), hint: 'say the words for the one with the `most` and the one with the `fewest`' });

@@ -45,6 +45,7 @@ export interface Reader {
   choose: Array<{ phrase: Phrase; value: true }>;
   chosen: Array<{ phrase: Phrase; value: 'most' | 'fewest' }>;
   another: Array<{ phrase: Phrase; value: true }>;
+  relations: Array<{ phrase: Phrase; value: string }>;
   conditions: Array<{ phrase: Phrase; value: string }>;
   effects: Array<{ phrase: Phrase; value: string }>;
   transfers: Array<{ phrase: Phrase; value: 'in' | 'out' }>;
@@ -95,6 +96,7 @@ export function makeReader(lang: Language, g: Glossary, d: Declared): Reader {
     whose: [...lang.whose.you.map((phrase) => ({ phrase, value: 'you' as const })), ...lang.whose.opponent.map((phrase) => ({ phrase, value: 'opponent' as const }))],
     choose: lang.choose.map((phrase) => ({ phrase, value: true as const })),
     another: lang.another.map((phrase) => ({ phrase, value: true as const })),
+    relations: [...lang.relations].flatMap(([relation, ps]) => ps.map((phrase) => ({ phrase, value: relation }))),
     chosen: [...lang.chosen].flatMap(([by, ps]) => ps.map((phrase) => ({ phrase, value: by }))),
     conditions: [...lang.conditions].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     effects: [...lang.effects].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
@@ -334,6 +336,8 @@ export function readText(text: string, r: Reader, self: string): TextReading {
   }
   // "Another piece": says a rule's `x != self`, and is never itself a finding ("move 1 token to another square").
   for (const m of findAll(tokens, r.another)) claims.push({ body: { k: 'another', kind: '' }, ...span(m.from, m.to), unchecked: true });
+  // "A connected space": says a rule's `require adjacent(…, x)`, and is never itself a finding ("move them to a connected space").
+  for (const m of findAll(tokens, r.relations)) claims.push({ body: { k: 'relation', relation: m.value, kind: '' }, ...span(m.from, m.to), unchecked: true });
   // What the text says happens ("counts as empty"): paired with the terms around it, never reported on its own.
   for (const m of findAll(tokens, r.effects)) {
     cover(m.from, m.to);

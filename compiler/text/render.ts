@@ -178,6 +178,8 @@ export class Renderer {
         return this.terms(b.terms, 'nom', c.decl, c.span);
       case 'another':
         return this.cased(`another.${b.kind}`, 'nom', c.decl, c.span) ?? b.kind;
+      case 'relation':
+        return this.cased(`relation.${b.relation}.${b.kind}`, 'nom', c.decl, c.span) ?? b.relation;
       case 'chosen':
         return (b.key && this.cased(`chosen.${b.key}.${b.by}`, 'nom', c.decl, c.span)) || this.lang.chosen.get(b.by as 'most')?.[0]?.source || b.by;
     }
@@ -193,7 +195,14 @@ export class Renderer {
   private effect(c: RuleClaim): string {
     const id = (c.body as { effect: string }).effect;
     // Done only if the player says yes: "that player may then draw a card", where the language says so.
+    const related = c.relation && this.template(`effect.${id}.related`, c.decl, c.span, false);
+    if (related) return this.fill(related, { relation: (k) => this.relation(c, k) });
     return (c.optional && this.template(`effect.${id}.may`, c.decl, c.span, false)) || (this.template(`effect.${id}.do`, c.decl, c.span) ?? `(${id})`);
+  }
+
+  /** Where the thing a rule acts on must be, by the template `relation.<relation>.<kind>` in the case asked for ("a space connected to yours"). */
+  private relation(c: RuleClaim, grammaticalCase: string): string {
+    return c.relation ? (this.cased(`relation.${c.relation.relation}.${c.relation.kind}`, grammaticalCase, c.decl, c.span) ?? '') : '';
   }
 
   /** The clause of a number the rules give, by the template of its pipeline, its direction or its kind. */
@@ -228,6 +237,7 @@ export class Renderer {
       times: () => this.times(b.value, decl, c.span),
       // Another thing than the card's own, in the case the template asks for ("move another piece up to 2 squares").
       another: (k: string) => (c.another ? (this.cased(`another.${c.another}`, k, decl, c.span) ?? '') : ''),
+      relation: (k: string) => this.relation(c, k),
       // A word after the number that takes its form ("5 obrażeń rozdzielonych").
       agree: (word: string) => this.agree(word, b.value),
     };
@@ -240,6 +250,8 @@ export class Renderer {
       (specific && b.value === 0 && this.template(`${specific}.none`, decl, c.span, false)) ||
       // Done to each of the things a `for` walks: "each piece gains 2 points".
       (specific && c.eachKind && this.template(`${specific}.${kind}Each`, decl, c.span, false)) ||
+      // Done where a relation to the card's own says ("remove 2 pieces from a space next to yours").
+      (specific && c.relation && this.template(`${specific}.${kind}Related`, decl, c.span, false)) ||
       (specific && this.template(`${specific}.${kind}`, decl, c.span, own)) ||
       (!own && (c.party === 'opponent' || c.chosen) && this.template(`${kind}Other`, decl, c.span, false)) ||
       (own ? undefined : this.template(kind, decl, c.span));
