@@ -12,7 +12,7 @@ import { seedState } from './rng.ts';
 import { startingRecords } from './start.ts';
 import { metaIfAny, metaOf, type Listed } from './stateMeta.ts';
 import { attachProgram, programFor } from './stateProgram.ts';
-import { ListingChecks } from './sharedChecks.ts';
+import { letsOf, ListingChecks } from './sharedChecks.ts';
 import { putBack, settled, undoFor, type Undo } from './undo.ts';
 import { table } from './table.ts';
 import type { ApplyResult, Choice, Frame, GameState, NewGameOptions, Prompt, Value } from './types.ts';
@@ -583,7 +583,7 @@ function withArgs(c: RunCtx, args: Value[]): RunCtx {
  */
 function combinations(a: ActionCode, c: RunCtx, actor: string, shared: ListingChecks): Value[][] {
   const last = a.params.length;
-  if (a.holdsWith(withArgs(c, NO_ARGS), 0, 0) >= 0) return [];
+  if (a.holdsWith(withArgs(c, NO_ARGS), 0, 0, 0) >= 0) return [];
   if (last === 1) return singles(a, c, actor, shared);
   let out: Value[][] = [[]];
   for (let i = 0; i < last; i++) {
@@ -595,7 +595,7 @@ function combinations(a: ActionCode, c: RunCtx, actor: string, shared: ListingCh
       // A candidate's arguments are made once it passes: most candidates do not.
       for (let j = 0; j < domain.length; j++) {
         withArgs(c, prefix).env[i] = domain[j];
-        if (a.holdsWith(c, i + 1, 0) >= 0) continue;
+        if (a.holdsWith(c, i + 1, 0, 0) >= 0) continue;
         const args = prefix.slice();
         args.push(domain[j]);
         next.push(args);
@@ -609,8 +609,9 @@ function combinations(a: ActionCode, c: RunCtx, actor: string, shared: ListingCh
 /**
  * `combinations` of an action of one parameter, the most common, without the prefixes' lists. An
  * action listed before it with the same domain and first checks (`sharedChecks.ts`) gave its
- * domain's values and where each failed: a candidate it refused by those checks is refused, and
- * the others' checks run from the first that is not shared.
+ * domain's values, where each failed and its `let`s' values: a candidate it refused by those checks
+ * is refused, and the others' checks run from the first that is not shared, with the `let`s it
+ * computed for that candidate taken, not computed again.
  */
 function singles(a: ActionCode, c: RunCtx, actor: string, shared: ListingChecks): Value[][] {
   const given = shared.sharedWith(a, actor);
@@ -619,6 +620,11 @@ function singles(a: ActionCode, c: RunCtx, actor: string, shared: ListingChecks)
   if (domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where, 'choices');
   const out: Value[][] = [];
   const failedAt = new Int32Array(domain.length);
+  const known = new Int32Array(domain.length);
+  const { slots } = letsOf(a);
+  const stride = slots.length;
+  const lets: Value[] = stride ? new Array(domain.length * stride) : [];
+  const all = a.lowered.checks.length;
   const from = given ? given.from : 0;
   for (let j = 0; j < domain.length; j++) {
     const before = given ? given.failedAt[j] : -1;
@@ -626,12 +632,25 @@ function singles(a: ActionCode, c: RunCtx, actor: string, shared: ListingChecks)
       failedAt[j] = before;
       continue;
     }
-    withArgs(c, NO_ARGS).env[0] = domain[j];
-    const failed = a.holdsWith(c, 1, from);
+    const env = withArgs(c, NO_ARGS).env;
+    env[0] = domain[j];
+    let set = 0;
+    if (given) {
+      const { carry } = given;
+      const upTo = given.known[j];
+      for (let k = 0; k < carry.slots.length; k++) {
+        if (carry.at[k] >= upTo) continue;
+        env[carry.slots[k]] = given.lets[j * given.stride + carry.source[k]];
+        set |= carry.bits[k];
+      }
+    }
+    const failed = a.holdsWith(c, 1, from, set);
     failedAt[j] = failed;
+    known[j] = failed < 0 ? all : failed;
+    for (let k = 0; k < stride; k++) lets[j * stride + k] = env[slots[k]];
     if (failed < 0) out.push([domain[j]]);
   }
-  shared.keep(a, actor, domain, failedAt);
+  shared.keep(a, actor, domain, failedAt, lets, known);
   return out;
 }
 

@@ -6,6 +6,7 @@ import { exprCtx, innerCtx, locals, pipelineWith, runBlock, runEmit, runFor, run
 import { GENERATED_STATEMENTS, Unit } from './codegen/emit.ts';
 import { instantiate, unitSource } from './codegen/instantiate.ts';
 import { firstMatchOf } from './firstMatch.ts';
+import { maskable } from './sharedChecks.ts';
 import { keptKinds, planCalls, roleWritten, type Stale } from './holders.ts';
 import { logKept, logLine, pluralize, surelyFits } from './log.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type Binding, type BlockCode, type ExprFn, type FnCode, type Program, type RunCtx, type StmtFn } from './program.ts';
@@ -709,11 +710,12 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
         }
         return null;
       },
-      holdsWith: (c, bound, from) => {
+      holdsWith: (c, bound, from, set) => {
         for (let i = 0; i < checks.length && needs[i] <= bound; i++) {
           const check = checks[i];
-          if ('slot' in check) c.env[check.slot] = check.value(c);
-          else if (i >= from && check.cond(c) !== true) return i;
+          if ('slot' in check) {
+            if (!maskable(i) || (set & (1 << i)) === 0) c.env[check.slot] = check.value(c);
+          } else if (i >= from && check.cond(c) !== true) return i;
         }
         return -1;
       },

@@ -98,9 +98,11 @@ export interface ActionCode {
   /**
    * The leading checks that read no parameter past the first `bound`, up to the first that reads
    * more: the place of the first that fails, or -1 when they hold. The `require`s before place
-   * `from` are not run (another action's same checks held for these arguments); the `let`s are.
+   * `from` are not run (another action's same checks held for these arguments), nor the `let`s at
+   * the places whose bits are set in `set` (the caller put the values another action computed for
+   * these arguments in their slots).
    */
-  holdsWith: (c: RunCtx, bound: number, from: number) => number;
+  holdsWith: (c: RunCtx, bound: number, from: number, set: number) => number;
   /** Its leading checks, and the domain of its one parameter (none for another number), as lowered: `sharedChecks.ts` compares actions' by them. */
   lowered: { checks: Check[]; domain: Expr | undefined };
   /** Ids of this action's choices by their one argument, made once (`choiceId`): listing names every candidate. */

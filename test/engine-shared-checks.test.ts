@@ -2,7 +2,10 @@
  * Actions offered together with the same domain and the same first checks share those checks'
  * answers in a listing (runtime/sharedChecks.ts). Which choices are listed must stay exactly the
  * choices `apply` accepts, and an illegal choice keeps the reason of its first failing `require`,
- * in both engines: checked here on every action and candidate of every state of a few games.
+ * in both engines: checked here on every action and candidate of every state of a few games. The
+ * `let price` is taken by `seize` from `raid`, listed first, after the shared checks and from
+ * another place, only for the tiles whose `raid` checks reached it; `levy` takes it from `seize`
+ * among the shared checks and reads it in a check of its own.
  */
 import { describe, expect, it } from 'vitest';
 import { apply, legalChoices, newGame, type EngineName, type GameState } from '../runtime/index.ts';
@@ -48,16 +51,26 @@ rules: |
     require t.owner != me else "{t} is yours"
     require not t.guarded else "{t} is guarded"
   }
+  fn priceOf(t: tile): number = if t.owner == none then 1 else 2
   action seize(t: tile in tiles) "Seize {t}" {
     require canTake(t)
-    require me.coins >= 2 else "seizing {t} costs 2 and you have {me.coins}"
+    let price = priceOf(t)
+    require me.coins >= price else "seizing {t} costs {price} and you have {me.coins}"
     t.owner = me
-    me.coins -= 2
+    me.coins -= price
+  }
+  action levy(t: tile in tiles) "Levy {t}" {
+    require canTake(t)
+    let price = priceOf(t)
+    require me.coins >= price else "seizing {t} costs {price} and you have {me.coins}"
+    require price == 1 else "{t} is held: only a free tile is levied"
+    t.guarded = true
   }
   action raid(t: tile in tiles) "Raid {t}" {
     require canTake(t)
     require me.coins < 2 else "a raid is for the poor"
-    require t.owner != none else "{t} holds nothing to raid"
+    let price = priceOf(t)
+    require price > 1 else "{t} holds nothing to raid"
     t.guarded = true
     me.coins += 1
   }
@@ -78,13 +91,13 @@ rules: |
   flow {
     loop max 12 {
       for p in players {
-        turn p { offer p: seize, raid, fortify, earn }
+        turn p { offer p: raid, seize, levy, fortify, earn }
       }
     }
   }
 `;
 
-const ACTIONS = ['seize', 'raid', 'fortify', 'red.plant', 'blue.plant'];
+const ACTIONS = ['seize', 'levy', 'raid', 'fortify', 'red.plant', 'blue.plant'];
 const TILES = ['t1', 't2', 't3', 't4', 't5'];
 
 /** The reason `apply` gives for `id`, or null when it accepts it. */
@@ -114,7 +127,7 @@ describe('checks shared between actions in a listing', () => {
           const mine = TILES.find((t) => st.e[t].owner === st.prompt!.player && st.e[t].guarded === true);
           if (mine) {
             shared++;
-            for (const action of ['seize', 'raid']) expect(refusal(st, `${action} ${mine}`)).toBe(`${mine} is yours`);
+            for (const action of ['seize', 'levy', 'raid']) expect(refusal(st, `${action} ${mine}`)).toBe(`${mine} is yours`);
           }
           const ids = [...listed];
           const r = apply(st, ids[pick.index(ids.length)]);

@@ -1,5 +1,6 @@
 import type { Check, Expr, Stmt } from '../compiled.ts';
 import { firstMatchOf } from '../firstMatch.ts';
+import { maskable } from '../sharedChecks.ts';
 import type { Value } from '../types.ts';
 
 /**
@@ -128,9 +129,10 @@ export class Unit {
   }
 
   /**
-   * An action's leading checks as its `holdsWith(c, bound, from)`: the place of the first of those
+   * An action's leading checks as its `holdsWith(c, bound, from, set)`: the place of the first of those
    * reading no parameter past the first `bound` that fails, up to the first that reads more, else
-   * -1; the `require`s before place `from` are not run.
+   * -1; the `require`s before place `from` are not run, nor the `let`s whose places' bits are set
+   * in `set` (`x`, `y` and `z` in the source).
    */
   holdsWith(checks: Check[], needs: number[]): number {
     const f = new Fn();
@@ -139,13 +141,13 @@ export class Unit {
       body += `if (${index(needs[i])} > x) return -1;`;
       if ('slot' in k) {
         const v = this.expr(k.value, f);
-        body += `${v.code}E[${index(k.slot)}] = ${v.val};`;
+        body += !maskable(i) ? `${v.code}E[${index(k.slot)}] = ${v.val};` : `if ((z & ${index(1 << i)}) === 0) {${v.code}E[${index(k.slot)}] = ${v.val};}`;
       } else {
         const cond = this.expr(k.cond, f);
         body += `if (y <= ${index(i)}) {${cond.code}if (${cond.val} !== true) return ${index(i)};}`;
       }
     });
-    return this.add(f, `${body}return -1;`, 'c, x, y');
+    return this.add(f, `${body}return -1;`, 'c, x, y, z');
   }
 
   /** A function of `c` (or of `params`, arguments of ours after it) with `body`. */
