@@ -1069,8 +1069,9 @@ class RuleReader {
   private binary(e: A.BinaryExpr, o: Opts, ref?: UnitRef): void {
     const turn = this.turnCondition(e);
     if (turn) {
-      // Whose turn it is supports a text that says so; texts often leave it to the situation.
-      this.push({ k: 'condition', cond: turn }, false, e.span, []);
+      // Whose turn it is supports a text that says so; texts often leave it to the situation, unless the
+      // glossary says a trigger must say it (an action is always taken in one's own turn).
+      this.push({ k: 'condition', cond: turn }, !!o.required && this.current.kind === 'on' && this.g.conditions.get(turn)!.required, e.span, []);
       return;
     }
     const whose = this.whoseOf(e);
@@ -1124,14 +1125,24 @@ class RuleReader {
     return e.op === '==' ? 'you' : 'opponent';
   }
 
-  /** `current != holder`: during an opponent's turn; `current == holder`: during your own. */
+  /**
+   * `current != holder`: during an opponent's turn; `current == holder`: during your own; likewise a
+   * field the glossary's condition names `by` against the card itself (`game.activeHero == self`).
+   */
   private turnCondition(e: A.BinaryExpr): string | undefined {
     if (e.op !== '==' && e.op !== '!=') return undefined;
+    const turn = e.op === '!=' ? 'opponent' : 'own';
     const r = (x: A.Expr) => (x.kind === 'name' ? this.c.names.get(x)?.k : undefined);
     const sides = [r(e.left), r(e.right)];
-    if (!sides.includes('current') || !(sides.includes('holder') || sides.includes('me'))) return undefined;
-    const turn = e.op === '!=' ? 'opponent' : 'own';
-    for (const [id, c] of this.g.conditions) if (c.turn === turn) return id;
+    if (sides.includes('current') && (sides.includes('holder') || sides.includes('me'))) {
+      for (const [id, c] of this.g.conditions) if (c.turn === turn && !c.by.length) return id;
+      for (const [id, c] of this.g.conditions) if (c.turn === turn) return id;
+      return undefined;
+    }
+    for (const [field, other] of [[e.left, e.right], [e.right, e.left]] as const) {
+      if (field.kind !== 'field' || !this.isSelf(other)) continue;
+      for (const [id, c] of this.g.conditions) if (c.turn === turn && c.by.includes(field.field)) return id;
+    }
     return undefined;
   }
 

@@ -24,6 +24,10 @@ export interface Condition {
   role?: string;
   /** `current != holder` (opponent) or `current == holder` (own). */
   turn?: 'own' | 'opponent';
+  /** Fields that hold whose turn it is besides `current` (`game.activeHero == self`: the card's own turn). */
+  by: string[];
+  /** A trigger testing it must say it: the situation does not (one player may hold several cards that take turns). */
+  required: boolean;
   /** Texts may speak of it without the card's rules saying so (the core rules do). */
   free: boolean;
 }
@@ -284,7 +288,9 @@ export function readVocabulary(pack: LoadedPack, d: Declared, report: (x: Diagno
       const role = typeof c.role === 'string' ? c.role : undefined;
       if (role && !roles.has(role)) unknown(file, ['glossary', 'conditions', id, 'role'], 'a role', role, roles, false);
       const turn = c.turn === 'own' || c.turn === 'opponent' ? c.turn : undefined;
-      glossary.conditions.set(id, { role, turn, free: c.free === true });
+      const by = Array.isArray(c.by) ? c.by.filter((f): f is string => typeof f === 'string') : typeof c.by === 'string' ? [c.by] : [];
+      for (const f of by) if (!fieldNames.has(f)) unknown(file, ['glossary', 'conditions', id, 'by'], 'a field', f, fieldNames, false);
+      glossary.conditions.set(id, { role, turn, by, required: c.required === true, free: c.free === true });
     }
   }
 
