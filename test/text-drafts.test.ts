@@ -135,6 +135,8 @@ describe('drafts a designer would print', () => {
     // case the `…Related` template (`field.ghouls.removedRelated`, `effect.fight.related`) asks for.
     expect(wotlk.en.get('sylvanas')).toBe('Action: fight on a space connected to yours, once per turn. When a hero card is played, heal 1 damage if it is a fight card or a defend card in your turn.');
     expect(wotlk.pl.get('sylvanas')).toBe('Akcja: zaatakuj na polu połączonym z Twoim, raz na turę. Gdy zostaje zagrana bohaterska karta, ulecz 1 obrażenie, jeśli to karta Ataku lub karta Obrony w swojej turze.');
+    expect(wotlk.en.get('varian')).toBe('Action: move ghouls to a connected space so that it holds up to 3 ghouls. Action: remove 1 ghoul from your space and from each connected space.');
+    expect(wotlk.pl.get('varian')).toBe('Akcja: przesuń ghule na połączone pole, maksymalnie do 3 ghuli tam. Akcja: usuń 1 ghula ze swojego pola i z każdego połączonego pola.');
     expect(wotlk.en.get('muradin')).toBe('Action: remove 2 ghouls from a space connected to yours. In your quest actions you may lay 1 more card.');
     expect(wotlk.pl.get('muradin')).toBe('Akcja: usuń 2 ghule z pola połączonego z Twoim. W swoich akcjach misji możesz wyłożyć 1 kartę więcej.');
     // `require h != self` of an action's parameter: `{another}` says it by `another.hero`, in the template's case; the reading needs its words.

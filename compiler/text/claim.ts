@@ -102,8 +102,12 @@ export interface RuleClaim {
   field?: string;
   /** What the rule acts on is another thing of this kind than the card's own (`require x != self`), for its templates' `{another}`. */
   another?: string;
-  /** What the rule acts on stands in this relation to the card's own (`require adjacent(self.space, x)`), for its templates' `{relation}`. */
-  relation?: { relation: string; kind: string };
+  /**
+   * What the rule acts on stands in this relation to the card's own (`require adjacent(self.space, x)`),
+   * for its templates' `{relation}`; `each` when it acts on every such thing (a `for` over `f(a)`),
+   * `withOwn` on the card's own too (`[a] + f(a)`).
+   */
+  relation?: { relation: string; kind: string; each?: true; withOwn?: true };
   /** Done only if a player says yes (`choose yes in [true, false] … if yes { … }`): an effect a template says with "may". */
   optional?: boolean;
   /** Given to the one a rule picks by a condition (`highest`, `lowest`, `first(… where …)`), not to a player it names. */

@@ -467,16 +467,25 @@ class RuleReader {
         }
         break;
       }
-      case 'for':
+      case 'for': {
         if (listKind(this.c, s.source) === 'player') this.push({ k: 'who', who: 'each' }, false, s.span, []);
         this.locals.set(s.name, { k: 'each', source: s.source });
         this.scan(s.source, { required: true });
         this.loops++;
         this.eachKinds.push(listKind(this.c, s.source));
+        const before = this.out.length;
         this.block(s.body);
+        // `for x in [a] + f(a)`, a the card's own: what the loop does, it does there and to each thing
+        // so related ("your space and each connected space").
+        const around = this.around(s.source);
+        if (around) {
+          for (const c of this.out.slice(before)) if (c.body.k === 'number' || c.body.k === 'effect') c.relation = around;
+          this.push({ k: 'relation', relation: around.relation, kind: around.kind }, true, s.source.span, []);
+        }
         this.eachKinds.pop();
         this.loops--;
         break;
+      }
       case 'choose':
         this.locals.set(s.name, { k: 'choose', source: s.source });
         this.scan(s.source, { required: true });
@@ -644,6 +653,27 @@ class RuleReader {
     const [a, b] = cond.args;
     const p = param(b) && own(a) ? param(b) : param(a) && own(b) ? param(a) : undefined;
     return p ? { relation: cond.callee, kind: p.type.name } : undefined;
+  }
+
+  /** `[a] + f(a)` or `f(a)` (or either `where …`), a the card's own (itself, a field of it, or a local set to one): the things in relation f to it, with it or not. */
+  private around(walked: A.Expr): { relation: string; kind: string; each: true; withOwn?: true } | undefined {
+    // Which of them the loop skips (`where ghouls > 0`) is its own condition, said or not by its clauses.
+    const source = walked.kind === 'where' ? walked.source : walked;
+    const own = (e: A.Expr): boolean => {
+      if (e.kind === 'field') return own(e.target);
+      if (e.kind !== 'name') return false;
+      const local = this.locals.get(e.name);
+      return this.isSelf(e) || (local?.k === 'let' && own(local.value));
+    };
+    const same = (a: A.Expr, b: A.Expr): boolean => (a.kind === 'name' && b.kind === 'name' ? a.name === b.name : a.kind === 'field' && b.kind === 'field' && a.field === b.field && same(a.target, b.target));
+    const related = (e: A.Expr) => (e.kind === 'call' && e.args.length === 1 && own(e.args[0]) ? e : undefined);
+    const kind = listKind(this.c, source);
+    if (!kind) return undefined;
+    const alone = related(source);
+    if (alone) return { relation: alone.callee, kind, each: true };
+    if (source.kind !== 'binary' || source.op !== '+' || source.left.kind !== 'list' || source.left.items.length !== 1) return undefined;
+    const call = related(source.right);
+    return call && same(source.left.items[0], call.args[0]) ? { relation: call.callee, kind, each: true, withOwn: true } : undefined;
   }
 
   /** `x != none` (or `==`) of a `choose optional x`: which side of the `if` is the one where the player picked something. */

@@ -200,9 +200,16 @@ export class Renderer {
     return (c.optional && this.template(`effect.${id}.may`, c.decl, c.span, false)) || (this.template(`effect.${id}.do`, c.decl, c.span) ?? `(${id})`);
   }
 
-  /** Where the thing a rule acts on must be, by the template `relation.<relation>.<kind>` in the case asked for ("a space connected to yours"). */
+  /**
+   * Where the thing a rule acts on must be, by the template `relation.<relation>.<kind>` in the case
+   * asked for ("a space connected to yours"); every such thing by `relation.<relation>.each.<kind>`
+   * ("each connected space"), or `eachWithOwn.<kind>` with the card's own ("your space and each connected space").
+   */
   private relation(c: RuleClaim, grammaticalCase: string): string {
-    return c.relation ? (this.cased(`relation.${c.relation.relation}.${c.relation.kind}`, grammaticalCase, c.decl, c.span) ?? '') : '';
+    const r = c.relation;
+    if (!r) return '';
+    const group = r.withOwn ? 'eachWithOwn.' : r.each ? 'each.' : '';
+    return this.cased(`relation.${r.relation}.${group}${r.kind}`, grammaticalCase, c.decl, c.span) ?? '';
   }
 
   /** The clause of a number the rules give, by the template of its pipeline, its direction or its kind. */
