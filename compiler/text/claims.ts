@@ -657,7 +657,7 @@ class RuleReader {
 
   /** `[a] + f(a)` or `f(a)` (or either `where …`), a the card's own (itself, a field of it, or a local set to one): the things in relation f to it, with it or not. */
   private around(walked: A.Expr): { relation: string; kind: string; each: true; withOwn?: true } | undefined {
-    // Which of them the loop skips (`where ghouls > 0`) is its own condition, said or not by its clauses.
+    // Which of them the loop skips (`where pieces > 0`) is its own condition, said or not by its clauses.
     const source = walked.kind === 'where' ? walked.source : walked;
     const own = (e: A.Expr): boolean => {
       if (e.kind === 'field') return own(e.target);
@@ -1157,7 +1157,7 @@ class RuleReader {
 
   /**
    * `current != holder`: during an opponent's turn; `current == holder`: during your own; likewise a
-   * field the glossary's condition names `by` against the card itself (`game.activeHero == self`).
+   * field the glossary's condition names `by` against the card itself (`game.leader == self`).
    */
   private turnCondition(e: A.BinaryExpr): string | undefined {
     if (e.op !== '==' && e.op !== '!=') return undefined;

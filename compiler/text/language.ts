@@ -24,7 +24,7 @@ export interface Condition {
   role?: string;
   /** `current != holder` (opponent) or `current == holder` (own). */
   turn?: 'own' | 'opponent';
-  /** Fields that hold whose turn it is besides `current` (`game.activeHero == self`: the card's own turn). */
+  /** Fields that hold whose turn it is besides `current` (`game.leader == self`: the card's own turn). */
   by: string[];
   /** A trigger testing it must say it: the situation does not (one player may hold several cards that take turns). */
   required: boolean;
