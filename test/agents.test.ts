@@ -46,6 +46,7 @@ describe('bot names', () => {
     expect(parseAgentKind('mcts:40:team:depth=0')).toEqual({ kind: 'mcts', iterations: 40, team: true, reuse: false, depth: 0 });
     expect(parseAgentKind('mcts:40:team:depth=0:horizon=turn')).toEqual({ kind: 'mcts', iterations: 40, team: true, reuse: false, depth: 0, horizon: 'turn' });
     expect(parseAgentKind('mcts:40:horizon=learned')).toEqual({ kind: 'mcts', iterations: 40, team: false, reuse: false, depth: 30, horizon: 'learned' });
+    expect(parseAgentKind('mcts:40:team:depth=4:policy=greedy')).toEqual({ kind: 'mcts', iterations: 40, team: true, reuse: false, depth: 4, policy: 'greedy' });
   });
 
   it('refuses a bad name with the forms there are', () => {
@@ -58,6 +59,7 @@ describe('bot names', () => {
       ['mcts:100:depth=x', /`depth=x` is not an option/],
       ['mcts:100:ms=0', /`ms=0` is not an option/],
       ['mcts:100:horizon=round', /`horizon=round` is not an option/],
+      ['mcts:100:policy=best', /`policy=best` is not an option/],
     ] as const) {
       expect(() => parseAgentKind(name), name).toThrow(AgentKindError);
       expect(() => parseAgentKind(name), name).toThrow(why);
@@ -173,6 +175,20 @@ describe('tree search', () => {
     const waits = (kind: AgentKind) => playByAgents(stall, { players: 1, seed: 2, agents: kind, maxSteps: 400 }).state.choices.filter((c) => c === 'wait').length;
     expect(waits('mcts:20:depth=0')).toBeGreaterThan(200);
     expect(waits('mcts:20:depth=0:horizon=learned')).toBeLessThan(30);
+  });
+
+  it("with policy=greedy its playouts take the estimate's best choice: a climb that random playouts value below a safe point pays", () => {
+    // Three times one hold of three goes up and the others drop the climber: a random playout
+    // reaches the top once in 27, a greedy one (a tenth of its choices at random) nearly always.
+    const climb = compiled(readPackFolder(join(packs, 'climb')));
+    const st = newGame(climb, { players: 1, seed: 1 });
+    const seeds = [1, 2, 3, 4, 5, 6];
+    const first = (seed: number, policy?: 'greedy') => mctsAgent(climb, seed, 'p1', mcts(10, { depth: 3, policy })).choose(st, choicesOfAsked(st), 'p1').id;
+    expect(seeds.map((seed) => first(seed))).toEqual(seeds.map(() => 'safe'));
+    expect(seeds.filter((seed) => first(seed, 'greedy') === 'climb').length).toBeGreaterThanOrEqual(4);
+    const score = (kind: AgentKind, seed: number) => standings(playByAgents(climb, { players: 1, seed, agents: kind, maxSteps: 20 }).state)[0].score;
+    expect(seeds.map((seed) => score('mcts:10:depth=3', seed))).toEqual(seeds.map(() => 2));
+    expect(seeds.map((seed) => score('mcts:10:depth=3:policy=greedy', seed))).toEqual(seeds.map(() => 6));
   });
 
   it('an estimate that is not a number is a compile error at its place in the YAML', () => {

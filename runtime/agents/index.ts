@@ -50,7 +50,7 @@ export type AgentSpec = { kind: 'random' } | { kind: 'greedy' } | ({ kind: 'mcts
 /** Playouts with a pack's estimate stop after this many choices unless the name says `depth=`. */
 export const DEFAULT_DEPTH = 30;
 const MAX_ITERATIONS = 1_000_000;
-const FORMS = '`random`, `greedy` or `mcts:<iterations>` with optional `:team`, `:reuse`, `:depth=<choices>`, `:horizon=turn|learned`, `:ms=<milliseconds>` (e.g. `mcts:200`, `mcts:200:team`)';
+const FORMS = '`random`, `greedy` or `mcts:<iterations>` with optional `:team`, `:reuse`, `:depth=<choices>`, `:horizon=turn|learned`, `:policy=greedy`, `:ms=<milliseconds>` (e.g. `mcts:200`, `mcts:200:team`)';
 
 /** A bad bot name, with the names there are. */
 export class AgentKindError extends Error {}
@@ -71,6 +71,7 @@ export function parseAgentKind(name: string): AgentSpec {
     else if (key === 'depth' && whole(value) !== undefined) spec.depth = whole(value)!;
     else if (key === 'ms' && whole(value)) spec.ms = whole(value)!;
     else if (flag === 'horizon=turn' || flag === 'horizon=learned') spec.horizon = value as 'turn' | 'learned';
+    else if (flag === 'policy=greedy') spec.policy = 'greedy';
     else throw bad(`\`${flag}\` is not an option of mcts`);
   }
   return spec;

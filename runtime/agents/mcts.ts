@@ -1,4 +1,5 @@
 import type { CompiledPack } from '../compiled.ts';
+import { cloneState } from '../clone.ts';
 import { estimates } from '../estimate.ts';
 import { applyInPlace, playoutApply, playoutChoices, standings } from '../index.ts';
 import type { Choice, GameState } from '../types.ts';
@@ -29,6 +30,15 @@ export interface MctsOptions {
    */
   horizon?: 'turn' | 'learned';
   /**
+   * How a playout picks (with a pack's estimate): `random` (the default), or `greedy`: at each of its
+   * `depth` choices every legal choice is tried on a copy and the one whose state the estimate
+   * values best for the player asked (the table, in team mode) is taken; one in ten is picked at
+   * random, so that the search sees more than one line. A choice of a greedy playout costs as many
+   * choices and estimates as there are legal choices: a playout that plays as a player might,
+   * rather than one whose random quest actions and wasted turns lose whatever the tree chose.
+   */
+  policy?: 'greedy';
+  /**
    * Stops searching after this many milliseconds even if iterations are left. The pick then depends
    * on the machine's speed: for a person's opponent, never for figures that must replay.
    */
@@ -39,6 +49,8 @@ export interface MctsOptions {
 export const PLAYOUT_CAP = 3000;
 /** UCT's exploration weight, for rewards scaled to 0..1. */
 const EXPLORE = 0.7;
+/** How often a greedy playout's choice is picked at random instead. */
+const EPSILON = 0.1;
 
 /** A node of the search: the choice that led here, by whom, and what came of it. */
 interface Node {
@@ -210,7 +222,8 @@ function playout(pack: CompiledPack, st: GameState, o: MctsOptions, random: () =
   const turn = st.turn;
   let steps = 0;
   if (o.horizon === 'turn') ({ st, steps } = playOn(st, random, 0, PLAYOUT_CAP, (s) => s.turn === turn));
-  ({ st } = playOn(st, random, steps, steps + (pack.rules.estimate ? o.depth : PLAYOUT_CAP), () => true));
+  if (o.policy === 'greedy' && pack.rules.estimate) st = playGreedily(pack, st, random, o.depth, o.team);
+  else ({ st } = playOn(st, random, steps, steps + (pack.rules.estimate ? o.depth : PLAYOUT_CAP), () => true));
   // With an estimate every leaf is valued by it, the game's end too: a reward then has one unit
   // whether the playout ended or was cut, and an estimate may grade what the score only counts
   // as won or lost.
@@ -232,6 +245,40 @@ function playOn(st: GameState, random: () => number, steps: number, cut: number,
     if (!playoutApply(st, Math.floor(random() * n)).ok) break;
   }
   return { st, steps };
+}
+
+/**
+ * `cut` choices from `st`, each the legal choice after which the estimate is best for the player
+ * asked (the table's mean in team mode, else their lead over the best other), ties broken at
+ * random, or with chance EPSILON a random one.
+ */
+function playGreedily(pack: CompiledPack, st: GameState, random: () => number, cut: number, team: boolean): GameState {
+  for (let steps = 0; !st.over && steps < cut; steps++) {
+    const asked = st.prompt?.player;
+    const legal = asked ? choicesOfAsked(st) : [];
+    if (!legal.length) break;
+    if (legal.length === 1 || random() < EPSILON) {
+      const r = applyInPlace(st, legal[Math.floor(random() * legal.length)]);
+      if (!r.ok) break;
+      st = r.state;
+      continue;
+    }
+    let next: GameState | undefined;
+    let top = -Infinity;
+    let ties = 0;
+    for (const c of legal) {
+      const r = applyInPlace(cloneState(st), c);
+      if (!r.ok) continue;
+      const guessed = estimated(pack, r.state);
+      if (!guessed) return st;
+      const v = rewards(r.state, guessed, team)(asked!);
+      if (v > top) (top = v), (next = r.state), (ties = 1);
+      else if (v === top && random() * ++ties < 1) next = r.state;
+    }
+    if (!next) break;
+    st = next;
+  }
+  return st;
 }
 
 function scoresAtEnd(st: GameState): Map<string, number> {
