@@ -33,10 +33,15 @@
  *   Where a 2-thread run's time goes: each playing thread's CPU against its wall time, and V8's
  *   helper threads' CPU against theirs (bench/threadCpu.ts).
  *   Memory per game state. Everything else is CPU time (bench/measure.ts).
+ * - Small World, 4 players, random bots, single-threaded: this engine against the one issue #12 was
+ *   filed at (4dab188), each on its own commit's pack in a child process, interleaved
+ *   (bench/baseline.ts). It takes the old engine from git the first time, and about a minute (the
+ *   old engine plays BASELINE_ROUNDS (default 5) batches of BASELINE_GAMES (default 30) games and
+ *   5 CPU-seconds of warm-up); a clone without that history skips it with one line.
  *
  * ROUNDS (default 7) sets the rounds of the interleaved figures, SW_GAMES (default 60) and
  * SW_ROUNDS (default 3) the Small World simulations; BENCH_ONLY picks sections, a comma-separated list
- * of `compile`, `playouts` and `simulations` (e.g. BENCH_ONLY=simulations, whose wall times are
+ * of `compile`, `playouts`, `simulations` and `baseline` (e.g. BENCH_ONLY=simulations, whose wall times are
  * fairest in a process that has not filled its heap with the sections before).
  */
 import './production.ts';
@@ -59,6 +64,7 @@ import { ticTacToe, ticTacToeMoves } from './boardgameio/tictactoe.ts';
 import { playConnectFour } from './handwritten/connectFour.ts';
 import { playSmallWorldCore, smallWorldData } from './handwritten/smallworldCore.ts';
 import { playTicTacToe } from './handwritten/tictactoe.ts';
+import { BASELINE_REV, raceBaseline } from './baseline.ts';
 import { batchFor, interleaved, median } from './measure.ts';
 import { packPlayer } from './packPlayout.ts';
 import { RandomPicker } from './randomPlayout.ts';
@@ -70,7 +76,7 @@ const SW_GAMES = Number(process.env.SW_GAMES ?? 60);
 const SW_ROUNDS = Number(process.env.SW_ROUNDS ?? 3);
 const DEFAULT_PACK = 'content/smallworld-wow';
 const SECTIONS = process.env.BENCH_ONLY?.split(',').map((x) => x.trim());
-const runs = (name: 'compile' | 'playouts' | 'simulations') => !SECTIONS || SECTIONS.includes(name);
+const runs = (name: 'compile' | 'playouts' | 'simulations' | 'baseline') => !SECTIONS || SECTIONS.includes(name);
 
 interface Row {
   figure: string;
@@ -374,4 +380,24 @@ if (runs('simulations')) {
   states = [];
   const heap = (kept - settled()) / count;
   rows.push({ figure: `memory per state (${players} players, the ${count} states of a game kept)`, value: `${(heap / 1024).toFixed(1)} KB heap`, ratio: `${(json / 1024).toFixed(1)} KB as JSON` });
+}
+
+// ─── Small World, this engine against issue #12's "today" ───
+if (runs('baseline')) {
+  const games = Number(process.env.BASELINE_GAMES ?? 30);
+  const rounds = Number(process.env.BASELINE_ROUNDS ?? 5);
+  section(`Small World, 4 players, random bots, one thread: this engine and pack against ${BASELINE_REV}'s, each in its own process, ${games} games a batch, median of ${rounds} interleaved batches; load average ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores`);
+  const b = await raceBaseline({ games, rounds, warmMs: 5000 });
+  if ('skip' in b) console.log(`skipped: ${b.skip}`);
+  else {
+    console.log(`${BASELINE_REV} from ${b.dir}, on ${b.packages}`);
+    const row = (f: typeof b.then, how: string) => ({
+      figure: `${f.name} on its own pack: ${how} (${f.choicesPerGame.toFixed(0)} choices a game${f.unfinished ? `, ${f.unfinished} unfinished` : ''})`,
+      value: perS(f.cpu, 'games'),
+      ratio: `${perS(f.wall, 'games')} wall`,
+    });
+    rows.push(row(b.then, 'simulate(), newGame/legalChoices/apply, a state copied a choice'));
+    rows.push(row(b.now, 'simulate(), playout mode, the state changed in place'));
+    rows.push({ figure: `this engine ÷ ${BASELINE_REV}'s, games a CPU-second (load average after: ${loadavg()[0].toFixed(2)})`, value: times(b.now.cpu / b.then.cpu), ratio: `${times(b.now.wall / b.then.wall)} in wall time`, target: '≥ 7×' });
+  }
 }
