@@ -83,11 +83,11 @@ describe('drafts a designer would print', () => {
     expect(sw.en.get('defenders')).toBe('At the end of your turn, place a Watchtower in a Fields region.');
     expect(sw.pl.get('defenders')).toBe('Na koniec swojej tury połóż Wieżę Strażniczą w regionie Pól.');
     expect(sw.de.get('defenders')).toBe('Am Ende deines Zuges lege einen Wachturm in eine Feldregion.');
-    // The terms a rule tests one of are joined by `or`: `about.bombFace.alone`.
-    // What the rule does that no number says follows them, by its effect's template (`effect.empty.do`).
-    expect(sw.en.get('goblins')).toBe('At the start of your turn, flip each Bomb: an explosion or a dud and an explosion empties the region.');
-    expect(sw.pl.get('goblins')).toBe('Na początku swojej tury odwróć każdą Bombę: eksplozja lub niewypał i eksplozja opróżnia region.');
-    expect(sw.de.get('goblins')).toBe('Zu Beginn deines Zuges decke jede Bombe auf: eine Explosion oder ein Blindgänger und eine Explosion leert die Region.');
+    // The terms a rule tests one of, as the clause: `about.bombFace.alone`; what the rule does that no number
+    // says goes where its `{effects}` stands, by its effect's template (`effect.empty.do`), as printed.
+    expect(sw.en.get('goblins')).toBe('At the start of your turn, flip each Bomb: an explosion means the region counts as empty; a dud has no effect.');
+    expect(sw.pl.get('goblins')).toBe('Na początku swojej tury odwróć każdą Bombę: eksplozja oznacza, że region uznaje się za pusty, niewypał nie daje żadnych efektów.');
+    expect(sw.de.get('goblins')).toBe('Zu Beginn deines Zuges decke jede Bombe auf: eine Explosion bedeutet, dass die Region als leer gilt; ein Blindgänger bleibt ohne Wirkung.');
     // Qualifying the clause, in the case the template asks for: `about.markerType.with`.
     expect(sw.en.get('archaeologists')).toBe('At the end of your turn, you receive 1 victory coin for each region with an Artifact or a Legendary Place.');
     expect(sw.pl.get('archaeologists')).toBe('Na koniec swojej tury otrzymujesz 1 monetę zwycięstwa za każdy region z Artefaktem lub Legendarnym Miejscem.');
@@ -109,8 +109,10 @@ describe('drafts a designer would print', () => {
   });
 
   it('a choice, the terms guarding each number, a pipeline’s value and a compared count, in full', () => {
-    expect(sw.en.get('battlefield')).toBe('The faction bonus counts twice. At the end of your turn, choose the Alliance or the Horde for a region of a neutral race. A neutral race fights for the side you chose.');
-    expect(sw.pl.get('battlefield')).toBe('Korzystasz z bonusu frakcji dwa razy. Na koniec swojej tury wybierz Przymierze lub Hordę za region Rasy neutralnej. Rasa neutralna walczy po wybranej przez Ciebie stronie.');
+    // A term the condition tests of the card's own player's thing (`holder.race.faction == neutral`) opens the clauses by `about.faction.own`.
+    expect(sw.en.get('battlefield')).toBe('The faction bonus counts twice. At the end of your turn, if you control a neutral race, choose the Alliance or the Horde. A neutral race fights for the side you chose.');
+    expect(sw.pl.get('battlefield')).toBe('Korzystasz z bonusu frakcji dwa razy. Na koniec swojej tury, jeśli kontrolujesz Rasę neutralną, wybierz Przymierze lub Hordę. Rasa neutralna walczy po wybranej przez Ciebie stronie.');
+    expect(sw.de.get('battlefield')).toBe('Der Fraktionsbonus zählt zweimal. Am Ende deines Zuges, wenn du ein neutrales Volk kontrollierst, wähle die Allianz oder die Horde. Ein neutrales Volk kämpft für die gewählte Seite.');
     expect(sw.en.get('worgen')).toBe(
       'At the start of your turn, choose human form or Worgen form, you receive 2 victory coins in human form, and you pay 1 victory coin in Worgen form. You may not put your race into decline this turn. You conquer a region for 1 race token fewer than normal in Worgen form (you must pay at least 1 race token).',
     );
@@ -127,20 +129,24 @@ describe('drafts a designer would print', () => {
 
   it('WotLK and Wroth: what a pipeline’s number or a compared distance changes, with its verb', () => {
     const wotlk = { en: lines(draftTexts(contextOf('wotlk'), 'en').yaml), pl: lines(draftTexts(contextOf('wotlk'), 'pl').yaml) };
-    // `{count} more {unit}`: a word between the number and its unit.
-    expect(wotlk.en.get('jaina')).toBe('Action: move up to 4 spaces, once per turn. When you fight, you roll 1 more block.');
-    expect(wotlk.pl.get('jaina')).toBe('Akcja: przesuń o maksymalnie 4 pola, raz na turę. Gdy walczysz, rzucasz 1 blok więcej.');
+    // `{count} more {unit}`: a word between the number and its unit. A frame's `timed` form says the limit where `{limit}` stands.
+    expect(wotlk.en.get('jaina')).toBe('Action, once per turn: move to any space up to 4 spaces away. When you fight, you roll 1 more block.');
+    expect(wotlk.pl.get('jaina')).toBe('Akcja, raz na turę: przesuń o maksymalnie 4 pola. Gdy walczysz, rzucasz 1 blok więcej.');
+    // An action that only sets a field of the card (`self.warded = true`) a modifier reads says that modifier in its frame.
+    expect(wotlk.en.get('liadrin')).toBe('Action, once per turn: ghouls are kept off your space until your next turn. When you rest, heal 1 more damage.');
+    expect(wotlk.pl.get('liadrin')).toBe('Akcja, raz na turę: ghule nie pojawiają się na Twoim polu do Twojej następnej tury. Gdy odpoczywasz, leczysz 1 obrażenie więcej.');
     // `x = min(cap, x + 1)` gives 1, said by the field's template `field.health.placed`.
     // `require adjacent(here, target)` of an action's parameter: where it must be, by `relation.adjacent.space` in the
     // case the `…Related` template (`field.ghouls.removedRelated`, `effect.fight.related`) asks for.
-    expect(wotlk.en.get('sylvanas')).toBe('Action: fight on a space connected to yours, once per turn. When a hero card is played, heal 1 damage if it is a fight card or a defend card in your turn.');
-    expect(wotlk.pl.get('sylvanas')).toBe('Akcja: zaatakuj na polu połączonym z Twoim, raz na turę. Gdy zostaje zagrana bohaterska karta, ulecz 1 obrażenie, jeśli to karta Ataku lub karta Obrony w swojej turze.');
+    // A moment's words may say where the terms a rule is about (`{terms}`) and its conditions (`{condition}`) go, as printed.
+    expect(wotlk.en.get('sylvanas')).toBe('Action, once per turn: fight on a space connected to yours. When you play a fight card or a defend card in your turn, heal 1 damage.');
+    expect(wotlk.pl.get('sylvanas')).toBe('Akcja, raz na turę: zaatakuj na polu połączonym z Twoim. Gdy zagrywasz kartę Ataku lub kartę Obrony w swojej turze, ulecz 1 obrażenie.');
     expect(wotlk.en.get('varian')).toBe('Action: move ghouls to a connected space so that it holds up to 3 ghouls. Action: remove 1 ghoul from your space and from each connected space.');
     expect(wotlk.pl.get('varian')).toBe('Akcja: przesuń ghule na połączone pole, maksymalnie do 3 ghuli tam. Akcja: usuń 1 ghula ze swojego pola i z każdego połączonego pola.');
     expect(wotlk.en.get('muradin')).toBe('Action: remove 2 ghouls from a space connected to yours. In your quest actions you may lay 1 more card.');
     expect(wotlk.pl.get('muradin')).toBe('Akcja: usuń 2 ghule z pola połączonego z Twoim. W swoich akcjach misji możesz wyłożyć 1 kartę więcej.');
     // `require h != self` of an action's parameter: `{another}` says it by `another.hero`, in the template's case; the reading needs its words.
-    expect(wotlk.en.get('tirion')).toBe('When you fight, you may count any blocks as successes. Action: move another hero up to 2 spaces.');
+    expect(wotlk.en.get('tirion')).toBe('When you fight, you may count any blocks as successes. Action: move another hero to any space up to 2 spaces away.');
     expect(wotlk.pl.get('tirion')).toBe('Gdy walczysz, możesz liczyć dowolne bloki jako sukcesy. Akcja: przesuń innego bohatera o maksymalnie 2 pola.');
     // `{agree:word}`: a word after the number in the form `plurals` gives it for that number (Polish few and many).
     expect(wotlk.pl.get('knightsOfTheEbonBlade')).toContain('zadaj 3 obrażenia rozdzielone dowolnie');

@@ -126,6 +126,8 @@ export interface RuleClaim {
   ownNumbers?: boolean;
   /** A term the rule's condition compares its parameter with: what the rule is about. */
   subject?: boolean;
+  /** A term the rule's condition compares a thing of the card's own player with (`holder.side == red`): what that player has. */
+  own?: boolean;
   /** The pipeline or field whose numbers count no unit of the glossary, for a warning. */
   uncounted?: string;
   /**

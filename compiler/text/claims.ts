@@ -181,7 +181,10 @@ class RuleReader {
         const at = this.out.length;
         if (timing) this.push({ k: 'timing', timing }, false, decl.nameSpan, [decl]);
         this.roles(decl.roles);
-        if (decl.when) this.scan(decl.when, { required: true });
+        if (decl.when) {
+          this.scan(decl.when, { required: true });
+          this.owned(decl.when);
+        }
         this.pairUp(decl.body);
         this.guarded(decl.when, () => this.block(decl.body));
         this.triggerMode(decl, at);
@@ -324,6 +327,23 @@ class RuleReader {
       for (const [side, other] of [[x.left, x.right], [x.right, x.left]] as const) {
         if (side.kind !== 'name' || !mentions(other)) continue;
         for (const c of this.out) if (c.decl === this.current && c.body.k === 'term' && c.sites.includes(side)) c.subject = true;
+      }
+    });
+  }
+
+  /** Terms the condition compares a field of the card's own player with (`holder.side.colour == red`): what that player has. */
+  private owned(when: A.Expr): void {
+    const root = (e: A.Expr): A.Expr => (e.kind === 'field' ? root(e.target) : e);
+    const ownPlayer = (e: A.Expr) => {
+      const r = root(e);
+      const k = r !== e && r.kind === 'name' ? this.c.names.get(r)?.k : undefined;
+      return k === 'holder' || k === 'me';
+    };
+    walkExpr(when, (x) => {
+      if (x.kind !== 'binary' || (x.op !== '==' && x.op !== '!=')) return;
+      for (const [side, other] of [[x.left, x.right], [x.right, x.left]] as const) {
+        if (side.kind !== 'name' || !ownPlayer(other)) continue;
+        for (const c of this.out) if (c.decl === this.current && c.body.k === 'term' && c.sites.includes(side)) c.own = true;
       }
     });
   }

@@ -9,7 +9,7 @@ import type * as A from '../../dsl/ast.ts';
 import type { Declared, EntitySym } from '../declare.ts';
 import type { RuleClaim } from './claim.ts';
 import { termClass, type Forms, type Glossary, type Language } from './language.ts';
-import { walkStmts } from '../../dsl/walk.ts';
+import { walkExpr, walkStmts } from '../../dsl/walk.ts';
 import { findAll, tokenize } from './phrase.ts';
 
 export interface Rendering {
@@ -49,6 +49,8 @@ export class Renderer {
   private readonly missing: Rendering['missing'] = [];
   /** Whether the sentence being rendered opens with a moment or a limit, for templates with `timed` and `plain` forms. */
   private opened = false;
+  /** Whether the last action rendered said the rule it switches on inside its frame. */
+  private framed = false;
 
   constructor(
     private readonly lang: Language,
@@ -367,16 +369,34 @@ export class Renderer {
     );
     const all = [...said.values()].flat();
     const sentences = new Map<A.Decl, string>();
+    const kept = new Map<A.Decl, Said[]>();
     for (const [decl, cs] of byDecl) {
       const own = said.get(decl)!;
       // A clause another clause of the card says in full ("1 damage" beside "deal 1 damage", the two
       // branches of one `if`) is said once; so is a rule with no moment of its own that only repeats another.
       const unsaid = !cs.some((c) => c.body.k === 'timing' || c.body.k === 'limit') && decl.kind === 'on';
-      const kept = own.filter((x) => !all.some((y) => y !== x && y.key === x.key && (y.decl === decl || unsaid) && (y.text !== x.text ? within(y.text, x.text) : y.decl !== decl)));
-      if (own.length && !kept.length && unsaid) continue;
-      const s = this.sentence(decl, cs, kept);
+      const k = own.filter((x) => !all.some((y) => y !== x && y.key === x.key && (y.decl === decl || unsaid) && (y.text !== x.text ? within(y.text, x.text) : y.decl !== decl)));
+      if (own.length && !k.length && unsaid) continue;
+      kept.set(decl, k);
+    }
+    // What an action switches on (a field of the card it sets, that a rule with no moment of its own reads) is what it does.
+    const switchedBy = new Map<A.Decl, A.Decl>();
+    for (const [decl] of kept) {
+      if (decl.kind !== 'action') continue;
+      const sets = selfFieldsSet(decl);
+      const other = [...kept.keys()].find((o) => o !== decl && o.kind === 'modify' && !switchedBy.has(o) && selfFieldsRead(o).some((f) => sets.has(f)));
+      if (other) switchedBy.set(other, decl);
+    }
+    const absorbed = new Set<A.Decl>();
+    for (const [decl, k] of kept) {
+      const partner = [...switchedBy].find(([, action]) => action === decl)?.[0];
+      const within = partner && this.sentence(partner, byDecl.get(partner)!, kept.get(partner)!, false, true);
+      this.framed = false;
+      const s = this.sentence(decl, byDecl.get(decl)!, k, false, false, within);
+      if (partner && this.framed) absorbed.add(partner);
       if (s) sentences.set(decl, s);
     }
+    for (const decl of absorbed) sentences.delete(decl);
     // A card that says nothing else says what its rules place.
     if (!sentences.size) {
       for (const [decl, cs] of byDecl) {
@@ -429,7 +449,11 @@ export class Renderer {
     return [...new Set(cs.filter((c) => c.body.k === 'term' && c.subject).map((c) => (c.body as { term: string }).term))];
   }
 
-  private sentence(decl: A.Decl, cs: RuleClaim[], said: Said[], places = false): string | undefined {
+  /**
+   * A rule's sentence; `bare`: its body alone, to be said inside another's frame; `within`: what an
+   * action's frame says when the action does nothing else (the body of the rule it switches on).
+   */
+  private sentence(decl: A.Decl, cs: RuleClaim[], said: Said[], places = false, bare = false, within?: string): string | undefined {
     this.opened = cs.some((c) => c.body.k === 'timing' || c.body.k === 'limit');
     const whenTerms = this.whenTerms(cs);
     const timing = cs.find((c) => c.body.k === 'timing');
@@ -445,6 +469,10 @@ export class Renderer {
     const main = new Set(terms.filter((c) => !c.otherwise).map((c) => classOf(c.body.term)));
     const required = new Set(terms.filter((c) => !c.otherwise || !main.size || main.has(classOf(c.body.term))).map((c) => c.body.term));
     for (const x of said) for (const t of [...(x.c.per ?? []), ...(decl.kind === 'modify' ? whenTerms : [])]) used.add(t);
+    // A moment whose words name what the rule is about says those terms itself ("When you play {terms},").
+    const moment = timing ? this.lang.timing.get((timing.body as { timing: string }).timing)?.text : undefined;
+    const momentTerms = moment?.includes('{terms') ? [...required].filter((t) => !used.has(t)) : [];
+    momentTerms.forEach((t) => used.add(t));
     // The terms the condition around a number requires are said with that number ("you receive 2
     // victory coins in human form and you pay 1 in Worgen form"), each once.
     const texts = new Map<Said, string>();
@@ -500,6 +528,13 @@ export class Renderer {
     const about = [...required].filter((t) => !used.has(t));
     const things = [...new Set(cs.filter((c) => c.body.k === 'term' && !c.required && termClass(this.g, this.d, c.body.term)?.k === 'field').map((c) => (c.body as { term: string }).term))].filter((t) => !about.includes(t));
     for (const [cls, ts] of this.aboutGroups(about)) {
+      // What the card's own player has opens the sentence's clauses ("if you play the red side, …").
+      const own = ts.every((t) => cs.some((c) => c.body.k === 'term' && c.body.term === t && c.own));
+      const opener = own && clauses.length ? this.template(`about.${cls}.own`, decl, cs[0].span, false) : undefined;
+      if (opener) {
+        clauses[0] = `${this.fill(opener, { terms: (k, cat) => this.anyOf(ts, k, decl, cs[0].span, cat) })} ${clauses[0]}`;
+        continue;
+      }
       const last = clauses[clauses.length - 1];
       // An action's template may say where what qualifies it goes (`{how}`: "eine Region {how} erobern").
       const named = last !== undefined && this.about(cls, 'with', ts, things, decl, cs[0].span);
@@ -513,11 +548,21 @@ export class Renderer {
       const t = clauses.length ? this.template(`about.${cls}.otherwise`, decl, cs[0].span, false) : undefined;
       if (t) clauses[clauses.length - 1] += ` ${this.fill(t, { terms: (k, cat) => this.anyOf(ts, k, decl, cs[0].span, cat) })}`;
     }
-    clauses.push(...saidEffects.map((x) => texts.get(x)!));
+    // An about template may say where what the rule does goes (`{effects}`: "turn each card over: {effects}").
+    const effectClauses = saidEffects.map((x) => texts.get(x)!);
+    const holds = clauses.findIndex((x) => x.includes('{effects}'));
+    if (holds >= 0 && effectClauses.length) clauses[holds] = clauses[holds].replace('{effects}', this.series(effectClauses, this.template('list', decl, decl.nameSpan, false) ?? ' & ', decl, decl.nameSpan));
+    else clauses.push(...effectClauses);
+    clauses.forEach((x, i) => (clauses[i] = x.replace('{effects}', '')));
     said = [...said, ...saidEffects];
     if (!clauses.length) clauses.push(...(places ? this.placements(decl, cs) : this.switches(decl)));
     clauses.forEach((x, i) => (clauses[i] = x.replace('{how}', '')));
-    // An action that only sets up what other rules do: its frame alone ("Action").
+    // An action that only sets up what another rule does says that rule in its frame ("Action, once per
+    // turn: pieces are kept off your square until your next turn"); with none, its frame alone ("Action").
+    if (!clauses.length && frame && within) {
+      clauses.push(within);
+      this.framed = true;
+    }
     if (!clauses.length && frame) [clauses[0], frame] = [frame.replace(/[\s:,;]*\{clauses\}\s*/, ''), undefined];
     if (!clauses.length) return undefined;
     // How long what the rule keeps lasts: "this turn", "until your next turn".
@@ -534,32 +579,43 @@ export class Renderer {
     const either = clauses.length === 2 && said.length === 2 && alts[0] && alts[1] && alts[0].of === alts[1].of && alts[0].chosen !== alts[1].chosen && this.template('either', decl, decl.nameSpan);
     const and = either || (clauses.length === 2 && this.template('list', decl, decl.nameSpan, false)) || (this.template('and', decl, decl.nameSpan, false) ?? ', ');
     let body = this.series(clauses, and, decl, decl.nameSpan);
-    // Conditions close the sentence: "(this works in decline too)".
+    // Conditions go where the moment's words put them ("When you play a card {condition},"), else close the sentence: "(this works in decline too)".
+    const conditions: string[] = [];
     for (const c of cs) {
       if (c.body.k !== 'condition' || !c.required) continue;
       const say = this.lang.conditions.get(c.body.cond)?.text;
-      if (say) body += ` ${say}`;
+      if (say) conditions.push(say);
       else if (!this.missing.some((m) => m.key === `conditions.${(c.body as { cond: string }).cond}`)) this.missing.push({ key: `conditions.${c.body.cond}`, decl, span: c.span });
     }
+    if (conditions.length && !moment?.includes('{condition}')) body += ` ${conditions.join(' ')}`;
     if (frame) body = frame.replace('{clauses}', body);
-    // A frame may say the limit itself ("Once per game, in your turn: …"): said once, not twice.
+    // A frame may say the limit itself, where its `{limit}` stands ("Action, once per turn: …", "Once per game, in your turn: …"): said once, not twice.
     const limitSaid = limit && this.claim(limit);
-    if (limitSaid && !body.toLocaleLowerCase(this.lang.lang).includes(limitSaid.toLocaleLowerCase(this.lang.lang))) {
+    if (limitSaid && body.includes('{limit}')) body = body.replace('{limit}', limitSaid);
+    else if (limitSaid && !body.toLocaleLowerCase(this.lang.lang).includes(limitSaid.toLocaleLowerCase(this.lang.lang))) {
       body = (this.template('sentence.limited', decl, decl.nameSpan, false) ?? '{limit} {clauses}').replace('{limit}', limitSaid).replace('{clauses}', body);
     }
+    body = body.replace('{limit}', '');
+    // Said inside another rule's frame (an action that only switches on what this rule does).
+    if (bare) return tidy(body);
     let text: string;
     if (timing) {
       const id = (timing.body as { timing: string }).timing;
-      const say = this.lang.timing.get(id)?.text;
-      if (!say && !this.missing.some((m) => m.key === `timing.${id}`)) this.missing.push({ key: `timing.${id}`, decl, span: timing.span });
+      if (!moment && !this.missing.some((m) => m.key === `timing.${id}`)) this.missing.push({ key: `timing.${id}`, decl, span: timing.span });
+      const say = moment && this.fill(moment, { terms: (k, cat) => this.anyOf(momentTerms, k, decl, timing.span, cat), condition: () => conditions.join(' ') });
       const t = this.template('sentence.timed', decl, decl.nameSpan, false) ?? '{timing} {clauses}.';
       text = t.replace('{timing}', say ?? `[${id}]`).replace('{clauses}', body);
     } else {
       const t = this.template('sentence.plain', decl, decl.nameSpan, false) ?? '{clauses}.';
       text = t.replace('{clauses}', body);
     }
-    return capitalize(text.replace(/\s+/g, ' ').replace(/ ([,.;:)])/g, '$1').trim(), this.lang.lang);
+    return capitalize(tidy(text), this.lang.lang);
   }
+}
+
+/** One space between words, none before punctuation nor opening the text: what an empty slot or an opening clause's comma leaves behind. */
+function tidy(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/ ([,.;:)])/g, '$1').replace(/^[,;:]\s*/, '').trim();
 }
 
 /** A number's clause, rendered once for the card so that one clause another says in full is dropped. */
@@ -572,6 +628,27 @@ interface Said {
   head: string;
   tail?: string;
   text: string;
+}
+
+/** The card's own fields an action sets (`self.f = …`). */
+function selfFieldsSet(decl: A.ActionDecl): Set<string> {
+  const out = new Set<string>();
+  walkStmts(decl.body.stmts, (s) => {
+    if (s.kind === 'assign' && s.target.target.kind === 'name' && s.target.target.name === 'self') out.add(s.target.field);
+  });
+  return out;
+}
+
+/** The card's own fields a modifier's condition or value reads (`self.f`). */
+function selfFieldsRead(decl: A.Decl): string[] {
+  const out: string[] = [];
+  if (decl.kind !== 'modify') return out;
+  for (const e of [...(decl.when ? [decl.when] : []), decl.value]) {
+    walkExpr(e, (x) => {
+      if (x.kind === 'field' && x.target.kind === 'name' && x.target.name === 'self') out.push(x.field);
+    });
+  }
+  return out;
 }
 
 /** Does `whole` say `part`, word for word? */
