@@ -468,20 +468,31 @@ export function defaultOf(t: Type): Value {
  * stay as they were, an unchanged card's values are not checked again.
  */
 const entityValues = new WeakMap<object, { file: string; types: string; values: Record<string, unknown>; diagnostics: DiagnosticInput[] }>();
-/** The last `valueTypes` text: the same text is the same string from compile to compile, compared at once. */
+/**
+ * The last `valueTypes` parts, and their text: while the parts stay the same (compared one by one,
+ * most of them the very strings of the last compile) the text is the same string, compared at once.
+ */
+let lastParts: string[] = [];
 let lastTypes = '';
 
-/** Everything checking an entity's values reads besides the entity: each field's type, the enums, every id and its kind. */
+/**
+ * Everything checking an entity's values reads besides the entity: each field's type, the enums,
+ * every id and its kind. Each record is a tag and a fixed number of parts (an enum's count first),
+ * so two different packs never give the same parts.
+ */
 function valueTypes(d: Declared): string {
   const parts: string[] = [];
   for (const [name, k] of d.kinds) {
-    parts.push(`kind ${name}`);
-    for (const [section, fields] of [['props', k.props], ['state', k.state]] as const) for (const [f, sym] of fields) parts.push(`${section} ${f} ${Ty.show(sym.type)}`);
+    parts.push('kind', name);
+    for (const [f, sym] of k.props) parts.push('props', f, Ty.show(sym.type));
+    for (const [f, sym] of k.state) parts.push('state', f, Ty.show(sym.type));
   }
-  for (const [name, e] of d.enums) parts.push(`enum ${name} ${JSON.stringify(e.values)}`);
-  for (const [id, e] of d.entities) parts.push(`${id} ${e.kind}`);
-  const s = parts.join('\n');
-  if (s !== lastTypes) lastTypes = s;
+  for (const [name, e] of d.enums) parts.push('enum', name, String(e.values.length), ...e.values);
+  for (const [id, e] of d.entities) parts.push('entity', id, e.kind);
+  if (parts.length !== lastParts.length || parts.some((x, i) => x !== lastParts[i])) {
+    lastParts = parts;
+    lastTypes = JSON.stringify(parts);
+  }
   return lastTypes;
 }
 

@@ -313,11 +313,10 @@ function sameParts(a: string[], b: string[]): boolean {
 function environmentOf(c: Checked): string[] {
   const d = c.declared;
   const parts = yamlWithoutRules(d);
-  const global = <D extends A.Decl>(m: Map<string, Placed<D>>) => [...m].filter(([, p]) => !p.unit.owner);
-  for (const [name, p] of global(c.events)) parts.push(signature('event', name, p.decl, false));
-  for (const [name, p] of global(c.fns)) parts.push(signature('fn', name, p.decl, true));
-  for (const [name, p] of global(c.pipelines)) parts.push(signature('pipeline', name, p.decl, true));
-  for (const [name, p] of global(c.procs)) parts.push(signature('proc', name, p.decl, true));
+  for (const [name, p] of c.events) if (!p.unit.owner) parts.push(signature('event', name, p.decl, false));
+  for (const [name, p] of c.fns) if (!p.unit.owner) parts.push(signature('fn', name, p.decl, true));
+  for (const [name, p] of c.pipelines) if (!p.unit.owner) parts.push(signature('pipeline', name, p.decl, true));
+  for (const [name, p] of c.procs) if (!p.unit.owner) parts.push(signature('proc', name, p.decl, true));
   for (const [name, p] of c.checks) parts.push(signature('check', name, p.decl, false));
   for (const [name, p] of c.guards) parts.push(signature('guard', name, p.decl, false));
   for (const [name, list] of c.actions) for (const p of list) if (!p.unit.owner) parts.push(signature('action', name, p.decl, true));
@@ -378,16 +377,14 @@ const BODIES = new Set(['body', 'value', 'min', 'max', 'when', 'label']);
  * Signatures by tree: the same text gives the same tree (dsl/parser.ts), so only new declarations
  * are written out, and an unchanged one gives the same string, compared at once.
  */
-const signatures = [new WeakMap<A.Decl, string>(), new WeakMap<A.Decl, string>()];
+const signatures = [new WeakMap<A.Decl, { what: string; name: string; text: string }>(), new WeakMap<A.Decl, { what: string; name: string; text: string }>()];
 
 /** A declaration as written, positions aside, after what it is and its name; without its body when `head` (what callers see of it). */
 function signature(what: string, name: string, decl: A.Decl, head: boolean): string {
   const known = signatures[head ? 1 : 0];
-  let s = known.get(decl);
-  const prefix = `${what} ${name} `;
-  if (s === undefined || !s.startsWith(prefix)) {
-    s = prefix + JSON.stringify(decl, (key, value) => (key === 'span' || key === 'nameSpan' || (head && BODIES.has(key)) ? undefined : value));
-    known.set(decl, s);
-  }
-  return s;
+  const found = known.get(decl);
+  if (found?.what === what && found.name === name) return found.text;
+  const text = `${what} ${name} ${JSON.stringify(decl, (key, value) => (key === 'span' || key === 'nameSpan' || (head && BODIES.has(key)) ? undefined : value))}`;
+  known.set(decl, { what, name, text });
+  return text;
 }

@@ -17,6 +17,8 @@ export const MAX_NESTING = 200;
  */
 export function checkNesting(d: Declared, report: (d: DiagnosticInput) => void): void {
   for (const unit of d.units) {
+    // Every compile measures every unit (a cached answer each, but for the changed ones): only a unit with a deep declaration is copied.
+    if (!unit.program.decls.some((decl) => deepestNode(decl))) continue;
     const kept = unit.program.decls.filter((decl) => {
       const deepest = deepestNode(decl);
       if (!deepest) return true;
