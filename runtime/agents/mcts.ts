@@ -217,13 +217,14 @@ function learnTurnEnd(end: TurnEnd, st: GameState, at: Node, parent: Node | unde
   if (end.seen && ends) for (const [p, v] of guessed) guessed.set(p, v + (ends * (end.change.get(p) ?? 0)) / end.seen);
 }
 
-/** Plays on at random from `st` and gives each player's reward where it stopped; `valued` may adjust the estimates there. */
+/** Plays on from `st` (at random, or greedily by `policy`) and gives each player's reward where it stopped; `valued` may adjust the estimates there. */
 function playout(pack: CompiledPack, st: GameState, o: MctsOptions, random: () => number, valued?: (guessed: Map<string, number>, st: GameState) => void): (player: string) => number {
   const turn = st.turn;
   let steps = 0;
-  if (o.horizon === 'turn') ({ st, steps } = playOn(st, random, 0, PLAYOUT_CAP, (s) => s.turn === turn));
-  if (o.policy === 'greedy' && pack.rules.estimate) st = playGreedily(pack, st, random, o.depth, o.team);
-  else ({ st } = playOn(st, random, steps, steps + (pack.rules.estimate ? o.depth : PLAYOUT_CAP), () => true));
+  const greedy = o.policy === 'greedy' && pack.rules.estimate;
+  const play = (from: GameState, at: number, cut: number, going: Going) => (greedy ? playGreedily(pack, from, random, at, cut, going, o.team) : playOn(from, random, at, cut, going));
+  if (o.horizon === 'turn') ({ st, steps } = play(st, 0, PLAYOUT_CAP, (s) => s.turn === turn));
+  ({ st } = play(st, steps, steps + (pack.rules.estimate ? o.depth : PLAYOUT_CAP), () => true));
   // With an estimate every leaf is valued by it, the game's end too: a reward then has one unit
   // whether the playout ended or was cut, and an estimate may grade what the score only counts
   // as won or lost.
@@ -236,8 +237,10 @@ function playout(pack: CompiledPack, st: GameState, o: MctsOptions, random: () =
   return o.team || st.players.length === 1 ? rewards(st, scoresAtEnd(st), true) : () => 0;
 }
 
+type Going = (st: GameState) => boolean;
+
 /** Random choices from `st` while `going` holds, the game is on and fewer than `cut` steps were played. */
-function playOn(st: GameState, random: () => number, steps: number, cut: number, going: (st: GameState) => boolean): { st: GameState; steps: number } {
+function playOn(st: GameState, random: () => number, steps: number, cut: number, going: Going): { st: GameState; steps: number } {
   // In playout mode: a rollout's record is never read, only the state it ends in.
   for (; !st.over && steps < cut && going(st); steps++) {
     const n = playoutChoices(st, true);
@@ -248,12 +251,12 @@ function playOn(st: GameState, random: () => number, steps: number, cut: number,
 }
 
 /**
- * `cut` choices from `st`, each the legal choice after which the estimate is best for the player
- * asked (the table's mean in team mode, else their lead over the best other), ties broken at
- * random, or with chance EPSILON a random one.
+ * Choices from `st` while `going` holds and fewer than `cut` steps were played, each the legal
+ * choice after which the estimate is best for the player asked (the table's mean in team mode,
+ * else their lead over the best other), ties broken at random, or with chance EPSILON a random one.
  */
-function playGreedily(pack: CompiledPack, st: GameState, random: () => number, cut: number, team: boolean): GameState {
-  for (let steps = 0; !st.over && steps < cut; steps++) {
+function playGreedily(pack: CompiledPack, st: GameState, random: () => number, steps: number, cut: number, going: Going, team: boolean): { st: GameState; steps: number } {
+  for (; !st.over && steps < cut && going(st); steps++) {
     const asked = st.prompt?.player;
     const legal = asked ? choicesOfAsked(st) : [];
     if (!legal.length) break;
@@ -270,7 +273,7 @@ function playGreedily(pack: CompiledPack, st: GameState, random: () => number, c
       const r = applyInPlace(cloneState(st), c);
       if (!r.ok) continue;
       const guessed = estimated(pack, r.state);
-      if (!guessed) return st;
+      if (!guessed) return { st, steps };
       const v = rewards(r.state, guessed, team)(asked!);
       if (v > top) (top = v), (next = r.state), (ties = 1);
       else if (v === top && random() * ++ties < 1) next = r.state;
@@ -278,7 +281,7 @@ function playGreedily(pack: CompiledPack, st: GameState, random: () => number, c
     if (!next) break;
     st = next;
   }
-  return st;
+  return { st, steps };
 }
 
 function scoresAtEnd(st: GameState): Map<string, number> {
