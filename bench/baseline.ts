@@ -28,12 +28,12 @@ import { median } from './measure.ts';
 
 export const BASELINE_REV = '4dab188';
 
-const HERE = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PLAYER = fileURLToPath(new URL('./baselinePlayer.ts', import.meta.url));
 
-function git(args: string[], input?: Buffer): { ok: boolean; out: string } {
-  const r = spawnSync('git', args, { cwd: HERE, input, encoding: 'utf8', maxBuffer: 1 << 30 });
-  return { ok: !r.error && r.status === 0, out: (r.stdout ?? '').trim() || (r.stderr ?? '').trim() || (r.error?.message ?? '') };
+function git(args: string[]): { ok: boolean; out: string } {
+  const r = spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
+  return { ok: !r.error && r.status === 0, out: (r.stdout ?? '').trim() };
 }
 
 /** Why the packages installed here would not run the old commit as it shipped, or undefined if they would. */
@@ -41,7 +41,7 @@ function packagesDiffer(checkout: string): string | undefined {
   const lock = JSON.parse(readFileSync(join(checkout, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; optional?: boolean }> };
   for (const [path, p] of Object.entries(lock.packages)) {
     if (!path) continue;
-    const installed = join(HERE, path, 'package.json');
+    const installed = join(ROOT, path, 'package.json');
     // An optional package missing here is one for another platform: npm would not install it there either.
     if (!existsSync(installed) && p.optional) continue;
     const version = existsSync(installed) ? (JSON.parse(readFileSync(installed, 'utf8')) as { version?: string }).version : undefined;
@@ -58,7 +58,7 @@ function checkout(rev: string): { dir: string; packages: string } | { skip: stri
   if (!full.ok) return { skip: `commit ${rev} is not in this clone's history (a shallow clone? \`git fetch --unshallow\`), or git is missing` };
   const dir = join(tmpdir(), 'rulebook-baseline', full.out);
   if (!existsSync(dir)) {
-    const tar = spawnSync('git', ['archive', '--format=tar', full.out], { cwd: HERE, maxBuffer: 1 << 30 });
+    const tar = spawnSync('git', ['archive', '--format=tar', full.out], { cwd: ROOT, maxBuffer: 1 << 30 });
     if (tar.status !== 0) return { skip: `git archive ${rev} failed: ${tar.stderr.toString().trim()}` };
     // Unpacked beside, then renamed: a run cut short leaves no half copy to be taken for a whole one.
     const part = `${dir}.part-${process.pid}`;
@@ -74,7 +74,7 @@ function checkout(rev: string): { dir: string; packages: string } | { skip: stri
   if (existsSync(modules)) return { dir, packages: lstatSync(modules).isSymbolicLink() ? LINKED : 'its own packages' };
   const differ = packagesDiffer(dir);
   if (!differ) {
-    symlinkSync(join(HERE, 'node_modules'), modules, 'dir');
+    symlinkSync(join(ROOT, 'node_modules'), modules, 'dir');
     return { dir, packages: LINKED };
   }
   const ci = spawnSync('npm', ['ci', '--ignore-scripts', '--offline', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8' });
@@ -145,7 +145,7 @@ export async function raceBaseline(o: BaselineOptions): Promise<BaselineOutcome>
   const copy = checkout(BASELINE_REV);
   if ('skip' in copy) return copy;
   const head = git(['rev-parse', '--short', 'HEAD']).out;
-  const players = [new Player(BASELINE_REV, copy.dir), new Player(`HEAD ${head}`, HERE)];
+  const players = [new Player(BASELINE_REV, copy.dir), new Player(`HEAD ${head}`, ROOT)];
   try {
     await Promise.all(players.map((p) => p.ready));
     const batch: BatchRequest = { games: o.games, seed: 1, players: 4 };
