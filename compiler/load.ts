@@ -2,6 +2,7 @@ import { parseDocument, isDocument, isMap, isScalar, isSeq, isPair, type Documen
 import { LRUCache } from 'lru-cache';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import type { Fragment, SourceFile } from './source.ts';
+import { frozenValue } from './yamlValue.ts';
 
 /** A YAML file of a pack, parsed, with its node positions kept. */
 export interface LoadedFile {
@@ -47,7 +48,7 @@ function parseYaml(text: string): Parsed {
     parsed = { doc };
     if (!doc.errors.length) {
       try {
-        parsed.data = deepFreeze(doc.toJS({ maxAliasCount: 100 }));
+        parsed.data = frozenValue(doc);
       } catch (err) {
         parsed.unreadable = (err as Error).message;
       }
@@ -55,18 +56,6 @@ function parseYaml(text: string): Parsed {
     parsedByText.set(text, parsed);
   }
   return parsed;
-}
-
-/** Freezes a value and everything in it; an alias may make the same object appear twice, or inside itself. */
-function deepFreeze<T>(value: T): T {
-  const stack: unknown[] = [value];
-  while (stack.length) {
-    const x = stack.pop();
-    if (!x || typeof x !== 'object' || Object.isFrozen(x)) continue;
-    Object.freeze(x);
-    for (const v of Object.values(x)) if (v && typeof v === 'object') stack.push(v);
-  }
-  return value;
 }
 
 /**
