@@ -45,7 +45,8 @@ export interface Reader {
   choose: Array<{ phrase: Phrase; value: true }>;
   chosen: Array<{ phrase: Phrase; value: 'most' | 'fewest' }>;
   another: Array<{ phrase: Phrase; value: true }>;
-  relations: Array<{ phrase: Phrase; value: string }>;
+  /** By relation: a phrase several relations list says each of them. */
+  relations: Array<Array<{ phrase: Phrase; value: string }>>;
   conditions: Array<{ phrase: Phrase; value: string }>;
   effects: Array<{ phrase: Phrase; value: string }>;
   transfers: Array<{ phrase: Phrase; value: 'in' | 'out' }>;
@@ -96,7 +97,7 @@ export function makeReader(lang: Language, g: Glossary, d: Declared): Reader {
     whose: [...lang.whose.you.map((phrase) => ({ phrase, value: 'you' as const })), ...lang.whose.opponent.map((phrase) => ({ phrase, value: 'opponent' as const }))],
     choose: lang.choose.map((phrase) => ({ phrase, value: true as const })),
     another: lang.another.map((phrase) => ({ phrase, value: true as const })),
-    relations: [...lang.relations].flatMap(([relation, ps]) => ps.map((phrase) => ({ phrase, value: relation }))),
+    relations: [...lang.relations].map(([relation, ps]) => ps.map((phrase) => ({ phrase, value: relation }))),
     chosen: [...lang.chosen].flatMap(([by, ps]) => ps.map((phrase) => ({ phrase, value: by }))),
     conditions: [...lang.conditions].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     effects: [...lang.effects].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
@@ -145,7 +146,8 @@ export function readText(text: string, r: Reader, self: string): TextReading {
       const m = matchAt(n.phrase, tokens, i);
       if (m && (!best || m.to > best.to)) best = { value: n.value, to: m.to };
     }
-    if (best) numbers.set(i, best);
+    // "One of the spaces": a word for one that opens a longer `one` phrase is no count, but "a".
+    if (best && !r.one.some((o) => (matchAt(o.phrase, tokens, i)?.to ?? 0) > best.to)) numbers.set(i, best);
   }
   // "except …" up to the closing parenthesis or the end of the sentence: not claims about the card.
   const excepted = new Array<boolean>(tokens.length).fill(false);
@@ -337,7 +339,13 @@ export function readText(text: string, r: Reader, self: string): TextReading {
   // "Another piece": says a rule's `x != self`, and is never itself a finding ("move 1 token to another square").
   for (const m of findAll(tokens, r.another)) claims.push({ body: { k: 'another', kind: '' }, ...span(m.from, m.to), unchecked: true });
   // "A connected space": says a rule's `require adjacent(…, x)`, and is never itself a finding ("move them to a connected space").
-  for (const m of findAll(tokens, r.relations)) claims.push({ body: { k: 'relation', relation: m.value, kind: '' }, ...span(m.from, m.to), unchecked: true });
+  // Words two relations list ("any connected space": one of them, or every one) say both; words inside a
+  // longer phrase of another relation ("each connected space") say only that one.
+  const related = r.relations.flatMap((ps) => findAll(tokens, ps));
+  for (const m of related) {
+    if (related.some((o) => o.value !== m.value && o.from <= m.from && m.to <= o.to && o.to - o.from > m.to - m.from)) continue;
+    claims.push({ body: { k: 'relation', relation: m.value, kind: '' }, ...span(m.from, m.to), unchecked: true });
+  }
   // What the text says happens ("counts as empty"): paired with the terms around it, never reported on its own.
   for (const m of findAll(tokens, r.effects)) {
     cover(m.from, m.to);
