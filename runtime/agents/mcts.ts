@@ -266,7 +266,7 @@ function playGreedily(pack: CompiledPack, st: GameState, random: () => number, s
       st = r.state;
       continue;
     }
-    let next: GameState | undefined;
+    let pick: Choice | undefined;
     let top = -Infinity;
     let ties = 0;
     for (const c of legal) {
@@ -275,11 +275,16 @@ function playGreedily(pack: CompiledPack, st: GameState, random: () => number, s
       const guessed = estimated(pack, r.state);
       if (!guessed) return { st, steps };
       const v = rewards(r.state, guessed, team)(asked!);
-      if (v > top) (top = v), (next = r.state), (ties = 1);
-      else if (v === top && random() * ++ties < 1) next = r.state;
+      if (v > top) (top = v), (pick = c), (ties = 1);
+      else if (v === top && random() * ++ties < 1) pick = c;
     }
-    if (!next) break;
-    st = next;
+    if (!pick) break;
+    // The pick's own dice are rolled anew: each choice was tried with one roll, and keeping the
+    // roll that made the best choice look best would make every risk in a playout come off.
+    st.rng = Math.floor(random() * 4294967296) >>> 0;
+    const r = applyInPlace(st, pick);
+    if (!r.ok) break;
+    st = r.state;
   }
   return { st, steps };
 }
