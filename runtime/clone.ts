@@ -137,12 +137,27 @@ function copiedRecord(rec: Record<string, Value>): Record<string, Value> {
   return out;
 }
 
-/** An entity's record, ready to be written: copied first when it is shared with another state. */
-export function writableRecord(st: { e: Record<string, Record<string, Value>> }, id: string): Record<string, Value> | undefined {
+/**
+ * An entity's record, ready for its `field` (or any field) to be written: copied first when it is
+ * shared with another state. While a choice is applied to the state itself (`applyInPlace`), a record of its
+ * own is written where it is, the field's value before noted to be put back should the choice be
+ * refused (a list as a copy: piles are changed in place); copying the whole record for every write
+ * was most of what a small game's choice allocated.
+ */
+export function writableRecord(st: { e: Record<string, Record<string, Value>> }, id: string, field?: string): Record<string, Value> | undefined {
   const rec = st.e[id];
   if (!rec) return undefined;
   const m = metaIfAny(st);
-  if (m === undefined || m.owned === undefined || m.owned?.has(rec)) return rec;
+  if (m === undefined) return rec;
+  const w = m.written;
+  // A caller naming no field may write any: the record is then copied, as one shared is.
+  if ((m.owned === undefined || m.owned?.has(rec)) && (w === undefined || field !== undefined)) {
+    if (w !== undefined) {
+      const old = rec[field!];
+      w.push(rec, field, Array.isArray(old) ? old.slice() : old);
+    }
+    return rec;
+  }
   const copy = copiedRecord(rec);
   st.e[id] = copy;
   (m.owned ??= new Set()).add(copy);

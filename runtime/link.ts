@@ -22,8 +22,8 @@ import { display, shuffleInPlace } from './values.ts';
  * stale, by kind). Every statement computes its values before it takes the record, so holders found
  * stale here cannot be asked for again before the write.
  */
-function writableFor(c: RunCtx, id: Value, what: string, stale: ReadonlyMap<string, Stale> | undefined): Record<string, Value> {
-  const rec = typeof id === 'string' ? writableRecord(c.st, id) : undefined;
+function writableFor(c: RunCtx, id: Value, what: string, stale: ReadonlyMap<string, Stale> | undefined, field: string): Record<string, Value> {
+  const rec = typeof id === 'string' ? writableRecord(c.st, id, field) : undefined;
   if (!rec) throw new Refusal(`${what} is none here, so it has no fields to change`);
   if (stale) {
     const s = stale.get(c.prog.pack.kindOf(id as string)!);
@@ -272,7 +272,7 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
     const obj = expr(ref.target);
     const what = ref.what;
     const stale = roleFields.get(field);
-    return (c) => writableFor(c, obj(c), what, stale);
+    return (c) => writableFor(c, obj(c), what, stale, field);
   };
 
   /**
@@ -773,6 +773,7 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
         ...(generated ? generated.checks(a, needs, silent) : interpretedChecks(a.checks, needs, silent)),
         lowered: { checks: a.checks, domain: a.params.length === 1 ? a.params[0].domain : undefined },
         ids: new Map(),
+        singles: new Map(),
         body,
         origin: a.origin,
       };

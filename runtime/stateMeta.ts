@@ -26,6 +26,12 @@ export interface StateMeta {
    * copy to write, as id then record, to put back should the choice be refused.
    */
   replaced: Array<string | object> | undefined;
+  /**
+   * While a choice is applied to the state itself: each field of a record of its own written in
+   * place, as record, field, value before (undefined: it had none), to put back should the choice
+   * be refused (`writableRecord`).
+   */
+  written: unknown[] | undefined;
   /** The ids of `table`, in its order, when `table` is this state's entity table. */
   ids: string[] | undefined;
   table: object | undefined;
@@ -60,7 +66,7 @@ export function metaOf(st: object): StateMeta {
 
 /** The state's meta, made anew with these fields (a state just copied). */
 export function newMeta(st: object, prog: Program | undefined, owned: Set<object> | null | undefined, ids: string[] | undefined, table: object | undefined): StateMeta {
-  const m: StateMeta = { prog, owned, replaced: undefined, ids, table, listed: undefined, kept: undefined };
+  const m: StateMeta = { prog, owned, replaced: undefined, written: undefined, ids, table, listed: undefined, kept: undefined };
   if (Object.isExtensible(st)) Object.defineProperty(st, META, { value: m, writable: true });
   else {
     const old = sealed.get(st);

@@ -6,8 +6,9 @@ import type { GameState, Value } from './types.ts';
 /**
  * What applying a choice to a state itself (`applyInPlace`) may change, kept to put the state back
  * as it was should the choice be refused. The rules change a state only through its fields below:
- * entity records are replaced by copies before they are written (`writableRecord` notes each one
- * replaced), the log and the choices only grow, the tables of uses and the forced results are
+ * an entity record of the state's own is written where it is, each field's value before noted, and
+ * one it shares with another state is replaced by a copy before it is written (`writableRecord`
+ * notes both); the log and the choices only grow, the tables of uses and the forced results are
  * replaced, not written, while a choice is applied in place.
  */
 export interface Undo extends Pick<GameState, 'rng' | 'current' | 'turn' | 'used' | 'usedGame' | 'prompt' | 'over' | 'forced'> {
@@ -36,8 +37,7 @@ export function undoFor(st: GameState): Undo {
     listed: m.listed,
   };
   if (st.forced) st.forced = st.forced.slice();
-  // Every record is shared with the state as it was, and copied once it is written.
-  m.owned = null;
+  m.written = [];
   m.replaced = [];
   // What is known of the cards' holders is shared with the state as it was, as with a copy.
   shareHolders(st, st);
@@ -47,15 +47,27 @@ export function undoFor(st: GameState): Undo {
 
 /** The choice was applied: nothing is to be put back. */
 export function settled(st: GameState): void {
-  metaOf(st).replaced = undefined;
+  const m = metaOf(st);
+  m.written = undefined;
+  m.replaced = undefined;
 }
 
 /** The choice was refused: `st` is put back as it was. */
 export function putBack(st: GameState, u: Undo): void {
   const m = metaOf(st);
+  const written = m.written ?? [];
+  for (let i = written.length - 3; i >= 0; i -= 3) {
+    const rec = written[i] as Record<string, Value>;
+    const field = written[i + 1] as string;
+    const old = written[i + 2] as Value | undefined;
+    if (old === undefined) delete rec[field];
+    else rec[field] = old;
+  }
   const replaced = m.replaced ?? [];
   for (let i = replaced.length - 2; i >= 0; i -= 2) st.e[replaced[i] as string] = replaced[i + 1] as Record<string, Value>;
+  m.written = undefined;
   m.replaced = undefined;
+  // The copies made for the choice were dropped: the state owns none of its records for sure.
   m.owned = null;
   m.kept = u.kept;
   m.listed = u.listed;

@@ -170,8 +170,8 @@ export class Unit {
         const v = this.expr(s.value, f);
         const x = f.temp();
         const target = this.expr(s.record.target, f);
-        const rec = `H.record(c, ${target.val}, ${this.ref(s.record.what)}, ${this.ref(this.hooks.stale(s.field))})`;
         const field = this.ref(s.field);
+        const rec = `H.record(c, ${target.val}, ${this.ref(s.record.what)}, ${this.ref(this.hooks.stale(s.field))}, ${field})`;
         if (s.op === '=') return `${v.code}${x} = ${v.val};${target.code}${rec}[${field}] = Array.isArray(${x}) ? H.copied(${x}) : ${x};`;
         const add = s.op === '+=';
         return (
