@@ -126,6 +126,8 @@ function listChoices(state: GameState, labels: boolean, blind = false, asked = f
   const l: Listing = { choices: blind ? null : [], ids: [], players: [], codes: [], args: [], standingFrom: 0 };
   if (!p || state.over) return l;
   const shared = new ListingChecks();
+  const offer = p.kind === 'choose' ? NO_ACTIONS : offered(prog, state);
+  const stand = standing(prog, state);
   if (p.kind === 'choose') {
     for (const o of p.options ?? []) {
       if (blind) candidate(l, p.player, null, [o]);
@@ -136,20 +138,26 @@ function listChoices(state: GameState, labels: boolean, blind = false, asked = f
       else listed(l, { id: 'skip', player: p.player, action: 'skip', args: [], label: p.text ? `${p.text}: none` : 'Skip' }, null, NO_ARGS);
     }
   } else {
-    for (const a of offered(prog, state)) actionChoices(prog, state, a, p.player, p.player, labels, l, shared);
+    // The last action listed keeps no answers for another to take.
+    for (let i = 0; i < offer.length; i++) actionChoices(prog, state, offer[i], p.player, p.player, labels, l, shared, i + 1 < offer.length || stand.length > 0);
   }
   l.standingFrom = l.players.length;
-  for (const [a, actor] of standing(prog, state)) if (!asked || actor === p.player) actionChoices(prog, state, a, actor, p.player, labels, l, shared);
+  for (let i = 0; i < stand.length; i++) {
+    const [a, actor] = stand[i];
+    if (!asked || actor === p.player) actionChoices(prog, state, a, actor, p.player, labels, l, shared, i + 1 < stand.length);
+  }
   return l;
 }
+
+const NO_ACTIONS: readonly ActionCode[] = [];
 
 /**
  * The choices of action `a` open to `actor` (the player asked, or one taking an `anytime` action at
  * their offer). `combinations` ran every leading check on each full candidate, as `pre` would.
  */
-function actionChoices(prog: Program, state: GameState, a: ActionCode, actor: string, asked: string, labels: boolean, l: Listing, shared: ListingChecks): void {
-  const c = actionCtx(prog, state, a, actor, []);
-  const found = combinations(a, c, actor, shared);
+function actionChoices(prog: Program, state: GameState, a: ActionCode, actor: string, asked: string, labels: boolean, l: Listing, shared: ListingChecks, keep: boolean): void {
+  const c = actionCtx(prog, state, a, actor, NO_ARGS);
+  const found = combinations(a, c, actor, shared, keep);
   // Spent, its parameters' domains were still asked: they count against the budget as they did.
   if (limitReason(a, state, actor) !== null) return;
   if (l.choices === null) {
@@ -523,27 +531,42 @@ export function packName(state: GameState, lang = 'en'): string {
 
 // ─── internals ─────────────────────────────────────────────────────────────
 
-function offered(prog: Program, state: GameState): ActionCode[] {
+function offered(prog: Program, state: GameState): readonly ActionCode[] {
   const p = state.prompt!;
+  const names = p.actions ?? [];
+  const known = offeredAlways.get(names);
+  if (known !== undefined && known.prog === prog) return known.actions;
   const out: ActionCode[] = [];
-  for (const name of p.actions ?? []) {
+  let always = true;
+  for (const name of names) {
     for (const a of prog.actions[name] ?? []) if (!a.card) out.push(a);
-    for (const a of prog.companions[name] ?? []) if (!out.includes(a) && holdersOf(prog, state, a.card!).includes(p.player)) out.push(a);
+    const companions = prog.companions[name] ?? [];
+    if (companions.length) always = false;
+    for (const a of companions) if (!out.includes(a) && holdersOf(prog, state, a.card!).includes(p.player)) out.push(a);
   }
+  if (always) offeredAlways.set(names, { prog, actions: out });
   return out;
 }
+
+/**
+ * The actions an offer's list of names (the `offer` statement's own list) offers whoever is asked,
+ * when no card's action comes with them: found once, not at every listing.
+ */
+const offeredAlways = new WeakMap<readonly string[], { prog: Program; actions: readonly ActionCode[] }>();
 
 /**
  * The `anytime` actions open now, with the player who may take each: at an offer or a `choose`, but
  * not inside a `resolving` block, nor while another `anytime` action is being resolved.
  */
-function standing(prog: Program, state: GameState): Array<[ActionCode, string]> {
+function standing(prog: Program, state: GameState): ReadonlyArray<[ActionCode, string]> {
   const p = state.prompt;
-  if (!p || p.resolving || !prog.anytime.length || p.frames.some((f) => f.reprompt)) return [];
+  if (!p || p.resolving || !prog.anytime.length || p.frames.some((f) => f.reprompt)) return NONE_STANDING;
   const out: Array<[ActionCode, string]> = [];
   for (const a of prog.anytime) for (const q of a.card ? holdersOf(prog, state, a.card) : state.players) out.push([a, q]);
   return out;
 }
+
+const NONE_STANDING: ReadonlyArray<[ActionCode, string]> = [];
 
 /** Why `a` with `args` cannot be taken by `player` in `st`, before its body runs, or null. */
 function checkArgs(prog: Program, st: GameState, a: ActionCode, player: string, args: Value[]): { reason: string; rule?: string } | null {
@@ -581,10 +604,10 @@ function withArgs(c: RunCtx, args: Value[]): RunCtx {
  * those parameters refuses is not extended: every choice starting with it would be refused. A full
  * candidate has passed every check, as `pre` would say.
  */
-function combinations(a: ActionCode, c: RunCtx, actor: string, shared: ListingChecks): Value[][] {
+function combinations(a: ActionCode, c: RunCtx, actor: string, shared: ListingChecks, keep: boolean): Value[][] {
   const last = a.params.length;
   if (a.holdsWith(withArgs(c, NO_ARGS), 0, 0, 0) >= 0) return [];
-  if (last === 1) return singles(a, c, actor, shared);
+  if (last === 1) return singles(a, c, actor, shared, keep);
   let out: Value[][] = [[]];
   for (let i = 0; i < last; i++) {
     const next: Value[][] = [];
@@ -611,17 +634,18 @@ function combinations(a: ActionCode, c: RunCtx, actor: string, shared: ListingCh
  * action listed before it with the same domain and first checks (`sharedChecks.ts`) gave its
  * domain's values, where each failed and its `let`s' values: a candidate it refused by those checks
  * is refused, and the others' checks run from the first that is not shared, with the `let`s it
- * computed for that candidate taken, not computed again.
+ * computed for that candidate taken, not computed again. `keep`: an action listed after it may
+ * take its answers (else they are not kept).
  */
-function singles(a: ActionCode, c: RunCtx, actor: string, shared: ListingChecks): Value[][] {
+function singles(a: ActionCode, c: RunCtx, actor: string, shared: ListingChecks, keep: boolean): Value[][] {
   const given = shared.sharedWith(a, actor);
   const domain = given ? given.values : (a.params[0].domain(withArgs(c, NO_ARGS)) as Value[]);
   spend(domain.length);
   if (domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where, 'choices');
   const out: Value[][] = [];
-  const failedAt = new Int32Array(domain.length);
-  const known = new Int32Array(domain.length);
-  const { slots } = letsOf(a);
+  const failedAt: number[] = [];
+  const known: number[] = [];
+  const slots = keep ? letsOf(a).slots : NO_SLOTS;
   const stride = slots.length;
   const lets: Value[] = stride ? new Array(domain.length * stride) : [];
   const all = a.lowered.checks.length;
@@ -629,7 +653,10 @@ function singles(a: ActionCode, c: RunCtx, actor: string, shared: ListingChecks)
   for (let j = 0; j < domain.length; j++) {
     const before = given ? given.failedAt[j] : -1;
     if (before >= 0 && before < from) {
-      failedAt[j] = before;
+      if (keep) {
+        failedAt.push(before);
+        known.push(0);
+      }
       continue;
     }
     const env = withArgs(c, NO_ARGS).env;
@@ -645,13 +672,28 @@ function singles(a: ActionCode, c: RunCtx, actor: string, shared: ListingChecks)
       }
     }
     const failed = a.holdsWith(c, 1, from, set);
-    failedAt[j] = failed;
-    known[j] = failed < 0 ? all : failed;
-    for (let k = 0; k < stride; k++) lets[j * stride + k] = env[slots[k]];
-    if (failed < 0) out.push([domain[j]]);
+    if (keep) {
+      failedAt.push(failed);
+      known.push(failed < 0 ? all : failed);
+      for (let k = 0; k < stride; k++) lets[j * stride + k] = env[slots[k]];
+    }
+    if (failed < 0) out.push(singleArgs(a, domain[j]));
   }
-  shared.keep(a, actor, domain, failedAt, lets, known);
+  if (keep) shared.keep(a, actor, domain, failedAt, lets, known);
   return out;
+}
+
+const NO_SLOTS: readonly number[] = [];
+
+/** `[v]`, the arguments of `a`'s choice of `v`: one list for each board's name or number, as `choiceId` keeps ids (nobody writes a listing's arguments). */
+function singleArgs(a: ActionCode, v: Value): Value[] {
+  if ((typeof v !== 'string' && typeof v !== 'number') || Object.is(v, -0)) return [v];
+  let args = a.singles.get(v);
+  if (args === undefined) {
+    args = Object.freeze([v]) as Value[];
+    if (a.singles.size < MAX_KEPT_IDS) a.singles.set(v, args);
+  }
+  return args;
 }
 
 function actionKey(a: ActionCode): string {

@@ -180,19 +180,19 @@ interface Answers {
   domain: string;
   actor: string;
   values: Value[];
-  failedAt: Int32Array;
+  failedAt: number[];
   lets: Value[];
-  known: Int32Array;
+  known: number[];
 }
 
 /** The answers an action may take: another action's, its first `from` checks being the same, and which of its `let`s' values it takes. */
 export interface Shared {
   values: Value[];
-  failedAt: Int32Array;
+  failedAt: number[];
   from: number;
   lets: Value[];
   stride: number;
-  known: Int32Array;
+  known: number[];
   carry: Carry;
 }
 
@@ -222,7 +222,7 @@ export class ListingChecks {
   }
 
   /** `a`'s answers for `actor` (its domain's `values`, its kept `let`s' values), for the actions listed after it. */
-  keep(a: ActionCode, actor: string, values: Value[], failedAt: Int32Array, lets: Value[], known: Int32Array): void {
+  keep(a: ActionCode, actor: string, values: Value[], failedAt: number[], lets: Value[], known: number[]): void {
     const domain = writtenOf(a).domain;
     if (domain !== '') this.answers.push({ a, domain, actor, values, failedAt, lets, known });
   }
