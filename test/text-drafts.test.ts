@@ -113,6 +113,10 @@ describe('drafts a designer would print', () => {
     expect(sw.en.get('battlefield')).toBe('The faction bonus counts twice. At the end of your turn, if you control a neutral race, choose the Alliance or the Horde. A neutral race fights for the side you chose.');
     expect(sw.pl.get('battlefield')).toBe('Korzystasz z bonusu frakcji dwa razy. Na koniec swojej tury, jeśli kontrolujesz Rasę neutralną, wybierz Przymierze lub Hordę. Rasa neutralna walczy po wybranej przez Ciebie stronie.');
     expect(sw.de.get('battlefield')).toBe('Der Fraktionsbonus zählt zweimal. Am Ende deines Zuges, wenn du ein neutrales Volk kontrollierst, wähle die Allianz oder die Horde. Ein neutrales Volk kämpft für die gewählte Seite.');
+    // A term the condition asks a thing not to be (`attacker.race.faction != horde`) is said only by `about.faction.not`, never as what it is.
+    expect(sw.en.get('humans')).toBe('Each time a region is conquered, the attacker receives 2 victory coins and you receive 2 victory coins unless the attacker plays the Horde.');
+    expect(sw.pl.get('humans')).toBe('Za każdym razem, gdy region zostanie podbity, atakujący otrzymuje 2 monety zwycięstwa i otrzymujesz 2 monety zwycięstwa, chyba że atakujący gra Hordą.');
+    expect(sw.de.get('humans')).toBe('Jedes Mal, wenn eine Region erobert wird, erhält der Angreifer 2 Siegmünzen und du erhältst 2 Siegmünzen, wenn der Angreifer nicht die Horde spielt.');
     expect(sw.en.get('worgen')).toBe(
       'At the start of your turn, choose human form or Worgen form, you receive 2 victory coins in human form, and you pay 1 victory coin in Worgen form. You may not put your race into decline this turn. You conquer a region for 1 race token fewer than normal in Worgen form (you must pay at least 1 race token).',
     );

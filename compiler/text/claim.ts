@@ -128,6 +128,8 @@ export interface RuleClaim {
   subject?: boolean;
   /** A term the rule's condition compares a thing of the card's own player with (`holder.side == red`): what that player has. */
   own?: boolean;
+  /** A term the rule's condition asks a thing not to be (`x.side != red`): said only by a template that says so. */
+  not?: boolean;
   /** The pipeline or field whose numbers count no unit of the glossary, for a warning. */
   uncounted?: string;
   /**

@@ -331,7 +331,10 @@ class RuleReader {
     });
   }
 
-  /** Terms the condition compares a field of the card's own player with (`holder.side.colour == red`): what that player has. */
+  /**
+   * Terms the condition compares a field of the card's own player with (`holder.side.colour == red`):
+   * what that player has; and terms it asks a thing not to be (`x.side != red`).
+   */
   private owned(when: A.Expr): void {
     const root = (e: A.Expr): A.Expr => (e.kind === 'field' ? root(e.target) : e);
     const ownPlayer = (e: A.Expr) => {
@@ -342,8 +345,9 @@ class RuleReader {
     walkExpr(when, (x) => {
       if (x.kind !== 'binary' || (x.op !== '==' && x.op !== '!=')) return;
       for (const [side, other] of [[x.left, x.right], [x.right, x.left]] as const) {
-        if (side.kind !== 'name' || !ownPlayer(other)) continue;
-        for (const c of this.out) if (c.decl === this.current && c.body.k === 'term' && c.sites.includes(side)) c.own = true;
+        if (side.kind !== 'name') continue;
+        const mark = x.op === '!=' ? 'not' : ownPlayer(other) ? 'own' : undefined;
+        if (mark) for (const c of this.out) if (c.decl === this.current && c.body.k === 'term' && c.sites.includes(side)) c[mark] = true;
       }
     });
   }

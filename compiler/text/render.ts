@@ -288,11 +288,13 @@ export class Renderer {
    * Terms a rule is about, by the template `about.<class>.<form>` (else `about.<class>`, `about.other.<form>`,
    * `about.other`, a plain `about`): `with` qualifies a clause ("with a Bonus"), `alone` is the clause ("move it to a
    * red square or a blue square"), `put` is the clause when the rule also sets fields the glossary makes
-   * terms (`{things}`: "place a Tower on a red square").
+   * terms (`{things}`: "place a Tower on a red square"); `not` qualifies a clause with terms the condition asks a thing
+   * not to be (`x.side != red`: "unless it is red"), with no fallback but `about.other.not`.
    */
-  private about(cls: string, form: 'with' | 'alone' | 'put', terms: string[], things: string[], decl: A.Decl, span: A.Span): string {
-    const keys = [cls, 'other'].flatMap((k) => [...(form === 'put' ? [`about.${k}.put`] : []), `about.${k}.${form === 'put' ? 'alone' : form}`, `about.${k}`]);
-    keys.push('about');
+  private about(cls: string, form: 'with' | 'alone' | 'put' | 'not', terms: string[], things: string[], decl: A.Decl, span: A.Span): string {
+    // What a thing must not be has no other form to fall back on: said as `with`, it would say the opposite.
+    const keys = form === 'not' ? [`about.${cls}.not`, 'about.other.not'] : [cls, 'other'].flatMap((k) => [...(form === 'put' ? [`about.${k}.put`] : []), `about.${k}.${form === 'put' ? 'alone' : form}`, `about.${k}`]);
+    if (form !== 'not') keys.push('about');
     const t = keys.map((k) => this.template(k, decl, span, false)).find((x) => x !== undefined) ?? this.template(`about.${cls}.${form}`, decl, span);
     if (!t) return `(${this.anyOf(terms, 'nom', decl, span)})`;
     return this.fill(t, { terms: (k, cat) => this.anyOf(terms, k, decl, span, cat), things: (k, cat) => this.terms(things, k, decl, span, cat) });
@@ -476,13 +478,15 @@ export class Renderer {
     // The terms the condition around a number requires are said with that number ("you receive 2
     // victory coins in human form and you pay 1 in Worgen form"), each once.
     const texts = new Map<Said, string>();
+    // A term the rule asks a thing not to be is said only as such ("unless it is red"), never as the thing it is.
+    const negated = (t: string) => terms.some((c) => c.body.term === t && c.not) && terms.every((c) => c.body.term !== t || c.not);
     // What a rule does that no number says follows what the rule is about and gives ("turn each card
     // over: a win or a loss, and a loss empties the square"), so it takes no terms of its own.
     const effects = said.filter((x) => x.c.body.k === 'effect');
     for (const x of said) {
       const guards = x.c.body.k === 'effect' ? [] : [...new Set(x.c.guards ?? [])].filter((t) => required.has(t) && !used.has(t));
       guards.forEach((t) => used.add(t));
-      texts.set(x, [x.head, ...this.aboutGroups(guards).map(([cls, ts]) => this.about(cls, 'with', ts, [], decl, x.c.span)), x.tail ?? ''].join(' '));
+      texts.set(x, [x.head, ...this.aboutGroups(guards).map(([cls, ts]) => this.about(cls, ts.every(negated) ? 'not' : 'with', ts, [], decl, x.c.span)), x.tail ?? ''].join(' '));
     }
     // An effect another clause of the rule already says ("move up to 4 spaces" of a move) is not said again.
     const sayer = (x: Said) => said.some((y) => y !== x && y.c.body.k !== 'effect' && this.says(y.head, (x.c.body as { effect: string }).effect));
@@ -537,7 +541,7 @@ export class Renderer {
       }
       const last = clauses[clauses.length - 1];
       // An action's template may say where what qualifies it goes (`{how}`: "eine Region {how} erobern").
-      const named = last !== undefined && this.about(cls, 'with', ts, things, decl, cs[0].span);
+      const named = last !== undefined && this.about(cls, ts.every(negated) ? 'not' : 'with', ts, things, decl, cs[0].span);
       if (named) clauses[clauses.length - 1] = last.includes('{how}') ? last.replace('{how}', `${named} {how}`) : `${last} ${named}`;
       else clauses.push(this.about(cls, things.length ? 'put' : 'alone', ts, things, decl, cs[0].span));
     }
