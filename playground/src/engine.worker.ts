@@ -16,6 +16,7 @@ import { wallClock } from './trace.ts';
 import { HeldFiles, type FileList } from './file-sync.ts';
 import { PostedGames } from './game-sync.ts';
 import { TextNames } from './text-names.ts';
+import { servicesAfterCompile } from './worker-queue.ts';
 import type { CardVerdict, CompileInput, CompileRequest, GameRequest, PlayRequest, PlayResponse, ServiceAnswers, ServiceAsk, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
 
 import { playGame, type GameSummary } from '../../simulate/playout.ts';
@@ -84,6 +85,7 @@ self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
 
 function drain() {
   scheduled = false;
+  servicesAfterCompile(queue);
   while (queue.length) {
     const { req, got, input } = queue.shift()!;
     if (req.type === 'compile') {
