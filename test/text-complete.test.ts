@@ -59,7 +59,7 @@ describe('a draft says all a card does', () => {
     for (const [id, clause] of [
       ['gunshipSupport', ' and that hero may then fight there'],
       ['alexstraszasCleansing', ' and remove all ghouls from its space'],
-      ['newAllies', ': take up to 2 cards from the hero discard pile into your hand'],
+      ['newAllies', 'Take up to 2 cards from the hero discard pile into your hand'],
       ['blessingOfTheLight', ', or a hero of your choice heals fully'],
     ] as const) {
       const card = ctx.cards.find((c) => c.entity.id === id)!;

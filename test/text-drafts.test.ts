@@ -153,8 +153,8 @@ describe('drafts a designer would print', () => {
     expect(wotlk.en.get('tirion')).toBe('When you fight, you may count any blocks as successes. Action: move another hero to any space up to 2 spaces away.');
     expect(wotlk.pl.get('tirion')).toBe('Gdy walczysz, możesz liczyć dowolne bloki jako sukcesy. Akcja: przesuń innego bohatera o maksymalnie 2 pola.');
     // `{agree:word}`: a word after the number in the form `plurals` gives it for that number (Polish few and many).
-    expect(wotlk.pl.get('knightsOfTheEbonBlade')).toContain('zadaj 3 obrażenia rozdzielone dowolnie');
-    expect(wotlk.pl.get('argentCrusaders')).toContain('zadaj 5 obrażeń rozdzielonych dowolnie');
+    expect(wotlk.pl.get('knightsOfTheEbonBlade')).toContain('Zadaj 3 obrażenia rozdzielone dowolnie');
+    expect(wotlk.pl.get('argentCrusaders')).toContain('Zadaj 5 obrażeń rozdzielonych dowolnie');
     expect(wotlk.pl.get('onwardToVictory')).toContain('o maksymalnie 5 pól, rozdzielonych dowolnie');
     const wroth = { en: lines(draftTexts(contextOf('wroth'), 'en').yaml), pl: lines(draftTexts(contextOf('wroth'), 'pl').yaml) };
     expect(wroth.en.get('oldMoney')).toBe('Your mine action gains 1 more Korra.');
@@ -168,10 +168,14 @@ describe('drafts a designer would print', () => {
     expect(sw.de.get('sentinels')).toBe('Am Ende deines Zuges lege 1 Festungsmarker in jede Region.');
     const wotlk = { en: lines(draftTexts(contextOf('wotlk'), 'en').yaml), pl: lines(draftTexts(contextOf('wotlk'), 'pl').yaml) };
     // A modifier's switch (`= false`): `modify.canRest.deny`.
-    expect(wotlk.en.get('azjolNerubQuest')).toBe('While it is open, heroes cannot take the rest action on the spaces connected to its space.');
-    // An action that switches a field of the game on: its frame and `sets.quietNight`.
-    expect(wotlk.en.get('oneQuietNight')).toBe('Play this card at any time: skip summoning ghouls and activating abominations this turn.');
-    expect(wotlk.pl.get('oneQuietNight')).toBe('Zagraj tę kartę w dowolnym momencie: w tej turze pomiń przywołanie ghuli i aktywację plugastw.');
+    expect(wotlk.en.get('azjolNerubQuest')).toBe('While this quest is open, heroes cannot take the rest action on the spaces connected to its space.');
+    // An action that switches a field of the game on: its frame (a reward's is the clauses alone, as printed) and `sets.quietNight`.
+    expect(wotlk.en.get('oneQuietNight')).toBe('Skip summoning ghouls and activating abominations this turn.');
+    expect(wotlk.pl.get('oneQuietNight')).toBe('W tej turze pomiń przywołanie ghuli i aktywację plugastw.');
+    // A pipeline's minimum of none goes unsaid; what another player gets, by `gainOther` ("3 more actions", "3 dodatkowe akcje": `{agree:dodatkowe}`).
+    expect(wotlk.en.get('ulduarQuest')).toBe('Each quest action here cancels 1 success rolled.');
+    expect(wotlk.en.get('borrowedTime')).toBe('The active hero gets 3 more actions.');
+    expect(wotlk.pl.get('borrowedTime')).toBe('Aktywny bohater otrzymuje 3 dodatkowe akcje.');
     // A card with no rules of its own is what its fields name: the Scourge card of a space.
     expect(wotlk.en.get('sc_nexus')).toBe('The Nexus');
     expect(wotlk.pl.get('sc_nexus')).toBe('Splot');

@@ -437,7 +437,8 @@ export class Renderer {
       const b = c.body as Extract<RuleClaim['body'], { k: 'number' }>;
       let tail: string | undefined;
       if (decl.kind === 'modify' && b.dir === 'fewer') {
-        const min = cs.find((m) => m.how === 'min');
+        // A minimum of none goes unsaid: no count goes below it anyway.
+        const min = cs.find((m) => m.how === 'min' && (m.body as { value: number }).value !== 0);
         const t = min && this.template('min', decl, min.span);
         if (min && t) tail = this.fill(t, { amount: (k) => formatAmount((min.body as { value: number }).value, b.unit, this.lang, k) });
       }
