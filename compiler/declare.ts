@@ -7,6 +7,7 @@ import { fragmentOf, fragmentSpan, spanAt, type LoadedFile, type LoadedPack } fr
 import { LineIndex, type Fragment } from './source.ts';
 import { closest } from './suggest.ts';
 import { checkNesting } from './nesting.ts';
+import { Parts } from './parts.ts';
 import { checkReservedNames } from './reserved.ts';
 import * as Ty from './types.ts';
 import type { Type } from './types.ts';
@@ -468,11 +469,8 @@ export function defaultOf(t: Type): Value {
  * stay as they were, an unchanged card's values are not checked again.
  */
 const entityValues = new WeakMap<object, { file: string; types: string; values: Record<string, unknown>; diagnostics: DiagnosticInput[] }>();
-/**
- * The last `valueTypes` parts, and their text: while the parts stay the same (compared one by one,
- * most of them the very strings of the last compile) the text is the same string, compared at once.
- */
-let lastParts: string[] = [];
+/** The last `valueTypes` parts, and their text: while the parts stay the same, the text is the same string, compared at once. */
+let lastParts: readonly string[] = [];
 let lastTypes = '';
 
 /**
@@ -481,17 +479,22 @@ let lastTypes = '';
  * so two different packs never give the same parts.
  */
 function valueTypes(d: Declared): string {
-  const parts: string[] = [];
-  for (const [name, k] of d.kinds) {
+  const parts = new Parts(lastParts);
+  // Map.forEach, not for…of: every entity is gone over on every compile, and entries would be arrays made for nothing.
+  d.kinds.forEach((k, name) => {
     parts.push('kind', name);
-    for (const [f, sym] of k.props) parts.push('props', f, Ty.show(sym.type));
-    for (const [f, sym] of k.state) parts.push('state', f, Ty.show(sym.type));
-  }
-  for (const [name, e] of d.enums) parts.push('enum', name, String(e.values.length), ...e.values);
-  for (const [id, e] of d.entities) parts.push('entity', id, e.kind);
-  if (parts.length !== lastParts.length || parts.some((x, i) => x !== lastParts[i])) {
-    lastParts = parts;
-    lastTypes = JSON.stringify(parts);
+    k.props.forEach((sym, f) => parts.push('props', f, Ty.show(sym.type)));
+    k.state.forEach((sym, f) => parts.push('state', f, Ty.show(sym.type)));
+  });
+  d.enums.forEach((e, name) => {
+    parts.push('enum', name, String(e.values.length));
+    for (const v of e.values) parts.push(v);
+  });
+  d.entities.forEach((e, id) => parts.push('entity', id, e.kind));
+  const done = parts.done();
+  if (done !== lastParts) {
+    lastParts = done;
+    lastTypes = JSON.stringify(done);
   }
   return lastTypes;
 }

@@ -40,8 +40,9 @@
  */
 import type * as A from '../dsl/ast.ts';
 import type { Checked, Placed } from './check.ts';
-import type { Declared, RulesUnit } from './declare.ts';
+import type { RulesUnit } from './declare.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
+import { Parts } from './parts.ts';
 import type { Fragment } from './source.ts';
 
 /** The maps of `Checked` that checking a declaration adds to, keyed by the declaration's own nodes. */
@@ -120,7 +121,7 @@ const ENVIRONMENTS = 4;
  * holding the records of the last compile in it, so memory is bounded by a few compiles' worth.
  */
 export class CheckMemo {
-  private environments: Array<{ env: string[]; units: Map<string, UnitRecords>; parts: Map<string, Part>; tables: Tables }> = [];
+  private environments: Array<{ env: readonly string[]; units: Map<string, UnitRecords>; parts: Map<string, Part>; tables: Tables }> = [];
   private current: Map<string, UnitRecords> | undefined;
   private previous: Map<string, UnitRecords> | undefined;
   private currentParts = new Map<string, Part>();
@@ -128,7 +129,7 @@ export class CheckMemo {
   private tables: Tables = newTables();
   private texts = new Map<string, string>();
   /** The environment of the last compile, and whether the game's rules were checked again in this one. */
-  private lastEnv: string[] | undefined;
+  private lastEnv: readonly string[] | undefined;
   private gameChecked = false;
   /** Stands for the game's rules as the last compile checked them: a new object whenever they may differ. */
   private game: object = {};
@@ -139,13 +140,16 @@ export class CheckMemo {
    * nothing today, but a check added outside them still has its calls seen (compiler/unused.ts).
    */
   loose: DeclRecord = emptyRecord();
+  /** The compiles of this session so far, and the last of them to meet each tree. */
+  private compiles = 0;
+  private readonly metIn = new WeakMap<A.Decl, number>();
 
   /**
    * Called by the checker once the declarations are collected: picks the records that still hold,
    * and gives the checker the environment's tables.
    */
   begin(c: Checked): void {
-    const env = environmentOf(c);
+    const env = environmentOf(c, this.lastEnv ?? []);
     this.texts = c.declared.texts;
     const i = this.environments.findIndex((e) => sameParts(e.env, env));
     const found = i < 0 ? undefined : this.environments[i];
@@ -164,11 +168,12 @@ export class CheckMemo {
     this.used.length = 0;
     this.loose = emptyRecord();
     for (const m of recordedMaps) (c as unknown as Record<RecordedMap, unknown>)[m] = tables.maps[m];
-    const seen = new Set<A.Decl>();
+    // Which compile last met each tree, rather than a set of this compile's: nothing is made per declaration.
+    const compile = ++this.compiles;
     for (const u of c.declared.units) {
       for (const d of u.program.decls) {
-        if (seen.has(d)) tables.shared.add(d);
-        seen.add(d);
+        if (this.metIn.get(d) === compile) tables.shared.add(d);
+        else this.metIn.set(d, compile);
       }
     }
   }
@@ -303,33 +308,41 @@ export class CheckMemo {
 
 const places = new WeakMap<Fragment, { owner: string; key: string }>();
 
-function sameParts(a: string[], b: string[]): boolean {
+function sameParts(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
-/** Everything a declaration's check reads besides its own declarations, as one text (see the top of this file). */
-function environmentOf(c: Checked): string[] {
+/** Everything a declaration's check reads besides its own declarations, as texts (see the top of this file); `last` the environment of the last compile. */
+function environmentOf(c: Checked, last: readonly string[]): readonly string[] {
   const d = c.declared;
-  const parts = yamlWithoutRules(d);
-  for (const [name, p] of c.events) if (!p.unit.owner) parts.push(signature('event', name, p.decl, false));
-  for (const [name, p] of c.fns) if (!p.unit.owner) parts.push(signature('fn', name, p.decl, true));
-  for (const [name, p] of c.pipelines) if (!p.unit.owner) parts.push(signature('pipeline', name, p.decl, true));
-  for (const [name, p] of c.procs) if (!p.unit.owner) parts.push(signature('proc', name, p.decl, true));
-  for (const [name, p] of c.checks) parts.push(signature('check', name, p.decl, false));
-  for (const [name, p] of c.guards) parts.push(signature('guard', name, p.decl, false));
-  for (const [name, list] of c.actions) for (const p of list) if (!p.unit.owner) parts.push(signature('action', name, p.decl, true));
+  const parts = new Parts(last);
+  // Every file's value with its rules texts (the game's and the cards') taken out.
+  for (const f of d.files) parts.push(f.path, f.data !== null && typeof f.data === 'object' ? valueWithoutRules(f.data) : String(f.data));
+  // Map.forEach, not for…of: a compile goes over every declaration here, and entries would be arrays made for nothing.
+  c.events.forEach((p, name) => !p.unit.owner && parts.push(signature('event', name, p.decl, false)));
+  c.fns.forEach((p, name) => !p.unit.owner && parts.push(signature('fn', name, p.decl, true)));
+  c.pipelines.forEach((p, name) => !p.unit.owner && parts.push(signature('pipeline', name, p.decl, true)));
+  c.procs.forEach((p, name) => !p.unit.owner && parts.push(signature('proc', name, p.decl, true)));
+  c.checks.forEach((p, name) => parts.push(signature('check', name, p.decl, false)));
+  c.guards.forEach((p, name) => parts.push(signature('guard', name, p.decl, false)));
+  c.actions.forEach((list, name) => {
+    for (const p of list) if (!p.unit.owner) parts.push(signature('action', name, p.decl, true));
+  });
   for (const u of d.units) parts.push(unitNames(u));
-  parts.push(`broken ${[...d.broken].sort().join(',')}`);
-  return parts;
+  parts.push(brokenNames(d.broken));
+  return parts.done();
 }
 
-/** Every file's value with its rules texts (the game's and the cards') taken out. */
-function yamlWithoutRules(d: Declared): string[] {
-  const out: string[] = [];
-  for (const f of d.files) out.push(f.path, f.data !== null && typeof f.data === 'object' ? valueWithoutRules(f.data) : String(f.data));
-  return out;
+/** The names of broken declarations as one text: the last one given back while they are the same. */
+let lastBroken: { names: string[]; text: string } = { names: [], text: 'broken ' };
+
+function brokenNames(broken: Set<string>): string {
+  const names = [...broken].sort();
+  if (names.length !== lastBroken.names.length || names.some((n, i) => n !== lastBroken.names[i])) lastBroken = { names, text: `broken ${names.join(',')}` };
+  return lastBroken.text;
 }
 
 /** JSON writes infinities and NaN as `null` and -0 as `0`: a value's text tells them apart. */
