@@ -15,8 +15,10 @@ import { readPackFolder } from '../compiler/packFolder.ts';
 import { interleaved } from './measure.ts';
 
 if (!process.env.BASE) throw new Error('set BASE to the folder of the checkout to compare with');
-// Both compilers share the libraries they import (the node_modules link): the one loaded and run
-// first shapes what the JIT makes of that shared code, so FIRST=base loads and warms the base first.
+// Both compilers share the libraries they import (the node_modules link), whose JIT code the one
+// loaded and run first shapes: FIRST=base loads and warms the base first. With the same code on
+// both sides the re-check still favours this tree whichever comes first (cause not found), so a
+// comparison is run both ways: from each checkout with BASE the other.
 const FIRST = process.env.FIRST === 'base' ? 'base' : 'here';
 const load = (folder: string): Promise<typeof Compiler> => import(pathToFileURL(resolve(folder, 'compiler/index.ts')).href);
 const folders = { here: resolve(import.meta.dirname, '..'), base: process.env.BASE };
