@@ -102,10 +102,11 @@ describe('readings the mutation benchmark asked for', () => {
     // The two branches of one `if` (the AI's strike, the player's damage) give the same 1 damage: said once, with its verb.
     expect(wroth.en.get('crysen')).toBe('When you deploy it, deal 1 damage.');
     expect(wroth.pl.get('crysen')).toBe('Gdy go rozmieszczasz, zadaj 1 punkt Obrażeń.');
-    // `mine().korra -= 3`: the card's own faction pays, in the order the rules do it; the AI's trigger that only repeats it is not said.
-    expect(wroth.en.get('paidContract')).toBe('In your turn: pay 3 Korra and deal 1 damage.');
-    expect(wroth.pl.get('paidContract')).toBe('W swojej Turze: zapłać 3 Korry i zadaj 1 punkt Obrażeń.');
-    expect(wroth.en.get('callOfKodaKonn')).toBe('In your turn: pay 2 Korra and deploy 1 basic troop.');
+    // `mine().korra -= 3`: the card's own faction pays, in the order the rules do it, and what it pays first buys the rest
+    // where the language has `cost` ("pay 3 Korra to deal 1 damage"); the AI's trigger that only repeats it is not said.
+    expect(wroth.en.get('paidContract')).toBe('Faction ability, in your turn: pay 3 Korra to deal 1 damage.');
+    expect(wroth.pl.get('paidContract')).toBe('Zdolność Frakcji, w swojej Turze: zapłać 3 Korry i zadaj 1 punkt Obrażeń.');
+    expect(wroth.en.get('callOfKodaKonn')).toBe('Faction ability, in your turn: pay 2 Korra to deploy 1 basic troop.');
     // `holder.hand += r.beasts - 1`: all the beasts but one.
     const last: Record<string, string> = {
       en: 'Each time race tokens are lost, you receive all but 1 Beast token.',
