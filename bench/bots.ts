@@ -22,7 +22,7 @@
  * --random-games / BOTS_RANDOM_GAMES (the random rows of WotLK and Wroth; default 40), --cards /
  * BOTS_CARDS (Wroth's first N scenario cards; default all), --max-steps / BOTS_MAX_STEPS (default
  * 3000), --mcts-flags / BOTS_MCTS_FLAGS (more options of the MCTS bots, comma-separated, e.g.
- * `horizon=turn`). Also printed: the wall-clock and CPU time of an MCTS seat's choice and of a game, the
+ * `horizon=turn`, `policy=greedy`). Also printed: the wall-clock and CPU time of an MCTS seat's choice and of a game, the
  * machine's load, what a 200-game matchup would take at that pace, and on stderr each game's
  * outcome as it ends (for WotLK with the round it ended in, the despair, the quests done and the
  * siege).
