@@ -110,9 +110,9 @@ describe('drafts a designer would print', () => {
 
   it('a choice, the terms guarding each number, a pipeline’s value and a compared count, in full', () => {
     // A term the condition tests of the card's own player's thing (`holder.race.faction == neutral`) opens the clauses by `about.faction.own`.
-    expect(sw.en.get('battlefield')).toBe('The faction bonus counts twice. At the end of your turn, if you control a neutral race, choose the Alliance or the Horde. A neutral race fights for the side you chose.');
+    expect(sw.en.get('battlefield')).toBe('You use the faction bonus twice when conquering 1 race. At the end of your turn, if you control a neutral race, choose the Alliance or the Horde. A neutral race fights for the side you chose.');
     expect(sw.pl.get('battlefield')).toBe('Korzystasz z bonusu frakcji dwa razy. Na koniec swojej tury, jeśli kontrolujesz Rasę neutralną, wybierz Przymierze lub Hordę. Rasa neutralna walczy po wybranej przez Ciebie stronie.');
-    expect(sw.de.get('battlefield')).toBe('Der Fraktionsbonus zählt zweimal. Am Ende deines Zuges, wenn du ein neutrales Volk kontrollierst, wähle die Allianz oder die Horde. Ein neutrales Volk kämpft für die gewählte Seite.');
+    expect(sw.de.get('battlefield')).toBe('Du nutzt den Fraktionsbonus zweimal beim Erobern von 1 Volk. Am Ende deines Zuges, wenn du ein neutrales Volk kontrollierst, wähle die Allianz oder die Horde. Ein neutrales Volk kämpft für die gewählte Seite.');
     // A term the condition asks a thing not to be (`attacker.race.faction != horde`) is said only by `about.faction.not`, never as what it is.
     expect(sw.en.get('humans')).toBe('Each time a region is conquered, the attacker receives 2 victory coins and you receive 2 victory coins unless the attacker plays the Horde.');
     expect(sw.pl.get('humans')).toBe('Za każdym razem, gdy region zostanie podbity, atakujący otrzymuje 2 monety zwycięstwa i otrzymujesz 2 monety zwycięstwa, chyba że atakujący gra Hordą.');
