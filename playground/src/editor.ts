@@ -52,9 +52,6 @@ export class PackEditor {
       // Drawn in the text of the lines a keystroke changes, not as an overlay that Monaco works out
       // again for every line on screen (with a read of each line's layout) at every keystroke and marker.
       experimentalWhitespaceRendering: 'off',
-      // The hidden textarea takes the keyboard (and IME) as well; the EditContext measures the whole
-      // line's characters on screen at every frame that follows a keystroke.
-      editContext: false,
       tabSize: 2,
       insertSpaces: true,
       detectIndentation: false,
