@@ -677,24 +677,13 @@ function singles(a: ActionCode, c: RunCtx, actor: string, shared: ListingChecks,
       known.push(failed < 0 ? all : failed);
       for (let k = 0; k < stride; k++) lets[j * stride + k] = env[slots[k]];
     }
-    if (failed < 0) out.push(singleArgs(a, domain[j]));
+    if (failed < 0) out.push([domain[j]]);
   }
   if (keep) shared.keep(a, actor, domain, failedAt, lets, known);
   return out;
 }
 
 const NO_SLOTS: readonly number[] = [];
-
-/** `[v]`, the arguments of `a`'s choice of `v`: one list for each board's name or number, as `choiceId` keeps ids (nobody writes a listing's arguments). */
-function singleArgs(a: ActionCode, v: Value): Value[] {
-  if ((typeof v !== 'string' && typeof v !== 'number') || Object.is(v, -0)) return [v];
-  let args = a.singles.get(v);
-  if (args === undefined) {
-    args = Object.freeze([v]) as Value[];
-    if (a.singles.size < MAX_KEPT_IDS) a.singles.set(v, args);
-  }
-  return args;
-}
 
 function actionKey(a: ActionCode): string {
   return a.card ? `${a.card.card}.${a.name}` : a.name;

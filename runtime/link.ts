@@ -773,7 +773,6 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
         ...(generated ? generated.checks(a, needs, silent) : interpretedChecks(a.checks, needs, silent)),
         lowered: { checks: a.checks, domain: a.params.length === 1 ? a.params[0].domain : undefined },
         ids: new Map(),
-        singles: new Map(),
         body,
         origin: a.origin,
       };

@@ -107,8 +107,6 @@ export interface ActionCode {
   lowered: { checks: Check[]; domain: Expr | undefined };
   /** Ids of this action's choices by their one argument, made once (`choiceId`): listing names every candidate. */
   ids: Map<Value, string>;
-  /** The one-argument lists of this action's choices by their argument, made once: listing keeps one per legal candidate, and nobody writes them. */
-  singles: Map<Value, Value[]>;
   body: BlockCode;
   origin: Origin;
 }
