@@ -515,14 +515,14 @@ export class Renderer {
         frame = t;
         // In a frame the amounts are what the action does, each a clause of its own, in the order the
         // rules do them ("pay 3 coins and place 1 stone").
-        const done = [...said].sort((a, b) => a.c.span.start - b.c.span.start);
-        clauses.splice(0, clauses.length, ...done.map((x) => texts.get(x)!));
-        // What the player pays first is what the rest costs, where the language says so (`cost`: "pay 3 coins to draw 1 card").
-        const first = done[0]?.c.body;
-        const cost = done.length > 1 && first.k === 'number' && first.dir === 'lose' && !first.transfer && done[0].c.party !== 'opponent' && this.template('cost', decl, decl.nameSpan, false);
-        if (cost) {
+        const inOrder = [...said].sort((a, b) => a.c.span.start - b.c.span.start);
+        clauses.splice(0, clauses.length, ...inOrder.map((x) => texts.get(x)!));
+        // What the player pays first buys the rest, where the language says so (`payment`: "pay 3 coins to draw 1 card").
+        const first = inOrder[0]?.c.body;
+        const buys = inOrder.length > 1 && first.k === 'number' && first.dir === 'lose' && !first.transfer && inOrder[0].c.party !== 'opponent' && this.template('payment', decl, decl.nameSpan, false);
+        if (buys) {
           const rest = clauses.slice(1);
-          clauses.splice(0, clauses.length, this.fill(cost, { cost: () => clauses[0], clauses: () => this.series(rest, this.template('list', decl, decl.nameSpan, false) ?? ' & ', decl, decl.nameSpan) }));
+          clauses.splice(0, clauses.length, this.fill(buys, { payment: () => clauses[0], clauses: () => this.series(rest, this.template('list', decl, decl.nameSpan, false) ?? ' & ', decl, decl.nameSpan) }));
         }
       } else clauses.unshift(t.includes('{how}') ? t.replace('{how}', [...how, '{how}'].join(' ')) : [t, ...how].join(' '));
     }
