@@ -491,10 +491,10 @@ function valueTypes(d: Declared): string {
     for (const v of e.values) parts.push(v);
   });
   d.entities.forEach((e, id) => parts.push('entity', id, e.kind));
-  const done = parts.done();
-  if (done !== lastParts) {
-    lastParts = done;
-    lastTypes = JSON.stringify(done);
+  const texts = parts.list();
+  if (texts !== lastParts) {
+    lastParts = texts;
+    lastTypes = JSON.stringify(texts);
   }
   return lastTypes;
 }

@@ -333,7 +333,7 @@ function environmentOf(c: Checked, last: readonly string[]): readonly string[] {
   });
   for (const u of d.units) parts.push(unitNames(u));
   parts.push(brokenNames(d.broken));
-  return parts.done();
+  return parts.list();
 }
 
 /** The names of broken declarations as one text: the last one given back while they are the same. */

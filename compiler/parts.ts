@@ -1,7 +1,7 @@
 /**
  * A list of texts collected anew on every compile of a session to tell whether what it describes
  * changed (the environment of the checks, the types of entity values). While the texts pushed are
- * those of the last list, in order, nothing is copied and `done()` gives that list itself, so an
+ * those of the last list, in order, nothing is copied and `list()` gives that list itself, so an
  * unchanged description allocates nothing and compares at once; the first text that differs
  * starts a list of its own.
  */
@@ -30,7 +30,7 @@ export class Parts {
   }
 
   /** The texts pushed: the last list itself when they are all of it. */
-  done(): readonly string[] {
+  list(): readonly string[] {
     if (this.own) return this.own;
     return this.matched === this.last.length ? this.last : this.last.slice(0, this.matched);
   }
