@@ -1067,62 +1067,58 @@ class Checker {
   }
 
   private name(ctx: Ctx, e: A.NameExpr, want?: Type): Type {
-    const set = (r: Resolution, t: Type): Type => {
-      this.c.names.set(e, r);
-      return t;
-    };
     const v = this.lookupVar(ctx, e.name);
-    if (v) return set({ k: 'local', slot: v.slot }, v.type.optional && this.isNarrowed(ctx, e.name) ? Ty.required(v.type) : v.type);
+    if (v) return this.named(e, { k: 'local', slot: v.slot }, v.type.optional && this.isNarrowed(ctx, e.name) ? Ty.required(v.type) : v.type);
     const it = ctx.where[ctx.where.length - 1];
     if (e.name === 'it') {
       if (!it) {
         this.error(ctx.unit, e.span, 'RB0520', '`it` only means something inside `where` or a per-element argument such as `sum(xs, it.tokens)`');
         return Ty.ERROR;
       }
-      return set({ k: 'it' }, it);
+      return this.named(e, { k: 'it' }, it);
     }
     if (it?.k === 'entity') {
       const kind = this.d.kinds.get(it.kind)!;
       const f = kind.props.get(e.name) ?? kind.state.get(e.name);
-      if (f) return set({ k: 'itField', field: e.name, isProp: kind.props.has(e.name) }, it.optional ? optionalField(f.type) : f.type);
+      if (f) return this.named(e, { k: 'itField', field: e.name, isProp: kind.props.has(e.name) }, it.optional ? optionalField(f.type) : f.type);
     }
     switch (e.name) {
       case 'me':
-        return set({ k: 'me' }, Ty.entity('player'));
+        return this.named(e, { k: 'me' }, Ty.entity('player'));
       case 'current':
-        return set({ k: 'current' }, Ty.entity('player'));
+        return this.named(e, { k: 'current' }, Ty.entity('player'));
       case 'players':
-        return set({ k: 'players' }, Ty.listOf(Ty.entity('player')));
+        return this.named(e, { k: 'players' }, Ty.listOf(Ty.entity('player')));
       case 'game':
-        return set({ k: 'game' }, Ty.entity('game'));
+        return this.named(e, { k: 'game' }, Ty.entity('game'));
       case 'self':
         if (!ctx.self) {
           this.error(ctx.unit, e.span, 'RB0554', '`self` is the card a rule is written on; these rules belong to no card');
           return Ty.ERROR;
         }
-        return set({ k: 'self' }, ctx.self);
+        return this.named(e, { k: 'self' }, ctx.self);
       case 'holder':
         if (!ctx.holder) {
           this.error(ctx.unit, e.span, 'RB0554', '`holder` is the player who holds the card a rule is written on; these rules belong to no card');
           return Ty.ERROR;
         }
-        return set({ k: 'holder' }, Ty.entity('player'));
+        return this.named(e, { k: 'holder' }, Ty.entity('player'));
       case 'value':
         if (!ctx.value) break;
-        return set({ k: 'value' }, ctx.value);
+        return this.named(e, { k: 'value' }, ctx.value);
     }
     for (const [name, kind] of this.d.kinds) {
-      if (kind.plural === e.name && name !== 'player' && name !== 'game') return set({ k: 'all', kind: name }, Ty.listOf(Ty.entity(name)));
+      if (kind.plural === e.name && name !== 'player' && name !== 'game') return this.named(e, { k: 'all', kind: name }, Ty.listOf(Ty.entity(name)));
     }
     const owners = this.d.members.get(e.name);
     if (owners) {
       const wanted = want && (want.k === 'enum' ? want.name : want.k === 'list' && want.of.k === 'enum' ? want.of.name : undefined);
       const name = owners.length === 1 ? owners[0] : wanted && owners.includes(wanted) ? wanted : owners[0];
-      return set({ k: 'const', value: e.name }, { k: 'enum', name });
+      return this.named(e, { k: 'const', value: e.name }, { k: 'enum', name });
     }
     const ent = this.d.entities.get(e.name);
-    if (ent) return set({ k: 'const', value: e.name }, Ty.entity(ent.kind));
-    if (this.d.dice.has(e.name)) return set({ k: 'const', value: e.name }, { k: 'die' });
+    if (ent) return this.named(e, { k: 'const', value: e.name }, Ty.entity(ent.kind));
+    if (this.d.dice.has(e.name)) return this.named(e, { k: 'const', value: e.name }, { k: 'die' });
     const candidates = [
       ...ctx.vars.flatMap((m) => [...m.keys()]),
       ...this.d.members.keys(),
@@ -1135,6 +1131,12 @@ class Checker {
     const enumHint = want?.k === 'enum' ? ` a ${want.name} is one of: ${this.d.enums.get(want.name)?.values.join(', ')}` : '';
     this.error(ctx.unit, e.span, want?.k === 'enum' ? 'RB0555' : 'RB0521', `unknown name \`${e.name}\`${want?.k === 'enum' ? `: it is not a ${want.name} of this pack` : ''}`, guess ? `did you mean \`${guess}\`?` : enumHint.trim() || undefined, guess ? { replacement: guess, safe: true } : undefined);
     return Ty.ERROR;
+  }
+
+  /** Records what a name resolved to, and gives its type: a method, not a closure made for every name checked. */
+  private named(e: A.NameExpr, r: Resolution, t: Type): Type {
+    this.c.names.set(e, r);
+    return t;
   }
 
   private field(ctx: Ctx, e: A.FieldExpr): Type {

@@ -12,32 +12,38 @@ export interface WalkOptions {
 
 /** Every sub-expression, `e` first. */
 export function walkExpr(e: A.Expr, f: (e: A.Expr) => void, options: WalkOptions = {}): void {
+  walk(e, f, options.holes === true);
+}
+
+/** No closure per node: a cold compile walks every declaration of the pack. */
+function walk(e: A.Expr, f: (e: A.Expr) => void, holes: boolean): void {
   f(e);
-  const go = (x: A.Expr) => walkExpr(x, f, options);
   switch (e.kind) {
     case 'field':
-      return go(e.target);
+      return walk(e.target, f, holes);
     case 'call':
-      return e.args.forEach(go);
+      for (const a of e.args) walk(a, f, holes);
+      return;
     case 'unary':
-      return go(e.operand);
+      return walk(e.operand, f, holes);
     case 'binary':
-      go(e.left);
-      return go(e.right);
+      walk(e.left, f, holes);
+      return walk(e.right, f, holes);
     case 'if':
-      go(e.cond);
-      go(e.then);
-      return go(e.else);
+      walk(e.cond, f, holes);
+      walk(e.then, f, holes);
+      return walk(e.else, f, holes);
     case 'where':
-      go(e.source);
-      return go(e.cond);
+      walk(e.source, f, holes);
+      return walk(e.cond, f, holes);
     case 'list':
-      return e.items.forEach(go);
+      for (const x of e.items) walk(x, f, holes);
+      return;
     case 'range':
-      go(e.from);
-      return go(e.to);
+      walk(e.from, f, holes);
+      return walk(e.to, f, holes);
     case 'string':
-      if (options.holes) for (const p of e.parts) if (typeof p !== 'string') go(p);
+      if (holes) for (const p of e.parts) if (typeof p !== 'string') walk(p, f, holes);
       return;
     case 'number':
     case 'bool':
