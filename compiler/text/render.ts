@@ -508,6 +508,7 @@ export class Renderer {
     }
     // An action's template either opens the sentence ("you may conquer a region") or frames it ("Action: {clauses}").
     let frame: string | undefined;
+    const verb = decl.kind === 'action' && saidEffects.length ? this.template('may', decl, decl.nameSpan, false) : undefined;
     if (decl.kind === 'action') {
       const w = decl.with?.name ?? decl.name;
       const t = this.template(`action.${w}`, decl, decl.nameSpan) ?? w;
@@ -524,6 +525,11 @@ export class Renderer {
           const rest = clauses.slice(1);
           clauses.splice(0, clauses.length, this.fill(buys, { payment: () => clauses[0], clauses: () => this.series(rest, this.template('list', decl, decl.nameSpan, false) ?? ' & ', decl, decl.nameSpan) }));
         }
+      } else if (verb) {
+        // An action that does what the glossary names an effect is said by it ("you may swap two cards"),
+        // not by the action its `with` offers it beside, which it need not do.
+        const done = this.fill(verb, { effects: () => this.series(saidEffects.map((x) => texts.get(x)!), this.template('list', decl, decl.nameSpan, false) ?? ' & ', decl, decl.nameSpan) });
+        clauses.unshift([done, ...how].join(' '));
       } else clauses.unshift(t.includes('{how}') ? t.replace('{how}', [...how, '{how}'].join(' ')) : [t, ...how].join(' '));
     }
     // What a choice offers ("choose human form or Worgen form"), after the action it is part of.
@@ -562,7 +568,7 @@ export class Renderer {
       if (t) clauses[clauses.length - 1] += ` ${this.fill(t, { terms: (k, cat) => this.anyOf(ts, k, decl, cs[0].span, cat) })}`;
     }
     // An about template may say where what the rule does goes (`{effects}`: "turn each card over: {effects}").
-    const effectClauses = saidEffects.map((x) => texts.get(x)!);
+    const effectClauses = verb && !frame ? [] : saidEffects.map((x) => texts.get(x)!);
     const holds = clauses.findIndex((x) => x.includes('{effects}'));
     if (holds >= 0 && effectClauses.length) clauses[holds] = clauses[holds].replace('{effects}', this.series(effectClauses, this.template('list', decl, decl.nameSpan, false) ?? ' & ', decl, decl.nameSpan));
     else clauses.push(...effectClauses);
