@@ -35,7 +35,7 @@ export interface MctsOptions {
    * values best for the player asked (the table, in team mode) is taken; one in ten is picked at
    * random, so that the search sees more than one line. A choice of a greedy playout costs as many
    * choices and estimates as there are legal choices: a playout that plays as a player might,
-   * rather than one whose random quest actions and wasted turns lose whatever the tree chose.
+   * rather than one whose random moves and wasted turns lose whatever the tree chose.
    */
   policy?: 'greedy';
   /**
