@@ -1003,10 +1003,21 @@ class RuleReader {
               this.scan(other, { required: false });
             } else {
               const u = this.unitOf(other) ?? ref;
-              // A floor on what an effect costs is part of the price: "(you must pay at least 1 token)".
-              this.push({ k: 'number', value: n.value, unit: u?.unit, dir: e.callee === 'max' ? 'atLeast' : 'atMost' }, o.required && e.callee === 'max', n.span, [n], { how: e.callee === 'max' ? 'floor' : 'cap' });
+              // A floor on a price lowered by a number is part of the price: "(you must pay at least 1
+              // token)"; under a price only other values lower ("as if it were adjacent") it goes unsaid.
+              const lowered = e.callee === 'max' && other.kind === 'binary' && other.op === '-' && other.right.kind === 'number';
+              this.push({ k: 'number', value: n.value, unit: u?.unit, dir: e.callee === 'max' ? 'atLeast' : 'atMost' }, o.required && e.callee === 'max' && (lowered || !isLowered(other)), n.span, [n], { how: e.callee === 'max' ? 'floor' : 'cap' });
               this.amount(other, ref, o, extra, party);
             }
+            return;
+          }
+          // `max(floorOf(x), …)`: a bound a pipeline keeps, which other rules say ("never fewer than the
+          // race allows"); what this rule says is the other side.
+          const bound = !n ? e.args.find((a) => a.kind === 'call' && this.c.calls.get(a)?.k === 'pipeline') : undefined;
+          const rest = bound && e.args.find((a) => a !== bound);
+          if (bound && rest && !(rest.kind === 'call' && this.c.calls.get(rest)?.k === 'pipeline')) {
+            this.scan(bound, { required: false });
+            this.amount(rest, ref, o, extra, party);
             return;
           }
           // `min(self.pieces, count(…))`: as many as there are of something, up to a bound the card keeps.
@@ -1363,6 +1374,11 @@ function isReset(e: A.Expr): boolean {
 }
 
 /** A value read as it is: "2, or all of them when there are fewer" (`min(2, x.count)`). */
+/** `a - b`, b no number: a value lowered by another value. */
+function isLowered(e: A.Expr): boolean {
+  return e.kind === 'binary' && e.op === '-' && e.right.kind !== 'number';
+}
+
 function isPlain(e: A.Expr): boolean {
   return e.kind === 'field' || e.kind === 'name';
 }

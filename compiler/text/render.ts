@@ -427,7 +427,11 @@ export class Renderer {
     // Only a sentence's first clause follows its opening moment ("Am Ende deines Zuges zahlst du …
     // und du erhältst …"); a choice or an action said first takes that place.
     if (decl.kind === 'action' || cs.some((c) => c.body.k === 'options' && c.body.terms.length > 1)) this.opened = false;
+    // A floor said in the closing words of the price it holds up is no clause of its own.
+    const lowered = (c: RuleClaim) => c.body.k === 'number' && c.body.dir === 'fewer';
+    const floorSaid = (c: RuleClaim) => c.how === 'floor' && numbers.some((o) => lowered(o) && (o.body as { unit?: string }).unit === (c.body as { unit?: string }).unit);
     for (const c of numbers) {
+      if (decl.kind !== 'modify' && floorSaid(c) && this.template('min', decl, c.span, false)) continue;
       const key = JSON.stringify(c.body) + (c.per ?? []).join() + (c.party ?? '') + (c.rest ?? '');
       if (seen.has(key + (c.via ?? '')) || counted(c) || recorded(c)) continue;
       seen.add(key + (c.via ?? ''));
@@ -436,9 +440,9 @@ export class Renderer {
       // "(you must pay at least 1 token)": a cost the card lowers keeps its pipeline's minimum.
       const b = c.body as Extract<RuleClaim['body'], { k: 'number' }>;
       let tail: string | undefined;
-      if (decl.kind === 'modify' && b.dir === 'fewer') {
-        // A minimum of none goes unsaid: no count goes below it anyway.
-        const min = cs.find((m) => m.how === 'min' && (m.body as { value: number }).value !== 0);
+      if (b.dir === 'fewer') {
+        // A minimum of none goes unsaid: no count goes below it anyway. A modifier's is its pipeline's; an action's, the floor it puts under the price.
+        const min = cs.find((m) => (decl.kind === 'modify' ? m.how === 'min' : m.how === 'floor' && m.required && (m.body as { unit?: string }).unit === b.unit) && (m.body as { value: number }).value !== 0);
         const t = min && this.template('min', decl, min.span);
         if (min && t) tail = this.fill(t, { amount: (k) => formatAmount((min.body as { value: number }).value, b.unit, this.lang, k) });
       }
@@ -493,9 +497,15 @@ export class Renderer {
     const sayer = (x: Said) => said.some((y) => y !== x && y.c.body.k !== 'effect' && this.says(y.head, (x.c.body as { effect: string }).effect));
     const saidEffects = effects.filter((x) => !sayer(x));
     said = said.filter((x) => x.c.body.k !== 'effect');
+    // What closes an action's own cost ("(you must pay at least 1 token)") closes its clause where the action's template puts the cost before its verb.
+    const closing: string[] = [];
     for (const x of said) {
       // An action's own cost ("for 2 … fewer") goes with the action, not after "and".
-      (decl.kind === 'action' && x.c.via && !x.c.via.startsWith('effect.') ? how : clauses).push(texts.get(x)!);
+      const own = decl.kind === 'action' && x.c.via && !x.c.via.startsWith('effect.');
+      if (own && x.tail) {
+        how.push(texts.get(x)!.replace(x.tail, ''));
+        closing.push(x.tail);
+      } else (own ? how : clauses).push(texts.get(x)!);
     }
     if (decl.kind === 'modify' && !numbers.length) {
       // A switch (`= true`) allows or denies; any other value the rules give ("the side you chose") is the pipeline's `value`.
@@ -529,8 +539,8 @@ export class Renderer {
         // An action that does what the glossary names an effect is said by it ("you may swap two cards"),
         // not by the action its `with` offers it beside, which it need not do.
         const done = this.fill(verb, { effects: () => this.series(saidEffects.map((x) => texts.get(x)!), this.template('list', decl, decl.nameSpan, false) ?? ' & ', decl, decl.nameSpan) });
-        clauses.unshift([done, ...how].join(' '));
-      } else clauses.unshift(t.includes('{how}') ? t.replace('{how}', [...how, '{how}'].join(' ')) : [t, ...how].join(' '));
+        clauses.unshift([done, ...how, ...closing].join(' '));
+      } else clauses.unshift(t.includes('{how}') ? [t.replace('{how}', [...how, '{how}'].join(' ')), ...closing].join(' ') : [t, ...how, ...closing].join(' '));
     }
     // What a choice offers ("choose human form or Worgen form"), after the action it is part of.
     const offered = cs.filter((c) => c.body.k === 'options').map((c) => (c.body as { terms: string[] }).terms);
