@@ -105,7 +105,20 @@ describe('drafts a designer would print', () => {
     expect(sw.de.get('fishermen')).toBe('Am Ende deines Zuges erhältst du 1 Siegmünze für jede Meeres- oder Seeregion.');
     expect(sw.en.get('naga')).toBe('You may conquer Sea regions and Lake regions. You may attack a Sea or Lake region as if it were adjacent.');
     // In an action's `{how}`, before the German verb at the end.
-    expect(sw.de.get('gnomes')).toBe('Einmal pro Zug darfst du eine Region mit dem Verstärkungswürfel erobern.');
+    expect(sw.de.get('gnomes')).toBe('Einmal pro Zug darfst du eine Region mit dem Verstärkungswürfel erobern, als wäre sie angrenzend.');
+  });
+
+  it('an action said by what it does: the effect that is its verb, a price lowered by a number under a floor, a price without another pipeline', () => {
+    // `action portal … with conquer` swaps and conquers nothing: said by its effect (`templates.may`), not by `action.conquer`.
+    expect(sw.en.get('portalMages')).toBe('Twice per turn you may swap all tokens (except Mountain and Legendary Place markers) between 2 magic regions.');
+    expect(sw.de.get('portalMages')).toBe('Zweimal pro Zug darfst du alle Marker (außer Bergmarkern und Markern Legendärer Orte) zwischen 2 magischen Regionen tauschen.');
+    // `max(fewestTokens(…), max(1, conquestCost(r) - 2))`: the pipeline's bound is its own rules'; the floor closes the price.
+    expect(sw.en.get('frostmourne')).toBe('Once per turn you may conquer a region for 2 race tokens fewer than normal (you must pay at least 1 race token).');
+    expect(sw.pl.get('frostmourne')).toBe('Raz na turę możesz podbić region, płacąc 2 żetony Rasy mniej niż normalnie (musisz zapłacić przynajmniej 1 żeton Rasy).');
+    expect(sw.de.get('frostmourne')).toBe('Einmal pro Zug darfst du eine Region für 2 Volksmarker weniger als normal erobern (du musst mindestens 1 Volksmarker einsetzen).');
+    // `conquestCost(r) - travelCost(r)`: the glossary's `travelCost.less`, with no floor to say.
+    expect(sw.en.get('ashesOfAlar')).toBe('Once per turn you may conquer a region as if it were adjacent.');
+    expect(sw.de.get('ashesOfAlar')).toBe('Einmal pro Zug darfst du eine Region erobern, als wäre sie angrenzend.');
   });
 
   it('a choice, the terms guarding each number, a pipeline’s value and a compared count, in full', () => {

@@ -1047,6 +1047,10 @@ class RuleReader {
           // `r.stones - 1`: "all the stones but 1", a number of what the left side counts.
           const own = e.left.kind === 'field' ? this.unitOf(e.left) : undefined;
           const rest = own && !fromPipeline ? (extra.dir ?? 'set') : undefined;
+          // `cost(r) - travel(r)`: a price without what another pipeline adds, said by the effect the
+          // glossary names of that pipeline ("as if it were adjacent"), as part of the price.
+          const without = fromPipeline && e.op === '-' && e.right.kind === 'call' && this.c.calls.get(e.right)?.k === 'pipeline' ? this.g.effects.get(`${e.right.callee}.less`) : undefined;
+          if (without && e.right.kind === 'call') this.push({ k: 'effect', effect: without }, o.required, e.right.calleeSpan, [e.right], { via: extra.via });
           this.amount(e.right, own ?? ref, o, e.op === '-' ? { ...extra, dir: fromPipeline ? 'fewer' : undefined, rest } : extra, party);
           return;
         }

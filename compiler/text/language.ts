@@ -51,6 +51,7 @@ export interface Glossary {
   /**
    * Procedure, action or pipeline → the effect it has ("the square counts as empty"). A card's call
    * of it (or modifier of it) that gives no number a text must say is that effect, and a text must say it.
+   * `pipeline.less`: a price less that pipeline's value (`cost(r) - travel(r)`: "as if it were adjacent").
    */
   effects: Map<string, string>;
   /**
@@ -278,7 +279,7 @@ export function readVocabulary(pack: LoadedPack, d: Declared, report: (x: Diagno
       strings(names).forEach((n, i) => {
         const [field, change, more] = n.split('.');
         if (change !== undefined && more === undefined && fieldNames.has(field) && (CHANGES as readonly string[]).includes(change)) glossary.changes.set(n, id);
-        else if (doers.has(n) || pipelineNames.has(n)) glossary.effects.set(n, id);
+        else if (doers.has(n) || pipelineNames.has(n) || (change === 'less' && more === undefined && pipelineNames.has(field))) glossary.effects.set(n, id);
         else if (change !== undefined && fieldNames.has(field)) unknown(file, ['glossary', 'effects', id, i], 'a change of a field (`field.set`, `.fill`, `.clear`, `.add`, `.remove`)', n, CHANGES.map((c) => `${field}.${c}`), false);
         else unknown(file, ['glossary', 'effects', id, i], 'a procedure, action, pipeline or `field.change`', n, [...doers, ...pipelineNames], false);
       });

@@ -487,7 +487,8 @@ export class Renderer {
     const negated = (t: string) => terms.some((c) => c.body.term === t && c.not) && terms.every((c) => c.body.term !== t || c.not);
     // What a rule does that no number says follows what the rule is about and gives ("turn each card
     // over: a win or a loss, and a loss empties the square"), so it takes no terms of its own.
-    const effects = said.filter((x) => x.c.body.k === 'effect');
+    // An effect said as part of an action's price ("as if it were adjacent") goes with that price.
+    const effects = said.filter((x) => x.c.body.k === 'effect' && !(decl.kind === 'action' && x.c.via && !x.c.via.startsWith('effect.')));
     for (const x of said) {
       const guards = x.c.body.k === 'effect' ? [] : [...new Set(x.c.guards ?? [])].filter((t) => required.has(t) && !used.has(t));
       guards.forEach((t) => used.add(t));
@@ -496,13 +497,16 @@ export class Renderer {
     // An effect another clause of the rule already says ("move up to 4 spaces" of a move) is not said again.
     const sayer = (x: Said) => said.some((y) => y !== x && y.c.body.k !== 'effect' && this.says(y.head, (x.c.body as { effect: string }).effect));
     const saidEffects = effects.filter((x) => !sayer(x));
-    said = said.filter((x) => x.c.body.k !== 'effect');
+    said = said.filter((x) => !effects.includes(x));
     // What closes an action's own cost ("(you must pay at least 1 token)") closes its clause where the action's template puts the cost before its verb.
     const closing: string[] = [];
     for (const x of said) {
       // An action's own cost ("for 2 … fewer") goes with the action, not after "and".
       const own = decl.kind === 'action' && x.c.via && !x.c.via.startsWith('effect.');
-      if (own && x.tail) {
+      // An effect of the price a language says after the action's verb (`effect.<id>.after`: ", als wäre sie angrenzend").
+      const after = own && x.c.body.k === 'effect' ? this.template(`effect.${x.c.body.effect}.after`, decl, x.c.span, false) : undefined;
+      if (after) closing.push(after);
+      else if (own && x.tail) {
         how.push(texts.get(x)!.replace(x.tail, ''));
         closing.push(x.tail);
       } else (own ? how : clauses).push(texts.get(x)!);
