@@ -119,6 +119,8 @@ describe('drafts a designer would print', () => {
     // `conquestCost(r) - travelCost(r)`: the glossary's `travelCost.less`, with no floor to say.
     expect(sw.en.get('ashesOfAlar')).toBe('Once per turn you may conquer a region as if it were adjacent.');
     expect(sw.de.get('ashesOfAlar')).toBe('Einmal pro Zug darfst du eine Region erobern, als wäre sie angrenzend.');
+    // `count(activeRegions(holder) where terrain == home.terrain and it != home)`: the relation `same.terrain`.
+    expect(sw.en.get('karazhan')).toBe('At the end of your turn, you receive 1 victory coin for each other region you control of the same type as the region it lies in.');
   });
 
   it('a choice, the terms guarding each number, a pipeline’s value and a compared count, in full', () => {

@@ -679,6 +679,23 @@ class RuleReader {
     return p ? { relation: cond.callee, kind: p.type.name } : undefined;
   }
 
+  /** `xs where f == a.f and it != a`, `a` a name (a local, the card's own): `same.f`, the other things of the same f as a. */
+  private sameAs(e: A.Expr): string | undefined {
+    if (e.kind !== 'where') return undefined;
+    const parts = (x: A.Expr): A.Expr[] => (x.kind === 'binary' && x.op === 'and' ? [...parts(x.left), ...parts(x.right)] : [x]);
+    const conds = parts(e.cond);
+    const itField = (x: A.Expr) => (x.kind === 'name' && this.c.names.get(x)?.k === 'itField' ? x.name : undefined);
+    const other = (a: string) => conds.some((c) => c.kind === 'binary' && c.op === '!=' && [c.left, c.right].some((x) => x.kind === 'name' && x.name === a) && [c.left, c.right].some((x) => x.kind === 'name' && x.name === 'it'));
+    for (const c of conds) {
+      if (c.kind !== 'binary' || c.op !== '==') continue;
+      for (const [l, r] of [[c.left, c.right], [c.right, c.left]] as const) {
+        const f = itField(l);
+        if (f && r.kind === 'field' && r.field === f && r.target.kind === 'name' && other(r.target.name)) return `same.${f}`;
+      }
+    }
+    return undefined;
+  }
+
   /** `[a] + f(a)` or `f(a)` (or either `where …`), a the card's own (itself, a field of it, or a local set to one): the things in relation f to it, with it or not. */
   private around(walked: A.Expr): { relation: string; kind: string; each: true; withOwn?: true } | undefined {
     // Which of them the loop skips (`where pieces > 0`) is its own condition, said or not by its clauses.
@@ -988,7 +1005,12 @@ class RuleReader {
       case 'call': {
         if (e.callee === 'count' && e.args.length === 1) {
           const per = this.termsIn(e.args[0]);
-          claim(1, e.span, [], 'per', { per, perKind: listKind(this.c, e.args[0]) });
+          const perKind = listKind(this.c, e.args[0]);
+          // `xs where f == a.f and it != a`: the other things of the same f as a, which a text must say ("each other region of the same type").
+          const same = perKind ? this.sameAs(e.args[0]) : undefined;
+          const relation = same && perKind ? { relation: same, kind: perKind } : undefined;
+          claim(1, e.span, [], 'per', { per, perKind, ...(relation ? { relation } : {}) });
+          if (relation) this.push({ k: 'relation', ...relation }, o.required, e.span, []);
           this.scan(e.args[0], { required: o.required });
           // What is counted must be named: `where prize != none` counts "each Bonus and Tower".
           if (o.required) this.countedImplied(e.args[0]);

@@ -232,7 +232,8 @@ export class Renderer {
       count: () => String(b.value),
       unit: (k: string) => unitWord(b.value, b.unit ?? (c.of ? this.g.units.get(c.of)?.unit : undefined), this.lang, k) ?? '',
       per: (k: string, cat?: string) => {
-        const what = c.per?.length ? this.someOf(c.per, k, decl, c.span, cat) : this.kindWord(c.perKind, k, cat);
+        // The other things of the same kind as one of the card's own ("other region of the same type as …"), by `relation.same.<field>.<kind>`.
+        const what = c.per?.length ? this.someOf(c.per, k, decl, c.span, cat) : (c.relation && this.relation(c, k)) || this.kindWord(c.perKind, k, cat);
         // What the card counts in a field of its own: "each forest cell claimed this turn".
         const counted = c.perEvent ? this.lang.timing.get(c.perEvent)?.counted : undefined;
         const until = c.perUntil ? this.lang.durations.get(c.perUntil)?.text : undefined;
