@@ -220,7 +220,10 @@ export class Renderer {
     if (b.k !== 'number') return undefined;
     const decl = c.decl;
     const pipeline = decl.kind === 'modify' ? decl.name : undefined;
-    const perEach = c.how === 'per' && (c.per?.length || c.perKind);
+    // What a `for` over things gives a player, it gives once for each of them ("1 coin for each board").
+    const perThing = !c.per?.length && !c.perKind && c.party && c.eachKind && c.eachKind !== 'player' ? c.eachKind : undefined;
+    const perKind = c.perKind ?? perThing;
+    const perEach = (c.how === 'per' || !!perThing) && (c.per?.length || perKind);
     // Added to or taken from a thing rather than a player: placed, removed.
     const thing = !c.party && !perEach && (b.dir === 'gain' || b.dir === 'lose') ? (b.dir === 'gain' ? 'placed' : 'removed') : undefined;
     const kind = c.rest ? `${c.rest}But` : b.transfer === 'in' ? 'transferIn' : b.transfer === 'out' ? 'transferOut' : thing ?? (perEach && b.dir ? `${b.dir}Per` : (b.dir ?? 'set'));
@@ -233,7 +236,7 @@ export class Renderer {
       unit: (k: string) => unitWord(b.value, b.unit ?? (c.of ? this.g.units.get(c.of)?.unit : undefined), this.lang, k) ?? '',
       per: (k: string, cat?: string) => {
         // The other things of the same kind as one of the card's own ("other region of the same type as …"), by `relation.same.<field>.<kind>`.
-        const what = c.per?.length ? this.someOf(c.per, k, decl, c.span, cat) : (c.relation && this.relation(c, k)) || this.kindWord(c.perKind, k, cat);
+        const what = c.per?.length ? this.someOf(c.per, k, decl, c.span, cat) : (c.relation && this.relation(c, k)) || this.kindWord(perKind, k, cat);
         // What the card counts in a field of its own: "each forest cell claimed this turn".
         const counted = c.perEvent ? this.lang.timing.get(c.perEvent)?.counted : undefined;
         const until = c.perUntil ? this.lang.durations.get(c.perUntil)?.text : undefined;
@@ -263,12 +266,14 @@ export class Renderer {
       // Done where a relation to the card's own says ("remove 2 pieces from a space next to yours").
       (specific && c.relation && this.template(`${specific}.${kind}Related`, decl, c.span, false)) ||
       (specific && this.template(`${specific}.${kind}`, decl, c.span, own)) ||
+      // What a language words by the kind counted (its gender: "za każdą planszę", "für jeden Spielplan").
+      (perEach && !c.per?.length && perKind && this.template(`per.${perKind}.${kind}`, decl, c.span, false)) ||
       (!own && (c.party === 'opponent' || c.chosen) && this.template(`${kind}Other`, decl, c.span, false)) ||
       (own ? undefined : this.template(kind, decl, c.span));
     if (!t) {
       // A plain, language-neutral rendering: sign, amount, unit, per what, and the pipeline it changes.
       const sign = b.transfer === 'in' || b.dir === 'gain' || b.dir === 'more' ? '+' : b.transfer === 'out' || b.dir === 'lose' || b.dir === 'fewer' ? '−' : b.dir === 'atLeast' ? '≥ ' : b.dir === 'atMost' ? '≤ ' : '';
-      const per = perEach ? ` / ${c.per?.length ? c.per.join(', ') : c.perKind}` : '';
+      const per = perEach ? ` / ${c.per?.length ? c.per.join(', ') : perKind}` : '';
       return `${sign}${formatAmount(b.value, b.unit, this.lang)}${per}${pipeline ? ` (${pipeline})` : ''}`;
     }
     return this.fill(t, slots);
