@@ -54,7 +54,8 @@ describe('readings the mutation benchmark asked for', () => {
   it('"(you must pay at least 1 token)" is read against the floor under the price, not a condition on the hand', () => {
     const found = findings('smallworld-wow', 'markers.yaml', 'frostmourne', 'max(1, conquestCost(r) - 2))\n        require', 'max(2, conquestCost(r) - 2))\n        require');
     const en = found.find((f) => f.lang === 'en')!;
-    expect(en.code).toBe('TX0201');
+    // The floor is part of the price a text must say, so the text's 1 is the rules' 2 said wrong.
+    expect(en.code).toBe('TX0101');
     expect(en.words).toBe('1 token');
     // The "must" of the floor is no TX0105, but a "must" of the action's own part is.
     const must = findings('smallworld-wow', 'markers.yaml', 'frostmourne', 'Once per turn you may use Frostmourne', 'Once per turn you must use Frostmourne');
