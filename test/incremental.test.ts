@@ -8,25 +8,13 @@
  * afterwards (`lowerAnalysis`, as the playground's worker does); and the symbol index an editor
  * asks of the session is the one a cold analysis builds.
  */
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { analyze, compile, CompileSession, lowerAnalysis, type CompiledPack, type SourceFile } from '../compiler/index.ts';
+import { analyze, compile, CompileSession, lowerAnalysis, type SourceFile } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
-import { apply, legalChoices, newGame } from '../runtime/index.ts';
-import { nextRandom, seedState } from '../runtime/rng.ts';
+import { picker, playedDigest } from './helpers/seededGame.ts';
 
 const PACKS = ['content/smallworld-wow', 'content/smallworld-wow-teams', 'content/wotlk', 'content/wroth'];
 const EDITS = 16;
-
-/** The runtime's seeded generator, for picking edits and moves. */
-function picker(seed: string) {
-  let state = seedState(seed);
-  return (n: number) => {
-    const r = nextRandom(state);
-    state = r.state;
-    return Math.floor(r.value * n);
-  };
-}
 
 /** Where the rules texts of a file are: the lines of each `rules: |` block. */
 function rulesLines(text: string): number[] {
@@ -98,24 +86,6 @@ const edits: Record<string, Edit> = {
   },
 };
 
-/** A seeded random game's states and legal choices, hashed. */
-function played(pack: CompiledPack, seed: number): string {
-  const h = createHash('sha256');
-  const pick = picker(`game${seed}`);
-  let st = newGame(pack, { players: Math.min(pack.players.max, Math.max(pack.players.min, 3)), seed });
-  h.update(JSON.stringify(st));
-  for (let step = 0; step < 60 && !st.over; step++) {
-    const legal = legalChoices(st, { labels: false });
-    h.update(JSON.stringify(legal));
-    if (!legal.length) break;
-    const r = apply(st, legal[pick(legal.length)]);
-    if (!r.ok) return `refused at ${step}: ${r.reason}`;
-    st = r.state;
-    h.update(JSON.stringify(st));
-  }
-  return h.digest('hex');
-}
-
 describe('a compile session gives what a cold compile gives', () => {
   for (const dir of PACKS) {
     it(`${dir}: after each of ${EDITS} random edits`, () => {
@@ -155,7 +125,7 @@ describe('a compile session gives what a cold compile gives', () => {
           compiled++;
           // The lowered tables and rules as data (the pack's functions aside), then as played.
           expect(JSON.stringify(warm.pack), `step ${step}`).toBe(JSON.stringify(cold.pack));
-          expect(played(warm.pack, step), `step ${step}`).toBe(played(cold.pack, step));
+          expect(playedDigest(warm.pack, step, 60), `step ${step}`).toBe(playedDigest(cold.pack, step, 60));
         }
       }
       expect(compiled).toBeGreaterThan(2);
@@ -249,7 +219,7 @@ describe('a compile session gives what a cold compile gives', () => {
       const warm = session.analyze(files, { lower: true });
       const cold = analyze(files, { lower: true });
       expect(warm.diagnostics, `step ${step}`).toEqual(cold.diagnostics);
-      expect(played(warm.pack!, step), `step ${step}`).toBe(played(cold.pack!, step));
+      expect(playedDigest(warm.pack!, step, 60), `step ${step}`).toBe(playedDigest(cold.pack!, step, 60));
     }
   });
 });
