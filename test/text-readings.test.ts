@@ -1,7 +1,7 @@
 /**
  * Readings of the card text checker that the mechanical mutations found wanting (issue #15), each on
  * a shipped card whose rules or text is changed in memory the way a slip would change it: what a
- * choice offers (TX0108), one number of the text for each number the rules give, a count a rule
+ * choice offers (TX0108), what a count is per (TX0109), one number of the text for each number the rules give, a count a rule
  * sets, the floor under a price, ordinals, who a clause names and whose region (TX0106), and drafts
  * that read like printed cards. (That the shipped cards as they are raise nothing is
  * test/text.test.ts's.)
@@ -34,6 +34,22 @@ describe('readings the mutation benchmark asked for', () => {
     expect(en.file).toBe('races/worgen.yaml');
     expect(found.some((f) => f.code === 'TX0108' && f.lang === 'pl')).toBe(true);
     expect(found.some((f) => f.code === 'TX0108' && f.lang === 'de')).toBe(true);
+  });
+
+  it('TX0109: a text that drops what a count is per ("for each board"), or counts it per another kind, in the reader\'s words', () => {
+    const path = 'powers/explorers.yaml';
+    const dropped = findings('smallworld-wow', path, 'explorers', 'for each board on which the Explorers control', 'if the Explorers control');
+    const en = dropped.find((f) => f.lang === 'en')!;
+    expect(en.code).toBe('TX0109');
+    expect(en.message).toBe('the en text does not say what the count is per: the rules give it per board (`1`)');
+    expect(dropped.filter((f) => f.lang !== 'en')).toEqual([]);
+    // The rules counting per region and the text per board: the finding is at the text's words.
+    const other = findings('smallworld-wow', path, 'explorers', 'for b in game.boards {\n          if any(activeRegions(holder), it.board == b) {', 'for b in activeRegions(holder) {\n          if b.board == b.board {');
+    expect(other.filter((f) => f.code === 'TX0109').map((f) => [f.lang, f.words]).sort()).toEqual([
+      ['de', 'für jeden Spielplan'],
+      ['en', 'for each board'],
+      ['pl', 'za każdą planszę'],
+    ]);
   });
 
   it('two numbers of the rules need two numbers of the text: "counts as 1 race token" does not also say a conquest costs 1', () => {

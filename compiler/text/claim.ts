@@ -48,7 +48,9 @@ export type ClaimBody =
   /** Another thing of this kind than the card's own (`require x != self`): "another piece". */
   | { k: 'another'; kind: string }
   /** Where an action's parameter must be, by a relation to the card's own (`require adjacent(self.space, target)`): "a space connected to yours". */
-  | { k: 'relation'; relation: string; kind: string };
+  | { k: 'relation'; relation: string; kind: string }
+  /** What a count is per: one for each thing of this kind (`for b in game.boards { holder.coins += 1 }`: "for each board"). */
+  | { k: 'per'; kind: string };
 
 /** How a rule picks one thing among many: by the highest value, the lowest, or the first that qualifies. */
 export type Pick = 'most' | 'fewest' | 'first';
@@ -209,6 +211,8 @@ export function compatible(t: ClaimBody, r: ClaimBody): boolean {
       return !t.kind || t.kind === (r as typeof t).kind;
     case 'relation':
       return t.relation === (r as typeof t).relation;
+    case 'per':
+      return t.kind === (r as typeof t).kind;
   }
 }
 
@@ -251,6 +255,8 @@ export function describeClaim(c: ClaimBody): string {
       return `another \`${c.kind}\` than the card's own`;
     case 'relation':
       return `a \`${c.kind}\` that must be \`${c.relation}\` to the card's own`;
+    case 'per':
+      return `one for each \`${c.kind}\``;
     case 'chosen':
       return `${c.by === 'first' ? 'the first that qualifies by' : `the one with the ${c.by}`}${c.key ? ` \`${c.key}\`` : ''}`;
   }

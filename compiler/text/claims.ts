@@ -133,6 +133,9 @@ class RuleReader {
       ...(this.yeses && body.k === 'effect' ? { optional: true } : {}),
       ...extra,
     });
+    // What a count is per, a text must say ("1 coin for each board"): a count per element of a kind, or what a `for` over things gives a player.
+    const per = body.k === 'number' && required && !extra.placed ? (extra.perKind ?? (extra.party && each !== 'player' ? each : undefined)) : undefined;
+    if (per) this.out.push({ body: { k: 'per', kind: per }, required: true, decl: this.current, span, sites: [] });
   }
 
   /** Runs `f` with the terms `cond` requires as guards of every number claimed meanwhile. */

@@ -15,6 +15,7 @@ export type FindingCode =
   | 'TX0106' // who it is for differs: you, an opponent, every player, a player the rules name; whose thing it is
   | 'TX0107' // how long it lasts differs, or goes unsaid
   | 'TX0108' // what a choice offers differs
+  | 'TX0109' // what a count is per differs, or goes unsaid
   | 'TX0201' // the text claims what the rules do not do
   | 'TX0202'; // the rules do what the text does not say
 
@@ -79,11 +80,32 @@ export function compareClaims(allRules: RuleClaim[], allText: TextClaim[], sameC
   out.push(...pairings(rule, checked, sameClass));
   out.push(...aspects(allRules, allText));
   out.push(...options(allRules, allText, sameClass));
+  out.push(...perThings(allRules, allText));
+  return out;
+}
+
+/**
+ * What a count is per ("for each board"): a kind the text counts by must be one the rules count by,
+ * and each kind the rules count by (where the text's language has words for it) must be said.
+ */
+function perThings(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
+  const counts = rule.filter((r) => r.body.k === 'per');
+  const said = text.filter((t) => t.body.k === 'per' && !t.negated);
+  const out: Mismatch[] = [];
+  for (const t of said) {
+    if (counts.some((r) => compatible(t.body, r.body))) continue;
+    out.push({ code: 'TX0109', text: t, rule: counts.find((r) => r.required) ?? counts[0], others: counts });
+  }
+  if (out.length) return out;
+  const wanted = counts.filter((r) => r.required);
+  for (const r of wanted.filter((x, i) => wanted.findIndex((y) => compatible(y.body, x.body)) === i)) {
+    if (!said.some((t) => compatible(t.body, r.body))) out.push({ code: 'TX0109', rule: r });
+  }
   return out;
 }
 
 /** Claims about what a player does with an effect rather than what it is: compared by `aspects`. */
-const ASPECTS = new Set<ClaimBody['k']>(['mode', 'who', 'whose', 'duration', 'options', 'chosen']);
+const ASPECTS = new Set<ClaimBody['k']>(['mode', 'who', 'whose', 'duration', 'options', 'chosen', 'per']);
 
 /**
  * What a choice offers: the terms a text names after its word for choosing ("choose between human

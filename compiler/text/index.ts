@@ -18,6 +18,7 @@
  *   TX0105 may / must / cannot differs    TX0106 who it is for differs: "you", "an opponent", "each player", "the attacker", "your region"
  *   TX0107 how long it lasts differs or goes unsaid ("this turn", "until your next turn")
  *   TX0108 what a choice offers differs ("choose between human form or wolf form")
+ *   TX0109 what a count is per differs or goes unsaid ("for each board")
  *   TX0201 the text claims what the rules do not do                     TX0202 the rules do what the text does not say
  *   TX0301 a card has no text in a declared language                    TX0302 (warning) a capitalised word no glossary knows
  *   TX0401 (warning) a template missing for a construct                 TX0402 (warning) a pipeline the glossary does not count
@@ -245,7 +246,7 @@ export function mismatches(ctx: TextContext, claims: RuleClaim[], text: TextClai
   };
   // A moment of the turn, and the one a rule picks, are for the text to say where its language has words to read them by.
   const lg = ctx.vocabulary.languages.get(lang);
-  const unread = (c: RuleClaim) => (c.body.k === 'timing' && !lg?.timing.get(c.body.timing)?.read.length) || (c.body.k === 'chosen' && c.body.by !== 'first' && !lg?.chosen.get(c.body.by)?.length) || (c.body.k === 'another' && !lg?.another.length) || (c.body.k === 'relation' && !lg?.relations.get(c.body.relation)?.length);
+  const unread = (c: RuleClaim) => (c.body.k === 'timing' && !lg?.timing.get(c.body.timing)?.read.length) || (c.body.k === 'chosen' && c.body.by !== 'first' && !lg?.chosen.get(c.body.by)?.length) || (c.body.k === 'another' && !lg?.another.length) || (c.body.k === 'relation' && !lg?.relations.get(c.body.relation)?.length) || (c.body.k === 'per' && !lg?.forEach.get(c.body.kind)?.length);
   const said = claims.map((c) => (c.required && unread(c) ? { ...c, required: false } : c));
   return compareClaims(said, text, same);
 }
@@ -352,6 +353,16 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
       case 'TX0108': {
         const offered = (m.others ?? [r!]).map((o) => renderer.claim(o));
         out.push(finding(ctx, { code: 'TX0108', message: `the ${lang} text offers a choice of “${renderer.claim({ ...r!, body: t!.body })}”, but the rules offer ${offered.map((o) => `“${o}”`).join(' or ')}: \`${rule!.source}\``, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims, card.entity).text}”` }, e.id, lang, { ...extra, canonical: renderer.card(card.claims, card.entity).text }));
+        break;
+      }
+      case 'TX0109': {
+        const canonical = renderer.card(card.claims, card.entity).text;
+        const per = r ? `per ${(r.body as { kind: string }).kind}` : 'per nothing of the kind';
+        out.push(
+          t
+            ? finding(ctx, { code: 'TX0109', message: `the ${lang} text counts it “${t.words}”, but the rules count it ${per}${rule ? `: \`${rule.source}\`` : ''}`, at: textAt(t), hint: `the rules read, in ${lang}: “${canonical}”` }, e.id, lang, { words: t.words, canonical })
+            : finding(ctx, { code: 'TX0109', message: `the ${lang} text does not say what the count is per: the rules give it ${per} (\`${rule!.source}\`)`, at: ruleSpan(unitOf(card, r!), r!), hint: `say it in the ${lang} text, e.g. “${canonical}”` }, e.id, lang, { canonical }),
+        );
         break;
       }
       case 'TX0106':

@@ -129,6 +129,8 @@ export interface Language {
   another: Phrase[];
   /** Words for where an action's parameter must be, by the relation its `require` names: `adjacent: [connected]`. */
   relations: Map<string, Phrase[]>;
+  /** Words for what a count is per, by the kind counted: `board: [for each board]`. */
+  forEach: Map<string, Phrase[]>;
   /** Words naming the one a rule picks by the most or the fewest of something: "the most", "more … than any other". */
   chosen: Map<'most' | 'fewest', Phrase[]>;
   conditions: Map<string, WordEntry & { text?: string }>;
@@ -185,6 +187,7 @@ export function emptyLanguage(lang: string): Language {
     chosen: new Map(),
     another: [],
     relations: new Map(),
+    forEach: new Map(),
     conditions: new Map(),
     effects: new Map(),
     transfers: { in: [], out: [] },
@@ -401,6 +404,7 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
   out.choose = phrases(l.choose);
   out.another = phrases(l.another);
   for (const [relation, raw] of Object.entries(mapOf(l.relations))) out.relations.set(relation, phrases(raw));
+  for (const [kind, raw] of Object.entries(mapOf(l.forEach))) out.forEach.set(kind, phrases(raw));
   for (const [by, raw] of Object.entries(mapOf(l.chosen))) {
     if (by !== 'most' && by !== 'fewest') {
       report({ code: 'TX0502', message: `\`${by}\` is not a way a rule picks one thing`, at: spanAt(file, ['language', 'chosen', by], true), hint: 'say the words for the one with the `most` and the one with the `fewest`' });

@@ -47,6 +47,7 @@ export interface Reader {
   another: Array<{ phrase: Phrase; value: true }>;
   /** By relation: a phrase several relations list says each of them. */
   relations: Array<Array<{ phrase: Phrase; value: string }>>;
+  forEach: Array<{ phrase: Phrase; value: string }>;
   conditions: Array<{ phrase: Phrase; value: string }>;
   effects: Array<{ phrase: Phrase; value: string }>;
   transfers: Array<{ phrase: Phrase; value: 'in' | 'out' }>;
@@ -98,6 +99,7 @@ export function makeReader(lang: Language, g: Glossary, d: Declared): Reader {
     choose: lang.choose.map((phrase) => ({ phrase, value: true as const })),
     another: lang.another.map((phrase) => ({ phrase, value: true as const })),
     relations: [...lang.relations].map(([relation, ps]) => ps.map((phrase) => ({ phrase, value: relation }))),
+    forEach: [...lang.forEach].flatMap(([kind, ps]) => ps.map((phrase) => ({ phrase, value: kind }))),
     chosen: [...lang.chosen].flatMap(([by, ps]) => ps.map((phrase) => ({ phrase, value: by }))),
     conditions: [...lang.conditions].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
     effects: [...lang.effects].flatMap(([id, w]) => w.read.map((phrase) => ({ phrase, value: id }))),
@@ -346,6 +348,8 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     if (related.some((o) => o.value !== m.value && o.from <= m.from && m.to <= o.to && o.to - o.from > m.to - m.from)) continue;
     claims.push({ body: { k: 'relation', relation: m.value, kind: '' }, ...span(m.from, m.to), unchecked: true });
   }
+  // "For each board": what a count is per, by the kind counted.
+  for (const m of findAll(tokens, r.forEach)) claims.push({ body: { k: 'per', kind: m.value }, ...span(m.from, m.to) });
   // What the text says happens ("counts as empty"): paired with the terms around it, never reported on its own.
   for (const m of findAll(tokens, r.effects)) {
     cover(m.from, m.to);

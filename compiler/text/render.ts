@@ -182,6 +182,8 @@ export class Renderer {
         return this.cased(`another.${b.kind}`, 'nom', c.decl, c.span) ?? b.kind;
       case 'relation':
         return this.cased(`relation.${b.relation}.${b.kind}`, 'nom', c.decl, c.span) ?? b.relation;
+      case 'per':
+        return this.kindWord(b.kind, 'nom');
       case 'chosen':
         return (b.key && this.cased(`chosen.${b.key}.${b.by}`, 'nom', c.decl, c.span)) || this.lang.chosen.get(b.by as 'most')?.[0]?.source || b.by;
     }
