@@ -106,6 +106,12 @@ describe('drafts a designer would print', () => {
     expect(sw.en.get('naga')).toBe('You may conquer Sea regions and Lake regions. You may attack a Sea or Lake region as if it were adjacent.');
     // In an action's `{how}`, before the German verb at the end.
     expect(sw.de.get('gnomes')).toBe('Einmal pro Zug darfst du eine Region mit dem Verstärkungswürfel erobern, als wäre sie angrenzend.');
+    // What the rule is about goes where the action's template puts `{about}`, before its price, as printed.
+    expect(sw.en.get('gnomes')).toBe('Once per turn you may conquer a region with the reinforcement die as if it were adjacent.');
+    expect(sw.pl.get('gnomes')).toBe('Raz na turę możesz podbić region z kością Posiłków, traktując go tak, jakby był regionem sąsiadującym.');
+    expect(sw.en.get('ethereals')).toContain('Once per turn you may conquer a region with a Legendary Place for 2 race tokens fewer than normal (you must pay at least 1 race token).');
+    expect(sw.pl.get('ethereals')).toContain('Raz na turę możesz podbić region z Legendarnym Miejscem, płacąc 2 żetony Rasy mniej niż normalnie (musisz zapłacić przynajmniej 1 żeton Rasy).');
+    expect(sw.de.get('ethereals')).toContain('Einmal pro Zug darfst du eine Region mit einem Legendären Ort für 2 Volksmarker weniger als normal erobern (du musst mindestens 1 Volksmarker einsetzen).');
   });
 
   it('an action said by what it does: the effect that is its verb, a price lowered by a number under a floor, a price without another pipeline', () => {
@@ -126,6 +132,15 @@ describe('drafts a designer would print', () => {
     expect(sw.en.get('karazhan')).toBe('At the end of your turn, you receive 1 victory coin for each other region you control of the same type as the region it lies in.');
   });
 
+  it('who pays: a toll of a pipeline said by its own template, a payment from each of the players a `for` walks', () => {
+    // `modify wardToll(r) … = value + 2`: the Aegis's toll, by `templates.modify.wardToll.transferIn`.
+    expect(sw.en.get('aegisOfAggramar')).toBe('The region this marker lies in is immune to conquests and to the effects of special powers and racial abilities until an opponent pays you 2 victory coins.');
+    expect(sw.pl.get('aegisOfAggramar')).toBe('Region, w którym leży ten znacznik, jest odporny na Podboje i efekty Zdolności Specjalnych i umiejętności rasowych, dopóki przeciwnik nie zapłaci Ci 2 monet zwycięstwa.');
+    // `for q in players where it != holder { … q.coins -= paid; holder.coins += paid }`: each of them pays (`templates.transferInEach`).
+    expect(sw.en.get('heartOfAzeroth')).toBe('At the end of your turn, each opponent pays you 1 victory coin.');
+    expect(sw.pl.get('heartOfAzeroth')).toBe('Na koniec swojej tury każdy przeciwnik płaci Ci 1 monetę zwycięstwa.');
+  });
+
   it('a choice, the terms guarding each number, a pipeline’s value and a compared count, in full', () => {
     // A term the condition tests of the card's own player's thing (`holder.race.faction == neutral`) opens the clauses by `about.faction.own`.
     expect(sw.en.get('battlefield')).toBe('You use the faction bonus twice when conquering 1 race. At the end of your turn, if you control a neutral race, choose the Alliance or the Horde. A neutral race fights for the side you chose.');
@@ -141,8 +156,8 @@ describe('drafts a designer would print', () => {
     expect(sw.en.get('conquerors')).toBe('Each time a region is conquered, if it was defended by at least 2 race tokens, you receive as many victory coins.');
     expect(sw.pl.get('conquerors')).toBe('Za każdym razem, gdy region zostanie podbity, jeśli broniły go co najmniej 2 żetony Rasy, otrzymujesz tyle samo monet zwycięstwa.');
     // German puts the verb second after an opening moment (`timed`) and after the subject otherwise (`plain`).
-    expect(sw.de.get('heartOfAzeroth')).toBe('Am Ende deines Zuges zahlt dir ein Gegner 1 Siegmünze.');
-    expect(sw.de.get('aegisOfAggramar')).toBe('Ein Gegner zahlt dir 2 Siegmünzen.');
+    expect(sw.de.get('heartOfAzeroth')).toBe('Am Ende deines Zuges zahlt dir jeder Gegner 1 Siegmünze.');
+    expect(sw.de.get('aegisOfAggramar')).toBe('Die Region, in der dieser Marker liegt, ist immun gegen Eroberungen und gegen die Effekte von Sonderfähigkeiten und Volksfähigkeiten, bis ein Gegner dir 2 Siegmünzen zahlt.');
     // Only the first clause after the moment is `timed`; a duration goes where the template's `{until}` puts it.
     expect(sw.de.get('forsaken')).toBe('Beim Umverteilen zahlst du 1 Siegmünze und du erhältst 1 Volksmarker.');
     expect(sw.de.get('theSlayer')).toBe('Einmal pro Zug darfst du eine Region für 1 Volksmarker erobern und du zahlst einem Gegner 2 Siegmünzen.');

@@ -270,6 +270,8 @@ export class Renderer {
       (specific && this.template(`${specific}.${kind}`, decl, c.span, own)) ||
       // What a language words by the kind counted (its gender: "za każdą planszę", "für jeden Spielplan").
       (perEach && !c.per?.length && perKind && this.template(`per.${perKind}.${kind}`, decl, c.span, false)) ||
+      // Paid by each of the players a `for` walks: "each opponent pays you 1 coin".
+      (!own && c.eachKind === 'player' && this.template(`${kind}Each`, decl, c.span, false)) ||
       (!own && (c.party === 'opponent' || c.chosen) && this.template(`${kind}Other`, decl, c.span, false)) ||
       (own ? undefined : this.template(kind, decl, c.span));
     if (!t) {
@@ -497,10 +499,16 @@ export class Renderer {
     // over: a win or a loss, and a loss empties the square"), so it takes no terms of its own.
     // An effect said as part of an action's price ("as if it were adjacent") goes with that price.
     const effects = said.filter((x) => x.c.body.k === 'effect' && !(decl.kind === 'action' && x.c.via && !x.c.via.startsWith('effect.')));
+    // What an action's own price is said with, where the action's template places it (`{about}`: "conquer a region with a Legendary Place for 2 … fewer").
+    const priceAbout: string[] = [];
+    const template = decl.kind === 'action' ? this.template(`action.${decl.with?.name ?? decl.name}`, decl, decl.nameSpan, false) : undefined;
     for (const x of said) {
       const guards = x.c.body.k === 'effect' ? [] : [...new Set(x.c.guards ?? [])].filter((t) => required.has(t) && !used.has(t));
       guards.forEach((t) => used.add(t));
-      texts.set(x, [x.head, ...this.aboutGroups(guards).map(([cls, ts]) => this.about(cls, ts.every(negated) ? 'not' : 'with', ts, [], decl, x.c.span)), x.tail ?? ''].join(' '));
+      const abouts = this.aboutGroups(guards).map(([cls, ts]) => this.about(cls, ts.every(negated) ? 'not' : 'with', ts, [], decl, x.c.span));
+      const price = decl.kind === 'action' && x.c.via && !x.c.via.startsWith('effect.') && template?.includes('{about}');
+      if (price) priceAbout.push(...abouts);
+      texts.set(x, [x.head, ...(price ? [] : abouts), x.tail ?? ''].join(' '));
     }
     // An effect another clause of the rule already says ("move up to 4 spaces" of a move) is not said again.
     const sayer = (x: Said) => said.some((y) => y !== x && y.c.body.k !== 'effect' && this.says(y.head, (x.c.body as { effect: string }).effect));
@@ -552,7 +560,10 @@ export class Renderer {
         // not by the action its `with` offers it beside, which it need not do.
         const done = this.fill(verb, { effects: () => this.series(saidEffects.map((x) => texts.get(x)!), this.template('list', decl, decl.nameSpan, false) ?? ' & ', decl, decl.nameSpan) });
         clauses.unshift([done, ...how, ...closing].join(' '));
-      } else clauses.unshift(t.includes('{how}') ? [t.replace('{how}', [...how, '{how}'].join(' ')), ...closing].join(' ') : [t, ...how, ...closing].join(' '));
+      } else {
+        const at = priceAbout.length ? t.replace('{about}', ` ${priceAbout.join(' ')}{about}`) : t;
+        clauses.unshift(at.includes('{how}') ? [at.replace('{how}', [...how, '{how}'].join(' ')), ...closing].join(' ') : [at, ...how, ...closing].join(' '));
+      }
     }
     // What a choice offers ("choose human form or Worgen form"), after the action it is part of.
     const offered = cs.filter((c) => c.body.k === 'options').map((c) => (c.body as { terms: string[] }).terms);
@@ -577,9 +588,10 @@ export class Renderer {
         continue;
       }
       const last = clauses[clauses.length - 1];
-      // An action's template may say where what qualifies it goes (`{how}`: "eine Region {how} erobern").
+      // An action's template may say where what the rule is about goes (`{about}`: "conquer a region{about}", before
+      // its price), else where what qualifies it goes (`{how}`: "eine Region {how} erobern").
       const named = last !== undefined && this.about(cls, ts.every(negated) ? 'not' : 'with', ts, things, decl, cs[0].span);
-      if (named) clauses[clauses.length - 1] = last.includes('{how}') ? last.replace('{how}', `${named} {how}`) : `${last} ${named}`;
+      if (named) clauses[clauses.length - 1] = last.includes('{about}') ? last.replace('{about}', ` ${named}{about}`) : last.includes('{how}') ? last.replace('{how}', `${named} {how}`) : `${last} ${named}`;
       else clauses.push(this.about(cls, things.length ? 'put' : 'alone', ts, things, decl, cs[0].span));
     }
     // What the rule does when its case does not hold, where the language says it by the class's
@@ -597,7 +609,7 @@ export class Renderer {
     clauses.forEach((x, i) => (clauses[i] = x.replace('{effects}', '')));
     said = [...said, ...saidEffects];
     if (!clauses.length) clauses.push(...(places ? this.placements(decl, cs) : this.switches(decl)));
-    clauses.forEach((x, i) => (clauses[i] = x.replace('{how}', '')));
+    clauses.forEach((x, i) => (clauses[i] = x.replace('{how}', '').replace('{about}', '')));
     // An action that only sets up what another rule does says that rule in its frame ("Action, once per
     // turn: pieces are kept off your square until your next turn"); with none, its frame alone ("Action").
     if (!clauses.length && frame && within) {
