@@ -509,6 +509,13 @@ class RuleReader {
           for (const c of this.out.slice(before)) if (c.body.k === 'number' || c.body.k === 'effect') c.relation = around;
           this.push({ k: 'relation', relation: around.relation, kind: around.kind }, true, s.source.span, []);
         }
+        // `for b in xs { if any(f(…), it.g == b) { … } }`: what the loop does, it does for each b holding
+        // one of f's things ("each board on which you control at least 1 region"), which a text must say.
+        const holding = this.holding(s);
+        if (holding) {
+          for (const c of this.out.slice(before)) if (c.body.k === 'number' || c.body.k === 'effect') c.relation = holding;
+          this.push({ k: 'relation', ...holding }, true, s.body.stmts[0].span, []);
+        }
         this.eachKinds.pop();
         this.loops--;
         break;
@@ -680,6 +687,19 @@ class RuleReader {
     const [a, b] = cond.args;
     const p = param(b) && own(a) ? param(b) : param(a) && own(b) ? param(a) : undefined;
     return p ? { relation: cond.callee, kind: p.type.name } : undefined;
+  }
+
+  /** A loop whose body is `if any(f(…), it.g == b) { … }`, b the loop's name: the relation `any.f` of the things it walks. */
+  private holding(s: A.ForStmt): { relation: string; kind: string } | undefined {
+    const only = s.body.stmts.length === 1 ? s.body.stmts[0] : undefined;
+    if (only?.kind !== 'if' || only.else || only.cond.kind !== 'call' || only.cond.callee !== 'any' || only.cond.args.length !== 2) return undefined;
+    const [list, cond] = only.cond.args;
+    const kind = listKind(this.c, s.source);
+    if (list.kind !== 'call' || !kind || cond.kind !== 'binary' || cond.op !== '==') return undefined;
+    const loopName = (x: A.Expr) => x.kind === 'name' && x.name === s.name;
+    const ofIt = (x: A.Expr) => (x.kind === 'field' && x.target.kind === 'name' && x.target.name === 'it') || (x.kind === 'name' && this.c.names.get(x)?.k === 'itField');
+    const matches = (ofIt(cond.left) && loopName(cond.right)) || (ofIt(cond.right) && loopName(cond.left));
+    return matches ? { relation: `any.${list.callee}`, kind } : undefined;
   }
 
   /** `xs where f == a.f and it != a`, `a` a name (a local, the card's own): `same.f`, the other things of the same f as a. */

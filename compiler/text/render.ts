@@ -269,6 +269,8 @@ export class Renderer {
       (specific && c.relation && this.template(`${specific}.${kind}Related`, decl, c.span, false)) ||
       (specific && this.template(`${specific}.${kind}`, decl, c.span, own)) ||
       // What a language words by the kind counted (its gender: "za każdą planszę", "für jeden Spielplan").
+      // …and for each one in a relation ("for each board on which you control at least 1 region").
+      (perEach && !c.per?.length && perKind && c.relation && this.template(`per.${perKind}.${kind}Related`, decl, c.span, false)) ||
       (perEach && !c.per?.length && perKind && this.template(`per.${perKind}.${kind}`, decl, c.span, false)) ||
       // Paid by each of the players a `for` walks: "each opponent pays you 1 coin".
       (!own && c.eachKind === 'player' && this.template(`${kind}Each`, decl, c.span, false)) ||
