@@ -139,8 +139,10 @@ describe('drafts a designer would print', () => {
     expect(sw.en.get('aegisOfAggramar')).toBe('The region this marker lies in is immune to conquests and to the effects of special powers and racial abilities until an opponent pays you 2 victory coins.');
     expect(sw.pl.get('aegisOfAggramar')).toBe('Region, w którym leży ten znacznik, jest odporny na Podboje i efekty Zdolności Specjalnych i umiejętności rasowych, dopóki przeciwnik nie zapłaci Ci 2 monet zwycięstwa.');
     // `for q in players where it != holder { … q.coins -= paid; holder.coins += paid }`: each of them pays (`templates.transferInEach`).
-    expect(sw.en.get('heartOfAzeroth')).toBe('At the end of your turn, each opponent pays you 1 victory coin.');
-    expect(sw.pl.get('heartOfAzeroth')).toBe('Na koniec swojej tury każdy przeciwnik płaci Ci 1 monetę zwycięstwa.');
+    // …only those the loop's `if bordersRace(spot, q)` keeps: the relation `bordersRace` (`templates.transferInEachRelated`).
+    expect(sw.en.get('heartOfAzeroth')).toBe('At the end of your turn, each opponent whose active race occupies at least 1 region adjacent to this marker pays you 1 victory coin.');
+    expect(sw.pl.get('heartOfAzeroth')).toBe('Na koniec swojej tury każdy przeciwnik, którego Aktywna Rasa zajmuje co najmniej 1 region sąsiadujący z tym znacznikiem, płaci Ci 1 monetę zwycięstwa.');
+    expect(sw.de.get('heartOfAzeroth')).toBe('Am Ende deines Zuges zahlt dir jeder Gegner, dessen aktives Volk mindestens 1 an diesen Marker angrenzende Region besetzt, 1 Siegmünze.');
   });
 
   it('a choice, the terms guarding each number, a pipeline’s value and a compared count, in full', () => {
@@ -158,7 +160,6 @@ describe('drafts a designer would print', () => {
     expect(sw.en.get('conquerors')).toBe('Each time a region is conquered, if it was defended by at least 2 race tokens, you receive as many victory coins.');
     expect(sw.pl.get('conquerors')).toBe('Za każdym razem, gdy region zostanie podbity, jeśli broniły go co najmniej 2 żetony Rasy, otrzymujesz tyle samo monet zwycięstwa.');
     // German puts the verb second after an opening moment (`timed`) and after the subject otherwise (`plain`).
-    expect(sw.de.get('heartOfAzeroth')).toBe('Am Ende deines Zuges zahlt dir jeder Gegner 1 Siegmünze.');
     expect(sw.de.get('aegisOfAggramar')).toBe('Die Region, in der dieser Marker liegt, ist immun gegen Eroberungen und gegen die Effekte von Sonderfähigkeiten und Volksfähigkeiten, bis ein Gegner dir 2 Siegmünzen zahlt.');
     // Only the first clause after the moment is `timed`; a duration goes where the template's `{until}` puts it.
     expect(sw.de.get('forsaken')).toBe('Beim Umverteilen zahlst du 1 Siegmünze und du erhältst 1 Volksmarker.');

@@ -689,17 +689,22 @@ class RuleReader {
     return p ? { relation: cond.callee, kind: p.type.name } : undefined;
   }
 
-  /** A loop whose body is `if any(f(…), it.g == b) { … }`, b the loop's name: the relation `any.f` of the things it walks. */
+  /** A loop whose body is `if any(f(…), it.g == b) { … }` or `if f(a, b) { … }`, b the loop's name: the relation `any.f` or `f` of the things it walks. */
   private holding(s: A.ForStmt): { relation: string; kind: string } | undefined {
     const only = s.body.stmts.length === 1 ? s.body.stmts[0] : undefined;
-    if (only?.kind !== 'if' || only.else || only.cond.kind !== 'call' || only.cond.callee !== 'any' || only.cond.args.length !== 2) return undefined;
-    const [list, cond] = only.cond.args;
     const kind = listKind(this.c, s.source);
-    if (list.kind !== 'call' || !kind || cond.kind !== 'binary' || cond.op !== '==') return undefined;
+    if (only?.kind !== 'if' || only.else || only.cond.kind !== 'call' || only.cond.args.length !== 2 || !kind) return undefined;
     const loopName = (x: A.Expr) => x.kind === 'name' && x.name === s.name;
+    const [a, b] = only.cond.args;
+    if (only.cond.callee !== 'any') {
+      // `if f(a, b)`: each b in the relation f to a ("each opponent whose race occupies a region adjacent to it").
+      const named = (x: A.Expr) => x.kind === 'name' && !loopName(x);
+      return (loopName(b) && named(a)) || (loopName(a) && named(b)) ? { relation: only.cond.callee, kind } : undefined;
+    }
+    if (a.kind !== 'call' || b.kind !== 'binary' || b.op !== '==') return undefined;
     const ofIt = (x: A.Expr) => (x.kind === 'field' && x.target.kind === 'name' && x.target.name === 'it') || (x.kind === 'name' && this.c.names.get(x)?.k === 'itField');
-    const matches = (ofIt(cond.left) && loopName(cond.right)) || (ofIt(cond.right) && loopName(cond.left));
-    return matches ? { relation: `any.${list.callee}`, kind } : undefined;
+    const matches = (ofIt(b.left) && loopName(b.right)) || (ofIt(b.right) && loopName(b.left));
+    return matches ? { relation: `any.${a.callee}`, kind } : undefined;
   }
 
   /** `xs where f == a.f and it != a`, `a` a name (a local, the card's own): `same.f`, the other things of the same f as a. */

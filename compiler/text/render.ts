@@ -273,6 +273,7 @@ export class Renderer {
       (perEach && !c.per?.length && perKind && c.relation && this.template(`per.${perKind}.${kind}Related`, decl, c.span, false)) ||
       (perEach && !c.per?.length && perKind && this.template(`per.${perKind}.${kind}`, decl, c.span, false)) ||
       // Paid by each of the players a `for` walks: "each opponent pays you 1 coin".
+      (!own && c.eachKind === 'player' && c.relation && this.template(`${kind}EachRelated`, decl, c.span, false)) ||
       (!own && c.eachKind === 'player' && this.template(`${kind}Each`, decl, c.span, false)) ||
       (!own && (c.party === 'opponent' || c.chosen) && this.template(`${kind}Other`, decl, c.span, false)) ||
       (own ? undefined : this.template(kind, decl, c.span));
