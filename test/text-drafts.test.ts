@@ -117,6 +117,10 @@ describe('drafts a designer would print', () => {
   it('an action said by what it does: the effect that is its verb, a price lowered by a number under a floor, a price without another pipeline', () => {
     // `action portal … with conquer` swaps and conquers nothing: said by its effect (`templates.may`), not by `action.conquer`.
     expect(sw.en.get('portalMages')).toBe('Twice per turn you may swap all tokens (except Mountain and Legendary Place markers) between 2 magic regions.');
+    // `action stealArtifact …`: the glossary's `steal`, whose words name the Artifact the action requires.
+    expect(sw.en.get('ethereals')).toBe('Once per turn you may steal an Artifact marker, moving it from an adjacent region to a region you occupy. Once per turn you may conquer a region with a Legendary Place for 2 race tokens fewer than normal (you must pay at least 1 race token).');
+    expect(sw.pl.get('ethereals')).toBe('Raz na turę możesz ukraść znacznik Artefaktu, przekładając go z sąsiadującego regionu na zajmowany przez siebie. Raz na turę możesz podbić region z Legendarnym Miejscem, płacąc 2 żetony Rasy mniej niż normalnie (musisz zapłacić przynajmniej 1 żeton Rasy).');
+    expect(sw.de.get('ethereals')).toBe('Einmal pro Zug darfst du einen Artefaktmarker stehlen, indem du ihn aus einer angrenzenden Region in eine von dir besetzte Region versetzt. Einmal pro Zug darfst du eine Region mit einem Legendären Ort für 2 Volksmarker weniger als normal erobern (du musst mindestens 1 Volksmarker einsetzen).');
     expect(sw.de.get('portalMages')).toBe('Zweimal pro Zug darfst du alle Marker (außer Bergmarkern und Markern Legendärer Orte) zwischen 2 magischen Regionen tauschen.');
     // `max(fewestTokens(…), max(1, conquestCost(r) - 2))`: the pipeline's bound is its own rules'; the floor closes the price.
     expect(sw.en.get('frostmourne')).toBe('Once per turn you may conquer a region for 2 race tokens fewer than normal (you must pay at least 1 race token).');

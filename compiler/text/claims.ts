@@ -227,7 +227,7 @@ class RuleReader {
         this.guards.push(requires.flatMap((s) => this.requiredTerms(s.cond)));
         const effect = this.g.effects.get(decl.name);
         const done = this.out.length;
-        if (effect) this.push({ k: 'effect', effect }, false, decl.nameSpan, [decl]);
+        if (effect) this.push({ k: 'effect', effect }, true, decl.nameSpan, [decl]);
         const from = this.out.length;
         this.block(decl.body);
         this.guards.pop();

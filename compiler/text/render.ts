@@ -195,6 +195,12 @@ export class Renderer {
     return findAll(tokenize(clause, this.lang.lang), read.map((phrase) => ({ phrase, value: true }))).length > 0;
   }
 
+  /** Does the clause name the term, by the language's words for it? */
+  private names(clause: string, term: string): boolean {
+    const read = this.lang.terms.get(term)?.read ?? [];
+    return findAll(tokenize(clause, this.lang.lang), read.map((phrase) => ({ phrase, value: true }))).length > 0;
+  }
+
   /** What a rule does that no number says, by the template `effect.<id>.do` ("move any piece to any space"). */
   private effect(c: RuleClaim): string {
     const id = (c.body as { effect: string }).effect;
@@ -563,6 +569,8 @@ export class Renderer {
         // not by the action its `with` offers it beside, which it need not do.
         const done = this.fill(verb, { effects: () => this.series(saidEffects.map((x) => texts.get(x)!), this.template('list', decl, decl.nameSpan, false) ?? ' & ', decl, decl.nameSpan) });
         clauses.unshift([done, ...how, ...closing].join(' '));
+        // A term the effect's own words name ("steal an Artifact marker") is said there, not again after it.
+        for (const t of required) if (this.names(done, t)) used.add(t);
       } else {
         const at = priceAbout.length ? t.replace('{about}', ` ${priceAbout.join(' ')}{about}`) : t;
         clauses.unshift(at.includes('{how}') ? [at.replace('{how}', [...how, '{how}'].join(' ')), ...closing].join(' ') : [at, ...how, ...closing].join(' '));
