@@ -222,7 +222,7 @@ class RuleReader {
           if (ref) this.push({ k: 'number', value: ps.length, unit: ref.unit }, false, ps[0].span, [], { how: 'count' });
         }
         this.pairUp(decl.body);
-        // What an action requires holds for all it does: "conquer a region with a Legendary Place for 2 fewer".
+        // What an action requires holds for all it does: "claim a cell with a tower for 2 fewer".
         const requires = decl.body.stmts.filter((s): s is A.RequireStmt => s.kind === 'require');
         this.guards.push(requires.flatMap((s) => this.requiredTerms(s.cond)));
         const effect = this.g.effects.get(decl.name);
@@ -697,7 +697,7 @@ class RuleReader {
     const loopName = (x: A.Expr) => x.kind === 'name' && x.name === s.name;
     const [a, b] = only.cond.args;
     if (only.cond.callee !== 'any') {
-      // `if f(a, b)`: each b in the relation f to a ("each opponent whose race occupies a region adjacent to it").
+      // `if f(a, b)`: each b in the relation f to a ("each opponent whose stones touch it").
       const named = (x: A.Expr) => x.kind === 'name' && !loopName(x);
       return (loopName(b) && named(a)) || (loopName(a) && named(b)) ? { relation: only.cond.callee, kind } : undefined;
     }

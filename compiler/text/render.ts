@@ -508,7 +508,7 @@ export class Renderer {
     // over: a win or a loss, and a loss empties the square"), so it takes no terms of its own.
     // An effect said as part of an action's price ("as if it were adjacent") goes with that price.
     const effects = said.filter((x) => x.c.body.k === 'effect' && !(decl.kind === 'action' && x.c.via && !x.c.via.startsWith('effect.')));
-    // What an action's own price is said with, where the action's template places it (`{about}`: "conquer a region with a Legendary Place for 2 … fewer").
+    // What an action's own price is said with, where the action's template places it (`{about}`: "claim a cell with a tower for 2 … fewer").
     const priceAbout: string[] = [];
     const template = decl.kind === 'action' ? this.template(`action.${decl.with?.name ?? decl.name}`, decl, decl.nameSpan, false) : undefined;
     for (const x of said) {
