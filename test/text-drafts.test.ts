@@ -129,12 +129,12 @@ describe('drafts a designer would print', () => {
     // `conquestCost(r) - travelCost(r)`: the glossary's `travelCost.less`, with no floor to say.
     expect(sw.en.get('ashesOfAlar')).toBe('Once per turn you may conquer a region as if it were adjacent.');
     expect(sw.de.get('ashesOfAlar')).toBe('Einmal pro Zug darfst du eine Region erobern, als wäre sie angrenzend.');
-    // `count(activeRegions(holder) where terrain == home.terrain and it != home)`: the relation `same.terrain`.
     // What a `for` over boards gives the player, once for each board; German and Polish word it by the kind's gender (`templates.per.board.gainPer`);
     // `if any(activeRegions(holder), it.board == b)` around it: only each board in the relation `any.activeRegions` (`gainPerRelated`).
     expect(sw.en.get('explorers')).toBe('At the end of your turn, you receive 1 victory coin for each board on which you control at least 1 region.');
     expect(sw.pl.get('explorers')).toBe('Na koniec swojej tury otrzymujesz 1 monetę zwycięstwa za każdą planszę, na której kontrolujesz choć 1 region.');
     expect(sw.de.get('explorers')).toBe('Am Ende deines Zuges erhältst du 1 Siegmünze für jeden Spielplan, auf dem du mindestens 1 Region kontrollierst.');
+    // `count(activeRegions(holder) where terrain == home.terrain and it != home)`: the relation `same.terrain`.
     expect(sw.en.get('karazhan')).toBe('At the end of your turn, you receive 1 victory coin for each other region you control of the same type as the region it lies in.');
   });
 
