@@ -36,17 +36,22 @@ function inOrder(st: object): boolean {
 type StateLike = { log: unknown[]; choices: string[]; e: Record<string, Record<string, Value>>; prompt: Prompt | null };
 
 /**
- * A game state copied for the next choice. The log and the choice list only ever grow, and their
+ * A game state copied for the next choice (`ownRecords`: with its own copy of every record, written
+ * in place from then on, as a new game's are). The log and the choice list only ever grow, and their
  * entries never change, so they are copied shallowly; the entity records are shared until written.
  * So are the suspended frames: a rule never changes a list in a variable in place (a list is copied
  * into a variable, and the piles changed in place are records' fields), and the variables that
  * resuming sets are a copy of the frame's (`resume`), so the frames themselves are never written.
  */
-export function cloneState<T extends StateLike>(st: T): T {
+export function cloneState<T extends StateLike>(st: T, ownRecords = false): T {
   const src = metaOf(st);
   // Listing the keys of a large table without a prototype costs more than copying it: its ids are kept.
   const ids = src.table === st.e && src.ids !== undefined ? src.ids : Object.keys(st.e);
-  const out = inOrder(st) ? copiedInOrder(st as unknown as Record<string, unknown>, ids) : copiedByKeys(st, ids);
+  const out = inOrder(st) ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords) : copiedByKeys(st, ids, ownRecords);
+  if (ownRecords) {
+    newMeta(out, src.prog, undefined, ids, out.e as object);
+    return out as T;
+  }
   // A copy shares every record with its source until it writes one (`writableRecord`): a choice
   // changes a few of a state's records, and copying all of them was most of the cost of a choice.
   // The source shares its records from now on too, should anything still write to it.
@@ -59,13 +64,13 @@ export function cloneState<T extends StateLike>(st: T): T {
  * The copy of a state whose fields are in a new game's order, made as one literal: V8 gives every
  * copy the same shape at once, where adding the fields one by one walked its shape tree each time.
  */
-function copiedInOrder(st: Record<string, unknown>, ids: string[]): Record<string, unknown> {
+function copiedInOrder(st: Record<string, unknown>, ids: string[], ownRecords: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {
     pack: cloneJson(st.pack),
     seed: cloneJson(st.seed),
     rng: cloneJson(st.rng),
     players: cloneJson(st.players),
-    e: copiedTable(st.e as Record<string, Record<string, Value>>, ids),
+    e: copiedTable(st.e as Record<string, Record<string, Value>>, ids, ownRecords),
     current: cloneJson(st.current),
     turn: cloneJson(st.turn),
     used: copiedCounts(st.used as Record<string, Value>),
@@ -88,11 +93,11 @@ export function copiedCounts(t: Record<string, Value>): Record<string, Value> {
   return out;
 }
 
-function copiedByKeys(st: StateLike, ids: string[]): Record<string, unknown> {
+function copiedByKeys(st: StateLike, ids: string[], ownRecords: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k in st) {
     const v = (st as Record<string, unknown>)[k];
-    if (k === 'e') out[k] = copiedTable(st.e, ids);
+    if (k === 'e') out[k] = copiedTable(st.e, ids, ownRecords);
     else if (k === 'prompt') out[k] = copiedPrompt(st.prompt);
     else out[k] = k === 'log' || k === 'choices' ? (v as unknown[]).slice() : cloneJson(v);
   }
@@ -103,9 +108,10 @@ function copiedPrompt(p: Prompt | null): Prompt | null {
   return p === null ? null : { ...p, frames: p.frames.slice() };
 }
 
-function copiedTable(e: Record<string, Record<string, Value>>, ids: string[]): Record<string, Record<string, Value>> {
+function copiedTable(e: Record<string, Record<string, Value>>, ids: string[], ownRecords: boolean): Record<string, Record<string, Value>> {
   const out = newTable();
-  for (let i = 0; i < ids.length; i++) out[ids[i]] = e[ids[i]];
+  if (ownRecords) for (let i = 0; i < ids.length; i++) out[ids[i]] = copiedRecord(e[ids[i]]);
+  else for (let i = 0; i < ids.length; i++) out[ids[i]] = e[ids[i]];
   return out;
 }
 

@@ -80,6 +80,11 @@ export function pushFrame(st: GameState, f: Frame): void {
 /** Sees the state before every statement while a scenario checks a moment inside a choice (`when: - logged: …`). */
 let watcher: ((st: GameState) => void) | undefined;
 
+/** Whether a scenario watches statements now: a game set up under its eyes must run its setup. */
+export function watching(): boolean {
+  return watcher !== undefined;
+}
+
 export function watchStatements<T>(watch: (st: GameState) => void, run: () => T): T {
   const outer = watcher;
   watcher = watch;

@@ -1,7 +1,7 @@
 import { cloneJson, cloneState, copiedCounts, newTable, sameValue } from './clone.ts';
 import type { CompiledPack, Expr } from './compiled.ts';
 import { MAX_COMBINATIONS, spend, stepsTaken, withStepBudget } from './budget.ts';
-import { ctxFor, emptied, locals, newFrame, resume, runBlock } from './engine.ts';
+import { ctxFor, emptied, locals, newFrame, resume, runBlock, watching } from './engine.ts';
 import { forgetHolders, holdersOf, shareHolders, withFrozenState } from './holders.ts';
 import { linkExpression, programOf, warmed, type EngineName } from './link.ts';
 import { logKept, logLine, withoutLog } from './log.ts';
@@ -9,6 +9,7 @@ import { playerId } from './players.ts';
 import { FINISH, SUSPEND, type ActionCode, type Program, type RunCtx } from './program.ts';
 import { Refusal } from './refusal.ts';
 import { seedState } from './rng.ts';
+import { fromSetup, keepSetup } from './setupSnapshot.ts';
 import { startingRecords } from './start.ts';
 import { metaIfAny, metaOf, type Listed } from './stateMeta.ts';
 import { attachProgram, programFor } from './stateProgram.ts';
@@ -38,6 +39,10 @@ export function newGame(pack: CompiledPack, options: NewGameOptions): GameState 
   if (!Number.isInteger(n) || n < pack.players.min || n > pack.players.max) {
     throw new RangeError(`${pack.name.en ?? pack.id} is played by ${pack.players.min} to ${pack.players.max} players, not ${n}`);
   }
+  // A scenario's edits and its watch need the setup run; any other game may start from a kept one.
+  const reuse = options.prepare === undefined && !watching();
+  const from = reuse ? fromSetup(prog, n, options.seed) : undefined;
+  if (from !== undefined) return from;
   const players = Array.from({ length: n }, (_, i) => playerId(i + 1));
   const st: GameState = {
     pack: `${pack.id}@${pack.version}`,
@@ -58,6 +63,7 @@ export function newGame(pack: CompiledPack, options: NewGameOptions): GameState 
   attachProgram(prog, st);
   const frameOf = (s: { body: { id: number }; slots: number }) => newFrame(s.body.id, 0, locals(s.slots), null, null, null, false);
   withStepBudget(() => setUp(prog, st, options, frameOf));
+  if (reuse) keepSetup(prog, n, options.seed, st);
   return st;
 }
 

@@ -1,0 +1,39 @@
+import { cloneState } from './clone.ts';
+import { logKept } from './log.ts';
+import type { Program } from './program.ts';
+import { seedState } from './rng.ts';
+import type { GameState } from './types.ts';
+
+/**
+ * A new game's state once its setup has run up to the first decision, kept per program, number of
+ * players and whether the log is kept, when that setup drew nothing from the generator: such a
+ * setup is the same for every seed, and a game of a small pack cost as much to set up as to play.
+ * The seed reaches a game only through the generator's state (`rng.ts`, drawn by `values.ts`), and
+ * a draw always changes it, so a setup that leaves it as the seed made it drew nothing. A new game
+ * is then a copy of the kept state with its own seed. The kept state itself is never played.
+ */
+const kept = new WeakMap<Program, Map<string, GameState>>();
+
+function keyOf(players: number): string {
+  return `${players}${logKept() ? '+log' : ''}`;
+}
+
+/** A new game of `players` from the kept setup of `prog`, with `seed`, if one is kept. */
+export function fromSetup(prog: Program, players: number, seed: number | string): GameState | undefined {
+  const snap = kept.get(prog)?.get(keyOf(players));
+  if (snap === undefined) return undefined;
+  // Its own records at once, as a game set up anew has them: shared ones would be copied at their
+  // first write each, through the bookkeeping of records shared between states, which cost more.
+  const st = cloneState(snap, true);
+  st.seed = seedState(seed);
+  st.rng = st.seed;
+  return st;
+}
+
+/** Keeps `st`, a game of `players` just set up with `seed`, for the next games of `prog`, if its setup drew nothing. */
+export function keepSetup(prog: Program, players: number, seed: number | string, st: GameState): void {
+  if (st.rng !== seedState(seed) || st.forced !== undefined) return;
+  let byPlayers = kept.get(prog);
+  if (byPlayers === undefined) kept.set(prog, (byPlayers = new Map()));
+  byPlayers.set(keyOf(players), cloneState(st));
+}

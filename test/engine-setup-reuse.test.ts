@@ -1,0 +1,108 @@
+/**
+ * A new game whose setup draws nothing from the generator starts from the state a first game's
+ * setup reached (`setupSnapshot.ts`), copied with its own seed: byte for byte the state the setup
+ * run anew makes (a scenario's `prepare` always runs it), on both engines, also after the games
+ * before it were played in place to their end; a setup that draws (a shuffle) still runs for
+ * every game, so its games differ by seed as they did.
+ */
+import { describe, expect, it } from 'vitest';
+import { compile } from '../compiler/index.ts';
+import { readPackFolder } from '../compiler/packFolder.ts';
+import { applyInPlace, legalChoices, newGame, type CompiledPack, type EngineName, type GameState } from '../runtime/index.ts';
+import { compileOk } from './helpers/inlinePack.ts';
+import { picker } from './helpers/seededGame.ts';
+
+function packAt(dir: string): CompiledPack {
+  const r = compile(readPackFolder(dir));
+  if (!r.pack) throw new Error(`${dir} does not compile`);
+  return r.pack;
+}
+
+const shuffled = compileOk(`kinds:
+  game:
+    state:
+      deck: list<number>
+      top: number
+rules: |
+  setup {
+    game.deck = [1, 2, 3, 4, 5, 6, 7, 8]
+    shuffle game.deck
+    log "the deck is shuffled"
+  }
+  action pick "Pick" {
+    draw x from top of game.deck
+    game.top = x
+  }
+  flow {
+    loop max 3 {
+      for p in players {
+        turn p { offer p: pick }
+      }
+    }
+  }
+`);
+
+const logged = compileOk(`kinds:
+  game:
+    state:
+      n: number
+rules: |
+  setup {
+    game.n = 4
+    log "the count starts at {game.n}"
+  }
+  action add "Add" {
+    game.n += 1
+  }
+  flow {
+    loop max 3 {
+      for p in players {
+        turn p { offer p: add }
+      }
+    }
+  }
+`);
+
+const packs: Array<[string, CompiledPack]> = [
+  ['tic-tac-toe', packAt('test/packs/tictactoe')],
+  ['Connect Four', packAt('test/packs/connect-four')],
+  ['a setup that logs', logged],
+  ['a setup that shuffles', shuffled],
+];
+
+const engines: EngineName[] = ['interpreter', 'generated'];
+
+/** The game as its setup run anew makes it: edits (none here) make `newGame` run the setup. */
+function setUpAnew(pack: CompiledPack, seed: number, engine: EngineName): GameState {
+  return newGame(pack, { players: 2, seed, engine, prepare: () => {} });
+}
+
+function playedInPlace(st: GameState, seed: number): GameState {
+  const pick = picker(`reuse${seed}`);
+  while (!st.over) {
+    const legal = legalChoices(st, { labels: false });
+    const r = applyInPlace(st, legal[pick(legal.length)]);
+    if (!r.ok) throw new Error(r.reason);
+  }
+  return st;
+}
+
+describe('a new game from a kept setup is the game its setup makes', () => {
+  for (const [name, pack] of packs) {
+    for (const engine of engines) {
+      it(`${name}, ${engine}`, () => {
+        for (let seed = 1; seed <= 4; seed++) {
+          const st = newGame(pack, { players: 2, seed, engine });
+          expect(JSON.stringify(st)).toBe(JSON.stringify(setUpAnew(pack, seed, engine)));
+          const end = JSON.stringify(playedInPlace(st, seed));
+          expect(end).toBe(JSON.stringify(playedInPlace(setUpAnew(pack, seed, engine), seed)));
+        }
+      });
+    }
+  }
+
+  it('a setup that shuffles deals by the seed', () => {
+    const decks = new Set([1, 2, 3, 4].map((seed) => JSON.stringify(newGame(shuffled, { players: 2, seed }).e.game.deck)));
+    expect(decks.size).toBeGreaterThan(1);
+  });
+});
