@@ -98,11 +98,13 @@ describe('drafts a designer would print', () => {
     expect(sw.en.get('wellOfEternity')).toBe('When a marker is revealed, move it to a Lake or Sea region (if there is none, draw another Legendary Place). At the end of your turn, the race with the most regions around the Well of Eternity receives 2 victory coins.');
     expect(sw.pl.get('wellOfEternity')).toBe('Gdy znacznik zostanie odkryty, przenieś go do regionu Jezior lub Mórz (jeśli takiego nie ma, wylosuj inne Legendarne Miejsce). Na koniec swojej tury Rasa zajmująca najwięcej regionów wokół Studni Wieczności otrzymuje 2 monety zwycięstwa.');
     expect(sw.de.get('wellOfEternity')).toBe('Wenn ein Marker aufgedeckt wird, versetze ihn in eine See- oder Meeresregion (gibt es keinen, ziehe einen anderen Legendären Ort). Am Ende deines Zuges erhält das Volk mit den meisten Regionen um den Brunnen der Ewigkeit 2 Siegmünzen.');
-    // Members of one enum said of one thing share their noun (`any.terrain`): alternatives, as printed.
-    expect(sw.en.get('fishermen')).toBe('At the end of your turn, you receive 1 victory coin for each Sea or Lake region.');
-    expect(sw.pl.get('fishermen')).toBe('Na koniec swojej tury otrzymujesz 1 monetę zwycięstwa za każdy region Mórz lub Jezior.');
+    // A count of things with a neighbour that is so (`where any(neighbours(it), …)`) says the relation, by
+    // `relation.neighbours.region` with the terms of the neighbour in its `{terms}`; members of one enum said
+    // of one thing share their noun (`any.terrain`): alternatives, as printed.
+    expect(sw.en.get('fishermen')).toBe('At the end of your turn, you receive 1 victory coin for each region adjacent to a Sea or Lake region.');
+    expect(sw.pl.get('fishermen')).toBe('Na koniec swojej tury otrzymujesz 1 monetę zwycięstwa za każdy region sąsiadujący z regionem Mórz lub Jezior.');
     // German writes the shared noun into each word: every part but the last takes the template's `cut` ("Meeres- oder Seeregion").
-    expect(sw.de.get('fishermen')).toBe('Am Ende deines Zuges erhältst du 1 Siegmünze für jede Meeres- oder Seeregion.');
+    expect(sw.de.get('fishermen')).toBe('Am Ende deines Zuges erhältst du 1 Siegmünze für jede Region, die an eine Meeres- oder Seeregion angrenzt.');
     expect(sw.en.get('naga')).toBe('You may conquer Sea regions and Lake regions. You may attack a Sea or Lake region as if it were adjacent.');
     // In an action's `{how}`, before the German verb at the end.
     expect(sw.de.get('gnomes')).toBe('Einmal pro Zug darfst du eine Region mit dem Verstärkungswürfel erobern, als wäre sie angrenzend.');

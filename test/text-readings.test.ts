@@ -55,6 +55,21 @@ describe('readings the mutation benchmark asked for', () => {
     ]);
   });
 
+  it('TX0202: a count of things with a related one that is so (`where any(neighbours(it), …)`) must say the relation, not only the related one\'s terms', () => {
+    const path = 'powers/fishermen.yaml';
+    const en = findings('smallworld-wow', path, 'fishermen', 'for each region controlled by the Fishermen that is adjacent to a Lake or Sea region', 'for each Lake or Sea region controlled by the Fishermen');
+    expect(en.map((f) => [f.lang, f.code])).toEqual([['en', 'TX0202']]);
+    expect(en[0].message).toBe('the rules say each `region` counted must be `neighbours` to one that is `sea` or `lake` (`count(activeRegions(holder) where any(neighbours(it), it.terrain == sea or it.terrain == lake))`), which the en text does not say');
+    expect(en[0].canonical).toBe('a region adjacent to a Sea or Lake region');
+    expect(en[0].hint).toBe('say it in the en text, e.g. “At the end of your turn, you receive 1 victory coin for each region adjacent to a Sea or Lake region.”');
+    const pl = findings('smallworld-wow', path, 'fishermen', 'za każdy kontrolowany przez Rybaków region, który sąsiaduje z regionem Jezior albo Mórz', 'za każdy kontrolowany przez Rybaków region Jezior albo Mórz');
+    expect(pl.map((f) => [f.lang, f.code])).toEqual([['pl', 'TX0202']]);
+    const de = findings('smallworld-wow', path, 'fishermen', 'Region, die an eine See- oder Meeresregion angrenzt', 'See- oder Meeresregion');
+    expect(de.map((f) => [f.lang, f.code])).toEqual([['de', 'TX0202']]);
+    // Said with the words of another relation of the pack ("region next to", the Heart's), it is said.
+    expect(findings('smallworld-wow', path, 'fishermen', 'for each region controlled by the Fishermen that is adjacent to', 'for each region next to a Lake or Sea region, as for each region controlled by the Fishermen that is adjacent to')).toEqual([]);
+  });
+
   it('two numbers of the rules need two numbers of the text: "counts as 1 race token" does not also say a conquest costs 1', () => {
     const found = findings('smallworld-wow', 'powers/champions.yaml', 'champions', 'conquerWith(me, r, 0)', 'conquerWith(me, r, 1)');
     expect(found.filter((f) => f.code === 'TX0202').map((f) => f.lang).sort()).toEqual(['de', 'en', 'pl']);

@@ -107,9 +107,10 @@ export interface RuleClaim {
   /**
    * What the rule acts on stands in this relation to the card's own (`require adjacent(self.space, x)`),
    * for its templates' `{relation}`; `each` when it acts on every such thing (a `for` over `f(a)`),
-   * `withOwn` on the card's own too (`[a] + f(a)`).
+   * `withOwn` on the card's own too (`[a] + f(a)`); `terms` what a thing so related must be, when a
+   * count's `where any(f(it), …)` asks it of them, not of the things counted ("each cell next to a red one").
    */
-  relation?: { relation: string; kind: string; each?: true; withOwn?: true };
+  relation?: { relation: string; kind: string; each?: true; withOwn?: true; terms?: string[] };
   /** Done only if a player says yes (`choose yes in [true, false] … if yes { … }`): an effect a template says with "may". */
   optional?: boolean;
   /** Given to the one a rule picks by a condition (`highest`, `lowest`, `first(… where …)`), not to a player it names. */

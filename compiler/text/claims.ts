@@ -724,6 +724,21 @@ class RuleReader {
     return undefined;
   }
 
+  /**
+   * `xs where any(f(it), c)` (alone or beside other conditions): the things with something in the
+   * relation `f` to them for which `c` holds, and the terms `c` names of those (not of the things counted).
+   */
+  private nearAny(e: A.Expr): { relation: string; terms: string[] } | undefined {
+    if (e.kind !== 'where') return undefined;
+    const parts = (x: A.Expr): A.Expr[] => (x.kind === 'binary' && x.op === 'and' ? [...parts(x.left), ...parts(x.right)] : [x]);
+    for (const c of parts(e.cond)) {
+      if (c.kind !== 'call' || c.callee !== 'any' || c.args.length !== 2) continue;
+      const [of, cond] = c.args;
+      if (of.kind === 'call' && of.args.length === 1 && of.args[0].kind === 'name' && of.args[0].name === 'it') return { relation: of.callee, terms: this.termsIn(cond) };
+    }
+    return undefined;
+  }
+
   /** `[a] + f(a)` or `f(a)` (or either `where …`), a the card's own (itself, a field of it, or a local set to one): the things in relation f to it, with it or not. */
   private around(walked: A.Expr): { relation: string; kind: string; each: true; withOwn?: true } | undefined {
     // Which of them the loop skips (`where pieces > 0`) is its own condition, said or not by its clauses.
@@ -1036,9 +1051,11 @@ class RuleReader {
           const perKind = listKind(this.c, e.args[0]);
           // `xs where f == a.f and it != a`: the other things of the same f as a, which a text must say ("each other region of the same type").
           const same = perKind ? this.sameAs(e.args[0]) : undefined;
-          const relation = same && perKind ? { relation: same, kind: perKind } : undefined;
+          // `xs where any(f(it), …)`: each x with something in the relation f to it that is so ("each cell next to a red one"), which a text must say.
+          const near = perKind && !same ? this.nearAny(e.args[0]) : undefined;
+          const relation = perKind && (same || near) ? { relation: (same ?? near!.relation), kind: perKind, ...(near ? { terms: near.terms } : {}) } : undefined;
           claim(1, e.span, [], 'per', { per, perKind, ...(relation ? { relation } : {}) });
-          if (relation) this.push({ k: 'relation', ...relation }, o.required, e.span, []);
+          if (relation) this.push({ k: 'relation', relation: relation.relation, kind: relation.kind }, o.required, e.span, [], near ? { relation } : {});
           this.scan(e.args[0], { required: o.required });
           // What is counted must be named: `where prize != none` counts "each Bonus and Tower".
           if (o.required) this.countedImplied(e.args[0]);

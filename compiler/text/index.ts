@@ -397,15 +397,18 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
         );
         break;
       }
-      case 'TX0202':
+      case 'TX0202': {
+        // A count of the things with a related one that is so says it in the card's clause ("for each region next to …").
+        const near = r!.body.k === 'relation' && r!.relation?.terms ? r!.relation : undefined;
+        const what = near ? `each \`${near.kind}\` counted must be \`${near.relation}\` to one that is ${near.terms!.map((t) => `\`${t}\``).join(' or ')}` : describeClaim(r!.body);
         out.push(
           finding(
             ctx,
             {
               code: 'TX0202',
-              message: `the rules say ${describeClaim(r!.body)} (\`${rule!.source}\`), which the ${lang} text does not say`,
+              message: `the rules say ${what} (\`${rule!.source}\`), which the ${lang} text does not say`,
               at: ruleSpan(unitOf(card, r!), r!),
-              hint: `say it in the ${lang} text, e.g. “${extra.canonical}”`,
+              hint: `say it in the ${lang} text, e.g. “${near ? renderer.card(card.claims, card.entity).text : extra.canonical}”`,
             },
             e.id,
             lang,
@@ -413,6 +416,7 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
           ),
         );
         break;
+      }
     }
   }
   const lg = ctx.vocabulary.languages.get(lang);

@@ -181,7 +181,7 @@ export class Renderer {
       case 'another':
         return this.cased(`another.${b.kind}`, 'nom', c.decl, c.span) ?? b.kind;
       case 'relation':
-        return this.cased(`relation.${b.relation}.${b.kind}`, 'nom', c.decl, c.span) ?? b.relation;
+        return (c.relation?.terms ? this.relation(c, 'nom') : this.cased(`relation.${b.relation}.${b.kind}`, 'nom', c.decl, c.span)) || b.relation;
       case 'per':
         return this.kindWord(b.kind, 'nom');
       case 'chosen':
@@ -219,7 +219,10 @@ export class Renderer {
     const r = c.relation;
     if (!r) return '';
     const group = r.withOwn ? 'eachWithOwn.' : r.each ? 'each.' : '';
-    return this.cased(`relation.${r.relation}.${group}${r.kind}`, grammaticalCase, c.decl, c.span) ?? '';
+    const t = this.cased(`relation.${r.relation}.${group}${r.kind}`, grammaticalCase, c.decl, c.span) ?? '';
+    // What the related things must be, in the case the template asks for ("region next to {terms:indef}").
+    const terms = r.terms;
+    return terms?.length ? this.fill(t, { terms: (k, cat) => this.someOf(terms, k, c.decl, c.span, cat) }) : t;
   }
 
   /** The clause of a number the rules give, by the template of its pipeline, its direction or its kind. */
@@ -244,7 +247,8 @@ export class Renderer {
       unit: (k: string) => unitWord(b.value, b.unit ?? (c.of ? this.g.units.get(c.of)?.unit : undefined), this.lang, k) ?? '',
       per: (k: string, cat?: string) => {
         // The other things of the same kind as one of the card's own ("other region of the same type as …"), by `relation.same.<field>.<kind>`.
-        const what = c.per?.length ? this.someOf(c.per, k, decl, c.span, cat) : (c.relation && this.relation(c, k)) || this.kindWord(perKind, k, cat);
+        // Each thing with another in a relation to it that is so ("region next to a red one"), by the relation's template with its `{terms}`.
+        const what = c.relation?.terms ? this.relation(c, k) : c.per?.length ? this.someOf(c.per, k, decl, c.span, cat) : (c.relation && this.relation(c, k)) || this.kindWord(perKind, k, cat);
         // What the card counts in a field of its own: "each forest cell claimed this turn".
         const counted = c.perEvent ? this.lang.timing.get(c.perEvent)?.counted : undefined;
         const until = c.perUntil ? this.lang.durations.get(c.perUntil)?.text : undefined;
