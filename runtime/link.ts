@@ -217,7 +217,7 @@ export function generatedSource(pack: CompiledPack): string {
 function generatedProgram(pack: CompiledPack): Program {
   let columns: (field: string) => unknown = () => undefined;
   const roleFields = keptKinds(pack).roleFields;
-  const unit = new Unit({ column: (field) => columns(field), stale: (field) => roleFields.get(field) });
+  const unit = new Unit({ column: (field) => columns(field), stale: (field) => roleFields.get(field), fn: (name) => pack.rules.fns[name] });
   const exprs = new Map<Expr, number>();
   const stmts = new Map<Stmt, number>();
   const checks = new Map<ActionDef, { pre: number; holdsWith: number }>();

@@ -1,4 +1,4 @@
-import type { Check, Expr, Stmt } from '../compiled.ts';
+import type { Check, Expr, FnDef, Stmt } from '../compiled.ts';
 import { firstMatchOf } from '../firstMatch.ts';
 import { maskable } from '../sharedChecks.ts';
 import type { Value } from '../types.ts';
@@ -50,14 +50,49 @@ export interface UnitHooks {
   column(field: string): unknown;
   /** The role groups a write of `field` makes stale (`holders.ts`), by kind, or undefined. */
   stale(field: string): unknown;
+  /** A function of the pack, by name. */
+  fn(name: string): FnDef | undefined;
 }
 
-/** One function's source in the making: its temporaries, and the variable that holds `it` inside a loop. */
+/** The most operations a function's body may have to be given inline where it is called. */
+const MAX_INLINE_NODES = 48;
+
+/**
+ * Whether a function's body can be given inline (`fnCall`): it calls no function (so inlining
+ * ends, and stays small) and no built-in given as the interpreter's closure (which would read the
+ * caller's context for the function's), and it is small.
+ */
+function inlinable(body: Expr): boolean {
+  let nodes = 0;
+  const walk = (node: unknown): boolean => {
+    if (Array.isArray(node)) return node.every(walk);
+    if (node === null || typeof node !== 'object') return true;
+    const e = node as { op?: unknown; name?: unknown };
+    if (typeof e.op === 'string' && ++nodes > MAX_INLINE_NODES) return false;
+    if (e.op === 'fn' || (e.op === 'builtin' && !INLINE_BUILTINS.has(e.name as string))) return false;
+    return Object.values(node).every(walk);
+  };
+  return walk(body);
+}
+
+/**
+ * One function's source in the making: its temporaries, and the variable that holds `it` inside a
+ * loop. While a function of the pack is given inline in it, `locals` are the temporaries that hold
+ * that function's locals.
+ */
 class Fn {
   temps = 0;
   it: string | null = null;
+  locals: string[] | null = null;
   temp(): string {
     return `v${this.temps++}`;
+  }
+  /** Local `slot` of the rule being made: of the function given inline, else of the context. */
+  local(slot: number): string {
+    if (this.locals === null) return `E[${index(slot)}]`;
+    const t = this.locals[slot];
+    if (t === undefined) throw new Error(`internal: local ${slot} is past a function's locals`);
+    return t;
   }
 }
 
@@ -252,11 +287,13 @@ export class Unit {
         return this.into(f, code, `H.checkText(H.pluralize(c.prog.pack, ${t}))`);
       }
       case 'local':
-        return { code: '', val: `E[${index(e.slot)}]`, fixed: false };
+        return { code: '', val: f.local(e.slot), fixed: false };
+      case 'value':
+        // A function's own context has no value.
+        return f.locals === null ? { code: '', val: 'c.value', fixed: false } : { code: '', val: 'null', fixed: true };
       case 'me':
       case 'self':
       case 'holder':
-      case 'value':
         return { code: '', val: `c.${e.op}`, fixed: false };
       case 'it':
         return f.it ? { code: '', val: f.it, fixed: true } : { code: '', val: 'c.it', fixed: false };
@@ -406,7 +443,7 @@ export class Unit {
     const out = f.temp();
     const code = this.loop(f, this.expr(e.source, f), (x) => {
       const cond = this.expr(e.cond, f);
-      return `${e.slot >= 0 ? `E[${index(e.slot)}] = ${x};` : ''}${cond.code}if (${cond.val} === true) ${out}.push(${x});`;
+      return `${e.slot >= 0 ? `${f.local(e.slot)} = ${x};` : ''}${cond.code}if (${cond.val} === true) ${out}.push(${x});`;
     });
     return { code: `${out} = [];${code}`, val: out, fixed: true };
   }
@@ -482,8 +519,16 @@ export class Unit {
     }
   }
 
-  /** A function of the pack: its context taken as the interpreter takes it, its arguments evaluated into it. */
+  /**
+   * A function of the pack: its context taken as the interpreter takes it, its arguments evaluated
+   * into it. A small one is given inline (`inlinable`), its locals in temporaries: its context
+   * would differ from the caller's only in them, in `it` (none but inside its loops) and in
+   * `value` (none), and it spends the same steps; a context taken and given back for each call
+   * cost more than a small function's body.
+   */
   private fnCall(e: Extract<Expr, { op: 'fn' | 'pipeline' }>, f: Fn): Out {
+    const def = this.hooks.fn(e.name);
+    if (def !== undefined && inlinable(def.body)) return this.inlined(e, def, f);
     const fn = this.ref({ name: e.name, code: undefined });
     const fc = f.temp();
     const code = f.temp();
@@ -494,6 +539,23 @@ export class Unit {
     });
     const v = f.temp();
     return { code: `${out}${v} = ${code}.body(${fc}); ${code}.free.push(${fc});`, val: v, fixed: true };
+  }
+
+  private inlined(e: Extract<Expr, { op: 'fn' | 'pipeline' }>, def: FnDef, f: Fn): Out {
+    const locals = Array.from({ length: Math.max(def.slots, e.args.length) }, () => f.temp());
+    let out = 'H.spend();';
+    e.args.forEach((a, i) => {
+      const x = this.expr(a, f);
+      out += `${x.code}${locals[i]} = ${x.val};`;
+    });
+    for (let i = e.args.length; i < locals.length; i++) out += `${locals[i]} = null;`;
+    const outer = { it: f.it, locals: f.locals };
+    f.it = 'null';
+    f.locals = locals;
+    const body = this.expr(def.body, f);
+    f.it = outer.it;
+    f.locals = outer.locals;
+    return this.into(f, `${out}${body.code}`, body.val);
   }
 
   private pipelineCall(e: Extract<Expr, { op: 'fn' | 'pipeline' }>, f: Fn): Out {
