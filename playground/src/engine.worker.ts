@@ -9,9 +9,10 @@ import { CompileSession, lowerAnalysis, type Analysis, type CompiledPack } from 
 import { buildSymbols, emptySymbolIndex, type SymbolIndex } from '../../compiler/symbols.ts';
 import { completionsAt, definitionsAt, hoverAt, referencesAt } from '../../compiler/services.ts';
 import { checkCards, prepareTexts } from '../../compiler/text/index.ts';
-import { apply, applyInPlace, legalChoices, newGame, standings, viewFor } from '../../runtime/index.ts';
+import { legalChoices, standings, viewFor } from '../../runtime/index.ts';
+import { ReplayLine } from './replay-line.ts';
 import type { Choice, GameState, PackSummary } from './engine-types.ts';
-import { agent, choicesOfAsked, type AgentKind } from '../../runtime/agents.ts';
+import { agent, type AgentKind } from '../../runtime/agents.ts';
 import { wallClock } from './trace.ts';
 import { HeldFiles, type FileList } from './file-sync.ts';
 import { PostedGames } from './game-sync.ts';
@@ -35,8 +36,8 @@ let summaryPosted: string | undefined;
 const summaryNames = new TextNames();
 const gameNames = new TextNames();
 
-/** States of the current game by number of choices applied, for the current pack version and options. */
-let cache: { key: string; choices: string[]; states: Map<number, GameState> } | undefined;
+/** The states of the game on screen, kept for the next replay. */
+const line = new ReplayLine();
 
 /** Requests waiting for their turn, each with when it arrived (trace.ts), and a compile's files as read. */
 const queue: Array<{ req: WorkerRequest; got: number; input?: CompileInput }> = [];
@@ -142,7 +143,6 @@ function compile(id: number, req: CompileInput, got: number) {
   const summary: PackSummary | undefined = summaryDigest === summaryPosted ? undefined : JSON.parse(summaryText);
   summaryPosted = summaryDigest;
   good = { version: ++version, pack };
-  cache = undefined;
   // The game on screen replays here and now: the page need not ask for it once the pack arrives.
   const replayed = req.game && { game: req.game, answer: games.post(replayGame(id, req.game, wallClock())) };
   post({ type: 'pack', id, version: good.version, summary, summaryDigest, replayed, ms: performance.now() - t0, lowerMs });
@@ -258,78 +258,32 @@ function play(req: PlayRequest, got: number) {
   post(games.post(replayGame(req.id, req, got)));
 }
 
-/** The state after a game's choices on the last good pack, from the nearest state kept when only the last choices differ. */
+/** The state after a game's choices on the last good pack, played again only from the first choice that the pack's changes or the choices' could change (replay-line.ts). */
 function replayGame(id: number, req: GameRequest, got: number): PlayResponse {
   const t0 = performance.now();
   const base: PlayResponse = { type: 'played', id, version: good?.version ?? 0, legal: [], applied: 0 };
   if (!good) return { ...base, error: 'the pack has not compiled without errors yet' };
   const { pack } = good;
-  const options = { players: req.players, seed: req.seed };
-  const key = `${good.version}|${req.players}|${req.seed}`;
   try {
-    let state: GameState;
-    let applied = req.choices.length;
-    let stoppedAt: PlayResponse['stoppedAt'];
-    let setupMs = 0;
-    if (cache && cache.key === key) {
-      // Same rules and options: keep the states of the common prefix, continue from the nearest one.
-      const common = commonPrefix(cache.choices, req.choices);
-      for (const n of [...cache.states.keys()]) if (n > common) cache.states.delete(n);
-      cache.choices = req.choices.slice();
-      let from = req.choices.length;
-      while (from > 0 && !cache.states.has(from)) from--;
-      state = cache.states.get(from) ?? newGame(pack, options);
-      cache.states.set(from, state);
-      applied = from;
-      for (let i = from; i < req.choices.length; i++) {
-        const r = apply(state, req.choices[i]);
-        if (!r.ok) {
-          stoppedAt = { step: i, reason: r.reason };
-          break;
-        }
-        state = r.state;
-        applied = i + 1;
-        cache.states.set(applied, state);
-      }
-      cache.choices = req.choices.slice(0, applied);
-    } else {
-      // New rules or options: the whole list replayed under them, in one state changed choice by
-      // choice, since none of the states between is kept (the runtime makes the same states as `replay`).
-      state = newGame(pack, options);
-      setupMs = performance.now() - t0;
-      applied = 0;
-      for (const choice of req.choices) {
-        const r = applyInPlace(state, choice);
-        if (!r.ok) {
-          stoppedAt = { step: applied, reason: r.reason };
-          break;
-        }
-        state = r.state;
-        applied++;
-      }
-      cache = { key, choices: req.choices.slice(0, applied), states: new Map([[applied, state]]) };
-    }
-    const choicesMs = performance.now() - t0 - setupMs;
+    const { state, applied, stoppedAt, kept, setupMs, choicesMs } = line.replay(pack, req);
     const legal = state.over ? [] : legalChoices(state);
     const view = req.viewAs ? viewFor(state, req.viewAs) : state;
-    const drawn = { view, legal, applied, stoppedAt, bot: botPick(pack, state, req.seed), standings: state.over ? standings(state) : undefined };
-    return { ...base, state, ...drawn, digest: gameNames.of(JSON.stringify([state === view ? null : state, drawn])), ms: performance.now() - t0, parts: { setup: setupMs, choices: choicesMs }, clock: { got, sent: wallClock() } };
+    const drawn = { view, legal, applied, stoppedAt, bot: botPick(pack, state, legal, req.seed), standings: state.over ? standings(state) : undefined };
+    return { ...base, state, ...drawn, digest: gameNames.of(JSON.stringify([state === view ? null : state, drawn])), ms: performance.now() - t0, parts: { setup: setupMs, choices: choicesMs, kept }, clock: { got, sent: wallClock() } };
   } catch (e) {
-    cache = undefined;
+    line.clear();
     return { ...base, error: `the runtime failed: ${(e as Error).message}` };
   }
 }
 
-/** The pick of a bot in the seat asked: the agent `rulebook play --bots` plays with, so a seed plays the same game. */
-function botPick(pack: CompiledPack, state: GameState, seed: number): Choice | undefined {
+/**
+ * The pick of a bot in the seat asked: the agent `rulebook play --bots` plays with, so a seed plays
+ * the same game. It picks among the asked player's choices of the listing drawn (`choicesOfAsked`
+ * would list them again: the same choices in the same order, with labels).
+ */
+function botPick(pack: CompiledPack, state: GameState, legal: Choice[], seed: number): Choice | undefined {
   const asked = state.prompt?.player;
   if (state.over || !asked) return undefined;
-  const legal = choicesOfAsked(state);
-  return legal.length ? agent(PLAYGROUND_BOTS, seed, asked, pack).choose(state, legal, asked) : undefined;
-}
-
-function commonPrefix(a: string[], b: string[]): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return i;
+  const own = legal.filter((c) => c.player === asked);
+  return own.length ? agent(PLAYGROUND_BOTS, seed, asked, pack).choose(state, own, asked) : undefined;
 }

@@ -129,9 +129,9 @@ export interface PlayResponse {
   digest?: string;
   /** Posted without what it draws, which is the last answer's (game-sync.ts); the page's end puts it back. */
   same?: boolean;
-  /** The replay's time in the worker: in all, and that of the new game (the pack's first links its rules) and of the choices applied. */
+  /** The replay's time in the worker: in all, and that of the new game (the pack's first links its rules) and of the choices applied after the `kept` ones, taken from the last replay (replay-line.ts). */
   ms?: number;
-  parts?: { setup: number; choices: number };
+  parts?: { setup: number; choices: number; kept: number };
   clock?: WorkerClock;
 }
 

@@ -136,7 +136,7 @@ export class GameSession {
       if (this.verified) this.keep({ ...s, seats: [...s.seats], choices: asked.choices.slice(), madeBy: s.madeBy.slice(0, asked.choices.length) });
     }
     this.onChange();
-    const t = (this.replayTrace = { pack: this.packAt, sent, received, shown: performance.now(), painted: 0, workerMs: r.ms ?? 0, applied: r.applied, lowerMs: this.lowerMs, setupMs: r.parts?.setup ?? 0, choicesMs: r.parts?.choices ?? 0, workerGot: r.clock ? pageClock(r.clock.got) : 0, workerSent: r.clock ? pageClock(r.clock.sent) : 0 });
+    const t = (this.replayTrace = { pack: this.packAt, sent, received, shown: performance.now(), painted: 0, workerMs: r.ms ?? 0, applied: r.applied, lowerMs: this.lowerMs, setupMs: r.parts?.setup ?? 0, choicesMs: r.parts?.choices ?? 0, kept: r.parts?.kept ?? 0, workerGot: r.clock ? pageClock(r.clock.got) : 0, workerSent: r.clock ? pageClock(r.clock.sent) : 0 });
     afterPaint((at) => (t.painted = at));
     this.maybeBotMove();
   }

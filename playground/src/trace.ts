@@ -44,8 +44,9 @@ export interface KeystrokeTrace extends WorkerRoundTrip {
 export interface ReplayTrace extends WorkerRoundTrip {
   /** The runnable pack reached the page. */
   pack: number;
-  /** Choices applied in that replay. */
+  /** Choices the game has after that replay, and of them those kept from the last replay (replay-line.ts): the others were applied. */
   applied: number;
+  kept: number;
   /** In the worker: the lowering of the pack it replays on, and of the replay the new game (the pack's first, so its rules are linked) and the choices applied. */
   lowerMs: number;
   setupMs: number;
@@ -57,5 +58,5 @@ export function emptyKeystroke(): KeystrokeTrace {
 }
 
 export function emptyReplay(): ReplayTrace {
-  return { pack: 0, sent: 0, workerGot: 0, workerSent: 0, workerMs: 0, received: 0, shown: 0, painted: 0, applied: 0, lowerMs: 0, setupMs: 0, choicesMs: 0 };
+  return { pack: 0, sent: 0, workerGot: 0, workerSent: 0, workerMs: 0, received: 0, shown: 0, painted: 0, applied: 0, kept: 0, lowerMs: 0, setupMs: 0, choicesMs: 0 };
 }

@@ -1,0 +1,136 @@
+/**
+ * The game on screen as a line of states, one per choice applied, kept for the next replay: after an
+ * edit, the game is played again from the first choice whose evaluation ran a rule the edit
+ * changed (runtime/usage.ts), not from the start; after a move or a step back, from the last state
+ * both lists of choices share. Either way the states are those a replay from the start gives
+ * (test/playground-replay-line.test.ts checks it byte for byte on real packs and edits).
+ */
+import { apply, attach, newGame, type CompiledPack, type GameState } from '../../runtime/index.ts';
+import { cloneState } from '../../runtime/clone.ts';
+import { recordingPack, ruleUnits, type RuleUse } from '../../runtime/usage.ts';
+
+/** A pack's units and rest as JSON texts, compared between two packs to find what an edit changed. */
+interface Digests {
+  parts: string[];
+  rest: string;
+}
+
+const digested = new WeakMap<CompiledPack, Digests>();
+
+function digestsOf(pack: CompiledPack): Digests {
+  let d = digested.get(pack);
+  if (!d) {
+    const u = ruleUnits(pack);
+    d = { parts: u.parts.map((p) => JSON.stringify(p) ?? ''), rest: JSON.stringify(u.rest) };
+    digested.set(pack, d);
+  }
+  return d;
+}
+
+export interface LineReplay {
+  state: GameState;
+  /** Choices applied, and where and why the next one was refused. */
+  applied: number;
+  stoppedAt?: { step: number; reason: string };
+  /** The choices taken from the line as they were: the replay applied those after them. */
+  kept: number;
+  /** Time of the new game (none when the line was kept from its start) and of the choices applied. */
+  setupMs: number;
+  choicesMs: number;
+}
+
+export class ReplayLine {
+  private line:
+    | {
+        pack: CompiledPack;
+        options: string;
+        /** The choices applied, and `states[i]` the state after the first i of them. */
+        choices: string[];
+        states: GameState[];
+      }
+    | undefined;
+
+  /** The game of `choices` on `pack`, from the longest part of the line that stays the same. */
+  replay(pack: CompiledPack, req: { players: number; seed: number; choices: string[] }): LineReplay {
+    const t0 = performance.now();
+    const rec = recordingPack(pack);
+    const use = rec.use;
+    const options = `${req.players}|${req.seed}`;
+    const line = this.line;
+    this.line = undefined;
+    // Phases: 0 is the new game, i + 1 the choice i applied (and, after the last, the listing that follows).
+    let kept = -1;
+    if (line && line.options === options) {
+      const valid = line.pack === pack ? Infinity : firstChanged(line.pack, pack);
+      let common = 0;
+      while (common < line.choices.length && common < req.choices.length && line.choices[common] === req.choices[common]) common++;
+      kept = Math.min(common, valid - 1);
+      if (kept >= 0) inherit(recordingPack(line.pack).use, use, kept);
+    }
+    let state: GameState;
+    let states: GameState[];
+    let setupMs = 0;
+    if (kept < 0) {
+      use.first.fill(-1);
+      use.phase = 0;
+      state = newGame(rec.pack, { players: req.players, seed: req.seed, engine: 'interpreter' });
+      setupMs = performance.now() - t0;
+      kept = 0;
+      states = [state];
+    } else {
+      // The line's states keep the program they were made with: the one kept goes on with this
+      // pack's, on a copy, so that the line's states stay as they were.
+      states = line!.states.slice(0, kept + 1);
+      state = states[kept] = attach(rec.pack, cloneState(states[kept]), 'interpreter');
+    }
+    const t1 = performance.now();
+    let applied = kept;
+    let stoppedAt: LineReplay['stoppedAt'];
+    for (let i = kept; i < req.choices.length; i++) {
+      use.phase = i + 1;
+      const r = apply(state, req.choices[i]);
+      if (!r.ok) {
+        stoppedAt = { step: i, reason: r.reason };
+        break;
+      }
+      state = r.state;
+      states.push(state);
+      applied = i + 1;
+    }
+    use.phase = applied + 1;
+    this.line = { pack, options, choices: req.choices.slice(0, applied), states };
+    return { state, applied, stoppedAt, kept, setupMs, choicesMs: performance.now() - t1 };
+  }
+
+  /** Forget the line (after a failure, so that the next replay starts afresh). */
+  clear() {
+    this.line = undefined;
+  }
+}
+
+/**
+ * The first phase in which the line played on `before` ran a unit `after` has changed, or Infinity:
+ * 0 (a new game) when anything but the units differs.
+ */
+function firstChanged(before: CompiledPack, after: CompiledPack): number {
+  const a = digestsOf(before);
+  const b = digestsOf(after);
+  if (a.rest !== b.rest || a.parts.length !== b.parts.length) return 0;
+  const first = recordingPack(before).use.first;
+  let at = Infinity;
+  for (let i = 0; i < a.parts.length; i++) {
+    if (a.parts[i] !== b.parts[i]) {
+      // A unit the line never ran cannot have made any of its states.
+      if (first[i] >= 0 && first[i] < at) at = first[i];
+    }
+  }
+  return at;
+}
+
+/** What the line's first `kept` choices ran, for the replay that goes on after them (the units are the same, by `firstChanged`). */
+function inherit(from: RuleUse, to: RuleUse, kept: number) {
+  for (let i = 0; i < to.first.length; i++) {
+    const f = from.first[i];
+    to.first[i] = f >= 0 && f <= kept ? f : -1;
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The playground's replay after an edit (playground/src/replay-line.ts) starts from the first choice
+ * whose evaluation ran a rule the edit changed (runtime/usage.ts), yet gives the states a replay from
+ * the start gives, byte for byte: on the shipped packs, a game of 150 seeded bot choices, then runs
+ * of real edits of the packs' files (a number in a rules line, a comment that moves the lines below
+ * it, a number outside the rules, an edit undone), each replayed whole and from part of the line,
+ * and a step back to an earlier choice on the edited rules.
+ */
+import { describe, expect, it } from 'vitest';
+import { compile, type CompiledPack, type SourceFile } from '../compiler/index.ts';
+import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+import { apply, legalChoices, newGame, type GameState } from '../runtime/index.ts';
+import { agent, choicesOfAsked } from '../runtime/agents.ts';
+import { ReplayLine } from '../playground/src/replay-line.ts';
+import { picker } from './helpers/seededGame.ts';
+
+const PACKS = ['content/smallworld-wow', 'content/wotlk', 'content/wroth'];
+const CHOICES = 150;
+const EDITS = 8;
+
+function packOf(dir: string, files: SourceFile[]): CompiledPack | undefined {
+  return compile(files, { dependencies: dependenciesOf(dir, files) }).pack;
+}
+
+/** A game of random bots, as the playground's bots play it. */
+function botGame(pack: CompiledPack, players: number, seed: number): string[] {
+  let st = newGame(pack, { players, seed });
+  while (!st.over && st.choices.length < CHOICES) {
+    const asked = st.prompt!.player;
+    const c = agent('random', seed, asked, pack).choose(st, choicesOfAsked(st), asked);
+    st = apply(st, c.id).state!;
+  }
+  return st.choices.slice();
+}
+
+/** The game replayed from its start, as the playground did before it kept a line. */
+function fromStart(pack: CompiledPack, players: number, seed: number, choices: string[]): { state: GameState; applied: number } {
+  let state = newGame(pack, { players, seed });
+  let applied = 0;
+  for (const c of choices) {
+    const r = apply(state, c);
+    if (!r.ok) break;
+    state = r.state;
+    applied++;
+  }
+  return { state, applied };
+}
+
+type Edit = (files: SourceFile[], pick: (n: number) => number) => SourceFile[] | undefined;
+
+/** A line of `files` picked by `pick` among those `test` accepts, changed by `change`. */
+function editLine(files: SourceFile[], pick: (n: number) => number, test: (line: string, inRules: boolean) => boolean, change: (line: string, pick: (n: number) => number) => string[]): SourceFile[] | undefined {
+  const at: Array<[number, number]> = [];
+  files.forEach((f, i) => {
+    if (!f.path.endsWith('.yaml')) return;
+    let rulesIndent = -1;
+    f.text.split('\n').forEach((line, j) => {
+      const indent = line.length - line.trimStart().length;
+      if (rulesIndent >= 0 && line.trim() && indent <= rulesIndent) rulesIndent = -1;
+      const inRules = rulesIndent >= 0;
+      if (/^\s*(?:- )?rules: \|/.test(line)) rulesIndent = indent;
+      else if (test(line, inRules)) at.push([i, j]);
+    });
+  });
+  if (!at.length) return undefined;
+  const [i, j] = at[pick(at.length)];
+  const lines = files[i].text.split('\n');
+  lines.splice(j, 1, ...change(lines[j], pick));
+  return files.map((f, k) => (k === i ? { ...f, text: lines.join('\n') } : f));
+}
+
+const bump = (line: string, pick: (n: number) => number) => {
+  const numbers = [...line.matchAll(/\b\d+\b/g)];
+  const m = numbers[pick(numbers.length)];
+  return [`${line.slice(0, m.index)}${Number(m[0]) + 1}${line.slice(m.index! + m[0].length)}`];
+};
+
+const EDITS_BY_NAME: Record<string, Edit> = {
+  ruleNumber: (files, pick) => editLine(files, pick, (l, inRules) => inRules && !l.trim().startsWith('#') && /\b\d+\b/.test(l), bump),
+  comment: (files, pick) => editLine(files, pick, (l, inRules) => inRules && l.trim() !== '', (l) => [`${/^\s*/.exec(l)![0]}# edited`, l]),
+  dataNumber: (files, pick) => editLine(files, pick, (l, inRules) => !inRules && /^\s+\w+: \d+\s*$/.test(l), bump),
+};
+
+describe('replay from the first choice an edit could change', () => {
+  for (const dir of PACKS) {
+    it(`${dir}: the same states as a replay from the start, after each edit and a step back`, () => {
+      const files = readPackFolder(dir);
+      const pack = packOf(dir, files)!;
+      const players = Math.min(pack.players.max, Math.max(pack.players.min, 3));
+      const seed = 3;
+      const choices = botGame(pack, players, seed);
+      expect(choices.length).toBeGreaterThan(40);
+      const line = new ReplayLine();
+      line.replay(pack, { players, seed, choices });
+      const pick = picker(`replay-line ${dir}`);
+      const names = Object.keys(EDITS_BY_NAME);
+      let edited = files;
+      let partial = 0;
+      let tried = 0;
+      for (let n = 0; tried < EDITS && n < 4 * EDITS; n++) {
+        const name = names[n % names.length];
+        const next = EDITS_BY_NAME[name](files, pick);
+        const p2 = next && packOf(dir, next);
+        if (!p2) continue;
+        tried++;
+        for (const p of [p2, packOf(dir, edited)!]) {
+          const want = fromStart(p, players, seed, choices);
+          const got = line.replay(p, { players, seed, choices });
+          expect(got.applied, name).toBe(want.applied);
+          expect(JSON.stringify(got.state), name).toBe(JSON.stringify(want.state));
+          expect(JSON.stringify(legalChoices(got.state)), name).toBe(JSON.stringify(legalChoices(want.state)));
+          if (got.kept > 0) partial++;
+          // Back to an earlier choice and on again, on the same rules: states kept from other rules must not leak in.
+          const back = Math.floor(choices.length / 3);
+          const earlier = line.replay(p, { players, seed, choices: choices.slice(0, back) });
+          expect(JSON.stringify(earlier.state), name).toBe(JSON.stringify(fromStart(p, players, seed, choices.slice(0, back)).state));
+          const again = line.replay(p, { players, seed, choices });
+          expect(JSON.stringify(again.state), name).toBe(JSON.stringify(want.state));
+        }
+        edited = next;
+      }
+      expect(tried).toBe(EDITS);
+      // Some edits let the replay start after the first choice: the line is used, not only rebuilt.
+      expect(partial).toBeGreaterThan(0);
+    });
+  }
+
+  it('an edit of a rule used late in the game keeps the choices before it; a change of the data replays all', () => {
+    const dir = 'content/smallworld-wow';
+    const files = readPackFolder(dir);
+    const pack = packOf(dir, files)!;
+    const choices = botGame(pack, 3, 3);
+    const line = new ReplayLine();
+    line.replay(pack, { players: 3, seed: 3, choices });
+    const edit = (path: string, from: string, to: string) => packOf(dir, files.map((f) => (f.path === path ? { ...f, text: f.text.replace(from, to) } : f)))!;
+    // The Worgen's human form, taken at the Worgen's first turn: the choices before it are kept.
+    const worgen = edit('races/worgen.yaml', 'holder.coins += 2', 'holder.coins += 3');
+    const r = line.replay(worgen, { players: 3, seed: 3, choices });
+    expect(r.kept).toBeGreaterThan(0);
+    expect(r.kept).toBeLessThan(choices.length);
+    expect(JSON.stringify(r.state)).toBe(JSON.stringify(fromStart(worgen, 3, 3, choices).state));
+    // The same rules again: nothing is replayed.
+    expect(line.replay(worgen, { players: 3, seed: 3, choices }).kept).toBe(choices.length);
+    // A race's number of tokens is data, read wherever a rule reads it: the game is replayed whole.
+    const tokens = edit('races/worgen.yaml', 'tokens: 5', 'tokens: 6');
+    const whole = line.replay(tokens, { players: 3, seed: 3, choices });
+    expect(whole.kept).toBe(0);
+    expect(JSON.stringify(whole.state)).toBe(JSON.stringify(fromStart(tokens, 3, 3, choices).state));
+  });
+});
