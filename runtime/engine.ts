@@ -201,7 +201,8 @@ export function resume(frames: Frame[], prog: Program, st: GameState, step: numb
     else if (f.loop) sig = runRepeat(block, f.loop.count, f.loop.max, c);
     else sig = runBlock(block, f.pc, c);
     if (sig === SUSPEND) {
-      st.prompt!.frames.push(...frames.slice(i + 1));
+      const waiting = st.prompt!.frames;
+      for (let j = i + 1; j < frames.length; j++) waiting.push(frames[j]);
       return;
     }
     if (sig === FINISH) {

@@ -457,8 +457,10 @@ function takeAction(prog: Program, next: GameState, prompt: Prompt, move: Move, 
   }
   if (logKept()) logLine(next, step, `${display(prog.pack, player)}: ${labelOf(a, c, args, prog.pack)}`, a.origin.where, player);
   const sig = runBlock(a.body, 0, c);
-  if (sig === SUSPEND) next.prompt!.frames.push(...after);
-  else if (sig === FINISH) next.over = true;
+  if (sig === SUSPEND) {
+    const waiting = next.prompt!.frames;
+    for (let i = 0; i < after.length; i++) waiting.push(after[i]);
+  } else if (sig === FINISH) next.over = true;
   else resume(after, prog, next, step);
 }
 

@@ -84,6 +84,10 @@ class Fn {
   temps = 0;
   it: string | null = null;
   locals: string[] | null = null;
+  /** It reads entity records: it takes the state's table once (`S`), which no rule replaces while it runs. */
+  readsTable = false;
+  /** How many built-ins given as the interpreter's closures it calls: they read `c.it`, which generated loops then set. */
+  closures = 0;
   temp(): string {
     return `v${this.temps++}`;
   }
@@ -188,7 +192,7 @@ export class Unit {
   /** A function of `c` (or of `params`, arguments of ours after it) with `body`. */
   private add(f: Fn, body: string, params = 'c'): number {
     const temps = f.temps ? `let ${Array.from({ length: f.temps }, (_, i) => `v${i}`).join(', ')};` : '';
-    this.functions.push(`function (${params}) {const E = c.env;${temps}${body}}`);
+    this.functions.push(`function (${params}) {const E = c.env;${f.readsTable ? 'const S = c.st.e;' : ''}${temps}${body}}`);
     return this.functions.length - 1;
   }
 
@@ -312,7 +316,8 @@ export class Unit {
         const id = f.temp();
         const rec = f.temp();
         const empty = this.value(e.empty);
-        return this.into(f, `${t.code}${id} = ${t.val};`, `typeof ${id} === "string" ? ((${rec} = c.st.e[${id}]) ? (${rec}[${this.ref(e.field)}] ?? ${empty}) : ${empty}) : ${empty}`);
+        f.readsTable = true;
+        return this.into(f, `${t.code}${id} = ${t.val};`, `typeof ${id} === "string" ? ((${rec} = S[${id}]) ? (${rec}[${this.ref(e.field)}] ?? ${empty}) : ${empty}) : ${empty}`);
       }
       case 'not': {
         const x = this.expr(e.operand, f);
@@ -356,7 +361,9 @@ export class Unit {
       case 'pipeline':
         return this.pipelineCall(e, f);
       case 'builtin':
-        return INLINE_BUILTINS.has(e.name) ? this.builtin(e, f) : this.into(f, '', `${this.interpreted(e)}(c)`);
+        if (INLINE_BUILTINS.has(e.name)) return this.builtin(e, f);
+        f.closures++;
+        return this.into(f, '', `${this.interpreted(e)}(c)`);
       default:
         return this.binary(e, f);
     }
@@ -424,18 +431,22 @@ export class Unit {
   }
 
   /**
-   * A loop over a list with `it` set to each element, in a temporary of this function and in `c.it`
-   * (what a function of the interpreter inside reads), `c.it` put back after, as the interpreter does.
+   * A loop over a list with `it` set to each element, in a temporary of this function, and in `c.it`
+   * where a closure of the interpreter inside reads it, `c.it` put back after, as the interpreter
+   * does. Nothing else reads a context's `it`: a function or pipeline called takes a context of its
+   * own, and a context a refusal leaves is not used again.
    */
   private loop(f: Fn, source: Out, body: (x: string) => string, after = ''): string {
     const xs = f.temp();
     const i = f.temp();
     const x = f.temp();
-    const saved = f.temp();
     const outer = f.it;
+    const closures = f.closures;
     f.it = x;
     const inner = body(x);
     f.it = outer;
+    if (f.closures === closures) return `${source.code}${xs} = ${source.val} ?? []; for (${i} = 0; ${i} < ${xs}.length; ${i}++) {H.spend(); ${x} = ${xs}[${i}];${inner}}${after}`;
+    const saved = f.temp();
     return `${source.code}${xs} = ${source.val} ?? []; ${saved} = c.it; for (${i} = 0; ${i} < ${xs}.length; ${i}++) {H.spend(); ${x} = ${xs}[${i}]; c.it = ${x};${inner}} c.it = ${saved};${after}`;
   }
 
