@@ -3,7 +3,7 @@ import { logLine } from './log.ts';
 import { modifierCalls, triggerCalls, type Call } from './holders.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type BlockCode, type ExprFn, type PipelineCode, type Program, type RunCtx, type Signal } from './program.ts';
 import { Refusal } from './refusal.ts';
-import type { Frame, GameState, Value } from './types.ts';
+import type { Frame, GameState, Prompt, Value } from './types.ts';
 
 export { holdersOf, withFrozenState } from './holders.ts';
 
@@ -69,7 +69,24 @@ export function newFrame(block: number, pc: number, env: Value[], me: string | n
 }
 
 function frameOf(block: BlockCode, pc: number, c: RunCtx, loop?: Frame['loop']): Frame {
-  return newFrame(block.id, pc, c.env.slice(), c.me, c.self, c.holder, c.resolving, undefined, loop);
+  return newFrame(block.id, pc, suspendedEnv(c), c.me, c.self, c.holder, c.resolving, undefined, loop);
+}
+
+/**
+ * The blocks of one rule share its locals, so the frames its suspension leaves, one per enclosing
+ * block, keep the same copy of them: nothing runs while a suspension unwinds, no frame's locals are
+ * ever written (`resume` runs a copy), and each suspension makes its own prompt.
+ */
+const unwinding: { prompt: Prompt | null; env: Value[] | null; copy: Value[] } = { prompt: null, env: null, copy: [] };
+
+function suspendedEnv(c: RunCtx): Value[] {
+  const u = unwinding;
+  const prompt = c.st.prompt;
+  if (u.prompt === prompt && u.env === c.env) return u.copy;
+  u.prompt = prompt;
+  u.env = c.env;
+  u.copy = c.env.slice();
+  return u.copy;
 }
 
 /** Suspension keeps the continuation of every enclosing block, innermost first. */

@@ -309,21 +309,24 @@ function groupIn(st: GameState, g: number): Group {
  * candidate's checks on one state), for the kinds whose holders are not kept with the state.
  */
 let frozenHolders: Map<string, string[]> | null = null;
+/** Whether the state is frozen now; its holders' map is made at the first card asked (most listings ask none). */
+let frozen = false;
 
 export function withFrozenState<T>(run: () => T): T {
-  const outer = frozenHolders;
-  frozenHolders = outer ?? new Map();
+  if (frozen) return run();
+  frozen = true;
   try {
     return run();
   } finally {
-    frozenHolders = outer;
+    frozen = false;
+    frozenHolders = null;
   }
 }
 
 /** The players for whom a card's rule works now. */
 export function holdersOf(prog: Program, st: GameState, card: Binding): string[] {
   const g = prog.kindGroup.get(prog.pack.kindOf(card.card)!);
-  const cache = g !== undefined ? groupIn(st, g).holders : frozenHolders;
+  const cache = g !== undefined ? groupIn(st, g).holders : frozen ? (frozenHolders ??= new Map()) : null;
   if (!cache) return holdersNow(prog, st, card);
   let hit = cache.get(card.key);
   if (!hit) {
