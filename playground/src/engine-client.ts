@@ -4,7 +4,7 @@
  * A worker that fails to load, throws, or does not answer in time is replaced by a fresh one, and
  * the requests it held are answered with the problem, so the page never waits forever.
  */
-import type { CompileInput, CompileRequest, CompileResponse, PackResponse, PlayRequest, PlayResponse, ScenariosResponse, ServiceAnswers, ServiceAsk, ServiceRequest, ServiceResponse, SimulateRequest, SimulateResponse, TextsResponse, WorkerResponse } from './protocol.ts';
+import type { CompileInput, CompileRequest, CompileResponse, PackResponse, PaintedRequest, PlayRequest, PlayResponse, ScenariosResponse, ServiceAnswers, ServiceAsk, ServiceRequest, ServiceResponse, SimulateRequest, SimulateResponse, TextsResponse, WorkerResponse } from './protocol.ts';
 import EngineWorker from './engine.worker.ts?worker';
 import { SentFiles } from './file-sync.ts';
 import { ReceivedGames } from './game-sync.ts';
@@ -144,6 +144,11 @@ export class EngineClient {
 
   play(req: Omit<PlayRequest, 'type' | 'id'>): Promise<PlayResponse> {
     return this.send('play', { ...req, type: 'play', id: this.next++ });
+  }
+
+  /** What compile `id`'s pack message made the page draw is painted (protocol.ts, `PaintedRequest`). */
+  painted(id: number) {
+    this.worker.postMessage({ type: 'painted', id } satisfies PaintedRequest);
   }
 
   /** An answer of the editor's services (protocol.ts), or null when there is none yet. */

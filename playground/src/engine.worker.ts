@@ -18,7 +18,7 @@ import { HeldFiles, type FileList } from './file-sync.ts';
 import { PostedGames } from './game-sync.ts';
 import { TextNames } from './text-names.ts';
 import { servicesAfterCompile } from './worker-queue.ts';
-import type { CardVerdict, CompileInput, CompileRequest, GameRequest, PlayRequest, PlayResponse, ServiceAnswers, ServiceAsk, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
+import type { CardVerdict, CompileInput, CompileRequest, GameRequest, PaintedRequest, PlayRequest, PlayResponse, ServiceAnswers, ServiceAsk, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
 
 import { playGame, type GameSummary } from '../../simulate/playout.ts';
 import { study } from '../../simulate/study.ts';
@@ -40,7 +40,7 @@ const gameNames = new TextNames();
 const line = new ReplayLine();
 
 /** Requests waiting for their turn, each with when it arrived (trace.ts), and a compile's files as read. */
-const queue: Array<{ req: WorkerRequest; got: number; input?: CompileInput }> = [];
+const queue: Array<{ req: Exclude<WorkerRequest, PaintedRequest>; got: number; input?: CompileInput }> = [];
 /** The pack's texts as the page has sent them: a compile brings those that changed. */
 const held = new HeldFiles();
 /** The games posted: one that draws as the last goes without the game. */
@@ -53,10 +53,14 @@ const SCENARIO_IDLE_MS = 900;
 let scenarioTimer: ReturnType<typeof setTimeout> | undefined;
 /**
  * The card text check (tens of milliseconds for a pack of fifty cards) runs after every compile
- * without errors, a moment later so that a keystroke already on its way cancels it.
+ * without errors, a moment later so that a keystroke already on its way cancels it, and not before
+ * the page has painted what the compile's pack made it draw (`PaintedRequest`): on a busy machine
+ * it would take the processor from that frame, and its answer would be drawn ahead of it.
  */
 const TEXTS_IDLE_MS = 60;
 let textsTimer: ReturnType<typeof setTimeout> | undefined;
+/** The card text check of the last compile without errors, waiting for the page's paint. */
+let textsAfterPaint: { id: number; posted: number; run: () => void } | undefined;
 /**
  * The last compile's analysis, and its symbol index once the editor's services asked for it: the
  * index takes about as long as the compile itself, and a keystroke's compile does not wait for it.
@@ -70,14 +74,17 @@ let scheduled = false;
 const turn = new MessageChannel();
 turn.port1.onmessage = () => drain();
 self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
+  const req = ev.data;
+  if (req.type === 'painted') return painted(req.id);
   const got = wallClock();
   // Every compile's texts are taken in, also of one skipped for a newer: the next brings only its own changes.
-  queue.push({ req: ev.data, got, input: ev.data.type === 'compile' ? inputOf(ev.data) : undefined });
-  if (ev.data.type === 'compile') {
+  queue.push({ req, got, input: req.type === 'compile' ? inputOf(req) : undefined });
+  if (req.type === 'compile') {
     clearTimeout(scenarioTimer);
     clearTimeout(textsTimer);
+    textsAfterPaint = undefined;
   }
-  if (ev.data.type === 'simulate') simulation = undefined;
+  if (req.type === 'simulate') simulation = undefined;
   if (!scheduled) {
     scheduled = true;
     turn.port2.postMessage(undefined);
@@ -148,12 +155,21 @@ function compile(id: number, req: CompileInput, got: number) {
   post({ type: 'pack', id, version: good.version, summary, summaryDigest, replayed, ms: performance.now() - t0, lowerMs });
   clearTimeout(textsTimer);
   const v = good.version;
-  textsTimer = setTimeout(() => texts(id, v, analysis, req.dependencies), TEXTS_IDLE_MS);
+  textsAfterPaint = { id, posted: performance.now(), run: () => texts(id, v, analysis, req.dependencies) };
   if (req.scenarios.length) {
     // After the answer, and only if no newer compile arrives meanwhile (a compile cancels the timer).
     clearTimeout(scenarioTimer);
     scenarioTimer = setTimeout(() => void scenarios(id, req.scenarios), SCENARIO_IDLE_MS);
   }
+}
+
+/** The page painted compile `id`'s pack: its card text check starts once a keystroke after it would have come. */
+function painted(id: number) {
+  const waiting = textsAfterPaint;
+  if (waiting?.id !== id) return;
+  textsAfterPaint = undefined;
+  clearTimeout(textsTimer);
+  textsTimer = setTimeout(waiting.run, Math.max(0, TEXTS_IDLE_MS - (performance.now() - waiting.posted)));
 }
 
 /** An answer of the editor's services on the last compile's symbol index; an editor's aid never fails the page. */

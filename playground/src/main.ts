@@ -252,6 +252,7 @@ class App implements AppContext {
     // Edit and replay: the game in progress replays its choices under the new rules.
     if (this.game.session) this.game.newRules(r.replayed?.answer, r.replayed?.game);
     else this.playPane.render();
+    afterPaint(() => this.engine.painted(r.id));
   }
 
   private setStatus(phase?: 'pending' | 'compiling') {

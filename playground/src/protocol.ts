@@ -198,7 +198,17 @@ export interface SimulateResponse {
   error?: string;
 }
 
-export type WorkerRequest = CompileRequest | PlayRequest | SimulateRequest | ServiceRequest;
+/**
+ * The page has painted what a compile's pack message made it draw (the game replayed, else the
+ * pack's summary): the worker's later work for that compile (the card text check) waits for it, so
+ * as not to take the processor from that frame.
+ */
+export interface PaintedRequest {
+  type: 'painted';
+  id: number;
+}
+
+export type WorkerRequest = CompileRequest | PlayRequest | SimulateRequest | ServiceRequest | PaintedRequest;
 /** Sent once, when the worker's code has loaded: the watchdog starts counting from then. */
 export interface ReadyResponse {
   type: 'ready';
