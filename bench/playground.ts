@@ -2,7 +2,11 @@
  * `npx tsx bench/playground.ts`: figures, not assertions. In headless Chromium on the playground:
  * how long from a keystroke in a rules block to the compiler's diagnostics on screen, and from a
  * keystroke that leaves the pack valid to the game in progress (MOVES choices, default 150, played
- * by bots in every seat) replayed under the new rules and drawn.
+ * by bots in every seat) replayed under the new rules and drawn. Two such keystrokes: one that
+ * mends the rules as they were (the game need not be played again), and one that edits a card in
+ * play from the game's first choices (a digit of the Worgen's human form, picked at the first
+ * choice of seed 3's game), so that the replay plays nearly every choice again; the page reports
+ * how many choices its replay kept (playground/src/replay-line.ts).
  *
  * "On screen" is measured in the page, the same way for any checkout: from the keydown's own time
  * stamp (when the browser took the key) to the first frame painted after the compile status (or
@@ -14,9 +18,9 @@
  * between the two pages, so that both meet the same load. This checkout's pages also report each
  * step of the way (playground/src/trace.ts).
  *
- * The keystrokes alternate: `@` breaks the rules, Backspace mends them, so the texts compiled
- * alternate between two; the worker's compile session (compiler/incremental.ts) has both in memory
- * after the first round.
+ * The keystrokes alternate: `@` breaks the rules, Backspace mends them, and the card's digit goes
+ * from 2 to 3 and back, so the texts compiled alternate between a few; the worker's compile session
+ * (compiler/incremental.ts) has them all in memory after the first round.
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -33,7 +37,11 @@ const SETTLE_MS = Number(process.env.SETTLE_MS ?? 1500);
 
 interface Handle {
   playground: {
-    editor: { open(p: string): void; model(p: string): { getValue(): string; getPositionAt(o: number): { lineNumber: number; column: number } }; editor: { setPosition(p: { lineNumber: number; column: number }): void; focus(): void } };
+    editor: {
+      open(p: string): void;
+      model(p: string): { getValue(): string; getPositionAt(o: number): { lineNumber: number; column: number } };
+      editor: { setPosition(p: { lineNumber: number; column: number }): void; setSelection(r: { startLineNumber: number; startColumn: number; endLineNumber: number; endColumn: number }): void; focus(): void };
+    };
     app: { played?: { version: number }; game: { toggleSeat(i: number): void; replayTrace?: ReplayTrace }; timing: KeystrokeTrace | Record<string, number> };
     state(): { choices: string[] } | undefined;
   };
@@ -55,7 +63,8 @@ function stats(label: string, xs: number[]) {
   if (!xs.length) return;
   const s = [...xs].sort((a, b) => a - b);
   const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  console.log(`${label}: median ${q(0.5).toFixed(0)} ms, p90 ${q(0.9).toFixed(0)} ms, max ${s[s.length - 1].toFixed(0)} ms (${s.length})`);
+  const unit = label.includes('(a count)') ? '' : ' ms';
+  console.log(`${label}: median ${q(0.5).toFixed(0)}${unit}, p90 ${q(0.9).toFixed(0)}${unit}, max ${s[s.length - 1].toFixed(0)}${unit} (${s.length})`);
 }
 
 /** Where the playground keeps its packs and games in the browser (playground/src/workspace.ts). */
@@ -74,16 +83,6 @@ async function prepare(browser: Browser, url: string, saved?: string): Promise<{
   if (!saved) await playByBots(page);
   const moves = await page.waitForFunction(() => (window as unknown as Handle).playground.state()?.choices.length ?? false, null, { timeout: 900_000, polling: 250 }).then((h) => h.jsonValue() as Promise<number>);
 
-  // The cursor at the start of the first rules line of rules/conquest.yaml.
-  await page.evaluate(() => {
-    const ed = (window as unknown as Handle).playground.editor;
-    ed.open('rules/conquest.yaml');
-    const m = ed.model('rules/conquest.yaml');
-    const at = m.getValue().indexOf('rules: |\n') + 'rules: |\n'.length;
-    const p = m.getPositionAt(at);
-    ed.editor.setPosition({ lineNumber: p.lineNumber, column: 3 });
-    ed.editor.focus();
-  });
   await page.evaluate(installProbe);
   // Saved at once, as on leaving the page.
   await page.evaluate(() => dispatchEvent(new Event('pagehide')));
@@ -150,6 +149,26 @@ const installProbe = `(() => {
   }).observe(document.querySelector('[data-testid=game]'), { childList: true, subtree: true, attributes: true });
 })()`;
 
+/** The first rules line of rules/conquest.yaml, where `@` breaks the rules and Backspace mends them. */
+const RULES_START = { path: 'rules/conquest.yaml', find: 'rules: |\n', after: 'rules: |\n'.length, column: 3, select: 0 };
+/** The Worgen's human form's coins (`holder.coins += 2`): its digit selected, so that one keystroke replaces it. */
+const CARD_DIGIT = { path: 'races/worgen.yaml', find: 'if form == human {\n            holder.coins += ', after: 'if form == human {\n            holder.coins += '.length, column: 0, select: 1 };
+
+/** The editor's cursor (or a selection of `select` characters) just after `find` in `path`, or at `column` of that line. */
+async function placeCursor(page: Page, at: typeof RULES_START) {
+  await page.evaluate((a) => {
+    const ed = (window as unknown as Handle).playground.editor;
+    ed.open(a.path);
+    const m = ed.model(a.path);
+    const offset = m.getValue().indexOf(a.find);
+    if (offset < 0) throw new Error(`no ${JSON.stringify(a.find)} in ${a.path}`);
+    const p = m.getPositionAt(offset + a.after);
+    const column = a.column || p.column;
+    ed.editor.setSelection({ startLineNumber: p.lineNumber, startColumn: column, endLineNumber: p.lineNumber, endColumn: column + a.select });
+    ed.editor.focus();
+  }, at);
+}
+
 interface Side {
   name: string;
   page: Page;
@@ -179,7 +198,7 @@ async function traces(page: Page): Promise<{ k?: KeystrokeTrace; r?: ReplayTrace
   }, null, { timeout: 120_000, polling: 'raf' }).then((h) => h.jsonValue() as Promise<{ k?: KeystrokeTrace; r?: ReplayTrace }>);
 }
 
-function steps(side: Side, k: KeystrokeTrace, r?: ReplayTrace) {
+function steps(side: Side, k: KeystrokeTrace, r?: ReplayTrace, replay = '') {
   note(side, 'key → editor reports the edit', k.edit - k.key);
   note(side, 'edit → compile asked', k.sent - k.edit);
   note(side, 'asked → taken by the worker', k.workerGot - k.sent);
@@ -189,23 +208,26 @@ function steps(side: Side, k: KeystrokeTrace, r?: ReplayTrace) {
   note(side, 'received → markers, lists, status set', k.shown - k.received);
   note(side, 'set → painted', k.painted - k.shown);
   if (!r) return;
+  const n = (label: string, ms: number) => note(side, `${label} (${replay})`, ms);
   // The worker replays the game the compile carried before it posts the pack; else the page asks once the pack is in.
   const withPack = r.workerGot < r.pack;
-  note(side, withPack ? 'replay: key → replayed with the compile (worker)' : 'replay: key → runnable pack received', withPack ? r.workerGot - k.key : r.pack - k.key);
-  if (r.lowerMs) note(side, '  of which the lowering (worker)', r.lowerMs);
+  n(withPack ? 'replay: key → replayed with the compile (worker)' : 'replay: key → runnable pack received', withPack ? r.workerGot - k.key : r.pack - k.key);
+  if (r.lowerMs) n('  of which the lowering (worker)', r.lowerMs);
   if (!withPack) {
-    note(side, 'replay: pack → replay asked', r.sent - r.pack);
-    note(side, 'replay: asked → taken by the worker', r.workerGot - r.sent);
+    n('replay: pack → replay asked', r.sent - r.pack);
+    n('replay: asked → taken by the worker', r.workerGot - r.sent);
   }
-  note(side, 'replay: taken → posted (worker)', r.workerSent - r.workerGot);
-  note(side, 'replay:   of which the replay', r.workerMs);
+  n('replay: taken → posted (worker)', r.workerSent - r.workerGot);
+  n('replay:   of which the replay', r.workerMs);
   if (r.setupMs || r.choicesMs) {
-    note(side, 'replay:     the new game (links the new pack)', r.setupMs);
-    note(side, 'replay:     the choices applied', r.choicesMs);
+    n('replay:     the new game (links the new pack)', r.setupMs);
+    n('replay:     the choices applied', r.choicesMs);
   }
-  note(side, withPack ? 'replay: posted with the pack → received by the page' : 'replay: posted → received by the page', r.received - r.workerSent);
-  note(side, 'replay: received → game drawn', r.shown - r.received);
-  note(side, 'replay: drawn → painted', r.painted - r.shown);
+  // Not a time: how many of the game's choices the replay took from the last one as they were.
+  if (r.kept !== undefined) n('replay:     choices kept, not applied again (a count)', r.kept);
+  n(withPack ? 'replay: posted with the pack → received by the page' : 'replay: posted → received by the page', r.received - r.workerSent);
+  n('replay: received → game drawn', r.shown - r.received);
+  n('replay: drawn → painted', r.painted - r.shown);
 }
 
 /**
@@ -219,33 +241,41 @@ async function display(page: Page, shown: boolean) {
   }, shown);
 }
 
-/** One `@` and one Backspace on a side, noted in its figures. */
-async function round(side: Side, others: Side[]) {
+/** One keystroke's diagnostics painted, noted; with `replay`, the game replayed and painted too, under that label. */
+async function keystroke(side: Side, key: string, want: 'ok' | 'errors', replay?: string) {
+  const { page } = side;
+  await page.evaluate((w) => ((window as unknown as Handle).probe.want = w), want);
+  const t = performance.now();
+  await page.keyboard.press(key);
+  let p = await waitProbe(page, 'diagPainted');
+  note(side, 'seen from the bench: keystroke → diagnostics', performance.now() - t);
+  note(side, 'KEY → DIAGNOSTICS PAINTED', p.diagPainted - p.key);
+  if (!replay) {
+    const broke = await traces(page);
+    if (broke.k) steps(side, broke.k);
+    return;
+  }
+  p = await waitProbe(page, 'replayPainted');
+  note(side, `seen from the bench: keystroke → game replayed, ${replay}`, performance.now() - t);
+  note(side, `KEY → GAME REPLAYED (${side.moves} moves) AND PAINTED, ${replay}`, p.replayPainted - p.key);
+  const mended = await traces(page);
+  if (mended.k) steps(side, mended.k, mended.r, replay);
+}
+
+/** On a side: `@` and Backspace in the rules, then the card's digit changed, noted in its figures. */
+async function round(side: Side, others: Side[], i: number) {
   const { page } = side;
   for (const o of others) await display(o.page, false);
   await display(page, true);
   await page.bringToFront();
+  await placeCursor(page, RULES_START);
   await page.waitForTimeout(SETTLE_MS);
-  await page.evaluate(() => ((window as unknown as Handle).probe.want = 'errors'));
-  let t = performance.now();
-  await page.keyboard.type('@');
-  let p = await waitProbe(page, 'diagPainted');
-  note(side, 'seen from the bench: keystroke → diagnostics', performance.now() - t);
-  note(side, 'KEY → DIAGNOSTICS PAINTED', p.diagPainted - p.key);
-  const broke = await traces(page);
-  if (broke.k) steps(side, broke.k);
-
-  await page.evaluate(() => ((window as unknown as Handle).probe.want = 'ok'));
-  t = performance.now();
-  await page.keyboard.press('Backspace');
-  p = await waitProbe(page, 'diagPainted');
-  note(side, 'seen from the bench: keystroke → diagnostics', performance.now() - t);
-  note(side, 'KEY → DIAGNOSTICS PAINTED', p.diagPainted - p.key);
-  p = await waitProbe(page, 'replayPainted');
-  note(side, 'seen from the bench: keystroke → game replayed', performance.now() - t);
-  note(side, `KEY → GAME REPLAYED (${side.moves} moves) AND PAINTED`, p.replayPainted - p.key);
-  const mended = await traces(page);
-  if (mended.k) steps(side, mended.k, mended.r);
+  await keystroke(side, '@', 'errors');
+  await keystroke(side, 'Backspace', 'ok', 'rules as they were');
+  await page.waitForTimeout(SETTLE_MS);
+  await placeCursor(page, CARD_DIGIT);
+  await page.waitForTimeout(SETTLE_MS);
+  await keystroke(side, i % 2 ? '2' : '3', 'ok', 'a card in play edited');
   await page.waitForTimeout(SETTLE_MS);
 }
 
@@ -304,7 +334,7 @@ try {
   console.log(`load average before the rounds: ${load()}`);
   for (let i = 0; i < ROUNDS; i++) {
     // Each side goes first in every other round.
-    for (const side of i % 2 ? [...sides].reverse() : sides) await round(side, sides.filter((o) => o !== side));
+    for (const side of i % 2 ? [...sides].reverse() : sides) await round(side, sides.filter((o) => o !== side), i);
   }
   if (process.env.TRACE) await browser.stopTracing();
   if (profiler) writeFileSync(process.env.PROFILE!, JSON.stringify((await profiler.send('Profiler.stop')).profile));
