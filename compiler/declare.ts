@@ -7,6 +7,7 @@ import { fragmentOf, fragmentSpan, spanAt, type LoadedFile, type LoadedPack } fr
 import { LineIndex, type Fragment } from './source.ts';
 import { closest } from './suggest.ts';
 import { checkNesting } from './nesting.ts';
+import type { DeclareMemo, FileCards, GameUnits } from './declareMemo.ts';
 import { Parts } from './parts.ts';
 import { checkReservedNames } from './reserved.ts';
 import * as Ty from './types.ts';
@@ -98,7 +99,17 @@ const BUILTIN_KINDS: readonly string[] = builtinKinds;
 const mapOf = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : {});
 const listOf = (x: unknown): unknown[] => (Array.isArray(x) ? x : []);
 
-export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void): Declared {
+/**
+ * With a `memo` (compiler/declareMemo.ts), a compile after an edit of cards only declares again the
+ * files that changed, taking the rest as the last compile of the session found it.
+ */
+export function declare(pack: LoadedPack, reportTo: (d: DiagnosticInput) => void, memo?: DeclareMemo): Declared {
+  // What each step reports is also kept by step, for the memo to give back in the same order.
+  let step: DiagnosticInput[] = [];
+  const report = (x: DiagnosticInput) => {
+    step.push(x);
+    reportTo(x);
+  };
   const m = mapOf(pack.manifest?.data) as Partial<Declared['manifest']>;
   const d: Declared = {
     manifest: {
@@ -123,8 +134,10 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
     report({ code: 'RB0106', message: `players.min (${d.manifest.players.min}) is above players.max (${d.manifest.players.max})`, at: spanAt(pack.manifest, ['players']) });
   }
   const fieldTypes: Array<() => void> = [];
+  const kept = memo?.unchanged(pack);
+  const merged: DiagnosticInput[] = (step = []);
 
-  for (const file of pack.files) {
+  for (const file of kept ? [] : pack.files) {
     const read = vocabularyOf(file);
     for (const { name, values, at } of read.enums) {
       if (d.enums.has(name) || BUILTIN_KINDS.includes(name)) {
@@ -176,10 +189,15 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
       d.scoring = { score, tiebreak, estimate, scoreExpr: parseYamlExpression(score, report), tiebreakExpr: tiebreak && parseYamlExpression(tiebreak, report), estimateExpr: estimate && parseYamlExpression(estimate, report) };
     }
   }
-  for (const k of BUILTIN_KINDS) {
+  if (kept) {
+    const v = kept.vocabulary;
+    [d.enums, d.members, d.kinds, d.dice, d.scoring] = [v.enums, v.members, v.kinds, v.dice, v.scoring];
+    for (const x of v.merged) reportTo(x);
+  }
+  for (const k of kept ? [] : BUILTIN_KINDS) {
     if (!d.kinds.has(k)) d.kinds.set(k, { name: k, plural: `${k}s`, props: new Map(), state: new Map(), roles: new Map(), at: { file: 'pack.yaml', start: 0, end: 0 } });
   }
-  for (const [name, die] of d.dice) {
+  for (const [name, die] of kept ? [] : d.dice) {
     if (die.face.k === 'error') {
       const faces = die.faces.map(String);
       const owner = [...d.enums].find(([, e]) => faces.every((f) => e.values.includes(f)));
@@ -189,7 +207,19 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
   }
 
   // Entities: `- region: r1` — the first key names the kind and the id.
+  const cards = new Map<LoadedFile, FileCards>();
   for (const file of pack.files) {
+    const known = kept?.cards(file);
+    if (known) {
+      for (const e of known.entities) d.entities.set(e.id, e);
+      d.units.push(...known.units);
+      for (const name of known.broken) d.broken.add(name);
+      for (const x of known.diagnostics) reportTo(x);
+      cards.set(file, known);
+      continue;
+    }
+    const found: FileCards = { entities: [], units: [], broken: [], diagnostics: (step = []) };
+    cards.set(file, found);
     const list = listOf(mapOf(file.data).entities) as Array<Record<string, unknown>>;
     for (let i = 0; i < list.length; i++) {
       const item = list[i];
@@ -224,17 +254,37 @@ export function declare(pack: LoadedPack, report: (d: DiagnosticInput) => void):
       }
       const entity: EntitySym = { id, kind: first, name: read.name, text: read.text, values: read.values, file, path, at };
       d.entities.set(id, entity);
-      if (read.rules) parseUnit(d, read.rules, report, entity);
+      found.entities.push(entity);
+      if (read.rules) found.units.push(parseUnit(d, read.rules, report, found.broken, entity));
     }
   }
-  for (const resolve of fieldTypes) resolve();
-  const types = valueTypes(d);
-  for (const e of d.entities.values()) checkedValues(d, e, types, report);
-
-  for (const file of pack.files) {
-    const frag = fragmentOf(file, ['rules']);
-    if (frag) parseUnit(d, frag, report);
+  const fields: DiagnosticInput[] = (step = []);
+  if (kept) for (const x of kept.vocabulary.fields) reportTo(x);
+  else for (const resolve of fieldTypes) resolve();
+  const types = kept ? kept.vocabulary.types : valueTypes(d);
+  for (const e of d.entities.values()) {
+    const checked = memo?.values.get(e);
+    if (checked) {
+      for (const x of checked) reportTo(x);
+      continue;
+    }
+    memo?.values.set(e, (step = []));
+    checkedValues(d, e, types, report);
   }
+
+  const game: GameUnits = kept?.game ?? { units: [], broken: [], diagnostics: (step = []) };
+  if (kept) {
+    d.units.push(...game.units);
+    for (const name of game.broken) d.broken.add(name);
+    for (const x of game.diagnostics) reportTo(x);
+  } else {
+    for (const file of pack.files) {
+      const frag = fragmentOf(file, ['rules']);
+      if (frag) game.units.push(parseUnit(d, frag, report, game.broken));
+    }
+  }
+  memo?.keep(pack, kept?.vocabulary ?? { enums: d.enums, members: d.members, kinds: d.kinds, dice: d.dice, scoring: d.scoring, merged, fields, types }, cards, game);
+  step = [];
   checkNesting(d, report);
   checkReservedNames(d, report);
   return d;
@@ -357,15 +407,43 @@ function itemRead(file: LoadedFile, item: Record<string, unknown>, i: number): I
   return read;
 }
 
+/** `sameCards` by file: a file read again from the parse cache is the same object (compiler/load.ts). */
+const cardsOnly = new WeakMap<LoadedFile, string | null>();
+
+/**
+ * For a file that declares nothing but cards (no enum, kind, die, scoring, rules of the game or
+ * presentation), a text of its cards' kinds and ids in order; undefined for any other file
+ * (compiler/declareMemo.ts).
+ */
+export function sameCards(file: LoadedFile): string | undefined {
+  let known = cardsOnly.get(file);
+  if (known === undefined) {
+    const v = vocabularyOf(file);
+    const data = mapOf(file.data);
+    known = null;
+    if (!v.enums.length && !v.kinds.length && !v.dice.length && !v.scoring && data.rules === undefined && data.presentation === undefined) {
+      const heads = listOf(data.entities).map((item, i) => (item && typeof item === 'object' ? itemRead(file, item as Record<string, unknown>, i) : undefined));
+      known = JSON.stringify(heads.map((r) => (r ? [r.first ?? null, r.id] : null)));
+    }
+    cardsOnly.set(file, known);
+  }
+  return known ?? undefined;
+}
+
 /**
  * Parses a rules text. The parser recovers from a syntax error, so one broken declaration neither
  * hides the others nor makes every use of it an error.
  */
-function parseUnit(d: Declared, fragment: Fragment, report: (d: DiagnosticInput) => void, owner?: EntitySym): void {
+function parseUnit(d: Declared, fragment: Fragment, report: (d: DiagnosticInput) => void, broken: string[], owner?: EntitySym): RulesUnit {
   const parsed = parseRules(fragment.text);
   for (const e of parsed.errors) report({ code: 'RB0301', message: e.message, at: fragmentSpan(fragment, e.span), hint: syntaxHint(e.message) });
-  for (const name of parsed.broken) d.broken.add(name);
-  d.units.push({ program: { decls: parsed.decls }, fragment, owner, fromBase: fragment.file.includes(':') });
+  for (const name of parsed.broken) {
+    d.broken.add(name);
+    broken.push(name);
+  }
+  const unit = { program: { decls: parsed.decls }, fragment, owner, fromBase: fragment.file.includes(':') };
+  d.units.push(unit);
+  return unit;
 }
 
 /**

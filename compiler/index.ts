@@ -1,5 +1,6 @@
 import { check, type Checked } from './check.ts';
-import { declare, type Declared } from './declare.ts';
+import { declare, sameCards, type Declared } from './declare.ts';
+import { DeclareMemo } from './declareMemo.ts';
 import type { Diagnostic, DiagnosticInput } from './diagnostic.ts';
 import { loadPack, type LoadedPack } from './load.ts';
 import { CheckMemo } from './incremental.ts';
@@ -46,7 +47,7 @@ export function compile(files: SourceFile[], options: CompileOptions = {}): Comp
  * One session per pack being edited; its memory is a few compiles' worth.
  */
 export class CompileSession {
-  private readonly memo = new CheckMemo();
+  private readonly memo: SessionMemo = { check: new CheckMemo(), declare: new DeclareMemo(sameCards) };
 
   compile(files: SourceFile[], options: CompileOptions = {}): CompileResult {
     const { diagnostics, pack } = this.analyze(files, { ...options, lower: true });
@@ -56,6 +57,12 @@ export class CompileSession {
   analyze(files: SourceFile[], options: CompileOptions & { lower?: boolean; symbols?: boolean } = {}): Analysis {
     return analyze(files, options, this.memo);
   }
+}
+
+/** What a compile session keeps from one compile for the next: what declaring and checking found. */
+export interface SessionMemo {
+  check: CheckMemo;
+  declare: DeclareMemo;
 }
 
 /** A pack at every stage, for tools that read its rules (the card text checker, editors). */
@@ -76,7 +83,7 @@ export interface Analysis extends CompileResult {
  * runnable pack) for tools that only read the checked rules; `symbols: true` adds the pack's
  * symbol index, for editors.
  */
-export function analyze(files: SourceFile[], options: CompileOptions & { lower?: boolean; symbols?: boolean } = {}, memo?: CheckMemo): Analysis {
+export function analyze(files: SourceFile[], options: CompileOptions & { lower?: boolean; symbols?: boolean } = {}, memo?: SessionMemo): Analysis {
   const texts = new Map(files.map((f) => [f.path, f.text]));
   const found: DiagnosticInput[] = [];
   const report = (d: DiagnosticInput) => found.push(d);
@@ -88,9 +95,10 @@ export function analyze(files: SourceFile[], options: CompileOptions & { lower?:
   try {
     loaded = loadPack(withBase(files, options, report), report);
     checkSchemas(loaded, report);
-    declared = declare(loaded, report);
-    checked = check(declared, report, memo);
-    presentation = readPresentation(loaded, declared, report);
+    declared = declare(loaded, report, memo?.declare);
+    checked = check(declared, report, memo?.check);
+    const [read, readDeclared] = [loaded, declared];
+    presentation = memo ? memo.declare.presentation(report, (to) => readPresentation(read, readDeclared, to)) : readPresentation(loaded, declared, report);
     if (options.lower !== false && !found.some((d) => (d.severity ?? 'error') === 'error')) pack = runnable(checked, loaded);
   } catch (err) {
     report(crashed(err, files));

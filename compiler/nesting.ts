@@ -16,7 +16,8 @@ export const MAX_NESTING = 200;
  * sees it. Measured without recursion, so that the measure cannot overflow the stack itself.
  */
 export function checkNesting(d: Declared, report: (d: DiagnosticInput) => void): void {
-  for (const unit of d.units) {
+  for (let i = 0; i < d.units.length; i++) {
+    const unit = d.units[i];
     // Every compile measures every unit (a cached answer each, but for the changed ones): only a unit with a deep declaration is copied.
     if (!unit.program.decls.some((decl) => deepestNode(decl))) continue;
     const kept = unit.program.decls.filter((decl) => {
@@ -31,7 +32,8 @@ export function checkNesting(d: Declared, report: (d: DiagnosticInput) => void):
       d.broken.add(decl.name);
       return false;
     });
-    if (kept.length !== unit.program.decls.length) unit.program = { decls: kept };
+    // Replaced, not changed: the unit may be one a compile session keeps for the next compile (compiler/declareMemo.ts).
+    if (kept.length !== unit.program.decls.length) d.units[i] = { ...unit, program: { decls: kept } };
   }
 }
 

@@ -207,6 +207,42 @@ describe('a compile session gives what a cold compile gives', () => {
     });
   });
 
+  // A file of cards only, edited so that it keeps the same cards, is declared again alone; the rest
+  // of the declarations are the last compile's (compiler/declareMemo.ts), kinds and all.
+  it('an edit of cards alone declares again only the files it changed, and gives what a cold compile gives', () => {
+    const dir = 'content/smallworld-wow';
+    const original = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
+    const card = 'races/orcs.yaml';
+    // The first race after the Orcs in the order files are declared in: made a second `orcs`, its clash is reported there, pointing at the Orcs' line.
+    const later = original.filter((f) => f.path > card && /^ {2}- race: \w+/m.test(f.text)).sort((a, b) => a.path.localeCompare(b.path))[0];
+    const edit = (files: SourceFile[], path: string, from: RegExp | string, to: string) => files.map((f) => (f.path === path ? { path, text: f.text.replace(from, to) } : f));
+    const clash = edit(original, later.path, /^( {2}- race: )\w+/m, '$1orcs');
+    const steps: Array<[what: string, files: SourceFile[], code: string | undefined, taken: boolean]> = [
+      ['a number that is no number', edit(original, card, /tokens: 6/, 'tokens: many'), 'RB0218', true],
+      ['a faction that is none', edit(original, card, /faction: horde/, 'faction: hord'), 'RB0211', true],
+      ['a rule that does not check', edit(original, card, /holder\.coins \+= 1/, 'holder.coins += true'), 'RB0501', true],
+      ['back as shipped', original, undefined, true],
+      ['a second card called orcs', clash, 'RB0205', false],
+      ['the first orcs moved down two lines', edit(clash, card, /\nentities:/, '\n# moved\n# down\nentities:'), 'RB0205', true],
+      ['a card file that declares an enum', edit(original, card, /\nentities:/, '\nenums:\n  mood: [calm, angry]\nentities:'), undefined, false],
+      ['again as shipped', original, undefined, false],
+    ];
+    const session = new CompileSession();
+    let last = session.analyze(original);
+    expect(last.diagnostics).toEqual(analyze(original).diagnostics);
+    for (const [what, files, code, taken] of steps) {
+      const warm = session.analyze(files, { lower: true, symbols: true });
+      const cold = analyze(files, { lower: true, symbols: true });
+      expect(warm.diagnostics, what).toEqual(cold.diagnostics);
+      if (code) expect(warm.diagnostics.map((d) => d.code), what).toContain(code);
+      expect(warm.symbols, what).toEqual(cold.symbols);
+      expect(JSON.stringify(warm.pack), what).toBe(JSON.stringify(cold.pack));
+      expect(JSON.stringify(warm.presentation), what).toBe(JSON.stringify(cold.presentation));
+      expect(warm.declared!.kinds === last.declared!.kinds, what).toBe(taken);
+      last = warm;
+    }
+  });
+
   it('a session edited many times in one environment keeps giving what a cold compile gives (its tables made anew as they fill)', () => {
     const original = readPackFolder('test/packs/tictactoe').filter((f) => !f.path.startsWith('scenarios/'));
     const file = original.find((f) => rulesLines(f.text).length)!;
