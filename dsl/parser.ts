@@ -2,7 +2,10 @@ import { LRUCache } from 'lru-cache';
 import { EmbeddedActionsParser, type IOrAlt, type IRecognitionException, type IToken, type TokenType, type IParserErrorMessageProvider, tokenLabel } from 'chevrotain';
 import * as T from './lexer.ts';
 import type * as A from './ast.ts';
+import { DIRECT_DEPTH, ExpressionReader, NOT_READ, type TokenSource } from './expressionReader.ts';
+import { splitHoles } from './holes.ts';
 import { contextualWords, declarationList, declarations } from './language.ts';
+import { span, tokSpan, tokenEnd } from './spans.ts';
 
 const K = T.keywords;
 
@@ -51,25 +54,6 @@ function shown(tok: IToken | undefined): string {
   return `\`${tok.image}\``;
 }
 
-/** Tolerates the placeholder values Chevrotain passes while it records the grammar. */
-function span(from: IToken | A.Node, to: IToken | A.Node): A.Span {
-  if (typeof from !== 'object' || typeof to !== 'object' || !from || !to) return { start: 0, end: 0 };
-  const s = 'span' in from ? from.span.start : from.startOffset;
-  const e = 'span' in to ? to.span.end : tokenEnd(to);
-  return { start: s, end: e };
-}
-/**
- * Where a token ends: the lexer keeps start offsets only (dsl/lexer.ts), and a token is its image
- * (none in the placeholders of the grammar's recording).
- */
-function tokenEnd(t: IToken): number {
-  return t.startOffset + (t.image?.length ?? 0);
-}
-function tokSpan(t: IToken): A.Span {
-  if (!t) return { start: 0, end: 0 };
-  return { start: t.startOffset, end: tokenEnd(t) };
-}
-
 /** A syntax error found by the parser's actions rather than its grammar; kept with Chevrotain's own. */
 interface ShapeError extends IRecognitionException {
   span: A.Span;
@@ -78,11 +62,18 @@ interface ShapeError extends IRecognitionException {
 /** Declarations that name what they declare: their name is known even when the rest does not parse. */
 const namedDecl = new Set<string>(declarations.filter((d) => d.named).map((d) => `Kw_${d.keyword}`));
 
-class RulesParser extends EmbeddedActionsParser {
+class RulesParser extends EmbeddedActionsParser implements TokenSource {
   /** Strings are parsed in two steps: their holes `{expr}` go through `expression` again. */
   holeParser?: (text: string, offset: number) => A.Expr | SyntaxError;
   /** Names of the declarations that had a syntax error, for the last `program` parsed. */
   broken: string[] = [];
+  /**
+   * Set while a text is read directly: the grammar's expression rules hand their expression to
+   * `reader`, which throws at the first error (dsl/expressionReader.ts). Off, the grammar reads
+   * everything and recovers from errors.
+   */
+  direct = false;
+  readonly reader = new ExpressionReader(this);
 
   constructor() {
     // Recovery: after an error the parser re-syncs on a token that may follow (a `}`, the next
@@ -98,6 +89,16 @@ class RulesParser extends EmbeddedActionsParser {
    */
   private tokenAlts(tokens: TokenType[]): Array<IOrAlt<IToken>> {
     return tokens.map((t) => ({ ALT: () => this.CONSUME(t) }));
+  }
+
+  peek(k: number): IToken {
+    return this.LA(k);
+  }
+
+  take(): IToken {
+    const t = this.LA(1);
+    this.SKIP_TOKEN();
+    return t;
   }
 
   /** Reports a statement of the wrong shape without stopping: the parse goes on, the declaration is dropped. */
@@ -656,7 +657,7 @@ class RulesParser extends EmbeddedActionsParser {
   // ─── Expressions ──────────────────────────────────────────────────────────
 
   private readonly expressions: Array<IOrAlt<A.Expr>> = [{ ALT: () => this.SUBRULE(this.ifExpr) }, { ALT: () => this.SUBRULE(this.whereExpr) }];
-  expression = this.RULE('expression', (): A.Expr => this.OR(this.expressions));
+  expression = this.RULE('expression', (): A.Expr => (this.direct ? this.reader.expression() : this.OR(this.expressions)));
 
   ifExpr = this.RULE('ifExpr', (): A.IfExpr => {
     const kw = this.CONSUME(K.if);
@@ -690,6 +691,7 @@ class RulesParser extends EmbeddedActionsParser {
   });
 
   orExpr = this.RULE('orExpr', (): A.Expr => {
+    if (this.direct) return this.reader.or();
     let e = this.SUBRULE(this.andExpr);
     this.MANY(() => {
       this.CONSUME(K.or);
@@ -735,6 +737,7 @@ class RulesParser extends EmbeddedActionsParser {
   });
 
   rangeExpr = this.RULE('rangeExpr', (): A.Expr => {
+    if (this.direct) return this.reader.range();
     const from = this.SUBRULE(this.additive);
     let e = from;
     this.OPTION(() => {
@@ -748,6 +751,7 @@ class RulesParser extends EmbeddedActionsParser {
   private readonly additiveOps = this.tokenAlts([T.Plus, T.Minus]);
 
   additive = this.RULE('additive', (): A.Expr => {
+    if (this.direct) return this.reader.additive();
     let e = this.SUBRULE(this.multiplicative);
     this.MANY(() => {
       const op = this.OR(this.additiveOps);
@@ -782,6 +786,7 @@ class RulesParser extends EmbeddedActionsParser {
   unary = this.RULE('unary', (): A.Expr => this.OR(this.negatives));
 
   postfix = this.RULE('postfix', (): A.Expr => {
+    if (this.direct) return this.reader.postfix();
     let e = this.SUBRULE(this.primary);
     this.MANY(() => {
       this.CONSUME(T.Dot);
@@ -851,55 +856,6 @@ class RulesParser extends EmbeddedActionsParser {
   });
 }
 
-/**
- * Split `"Conquer {r} for {cost(r)} tokens"` into text and parsed holes; `{{` is a literal brace. A
- * hole that holds no value is kept aside for the checker to report.
- */
-function splitHoles(tok: IToken, parseHole: (text: string, offset: number) => A.Expr | SyntaxError): { parts: Array<string | A.Expr>; badHoles: A.BadHole[] } {
-  const image = tok.image;
-  const offset = tok.startOffset;
-  const body = image.slice(1, -1);
-  const parts: Array<string | A.Expr> = [];
-  const badHoles: A.BadHole[] = [];
-  // The text between holes, as runs of the body joined once: a text grown a character at a time
-  // is a chain of one string per character, which the tree keeps.
-  let pieces: string[] = [];
-  let from = 0;
-  const text = (to: number) => {
-    pieces.push(body.slice(from, to));
-    const joined = pieces.join('');
-    pieces = [];
-    return joined;
-  };
-  let i = 0;
-  for (; i < body.length; i++) {
-    const c = body[i];
-    if (c === '\\' && i + 1 < body.length) {
-      pieces.push(body.slice(from, i), body[i + 1]);
-      from = ++i + 1;
-    } else if (c === '{' && body[i + 1] === '{') {
-      pieces.push(body.slice(from, i + 1));
-      from = ++i + 1;
-    } else if (c === '{') {
-      const close = body.indexOf('}', i);
-      if (close < 0) {
-        badHoles.push({ unclosed: true, span: { start: offset + 1 + i, end: offset + image.length } });
-        break;
-      }
-      const before = text(i);
-      if (before) parts.push(before);
-      const hole = parseHole(body.slice(i + 1, close), offset + 2 + i);
-      if ('kind' in hole) parts.push(hole);
-      else badHoles.push({ unclosed: false, message: hole.message, span: hole.span });
-      i = close;
-      from = close + 1;
-    }
-  }
-  const rest = text(Math.min(i, body.length));
-  if (rest) parts.push(rest);
-  return { parts, badHoles };
-}
-
 /** Parsers by nesting depth: a text's `{hole}` is parsed while the outer text is still being parsed. */
 const parsers: RulesParser[] = [];
 let depth = 0;
@@ -922,7 +878,18 @@ const leftOver: Record<Entry, string> = {
   type: 'a type is one word, such as `region?` or `list<race>`',
 };
 
-function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T, entry: Entry = 'rules'): ParseResult<T> {
+/**
+ * How a text is read. `either`, the compiler's: directly (the grammar for declarations and
+ * statements, dsl/expressionReader.ts for their expressions, no recovery), and only a text that
+ * reading finds an error in again by the grammar alone, which recovers and words the errors.
+ * `grammar` and `direct` are the two alone, for the tests that hold them to the same results.
+ */
+export type Reading = 'either' | 'grammar' | 'direct';
+
+/** What `direct` gives for a text it leaves to the grammar. */
+export const NOT_READ_DIRECTLY = 'not read directly';
+
+function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T, entry: Entry = 'rules', reading: Reading = 'either'): ParseResult<T> {
   const lexed = T.rulesLexer.tokenize(text);
   const errors: SyntaxError[] = lexed.errors.map((e) => ({
     message: `unexpected character \`${text.slice(e.offset, e.offset + e.length)}\``,
@@ -933,21 +900,65 @@ function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T,
   if (depth >= 4) return { errors: [{ message: 'text holes `{…}` are nested too deeply', span: { start: offset, end: offset + text.length } }] };
   const parser = (parsers[depth] ??= new RulesParser());
   depth++;
-  parser.input = tokens;
-  parser.broken = [];
   parser.holeParser = (hole, at) => {
-    const r = withParser(hole, at, (p) => p.expression(), 'expression');
+    const r = withParser(hole, at, (p) => p.expression(), 'expression', reading);
     if (r.value) return r.value;
     const message = r.errors[0]?.message.replace('the end of the rules', 'the `}` that closes the hole') ?? 'bad expression in `{…}`';
     return { message, span: r.errors[0]?.span ?? { start: at, end: at + hole.length } };
   };
+  try {
+    if (reading !== 'grammar') {
+      const value = readDirectly(parser, tokens, run);
+      if (value !== NOT_READ) return { value, errors };
+      if (reading === 'direct') return { errors: [{ message: NOT_READ_DIRECTLY, span: { start: offset, end: offset + text.length } }] };
+    }
+    return readByGrammar(parser, tokens, run, { start: offset, end: offset + text.length }, entry);
+  } finally {
+    depth--;
+  }
+}
+
+/**
+ * The text read with the expression reader, or `NOT_READ` at its first error or where it may nest
+ * deeper than the grammar could (`DIRECT_DEPTH`, blocks and `else if` counted with it).
+ */
+function readDirectly<T>(parser: RulesParser, tokens: IToken[], run: (p: RulesParser) => T): T | typeof NOT_READ {
+  let open = 0;
+  let deepest = 0;
+  let elseIfs = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const type = tokens[i].tokenType;
+    if (type === T.LBrace) deepest = Math.max(deepest, ++open);
+    else if (type === T.RBrace) open--;
+    else if (type === K.else && tokens[i + 1]?.tokenType === K.if) elseIfs++;
+  }
+  if (deepest + elseIfs > DIRECT_DEPTH) return NOT_READ;
+  parser.input = tokens;
+  parser.broken = [];
+  parser.direct = true;
+  parser.reader.begin();
+  try {
+    const value = run(parser);
+    return parser.errors.length ? NOT_READ : value;
+  } catch {
+    // Whatever stopped it, the grammar reads the text again and says what is wrong.
+    return NOT_READ;
+  } finally {
+    parser.direct = false;
+  }
+}
+
+function readByGrammar<T>(parser: RulesParser, tokens: IToken[], run: (p: RulesParser) => T, whole: A.Span, entry: Entry): ParseResult<T> {
+  const errors: SyntaxError[] = [];
+  parser.input = tokens;
+  parser.broken = [];
   try {
     const value = run(parser);
     for (const e of parser.errors) {
       const tok = e.token;
       // The end of the rules is shown just after the last word, not on the blank line below it.
       const last = tokens[tokens.length - 1];
-      const end = last ? tokenEnd(last) : offset + text.length;
+      const end = last ? tokenEnd(last) : whole.end;
       const at = (e as Partial<ShapeError>).span ?? (tok.tokenType.name === 'EOF' ? { start: end, end } : tokSpan(tok));
       const message = e.name === 'NotAllInputParsedException' ? `unexpected ${shown(tok)}: ${leftOver[entry]}` : e.message;
       errors.push({ message, span: at });
@@ -955,12 +966,10 @@ function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T,
     return errors.length ? { errors } : { value, errors };
   } catch (err) {
     const e = err as Error & { span?: A.Span; token?: IToken };
-    const at = e.span ?? (e.token ? tokSpan(e.token) : { start: offset, end: offset + text.length });
+    const at = e.span ?? (e.token ? tokSpan(e.token) : whole);
     // Chevrotain descends one call per level of nesting; past the stack, say so in the author's words.
     const message = err instanceof RangeError ? 'these rules nest too deeply (brackets or blocks inside each other, hundreds deep) to be read' : e.message;
     return { errors: [{ message, span: at }] };
-  } finally {
-    depth--;
   }
 }
 
@@ -987,20 +996,31 @@ const programs = new LRUCache<string, RulesParse>({ maxSize: 4 * 1024 * 1024, si
 export function parseRules(text: string): RulesParse {
   let r = programs.get(text);
   if (!r) {
-    let partial: { program?: A.Program; broken: string[] } = { broken: [] };
-    const parsed = withParser(text, 0, (p) => {
-      partial = { program: p.program(), broken: p.broken };
-      return partial.program;
-    });
-    r = { ...parsed, decls: partial.program?.decls ?? [], broken: partial.broken };
+    r = readRules(text);
     programs.set(text, r);
   }
   return r;
 }
 
+/** A rules text read the way `reading` says, past the cache of `parseRules`. */
+export function readRules(text: string, reading: Reading = 'either'): RulesParse {
+  let partial: { program?: A.Program; broken: string[] } = { broken: [] };
+  const parsed = withParser(
+    text,
+    0,
+    (p) => {
+      partial = { program: p.program(), broken: p.broken };
+      return partial.program;
+    },
+    'rules',
+    reading,
+  );
+  return { ...parsed, decls: partial.program?.decls ?? [], broken: partial.broken };
+}
+
 /** Parse one expression, as written in a YAML field such as a role's `players where …`. */
-export function parseExpression(text: string): ParseResult<A.Expr> {
-  return withParser(text, 0, (p) => p.expression(), 'expression');
+export function parseExpression(text: string, reading: Reading = 'either'): ParseResult<A.Expr> {
+  return withParser(text, 0, (p) => p.expression(), 'expression', reading);
 }
 
 /** Parse a type as written in a YAML field declaration: `number`, `region?`, `list<race>`. */

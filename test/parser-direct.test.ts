@@ -1,0 +1,144 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { loadPack } from '../compiler/load.ts';
+import { readPackFolder } from '../compiler/packFolder.ts';
+import { rulesLexer } from '../dsl/lexer.ts';
+import { DIRECT_DEPTH } from '../dsl/expressionReader.ts';
+import { NOT_READ_DIRECTLY, parseExpression, readRules, type Reading } from '../dsl/parser.ts';
+
+/**
+ * The compiler reads rules text directly (dsl/expressionReader.ts) and by the grammar only where
+ * that reading finds an error: the trees, the errors and their places must be the grammar's own, for
+ * the shipped packs' rules and for seeded mutations of them, most of which do not parse.
+ */
+
+const dirs = [...readdirSync('content').map((d) => join('content', d)), ...readdirSync('test/packs').map((d) => join('test/packs', d))];
+
+/** Every `rules:` text of the packs, and the expressions written as YAML values (roles, scoring). */
+function shippedTexts(): { rules: string[]; expressions: string[] } {
+  const rules: string[] = [];
+  const expressions: string[] = [];
+  const walk = (v: unknown, key: string | undefined, inExpressions: boolean) => {
+    if (typeof v === 'string') {
+      if (key === 'rules') rules.push(v);
+      else if (inExpressions || key === 'score' || key === 'tiebreak' || key === 'estimate') expressions.push(v);
+      return;
+    }
+    if (!v || typeof v !== 'object') return;
+    for (const [k, item] of Object.entries(v)) walk(item, Array.isArray(v) ? key : k, Array.isArray(v) ? inExpressions : key === 'roles' || key === 'prefer');
+  };
+  for (const dir of dirs) {
+    const loaded = loadPack(readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/')), () => {});
+    for (const file of [loaded.manifest, ...loaded.files]) if (file) walk(file.data, undefined, false);
+  }
+  return { rules, expressions };
+}
+
+/** The same result down to the order of every node's keys. */
+function same(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(a, b) && JSON.stringify(a) === JSON.stringify(b);
+}
+
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Words and signs a mutation puts in: every kind of token the expression reader tells apart. */
+const inserted = ['(', ')', '[', ']', '{', '}', ',', ':', '.', '..', '?', '=', '==', '!=', '<', '>', '<=', '>=', '+', '-', '*', '/', '%', '+=', 'not', 'and', 'or', 'in', 'if', 'then', 'else', 'where', 'true', 'none', 'min', 'x', '1', '"a {x} b"', '"{"', '"{)}"', 'let', 'fn', 'for', 'require'];
+
+/** A text with one token deleted, doubled, swapped with the next, replaced or inserted, or one character deleted. */
+function mutate(text: string, random: () => number): string {
+  const tokens = rulesLexer.tokenize(text).tokens;
+  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
+  if (!tokens.length) return text + pick(inserted);
+  const i = Math.floor(random() * tokens.length);
+  const t = tokens[i];
+  const start = t.startOffset;
+  const end = start + t.image.length;
+  switch (Math.floor(random() * 6)) {
+    case 0:
+      return text.slice(0, start) + text.slice(end);
+    case 1:
+      return text.slice(0, end) + ' ' + t.image + text.slice(end);
+    case 2: {
+      const next = tokens[i + 1];
+      if (!next) return text.slice(0, start);
+      return text.slice(0, start) + next.image + text.slice(end, next.startOffset) + t.image + text.slice(next.startOffset + next.image.length);
+    }
+    case 3:
+      return text.slice(0, start) + pick(inserted) + text.slice(end);
+    case 4:
+      return text.slice(0, start) + pick(inserted) + ' ' + text.slice(start);
+    default: {
+      const at = start + Math.floor(random() * t.image.length);
+      return text.slice(0, at) + text.slice(at + 1);
+    }
+  }
+}
+
+const { rules, expressions } = shippedTexts();
+
+describe('rules text read directly', () => {
+  it('reads every shipped rules text and YAML expression directly, to the grammar’s trees', () => {
+    expect(rules.length).toBeGreaterThan(100);
+    expect(expressions.length).toBeGreaterThan(5);
+    for (const text of rules) {
+      const direct = readRules(text, 'direct');
+      expect(direct.errors, text.slice(0, 120)).toEqual([]);
+      expect(same(direct, readRules(text, 'grammar')), text.slice(0, 120)).toBe(true);
+    }
+    for (const text of expressions) {
+      const direct = parseExpression(text, 'direct');
+      expect(direct.errors, text).toEqual([]);
+      expect(same(direct, parseExpression(text, 'grammar')), text).toBe(true);
+    }
+  });
+
+  it('gives the grammar’s trees, errors and places for 3,000 seeded mutations of the shipped rules', () => {
+    const random = seeded(12);
+    const tally = { read: 0, errors: 0 };
+    for (let n = 0; n < 3000; n++) {
+      const text = mutate(rules[n % rules.length], random);
+      const grammar = readRules(text, 'grammar');
+      const either = readRules(text, 'either');
+      if (!same(either, grammar)) expect({ text, either }).toEqual({ text, either: grammar });
+      if (grammar.errors.length) tally.errors++;
+      else tally.read++;
+    }
+    // Both sides of the fallback are exercised: texts still well formed, and texts with an error.
+    expect(tally.read).toBeGreaterThan(300);
+    expect(tally.errors).toBeGreaterThan(1000);
+  });
+
+  it('gives the grammar’s results for mutated expressions', () => {
+    const random = seeded(7);
+    for (let n = 0; n < 1000; n++) {
+      const text = mutate(expressions[n % expressions.length], random);
+      const grammar = parseExpression(text, 'grammar');
+      const either = parseExpression(text, 'either');
+      if (!same(either, grammar)) expect({ text, either }).toEqual({ text, either: grammar });
+    }
+  });
+
+  it('leaves to the grammar a text nested deeper than it reads, so that the grammar says what it says of it', () => {
+    const deep = (n: number, reading: Reading) => ({
+      brackets: readRules(`fn f(): number = ${'('.repeat(n)}1${')'.repeat(n)}`, reading),
+      nots: readRules(`fn g(): bool = ${'not '.repeat(n)}true`, reading),
+      negatives: readRules(`fn h(): number = ${'- '.repeat(n)}1`, reading),
+      calls: readRules(`fn k(): number = ${'f('.repeat(n)}1${')'.repeat(n)}`, reading),
+      blocks: readRules(`proc p() { ${'if true { '.repeat(n)}x = 1 ${'} '.repeat(n)}}`, reading),
+      elseIfs: readRules(`proc q() { if true { } ${'else if (1) == 1 { } '.repeat(n)}}`, reading),
+    });
+    for (const n of [DIRECT_DEPTH - 2, DIRECT_DEPTH + 1, 150, 400]) expect(same(deep(n, 'either'), deep(n, 'grammar')), `depth ${n}`).toBe(true);
+    for (const [what, r] of Object.entries(deep(DIRECT_DEPTH + 1, 'direct'))) expect(r.errors.map((e) => e.message), what).toEqual([NOT_READ_DIRECTLY]);
+  });
+});
