@@ -7,11 +7,13 @@ import type { Value } from './types.ts';
  * entity records it may write in place, the ids of its entity table, the choices last listed for
  * it, and what is known about its cards' holders.
  *
- * It is one property under a symbol, not enumerable: JSON, `Object.keys`, a spread copy and a
- * structured clone leave it out, so a state's data stays what it was. It used to be five weak
- * maps keyed by the state; a playout makes a state a choice and drops it at the next, and a weak
- * map's entry for an object that dies young cost microseconds in the collector each, more than
- * the rest of a small game's choice.
+ * It is a private field stamped on the state (`MetaSlot`): JSON, `Object.keys`, a spread copy, a
+ * structured clone and a test's deep equality leave it out, so a state's data stays what it was.
+ * It used to be five weak maps keyed by the state; a playout makes a state a choice and drops it at
+ * the next, and a weak map's entry for an object that dies young cost microseconds in the collector
+ * each, more than the rest of a small game's choice. Then it was a property under a symbol made
+ * not enumerable by `Object.defineProperty`, which V8 runs outside its fast paths: a microsecond
+ * for every state made, as much as setting up a small game.
  */
 export interface StateMeta {
   prog: Program | undefined;
@@ -54,12 +56,38 @@ export interface Listed {
   standingFrom: number;
 }
 
-const META = Symbol('runtime state');
+/** Gives back the object it is given, so that a class extending it stamps its private field on any object. */
+class Stamped {
+  constructor(o: object) {
+    return o as Stamped;
+  }
+}
+
+/** A state's meta as a private field of the state. */
+class MetaSlot extends Stamped {
+  #meta: StateMeta;
+
+  constructor(st: object, m: StateMeta) {
+    super(st);
+    this.#meta = m;
+  }
+
+  static of(st: object): StateMeta | undefined {
+    return #meta in st ? (st as MetaSlot).#meta : undefined;
+  }
+
+  /** Sets the meta of `st`, stamping the field when it has none yet. */
+  static put(st: object, m: StateMeta): void {
+    if (#meta in st) (st as MetaSlot).#meta = m;
+    else new MetaSlot(st, m);
+  }
+}
+
 /** States that cannot take a property (frozen by their owner) keep theirs here. */
 const sealed = new WeakMap<object, StateMeta>();
 
 export function metaOf(st: object): StateMeta {
-  const m = (st as { [META]?: StateMeta })[META];
+  const m = MetaSlot.of(st);
   if (m !== undefined) return m;
   return newMeta(st, undefined, undefined, undefined, undefined);
 }
@@ -67,7 +95,7 @@ export function metaOf(st: object): StateMeta {
 /** The state's meta, made anew with these fields (a state just copied). */
 export function newMeta(st: object, prog: Program | undefined, owned: Set<object> | null | undefined, ids: string[] | undefined, table: object | undefined): StateMeta {
   const m: StateMeta = { prog, owned, replaced: undefined, written: undefined, ids, table, listed: undefined, kept: undefined };
-  if (Object.isExtensible(st)) Object.defineProperty(st, META, { value: m, writable: true });
+  if (Object.isExtensible(st)) MetaSlot.put(st, m);
   else {
     const old = sealed.get(st);
     if (old) return old;
@@ -78,5 +106,5 @@ export function newMeta(st: object, prog: Program | undefined, owned: Set<object
 
 /** The state's meta if it has one. */
 export function metaIfAny(st: object): StateMeta | undefined {
-  return (st as { [META]?: StateMeta })[META] ?? sealed.get(st);
+  return MetaSlot.of(st) ?? sealed.get(st);
 }
