@@ -9,9 +9,10 @@ import { applyInPlace, attach, newGame, type CompiledPack, type GameState } from
 import { cloneState } from '../../runtime/clone.ts';
 import { recordingPack, ruleUnits, type RuleUse } from '../../runtime/usage.ts';
 
-/** A pack's units and rest as JSON texts, compared between two packs to find what an edit changed. */
+/** A pack's units, and the JSON texts of its rest and of the units compared so far, to find what an edit changed. */
 interface Digests {
-  parts: string[];
+  parts: unknown[];
+  json: Array<string | undefined>;
   rest: string;
 }
 
@@ -21,10 +22,14 @@ function digestsOf(pack: CompiledPack): Digests {
   let d = digested.get(pack);
   if (!d) {
     const u = ruleUnits(pack);
-    d = { parts: u.parts.map((p) => JSON.stringify(p) ?? ''), rest: JSON.stringify(u.rest) };
+    d = { parts: u.parts, json: new Array(u.parts.length), rest: JSON.stringify(u.rest) };
     digested.set(pack, d);
   }
   return d;
+}
+
+function unitJson(d: Digests, i: number): string {
+  return (d.json[i] ??= JSON.stringify(d.parts[i]) ?? '');
 }
 
 export interface LineReplay {
@@ -121,15 +126,14 @@ function firstChanged(before: CompiledPack, after: CompiledPack): number {
   const a = digestsOf(before);
   const b = digestsOf(after);
   if (a.rest !== b.rest || a.parts.length !== b.parts.length) return 0;
+  // A unit the line never ran cannot have made any of its states: only those it ran are compared,
+  // in the order it first ran them, up to the first that differs.
   const first = recordingPack(before).use.first;
-  let at = Infinity;
-  for (let i = 0; i < a.parts.length; i++) {
-    if (a.parts[i] !== b.parts[i]) {
-      // A unit the line never ran cannot have made any of its states.
-      if (first[i] >= 0 && first[i] < at) at = first[i];
-    }
-  }
-  return at;
+  const ran: number[] = [];
+  for (let i = 0; i < first.length; i++) if (first[i] >= 0) ran.push(i);
+  ran.sort((x, y) => first[x] - first[y]);
+  for (const i of ran) if (unitJson(a, i) !== unitJson(b, i)) return first[i];
+  return Infinity;
 }
 
 /** What the line's first `kept` choices ran, for the replay that goes on after them (the units are the same, by `firstChanged`). */
