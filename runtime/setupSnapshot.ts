@@ -12,10 +12,10 @@ import type { GameState } from './types.ts';
  * a draw always changes it, so a setup that leaves it as the seed made it drew nothing. A new game
  * is then a copy of the kept state with its own seed. The kept state itself is never played.
  */
-const kept = new WeakMap<Program, Map<string, GameState>>();
+const kept = new WeakMap<Program, Map<number, GameState>>();
 
-function keyOf(players: number): string {
-  return `${players}${logKept() ? '+log' : ''}`;
+function keyOf(players: number): number {
+  return players * 2 + (logKept() ? 1 : 0);
 }
 
 /** A new game of `players` from the kept setup of `prog`, with `seed`, if one is kept. */
