@@ -1,11 +1,11 @@
-import { createToken, Lexer, type TokenType } from 'chevrotain';
+import { createToken, Lexer, type ILexingResult, type TokenType } from 'chevrotain';
 import { keywordNames, type Keyword } from './language.ts';
 
 /** Any word after a dot: field names may reuse keywords (`game.turn`, `deck.top`). */
 export const FieldName = createToken({ name: 'FieldName', pattern: Lexer.NA });
 /** Words usable as a function name: identifiers plus `min` and `max`, which are also keywords. */
 export const CallName = createToken({ name: 'CallName', pattern: Lexer.NA, categories: [FieldName] });
-/** Identifiers; keywords are carved out of them with `longer_alt` so `format` is not `for` + `mat`. */
+/** Identifiers; a word that is a keyword is that keyword's token instead (`rulesLexer`), so `format` is not `for` + `mat`. */
 export const Ident = createToken({ name: 'Ident', pattern: /[A-Za-z_][A-Za-z0-9_]*/, categories: [CallName, FieldName] });
 
 export type { Keyword } from './language.ts';
@@ -16,8 +16,7 @@ export const keywords: Record<Keyword, TokenType> = Object.fromEntries(
     k,
     createToken({
       name: `Kw_${k}`,
-      pattern: new RegExp(`${k}\\b`),
-      longer_alt: Ident,
+      pattern: Lexer.NA,
       categories: k === 'min' || k === 'max' ? [CallName, FieldName] : [FieldName],
     }),
   ]),
@@ -64,12 +63,27 @@ export const allTokens: TokenType[] = [
 
 let lexer: Lexer | undefined;
 
+const keywordOfWord: ReadonlyMap<string, TokenType> = new Map(Object.entries(keywords));
+
 /**
  * The lexer of rules text, built on the first text it reads: building it analyses every token's
  * pattern, a start cost for every command of the CLI, most of which never read rules. Tokens keep
  * their start offset only (a token ends where its image does): every position the compiler reports
  * is an offset, mapped into the YAML file, and lines and columns per token were half a token's size.
+ * A word is read as an identifier and then looked up among the keywords: a keyword is exactly a
+ * word that is one, and one pattern per keyword, each tried on every word, was half the lexing.
  */
 export const rulesLexer = {
-  tokenize: (text: string) => (lexer ??= new Lexer(allTokens, { positionTracking: 'onlyOffset', ensureOptimizations: false })).tokenize(text),
+  tokenize(text: string): ILexingResult {
+    const lexed = (lexer ??= new Lexer(allTokens, { positionTracking: 'onlyOffset', ensureOptimizations: false })).tokenize(text);
+    for (const token of lexed.tokens) {
+      if (token.tokenType !== Ident) continue;
+      const keyword = keywordOfWord.get(token.image);
+      if (keyword) {
+        token.tokenType = keyword;
+        token.tokenTypeIdx = keyword.tokenTypeIdx!;
+      }
+    }
+    return lexed;
+  },
 };
