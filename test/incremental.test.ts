@@ -208,7 +208,9 @@ describe('a compile session gives what a cold compile gives', () => {
   });
 
   // A file of cards only, edited so that it keeps the same cards, is declared again alone; the rest
-  // of the declarations are the last compile's (compiler/declareMemo.ts), kinds and all.
+  // of the declarations are the last compile's (compiler/declareMemo.ts), kinds and all; and the
+  // rules are checked again only where they changed, a card's values being no part of what
+  // checking reads (compiler/incremental.ts).
   it('an edit of cards alone declares again only the files it changed, and gives what a cold compile gives', () => {
     const dir = 'content/smallworld-wow';
     const original = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
@@ -218,6 +220,7 @@ describe('a compile session gives what a cold compile gives', () => {
     const edit = (files: SourceFile[], path: string, from: RegExp | string, to: string) => files.map((f) => (f.path === path ? { path, text: f.text.replace(from, to) } : f));
     const clash = edit(original, later.path, /^( {2}- race: )\w+/m, '$1orcs');
     const steps: Array<[what: string, files: SourceFile[], code: string | undefined, taken: boolean]> = [
+      ['another number', edit(original, card, /tokens: 6/, 'tokens: 7'), undefined, true],
       ['a number that is no number', edit(original, card, /tokens: 6/, 'tokens: many'), 'RB0218', true],
       ['a faction that is none', edit(original, card, /faction: horde/, 'faction: hord'), 'RB0211', true],
       ['a rule that does not check', edit(original, card, /holder\.coins \+= 1/, 'holder.coins += true'), 'RB0501', true],
@@ -239,6 +242,8 @@ describe('a compile session gives what a cold compile gives', () => {
       expect(JSON.stringify(warm.pack), what).toBe(JSON.stringify(cold.pack));
       expect(JSON.stringify(warm.presentation), what).toBe(JSON.stringify(cold.presentation));
       expect(warm.declared!.kinds === last.declared!.kinds, what).toBe(taken);
+      // The checker's tables are those of the last compile's environment (compiler/incremental.ts) when nothing but the cards' own rules and values changed.
+      expect(warm.checked!.types === last.checked!.types, what).toBe(taken);
       last = warm;
     }
   });
