@@ -107,10 +107,10 @@ describe('drafts a designer would print', () => {
     expect(sw.de.get('fishermen')).toBe('Am Ende deines Zuges erhältst du 1 Siegmünze für jede Region, die an eine Meeres- oder Seeregion angrenzt.');
     expect(sw.en.get('naga')).toBe('You may conquer Sea regions and Lake regions. You may attack a Sea or Lake region as if it were adjacent.');
     // In an action's `{how}`, before the German verb at the end.
-    expect(sw.de.get('gnomes')).toBe('Einmal pro Zug darfst du eine Region mit dem Verstärkungswürfel erobern, als wäre sie angrenzend.');
+    expect(sw.de.get('gnomes')).toBe('Einmal pro Zug darfst du eine Region auf einem beliebigen Spielplan mit dem Verstärkungswürfel erobern, als wäre sie angrenzend.');
     // What the rule is about goes where the action's template puts `{about}`, before its price, as printed.
-    expect(sw.en.get('gnomes')).toBe('Once per turn you may conquer a region with the reinforcement die as if it were adjacent.');
-    expect(sw.pl.get('gnomes')).toBe('Raz na turę możesz podbić region z kością Posiłków, traktując go tak, jakby był regionem sąsiadującym.');
+    expect(sw.en.get('gnomes')).toBe('Once per turn you may conquer a region on any board with the reinforcement die as if it were adjacent.');
+    expect(sw.pl.get('gnomes')).toBe('Raz na turę możesz podbić region na dowolnej planszy z kością Posiłków, traktując go tak, jakby był regionem sąsiadującym.');
     expect(sw.en.get('ethereals')).toContain('Once per turn you may conquer a region with a Legendary Place for 2 race tokens fewer than normal (you must pay at least 1 race token).');
     expect(sw.pl.get('ethereals')).toContain('Raz na turę możesz podbić region z Legendarnym Miejscem, płacąc 2 żetony Rasy mniej niż normalnie (musisz zapłacić przynajmniej 1 żeton Rasy).');
     expect(sw.de.get('ethereals')).toContain('Einmal pro Zug darfst du eine Region mit einem Legendären Ort für 2 Volksmarker weniger als normal erobern (du musst mindestens 1 Volksmarker einsetzen).');
@@ -128,9 +128,13 @@ describe('drafts a designer would print', () => {
     expect(sw.en.get('frostmourne')).toBe('Once per turn you may conquer a region for 2 race tokens fewer than normal (you must pay at least 1 race token).');
     expect(sw.pl.get('frostmourne')).toBe('Raz na turę możesz podbić region, płacąc 2 żetony Rasy mniej niż normalnie (musisz zapłacić przynajmniej 1 żeton Rasy).');
     expect(sw.de.get('frostmourne')).toBe('Einmal pro Zug darfst du eine Region für 2 Volksmarker weniger als normal erobern (du musst mindestens 1 Volksmarker einsetzen).');
-    // `conquestCost(r) - travelCost(r)`: the glossary's `travelCost.less`, with no floor to say.
-    expect(sw.en.get('ashesOfAlar')).toBe('Once per turn you may conquer a region as if it were adjacent.');
-    expect(sw.de.get('ashesOfAlar')).toBe('Einmal pro Zug darfst du eine Region erobern, als wäre sie angrenzend.');
+    // `conquestCost(r) - travelCost(r)`: the glossary's `travelCost.less`, with no floor to say; the game's
+    // `conquer` requires `reachable(r)` and this action, doing what it does (`conquerWith`), asks it not, nor ties
+    // `r` to anything: the glossary's `reachable.waived`, said of the region by `effect.anywhere.about`.
+    // Frostmourne, which asks `reachable(r)`, and Portal Mages, which conquers nothing, do not say it.
+    expect(sw.en.get('ashesOfAlar')).toBe('Once per turn you may conquer a region on any board as if it were adjacent.');
+    expect(sw.pl.get('ashesOfAlar')).toBe('Raz na turę możesz podbić region na dowolnej planszy, traktując go tak, jakby był regionem sąsiadującym.');
+    expect(sw.de.get('ashesOfAlar')).toBe('Einmal pro Zug darfst du eine Region auf einem beliebigen Spielplan erobern, als wäre sie angrenzend.');
     // What a `for` over boards gives the player, once for each board; German and Polish word it by the kind's gender (`templates.per.board.gainPer`);
     // `if any(activeRegions(holder), it.board == b)` around it: only each board in the relation `any.activeRegions` (`gainPerRelated`).
     expect(sw.en.get('explorers')).toBe('At the end of your turn, you receive 1 victory coin for each board on which you control at least 1 region.');
@@ -142,19 +146,23 @@ describe('drafts a designer would print', () => {
 
   it('who pays: a toll of a pipeline said by its own template, a payment from each of the players a `for` walks', () => {
     // `modify wardToll(r) … = value + 2`: the Aegis's toll, by `templates.modify.wardToll.transferIn`.
-    expect(sw.en.get('aegisOfAggramar')).toBe('The region this marker lies in is immune to conquests and to the effects of special powers and racial abilities until an opponent pays you 2 victory coins.');
-    expect(sw.pl.get('aegisOfAggramar')).toBe('Region, w którym leży ten znacznik, jest odporny na Podboje i efekty Zdolności Specjalnych i umiejętności rasowych, dopóki przeciwnik nie zapłaci Ci 2 monet zwycięstwa.');
+    // `choose spot in (activeRegions(holder) where …) { … spot.treasure = self }`: the marker put where its player
+    // chooses among regions no term picks, the glossary's `treasure.put` (`effect.place.do`), said first.
+    expect(sw.en.get('aegisOfAggramar')).toBe('At the end of your turn, place this marker in 1 of the regions you control. The region this marker lies in is immune to conquests and to the effects of special powers and racial abilities until an opponent pays you 2 victory coins.');
+    expect(sw.pl.get('aegisOfAggramar')).toBe('Na koniec swojej tury połóż ten znacznik w 1 z kontrolowanych przez siebie regionów. Region, w którym leży ten znacznik, jest odporny na Podboje i efekty Zdolności Specjalnych i umiejętności rasowych, dopóki przeciwnik nie zapłaci Ci 2 monet zwycięstwa.');
     // `for q in players where it != holder { … q.coins -= paid; holder.coins += paid }`: each of them pays (`templates.transferInEach`).
     // …only those the loop's `if bordersRace(spot, q)` keeps: the relation `bordersRace` (`templates.transferInEachRelated`).
-    expect(sw.en.get('heartOfAzeroth')).toBe('At the end of your turn, each opponent whose active race occupies at least 1 region adjacent to this marker pays you 1 victory coin.');
-    expect(sw.pl.get('heartOfAzeroth')).toBe('Na koniec swojej tury każdy przeciwnik, którego Aktywna Rasa zajmuje co najmniej 1 region sąsiadujący z tym znacznikiem, płaci Ci 1 monetę zwycięstwa.');
-    expect(sw.de.get('heartOfAzeroth')).toBe('Am Ende deines Zuges zahlt dir jeder Gegner, dessen aktives Volk mindestens 1 an diesen Marker angrenzende Region besetzt, 1 Siegmünze.');
+    // The marker placed first (`treasure.put`), then the payment: after "and" in German's plain word order.
+    expect(sw.en.get('heartOfAzeroth')).toBe('At the end of your turn, place this marker in 1 of the regions you control and each opponent whose active race occupies at least 1 region adjacent to this marker pays you 1 victory coin.');
+    expect(sw.pl.get('heartOfAzeroth')).toBe('Na koniec swojej tury połóż ten znacznik w 1 z kontrolowanych przez siebie regionów i każdy przeciwnik, którego Aktywna Rasa zajmuje co najmniej 1 region sąsiadujący z tym znacznikiem, płaci Ci 1 monetę zwycięstwa.');
+    expect(sw.de.get('heartOfAzeroth')).toBe('Am Ende deines Zuges lege diesen Marker in 1 der von dir kontrollierten Regionen und jeder Gegner, dessen aktives Volk mindestens 1 an diesen Marker angrenzende Region besetzt, zahlt dir 1 Siegmünze.');
   });
 
   it('a choice, the terms guarding each number, a pipeline’s value and a compared count, in full', () => {
     // A term the condition tests of the card's own player's thing (`holder.race.faction == neutral`) opens the clauses by `about.faction.own`.
     expect(sw.en.get('battlefield')).toBe('You use the faction bonus twice when conquering 1 race. At the end of your turn, if you control a neutral race, choose the Alliance or the Horde. A neutral race fights for the side you chose.');
-    expect(sw.pl.get('battlefield')).toBe('Korzystasz z bonusu frakcji dwa razy. Na koniec swojej tury, jeśli kontrolujesz Rasę neutralną, wybierz Przymierze lub Hordę. Rasa neutralna walczy po wybranej przez Ciebie stronie.');
+    // `{times:adv}`: the adverb Polish prints there ("dwukrotnie"), by `templates.times.adv`.
+    expect(sw.pl.get('battlefield')).toBe('Korzystasz z bonusu frakcji dwukrotnie przy Podboju 1 Rasy. Na koniec swojej tury, jeśli kontrolujesz Rasę neutralną, wybierz Przymierze lub Hordę. Rasa neutralna walczy po wybranej przez Ciebie stronie.');
     expect(sw.de.get('battlefield')).toBe('Du nutzt den Fraktionsbonus zweimal beim Erobern von 1 Volk. Am Ende deines Zuges, wenn du ein neutrales Volk kontrollierst, wähle die Allianz oder die Horde. Ein neutrales Volk kämpft für die gewählte Seite.');
     // A term the condition asks a thing not to be (`attacker.race.faction != horde`) is said only by `about.faction.not`, never as what it is.
     expect(sw.en.get('humans')).toBe('Each time a region is conquered, the attacker receives 2 victory coins and you receive 2 victory coins unless the attacker plays the Horde.');
@@ -166,7 +174,7 @@ describe('drafts a designer would print', () => {
     expect(sw.en.get('conquerors')).toBe('Each time a region is conquered, if it was defended by at least 2 race tokens, you receive as many victory coins.');
     expect(sw.pl.get('conquerors')).toBe('Za każdym razem, gdy region zostanie podbity, jeśli broniły go co najmniej 2 żetony Rasy, otrzymujesz tyle samo monet zwycięstwa.');
     // German puts the verb second after an opening moment (`timed`) and after the subject otherwise (`plain`).
-    expect(sw.de.get('aegisOfAggramar')).toBe('Die Region, in der dieser Marker liegt, ist immun gegen Eroberungen und gegen die Effekte von Sonderfähigkeiten und Volksfähigkeiten, bis ein Gegner dir 2 Siegmünzen zahlt.');
+    expect(sw.de.get('aegisOfAggramar')).toBe('Am Ende deines Zuges lege diesen Marker in 1 der von dir kontrollierten Regionen. Die Region, in der dieser Marker liegt, ist immun gegen Eroberungen und gegen die Effekte von Sonderfähigkeiten und Volksfähigkeiten, bis ein Gegner dir 2 Siegmünzen zahlt.');
     // Only the first clause after the moment is `timed`; a duration goes where the template's `{until}` puts it.
     expect(sw.de.get('forsaken')).toBe('Beim Umverteilen zahlst du 1 Siegmünze und du erhältst 1 Volksmarker.');
     expect(sw.de.get('theSlayer')).toBe('Einmal pro Zug darfst du eine Region für 1 Volksmarker erobern und du zahlst einem Gegner 2 Siegmünzen.');
@@ -177,7 +185,14 @@ describe('drafts a designer would print', () => {
     const wotlk = { en: lines(draftTexts(contextOf('wotlk'), 'en').yaml), pl: lines(draftTexts(contextOf('wotlk'), 'pl').yaml) };
     // `{count} more {unit}`: a word between the number and its unit. A frame's `timed` form says the limit where `{limit}` stands.
     expect(wotlk.en.get('jaina')).toBe('Action, once per turn: move to any space up to 4 spaces away. When you fight, you roll 1 more block.');
-    expect(wotlk.pl.get('jaina')).toBe('Akcja, raz na turę: przesuń o maksymalnie 4 pola. Gdy walczysz, rzucasz 1 blok więcej.');
+    // A hero moving herself is worded apart from one moving another (`compare.distance.atMostAnother`: Tirion's "przesuń innego bohatera").
+    expect(wotlk.pl.get('jaina')).toBe('Akcja, raz na turę: przenieś się na dowolne pole odległe o maksymalnie 4 pola. Gdy walczysz, rzucasz 1 blok więcej.');
+    // Where the amount of a procedure goes, when the player picks it by the action's parameter: `[h.space] + neighbours(h.space)`
+    // (`relation.neighbours.eachWithPicked`) and `spaces where color == c` (`relation.one.color.each`), in `strikeArea.n.setRelated`.
+    expect(wotlk.en.get('argentCrusaders')).toBe('Deal 5 damage split among the space of a hero and the spaces connected to it.');
+    expect(wotlk.pl.get('argentCrusaders')).toBe('Zadaj 5 obrażeń rozdzielonych między pole bohatera i pola z nim połączone.');
+    expect(wotlk.en.get('knightsOfTheEbonBlade')).toBe('Deal 3 damage split among the spaces of a single region.');
+    expect(wotlk.pl.get('knightsOfTheEbonBlade')).toBe('Zadaj 3 obrażenia rozdzielone między pola jednego regionu.');
     // An action that only sets a field of the card (`self.warded = true`) a modifier reads says that modifier in its frame.
     expect(wotlk.en.get('liadrin')).toBe('Action, once per turn: ghouls are kept off your space until your next turn. When you rest, heal 1 more damage.');
     expect(wotlk.pl.get('liadrin')).toBe('Akcja, raz na turę: ghule nie pojawiają się na Twoim polu do Twojej następnej tury. Gdy odpoczywasz, leczysz 1 obrażenie więcej.');
@@ -185,7 +200,8 @@ describe('drafts a designer would print', () => {
     // `require adjacent(here, target)` of an action's parameter: where it must be, by `relation.adjacent.space` in the
     // case the `…Related` template (`field.ghouls.removedRelated`, `effect.fight.related`) asks for.
     // A moment's words may say where the terms a rule is about (`{terms}`) and its conditions (`{condition}`) go, as printed.
-    expect(wotlk.en.get('sylvanas')).toBe('Action, once per turn: fight on a space connected to yours. When you play a fight card or a defend card in your turn, heal 1 damage.');
+    // Card types said of one card share its noun (`any.cardType` around each type's `mod`), as printed.
+    expect(wotlk.en.get('sylvanas')).toBe('Action, once per turn: fight on a space connected to yours. When you play a fight or defend card in your turn, heal 1 damage.');
     expect(wotlk.pl.get('sylvanas')).toBe('Akcja, raz na turę: zaatakuj na polu połączonym z Twoim. Gdy zagrywasz kartę Ataku lub kartę Obrony w swojej turze, ulecz 1 obrażenie.');
     expect(wotlk.en.get('varian')).toBe('Action: move ghouls to a connected space so that it holds up to 3 ghouls. Action: remove 1 ghoul from your space and from each connected space.');
     expect(wotlk.pl.get('varian')).toBe('Akcja: przesuń ghule na połączone pole, maksymalnie do 3 ghuli tam. Akcja: usuń 1 ghula ze swojego pola i z każdego połączonego pola.');
@@ -195,8 +211,8 @@ describe('drafts a designer would print', () => {
     expect(wotlk.en.get('tirion')).toBe('When you fight, you may count any blocks as successes. Action: move another hero to any space up to 2 spaces away.');
     expect(wotlk.pl.get('tirion')).toBe('Gdy walczysz, możesz liczyć dowolne bloki jako sukcesy. Akcja: przesuń innego bohatera o maksymalnie 2 pola.');
     // `{agree:word}`: a word after the number in the form `plurals` gives it for that number (Polish few and many).
-    expect(wotlk.pl.get('knightsOfTheEbonBlade')).toContain('Zadaj 3 obrażenia rozdzielone dowolnie');
-    expect(wotlk.pl.get('argentCrusaders')).toContain('Zadaj 5 obrażeń rozdzielonych dowolnie');
+    expect(wotlk.pl.get('knightsOfTheEbonBlade')).toContain('Zadaj 3 obrażenia rozdzielone między');
+    expect(wotlk.pl.get('argentCrusaders')).toContain('Zadaj 5 obrażeń rozdzielonych między');
     expect(wotlk.pl.get('onwardToVictory')).toContain('o maksymalnie 5 pól, rozdzielonych dowolnie');
     const wroth = { en: lines(draftTexts(contextOf('wroth'), 'en').yaml), pl: lines(draftTexts(contextOf('wroth'), 'pl').yaml) };
     expect(wroth.en.get('oldMoney')).toBe('Your mine action gains 1 more Korra.');

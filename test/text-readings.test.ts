@@ -70,6 +70,25 @@ describe('readings the mutation benchmark asked for', () => {
     expect(findings('smallworld-wow', path, 'fishermen', 'for each region controlled by the Fishermen that is adjacent to', 'for each region next to a Lake or Sea region, as for each region controlled by the Fishermen that is adjacent to')).toEqual([]);
   });
 
+  it('TX0202: an action that asks its region less than the game action it is offered with (`reachable.waived`) must say so', () => {
+    const found = findings('smallworld-wow', 'markers.yaml', 'ashesOfAlar', 'conquer any region on any board, treating', 'conquer a region, treating');
+    expect(found.map((f) => [f.lang, f.code])).toEqual([['en', 'TX0202']]);
+    expect(found[0].message).toContain('the rules say effect `anywhere`');
+    expect(found[0].hint).toBe('say it in the en text, e.g. “on any board”');
+    // The same action asking `reachable(r)` again, as Frostmourne does, keeps the game's reach: the text need not say
+    // it (and a text that says it anyway is not flagged: an effect's words only support, NOTES.md).
+    const kept = findings('smallworld-wow', 'markers.yaml', 'ashesOfAlar', 'require canConquer(r)\n        require me.hand >= 1 else "you have no tokens left in hand"\n        let cost = max(fewestTokens(me.race), max(1, conquestCost(r) - travelCost(r)))', 'require canConquer(r)\n        require reachable(r)\n        require me.hand >= 1 else "you have no tokens left in hand"\n        let cost = max(fewestTokens(me.race), max(1, conquestCost(r) - travelCost(r)))');
+    expect(kept.map((f) => f.code)).toEqual([]);
+  });
+
+  it('TX0202: the card put where its player chooses (`choose spot in … { spot.treasure = self }`) must be said; a conquest that moves it need not say so', () => {
+    const found = findings('smallworld-wow', 'markers.yaml', 'heartOfAzeroth', 'At the end of your turn, place the Heart of Azeroth marker in 1 of the regions you control. Collect', 'At the end of your turn, collect');
+    expect(found.map((f) => [f.lang, f.code])).toEqual([['en', 'TX0202']]);
+    expect(found[0].message).toBe('the rules say effect `place` (`spot.treasure = self`), which the en text does not say');
+    // Frostmourne's `r.treasure = self` follows the action's conquest of `r`, no `choose`: its text says no "place".
+    expect(findings('smallworld-wow', 'markers.yaml', 'frostmourne', 'Once per turn you may use Frostmourne to conquer', 'Once per turn you may use Frostmourne to conquer')).toEqual([]);
+  });
+
   it('two numbers of the rules need two numbers of the text: "counts as 1 race token" does not also say a conquest costs 1', () => {
     const found = findings('smallworld-wow', 'powers/champions.yaml', 'champions', 'conquerWith(me, r, 0)', 'conquerWith(me, r, 1)');
     expect(found.filter((f) => f.code === 'TX0202').map((f) => f.lang).sort()).toEqual(['de', 'en', 'pl']);
@@ -140,7 +159,9 @@ describe('readings the mutation benchmark asked for', () => {
     // `mine().korra -= 3`: the card's own faction pays, in the order the rules do it, and what it pays first buys the rest
     // where the language has `cost` ("pay 3 Korra to deal 1 damage"); the AI's trigger that only repeats it is not said.
     expect(wroth.en.get('paidContract')).toBe('Faction ability, in your turn: pay 3 Korra to deal 1 damage.');
-    expect(wroth.pl.get('paidContract')).toBe('Zdolność Frakcji, w swojej Turze: zapłać 3 Korry i zadaj 1 punkt Obrażeń.');
+    // Polish says what the payment buys in the verbs' `purpose` form, after its `payment` template's "aby", as printed.
+    expect(wroth.pl.get('paidContract')).toBe('Zdolność Frakcji, w swojej Turze: zapłać 3 Korry, aby zadać 1 punkt Obrażeń.');
+    expect(wroth.pl.get('outOfTheSilence')).toBe('Zdolność Frakcji, w swojej Turze: zapłać 2 Korry, aby poruszyć 1 Oddział Podstawowy.');
     expect(wroth.en.get('callOfKodaKonn')).toBe('Faction ability, in your turn: pay 2 Korra to deploy 1 basic troop.');
     // `holder.hand += r.beasts - 1`: all the beasts but one.
     const last: Record<string, string> = {

@@ -107,10 +107,10 @@ export interface RuleClaim {
   /**
    * What the rule acts on stands in this relation to the card's own (`require adjacent(self.space, x)`),
    * for its templates' `{relation}`; `each` when it acts on every such thing (a `for` over `f(a)`),
-   * `withOwn` on the card's own too (`[a] + f(a)`); `terms` what a thing so related must be, when a
+   * `withOwn` on the card's own too (`[a] + f(a)`), `picked` with the thing a player picks instead; `terms` what a thing so related must be, when a
    * count's `where any(f(it), …)` asks it of them, not of the things counted ("each cell next to a red one").
    */
-  relation?: { relation: string; kind: string; each?: true; withOwn?: true; terms?: string[] };
+  relation?: { relation: string; kind: string; each?: true; withOwn?: true; terms?: string[]; picked?: true };
   /** Done only if a player says yes (`choose yes in [true, false] … if yes { … }`): an effect a template says with "may". */
   optional?: boolean;
   /** Given to the one a rule picks by a condition (`highest`, `lowest`, `first(… where …)`), not to a player it names. */
@@ -127,6 +127,10 @@ export interface RuleClaim {
   placed?: boolean;
   /** A mode said only of the rule's own numbers (a bonus a modifier adds): judged in their clause of a text, not across the card. */
   ownNumbers?: boolean;
+  /** An effect that puts the card where its player chooses (`<field>.put`): where the rest of the rule happens, said first. */
+  puts?: boolean;
+  /** An effect of an action that asks less of its target than the game action it is offered with (`<pipeline>.waived`): said of the target ("a cell on any grid"). */
+  waives?: boolean;
   /** A term the rule's condition compares its parameter with: what the rule is about. */
   subject?: boolean;
   /** A term the rule's condition compares a thing of the card's own player with (`holder.side == red`): what that player has. */

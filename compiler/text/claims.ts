@@ -228,6 +228,7 @@ class RuleReader {
         const effect = this.g.effects.get(decl.name);
         const done = this.out.length;
         if (effect) this.push({ k: 'effect', effect }, true, decl.nameSpan, [decl]);
+        for (const w of this.waived(decl, requires)) this.push({ k: 'effect', effect: w.effect }, true, decl.nameSpan, [decl], { waives: true });
         const from = this.out.length;
         this.block(decl.body);
         this.guards.pop();
@@ -610,7 +611,7 @@ class RuleReader {
       walkStmts(repeat.body.stmts, (x) => void ((x.kind === 'break' || (x.kind === 'choose' && x.optional)) && (stops = true)));
       this.push({ k: 'number', value: times.value, unit: this.g.units.get(field)?.unit, ...(stops ? { dir: 'atMost' as const } : {}) }, true, times.span, [times], { how: 'count', via: `effect.${effect}` });
     }
-    this.push({ k: 'effect', effect }, true, s.span, [s], { field });
+    this.push({ k: 'effect', effect }, true, s.span, [s], { field, ...(how === 'put' ? { puts: true } : {}) });
     return true;
   }
 
@@ -687,6 +688,56 @@ class RuleReader {
     const [a, b] = cond.args;
     const p = param(b) && own(a) ? param(b) : param(a) && own(b) ? param(a) : undefined;
     return p ? { relation: cond.callee, kind: p.type.name } : undefined;
+  }
+
+  /**
+   * The game action an action is offered `with` requires a pipeline of its parameter (`require
+   * inRange(c)`), and this one, doing what the game action does (calling a procedure it calls), asks
+   * neither that pipeline nor any relation of its parameter to another thing: the effect the glossary
+   * names `<pipeline>.waived` ("any cell on any grid"), which a text must say.
+   */
+  private waived(decl: A.ActionDecl, requires: A.RequireStmt[]): Array<{ effect: string }> {
+    const base = decl.with && this.d.units.flatMap((u) => (u.owner ? [] : u.program.decls)).find((d): d is A.ActionDecl => d.kind === 'action' && d.name === decl.with!.name);
+    if (!base) return [];
+    const procsOf = (stmts: A.Stmt[]) => {
+      const out = new Set<string>();
+      walkStmts(stmts, (s) => {
+        for (const e of stmtExprs(s)) walkExpr(e, (x) => void (x.kind === 'call' && this.c.calls.get(x)?.k === 'proc' && out.add(x.callee)));
+      });
+      return out;
+    };
+    const baseProcs = procsOf(base.body.stmts);
+    if (![...procsOf(decl.body.stmts)].some((p) => baseProcs.has(p))) return [];
+    const calls = (conds: A.Expr[]) => {
+      const out: A.CallExpr[] = [];
+      for (const c of conds) walkExpr(c, (x) => void (x.kind === 'call' && out.push(x)));
+      return out;
+    };
+    const own = calls(requires.map((s) => s.cond));
+    const out: Array<{ effect: string }> = [];
+    for (const call of calls(base.body.stmts.filter((s): s is A.RequireStmt => s.kind === 'require').map((s) => s.cond))) {
+      const effect = this.c.calls.get(call)?.k === 'pipeline' ? this.g.effects.get(`${call.callee}.waived`) : undefined;
+      const param = call.args.length === 1 && call.args[0].kind === 'name' ? base.params.find((p) => p.name === (call.args[0] as A.NameExpr).name) : undefined;
+      if (!effect || !param) continue;
+      const mine = decl.params.filter((p) => p.type.name === param.type.name);
+      const names = (e: A.Expr, p: A.Param) => e.kind === 'name' && e.name === p.name;
+      // The pipeline asked anyway, or the parameter tied to another thing (`touches(c, me)`): the card keeps the game's reach.
+      const kept = own.some((c) => c.callee === call.callee || (c.args.length > 1 && c.args.some((a) => mine.some((p) => names(a, p)))));
+      if (mine.length && !kept && !out.some((o) => o.effect === effect)) out.push({ effect });
+    }
+    return out;
+  }
+
+  /** `x` of a `choose x in xs { … }` whose `xs` names no game term. */
+  private placedOnChosen(e: A.Expr): boolean {
+    const local = e.kind === 'name' ? this.locals.get(e.name) : undefined;
+    if (local?.k !== 'choose') return false;
+    // Through the `let`s it is read from (`let waters = … terrain == lake …; choose w in waters`).
+    const named = (x: A.Expr, depth = 0): boolean => {
+      const l = x.kind === 'name' ? this.locals.get(x.name) : undefined;
+      return this.termsIn(x).length > 0 || (l?.k === 'let' && depth < 8 && named(l.value, depth + 1));
+    };
+    return !named(local.source);
   }
 
   /** A loop whose body is `if any(f(…), it.g == b) { … }` or `if f(a, b) { … }`, b the loop's name: the relation `any.f` or `f` of the things it walks. */
@@ -813,12 +864,41 @@ class RuleReader {
 
   private procCall(call: A.CallExpr): void {
     const proc = this.c.procs.get(call.callee);
+    const before = this.out.length;
     call.args.forEach((arg, i) => {
       const param = proc?.decl.params[i];
       const ref = param ? this.g.units.get(`${call.callee}.${param.name}`) : undefined;
       if (ref) this.amount(arg, ref, { required: true }, { via: `${call.callee}.${param!.name}` });
       else this.scan(arg, { required: false });
     });
+    // Where the amounts go, when a list the call is given is one the player picks by a parameter of the
+    // action ("the space of a hero and the spaces connected to it", "the spaces of a single region"): for the draft.
+    const area = call.args.map((a) => this.pickedArea(a)).find(Boolean);
+    if (!area) return;
+    for (const c of this.out.slice(before)) if (c.body.k === 'number' && c.via) c.relation = area;
+    this.push({ k: 'relation', relation: area.relation, kind: area.kind }, false, call.span, []);
+  }
+
+  /**
+   * A list the player picks by a parameter `p` of the action: `[p.f] + g(p.f)` (the thing and those in the
+   * relation `g` to it) or `xs where f == p` (those whose `f` is the one picked: `one.f`).
+   */
+  private pickedArea(e: A.Expr): { relation: string; kind: string; each: true; withOwn?: true; picked?: true } | undefined {
+    const decl = this.current.kind === 'action' ? this.current : undefined;
+    const kind = listKind(this.c, e);
+    if (!decl || !kind) return undefined;
+    const param = (x: A.Expr): boolean => (x.kind === 'name' && decl.params.some((p) => p.name === x.name)) || (x.kind === 'field' && param(x.target));
+    const same = (a: A.Expr, b: A.Expr): boolean => printExpr(a) === printExpr(b);
+    if (e.kind === 'binary' && e.op === '+' && e.left.kind === 'list' && e.left.items.length === 1 && e.right.kind === 'call' && e.right.args.length === 1) {
+      const [a] = e.left.items;
+      return param(a) && same(a, e.right.args[0]) ? { relation: e.right.callee, kind, each: true, withOwn: true, picked: true } : undefined;
+    }
+    if (e.kind !== 'where' || e.cond.kind !== 'binary' || e.cond.op !== '==') return undefined;
+    const { left, right } = e.cond;
+    const field = (x: A.Expr) => (x.kind === 'name' && this.c.names.get(x)?.k === 'itField' ? x.name : undefined);
+    const f = field(left) ?? field(right);
+    const other = field(left) ? right : left;
+    return f && other.kind === 'name' && param(other) ? { relation: `one.${f}`, kind, each: true } : undefined;
   }
 
   private assign(s: A.AssignStmt): void {
@@ -841,6 +921,8 @@ class RuleReader {
     // `x.f -= x.f`: all of it gone; `x.f = x.g`: set to another number of its thing; `x.f = thing`: moved; `x.f += [y]`: added.
     if (s.op === '-=' && key(s.value) === key(s.target) && this.change(field, 'clear', s)) return;
     if (s.op === '=' && s.value.kind === 'field' && key(s.value.target) === key(s.target.target) && this.change(field, 'fill', s)) return;
+    // The card put where its player chooses, among things no term picks (a term would say where: "move it to a red cell").
+    if (s.op === '=' && this.isSelf(s.value) && this.placedOnChosen(s.target.target) && this.change(field, 'put', s)) return;
     if (s.op === '=' && valueType?.k === 'entity' && this.change(field, 'set', s)) return;
     if (s.op === '+=' && s.value.kind === 'list') this.change(field, 'add', s);
     if (s.op === '=' && s.value.kind === 'number' && ref) this.budgets.add(field);

@@ -398,7 +398,7 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
         break;
       }
       case 'TX0202': {
-        // A count of the things with a related one that is so says it in the card's clause ("for each region next to …").
+        // A count of the things with a related one that is so says it in the card's clause ("for each cell next to …").
         const near = r!.body.k === 'relation' && r!.relation?.terms ? r!.relation : undefined;
         const what = near ? `each \`${near.kind}\` counted must be \`${near.relation}\` to one that is ${near.terms!.map((t) => `\`${t}\``).join(' or ')}` : describeClaim(r!.body);
         out.push(

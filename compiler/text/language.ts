@@ -64,8 +64,11 @@ export interface Glossary {
   file?: LoadedFile;
 }
 
-/** How a rule changes a field, for the glossary's `effects` (`space.set`). */
-export const CHANGES = ['set', 'fill', 'clear', 'add', 'remove'] as const;
+/**
+ * How a rule changes a field, for the glossary's `effects` (`space.set`); `put`: the card itself set on
+ * a thing the player picks by a `choose` that names no term (`choose x in mine { x.f = self }`).
+ */
+export const CHANGES = ['set', 'fill', 'clear', 'add', 'remove', 'put'] as const;
 export type Change = (typeof CHANGES)[number];
 
 export type Direction = 'gain' | 'lose' | 'fewer' | 'more' | 'atLeast' | 'atMost';
@@ -282,8 +285,8 @@ export function readVocabulary(pack: LoadedPack, d: Declared, report: (x: Diagno
       strings(names).forEach((n, i) => {
         const [field, change, more] = n.split('.');
         if (change !== undefined && more === undefined && fieldNames.has(field) && (CHANGES as readonly string[]).includes(change)) glossary.changes.set(n, id);
-        else if (doers.has(n) || pipelineNames.has(n) || (change === 'less' && more === undefined && pipelineNames.has(field))) glossary.effects.set(n, id);
-        else if (change !== undefined && fieldNames.has(field)) unknown(file, ['glossary', 'effects', id, i], 'a change of a field (`field.set`, `.fill`, `.clear`, `.add`, `.remove`)', n, CHANGES.map((c) => `${field}.${c}`), false);
+        else if (doers.has(n) || pipelineNames.has(n) || ((change === 'less' || change === 'waived') && more === undefined && pipelineNames.has(field))) glossary.effects.set(n, id);
+        else if (change !== undefined && fieldNames.has(field)) unknown(file, ['glossary', 'effects', id, i], 'a change of a field (`field.set`, `.fill`, `.clear`, `.add`, `.remove`, `.put`)', n, CHANGES.map((c) => `${field}.${c}`), false);
         else unknown(file, ['glossary', 'effects', id, i], 'a procedure, action, pipeline or `field.change`', n, [...doers, ...pipelineNames], false);
       });
     }

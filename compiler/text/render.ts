@@ -51,6 +51,8 @@ export class Renderer {
   private opened = false;
   /** Whether the last action rendered said the rule it switches on inside its frame. */
   private framed = false;
+  /** Rendering what a payment buys: a template's `purpose` form, where the language has one ("zapłać 3 Korry, aby zadać …"). */
+  private purpose = false;
 
   constructor(
     private readonly lang: Language,
@@ -64,8 +66,10 @@ export class Renderer {
   private template(path: string, decl: A.Decl, span: A.Span, report = true): string | undefined {
     let node: unknown = this.lang.templates;
     for (const part of path.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
-    // A clause after an opening moment may take another word order ("Am Ende deines Zuges zahlt dir ein Gegner …").
-    const form = node && typeof node === 'object' ? (node as Record<string, unknown>)[this.opened ? 'timed' : 'plain'] : undefined;
+    // A clause after an opening moment may take another word order ("Am Ende deines Zuges zahlt dir ein Gegner …");
+    // one a payment buys, the language's form for a purpose (an infinitive), else its plain one.
+    const o = node && typeof node === 'object' ? (node as Record<string, unknown>) : undefined;
+    const form = o && ((this.purpose ? o.purpose : undefined) ?? o[this.opened ? 'timed' : 'plain'] ?? (o.purpose !== undefined ? o.plain : undefined));
     if (typeof form === 'string') return form;
     if (typeof node === 'string') return node;
     if (report && !this.missing.some((m) => m.key === `templates.${path}`)) this.missing.push({ key: `templates.${path}`, decl, span });
@@ -143,8 +147,10 @@ export class Renderer {
     return (unit && formOf(this.lang.units.get(unit)?.say, category ?? 1, grammaticalCase, this.lang)) ?? kind ?? '';
   }
 
-  times(n: number, decl: A.Decl, span: A.Span): string {
-    const t = this.template(`times.${n}`, decl, span, false) ?? this.template('times.other', decl, span);
+  /** A number of times; `form` another wording a template asks for where the language has one (`{times:adv}`: "dwukrotnie"). */
+  times(n: number, decl: A.Decl, span: A.Span, form?: string): string {
+    const other = form && form !== 'nom' ? this.template(`times.${form}.${n}`, decl, span, false) : undefined;
+    const t = other ?? this.template(`times.${n}`, decl, span, false) ?? this.template('times.other', decl, span);
     return t ? t.replace('{n}', String(n)) : `${n}×`;
   }
 
@@ -218,9 +224,9 @@ export class Renderer {
   private relation(c: RuleClaim, grammaticalCase: string): string {
     const r = c.relation;
     if (!r) return '';
-    const group = r.withOwn ? 'eachWithOwn.' : r.each ? 'each.' : '';
+    const group = r.withOwn ? (r.picked ? 'eachWithPicked.' : 'eachWithOwn.') : r.each ? 'each.' : '';
     const t = this.cased(`relation.${r.relation}.${group}${r.kind}`, grammaticalCase, c.decl, c.span) ?? '';
-    // What the related things must be, in the case the template asks for ("region next to {terms:indef}").
+    // What the related things must be, in the case the template asks for ("cell next to {terms:indef}").
     const terms = r.terms;
     return terms?.length ? this.fill(t, { terms: (k, cat) => this.someOf(terms, k, c.decl, c.span, cat) }) : t;
   }
@@ -247,7 +253,7 @@ export class Renderer {
       unit: (k: string) => unitWord(b.value, b.unit ?? (c.of ? this.g.units.get(c.of)?.unit : undefined), this.lang, k) ?? '',
       per: (k: string, cat?: string) => {
         // The other things of the same kind as one of the card's own ("other region of the same type as …"), by `relation.same.<field>.<kind>`.
-        // Each thing with another in a relation to it that is so ("region next to a red one"), by the relation's template with its `{terms}`.
+        // Each thing with another in a relation to it that is so ("cell next to a red one"), by the relation's template with its `{terms}`.
         const what = c.relation?.terms ? this.relation(c, k) : c.per?.length ? this.someOf(c.per, k, decl, c.span, cat) : (c.relation && this.relation(c, k)) || this.kindWord(perKind, k, cat);
         // What the card counts in a field of its own: "each forest cell claimed this turn".
         const counted = c.perEvent ? this.lang.timing.get(c.perEvent)?.counted : undefined;
@@ -259,7 +265,7 @@ export class Renderer {
       // The one a rule picks by the most or the fewest of something, by its template ("the side with the most pieces around it").
       who: (k: string) => (c.chosen && this.cased(`chosen.${c.chosen.key}.${c.chosen.by}`, k, decl, c.span)) || (c.player && this.lang.players.get(c.player)?.[0]?.source) || this.template('player', decl, c.span, false) || '',
       // A number of times ("twice"): a doubled bonus, a repeated step.
-      times: () => this.times(b.value, decl, c.span),
+      times: (k: string) => this.times(b.value, decl, c.span, k),
       // Another thing than the card's own, in the case the template asks for ("move another piece up to 2 squares").
       another: (k: string) => (c.another ? (this.cased(`another.${c.another}`, k, decl, c.span) ?? '') : ''),
       relation: (k: string) => this.relation(c, k),
@@ -277,6 +283,8 @@ export class Renderer {
       (specific && c.eachKind && this.template(`${specific}.${kind}Each`, decl, c.span, false)) ||
       // Done where a relation to the card's own says ("remove 2 pieces from a space next to yours").
       (specific && c.relation && this.template(`${specific}.${kind}Related`, decl, c.span, false)) ||
+      // Done to another thing than the card's own, where the language words it apart from the card's own doing ("przesuń innego bohatera" / "przenieś się").
+      (specific && c.another && this.template(`${specific}.${kind}Another`, decl, c.span, false)) ||
       (specific && this.template(`${specific}.${kind}`, decl, c.span, own)) ||
       // What a language words by the kind counted (its gender: "za każdą planszę", "für jeden Spielplan").
       // …and for each one in a relation ("for each board on which you control at least 1 region").
@@ -511,10 +519,15 @@ export class Renderer {
     // What a rule does that no number says follows what the rule is about and gives ("turn each card
     // over: a win or a loss, and a loss empties the square"), so it takes no terms of its own.
     // An effect said as part of an action's price ("as if it were adjacent") goes with that price.
+    const template = decl.kind === 'action' ? this.template(`action.${decl.with?.name ?? decl.name}`, decl, decl.nameSpan, false) : undefined;
+    // What an action asks less of its target than the game's own is said of the target, where the action's
+    // template puts what the rule is about (`effect.<id>.about` into `{about}`: "claim a cell on any grid").
+    const ofTarget = (x: Said) => (x.c.waives && x.c.body.k === 'effect' && template?.includes('{about}') ? this.template(`effect.${x.c.body.effect}.about`, decl, x.c.span) : undefined);
+    const targets = said.filter((x) => ofTarget(x) !== undefined);
+    said = said.filter((x) => !targets.includes(x));
     const effects = said.filter((x) => x.c.body.k === 'effect' && !(decl.kind === 'action' && x.c.via && !x.c.via.startsWith('effect.')));
     // What an action's own price is said with, where the action's template places it (`{about}`: "claim a cell with a tower for 2 … fewer").
-    const priceAbout: string[] = [];
-    const template = decl.kind === 'action' ? this.template(`action.${decl.with?.name ?? decl.name}`, decl, decl.nameSpan, false) : undefined;
+    const priceAbout: string[] = targets.map((x) => ofTarget(x)!);
     for (const x of said) {
       const guards = x.c.body.k === 'effect' ? [] : [...new Set(x.c.guards ?? [])].filter((t) => required.has(t) && !used.has(t));
       guards.forEach((t) => used.add(t));
@@ -565,7 +578,10 @@ export class Renderer {
         const first = inOrder[0]?.c.body;
         const buys = inOrder.length > 1 && first.k === 'number' && first.dir === 'lose' && !first.transfer && inOrder[0].c.party !== 'opponent' && this.template('payment', decl, decl.nameSpan, false);
         if (buys) {
-          const rest = clauses.slice(1);
+          // What it buys, in the language's form for a purpose where it has one ("aby zadać 1 punkt Obrażeń").
+          this.purpose = true;
+          const rest = inOrder.slice(1).map((x) => texts.get(x)!.replace(x.head, x.c.body.k === 'effect' ? this.effect(x.c) : (this.clause(x.c, []) ?? x.head)));
+          this.purpose = false;
           clauses.splice(0, clauses.length, this.fill(buys, { payment: () => clauses[0], clauses: () => this.series(rest, this.template('list', decl, decl.nameSpan, false) ?? ' & ', decl, decl.nameSpan) }));
         }
       } else if (verb) {
@@ -619,10 +635,14 @@ export class Renderer {
     // An about template may say where what the rule does goes (`{effects}`: "turn each card over: {effects}").
     const effectClauses = verb && !frame ? [] : saidEffects.map((x) => texts.get(x)!);
     const holds = clauses.findIndex((x) => x.includes('{effects}'));
-    if (holds >= 0 && effectClauses.length) clauses[holds] = clauses[holds].replace('{effects}', this.series(effectClauses, this.template('list', decl, decl.nameSpan, false) ?? ' & ', decl, decl.nameSpan));
-    else clauses.push(...effectClauses);
+    // The card put where its player chooses is where the rest happens: said first ("place this marker …, and each opponent …").
+    const puts = verb && !frame ? [] : saidEffects.filter((x) => x.c.puts).map((x) => texts.get(x)!);
+    const rest = effectClauses.filter((x) => !puts.includes(x));
+    if (holds >= 0 && rest.length) clauses[holds] = clauses[holds].replace('{effects}', this.series(rest, this.template('list', decl, decl.nameSpan, false) ?? ' & ', decl, decl.nameSpan));
+    else clauses.push(...rest);
+    clauses.unshift(...puts);
     clauses.forEach((x, i) => (clauses[i] = x.replace('{effects}', '')));
-    said = [...said, ...saidEffects];
+    said = [...said, ...saidEffects, ...targets];
     if (!clauses.length) clauses.push(...(places ? this.placements(decl, cs) : this.switches(decl)));
     clauses.forEach((x, i) => (clauses[i] = x.replace('{how}', '').replace('{about}', '')));
     // An action that only sets up what another rule does says that rule in its frame ("Action, once per
