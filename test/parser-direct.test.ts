@@ -1,12 +1,9 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { loadPack } from '../compiler/load.ts';
-import { readPackFolder } from '../compiler/packFolder.ts';
 import { rulesLexer } from '../dsl/lexer.ts';
 import { DIRECT_DEPTH } from '../dsl/expressionReader.ts';
 import { NOT_READ_DIRECTLY, parseExpression, readRules, type Reading } from '../dsl/parser.ts';
+import { seeded, shippedTexts } from './helpers/rulesTexts.ts';
 
 /**
  * The compiler reads rules text directly (dsl/expressionReader.ts) and by the grammar only where
@@ -14,42 +11,9 @@ import { NOT_READ_DIRECTLY, parseExpression, readRules, type Reading } from '../
  * the shipped packs' rules and for seeded mutations of them, most of which do not parse.
  */
 
-const dirs = [...readdirSync('content').map((d) => join('content', d)), ...readdirSync('test/packs').map((d) => join('test/packs', d))];
-
-/** Every `rules:` text of the packs, and the expressions written as YAML values (roles, scoring). */
-function shippedTexts(): { rules: string[]; expressions: string[] } {
-  const rules: string[] = [];
-  const expressions: string[] = [];
-  const walk = (v: unknown, key: string | undefined, inExpressions: boolean) => {
-    if (typeof v === 'string') {
-      if (key === 'rules') rules.push(v);
-      else if (inExpressions || key === 'score' || key === 'tiebreak' || key === 'estimate') expressions.push(v);
-      return;
-    }
-    if (!v || typeof v !== 'object') return;
-    for (const [k, item] of Object.entries(v)) walk(item, Array.isArray(v) ? key : k, Array.isArray(v) ? inExpressions : key === 'roles' || key === 'prefer');
-  };
-  for (const dir of dirs) {
-    const loaded = loadPack(readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/')), () => {});
-    for (const file of [loaded.manifest, ...loaded.files]) if (file) walk(file.data, undefined, false);
-  }
-  return { rules, expressions };
-}
-
 /** The same result down to the order of every node's keys. */
 function same(a: unknown, b: unknown): boolean {
   return isDeepStrictEqual(a, b) && JSON.stringify(a) === JSON.stringify(b);
-}
-
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Words and signs a mutation puts in: every kind of token the expression reader tells apart. */
