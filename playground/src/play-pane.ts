@@ -32,7 +32,7 @@ export class PlayPane {
    * The board, prompt, players and log last drawn, with what they were drawn from: a redraw for
    * anything else (a compile's errors, a banner) keeps them, so it costs no more than the banner.
    */
-  private body: { from: unknown[]; el: HTMLElement } | undefined;
+  private body: { from: unknown[]; el: HTMLElement; board: { from: unknown[]; drawn: string } } | undefined;
   /** The banners above the board (replay stopped, looking back, errors, bots paused), and their markup last drawn. */
   private readonly banners = h('div', { class: 'banners' });
   private bannersSaid = '';
@@ -172,8 +172,20 @@ export class PlayPane {
 
     const from = [state, r?.legal, r?.stoppedAt, r?.standings, r?.error, r?.applied, summary, this.lang, this.game.viewAs, this.game.cursor, canChoose, humanToMove, s.seats.join()];
     const kept = this.body && this.body.from.every((x, i) => x === from[i]) ? this.body.el : undefined;
-    const body = kept ?? this.renderBody(summary, s, state, toMove, canChoose, humanToMove);
-    this.body = { from, el: body };
+    let body = kept;
+    if (!body) {
+      // A new answer that draws the board as it is (new rules that changed a player's coins, or the
+      // log) keeps the board: only the side is drawn again, and the board is neither laid out nor
+      // painted anew. What the board reads: the records, the players, the choices it can make.
+      const legal = canChoose ? r!.legal : [];
+      const board = { from: [summary, this.lang, this.boardAspect], drawn: state ? JSON.stringify([state.e, state.players, legal, humanToMove && !r?.stoppedAt]) : '' };
+      const old = this.body;
+      if (old && state && old.board.drawn === board.drawn && old.board.from.every((x, i) => x === board.from[i])) {
+        old.el.lastElementChild!.replaceWith(this.renderSide(summary, s, state, toMove, legal, humanToMove));
+        body = old.el;
+      } else body = this.renderBody(summary, s, state, toMove, canChoose, humanToMove);
+      this.body = { from, el: body, board };
+    }
     // The toolbar, the banners and the body each stay in place while they draw the same: a subtree
     // taken out and put back has its style and layout computed anew, the board's and the log's too.
     const said = banners.map((b) => b.outerHTML).join('');
@@ -225,13 +237,15 @@ export class PlayPane {
       }
     });
 
-    return h('div', { class: 'game-body' },
-      boardWrap,
-      h('div', { class: 'side' },
-        this.renderPrompt(state, toMove, legal, humanToMove),
-        this.renderPlayers(summary, state, s),
-        this.renderLog(state),
-      ),
+    return h('div', { class: 'game-body' }, boardWrap, this.renderSide(summary, s, state, toMove, legal, humanToMove));
+  }
+
+  /** The prompt, the players and the log, beside the board: the body's last child. */
+  private renderSide(summary: PackSummary, s: Session, state: GameState | undefined, toMove: string | undefined, legal: Choice[], humanToMove: boolean): HTMLElement {
+    return h('div', { class: 'side' },
+      this.renderPrompt(state, toMove, legal, humanToMove),
+      this.renderPlayers(summary, state, s),
+      this.renderLog(state),
     );
   }
 
