@@ -89,6 +89,13 @@ describe('readings the mutation benchmark asked for', () => {
     expect(findings('smallworld-wow', 'markers.yaml', 'frostmourne', 'Once per turn you may use Frostmourne to conquer', 'Once per turn you may use Frostmourne to conquer')).toEqual([]);
   });
 
+  it('TX0202: a choice among things sharing a field with one of the rule (`regions where board == r.board`) must say where they are', () => {
+    const found = findings('smallworld-wow', 'markers.yaml', 'wellOfEternity', 'a Lake or Sea region on the same board', 'a Lake or Sea region on any board');
+    expect(found.map((f) => [f.lang, f.code])).toEqual([['en', 'TX0202']]);
+    expect(found[0].message).toContain('each `region` the choice offers has the same `board`');
+    expect(found[0].hint).toContain('move it to a Lake or Sea region on the same board (if there is none, draw another Legendary Place)');
+  });
+
   it('two numbers of the rules need two numbers of the text: "counts as 1 race token" does not also say a conquest costs 1', () => {
     const found = findings('smallworld-wow', 'powers/champions.yaml', 'champions', 'conquerWith(me, r, 0)', 'conquerWith(me, r, 1)');
     expect(found.filter((f) => f.code === 'TX0202').map((f) => f.lang).sort()).toEqual(['de', 'en', 'pl']);

@@ -127,6 +127,8 @@ export interface RuleClaim {
   placed?: boolean;
   /** A mode said only of the rule's own numbers (a bonus a modifier adds): judged in their clause of a text, not across the card. */
   ownNumbers?: boolean;
+  /** A relation the things a `choose` offers stand in to a thing of the rule (`xs where f == a.f`: "on the same grid"). */
+  ofChoice?: boolean;
   /** An effect that puts the card where its player chooses (`<field>.put`): where the rest of the rule happens, said first. */
   puts?: boolean;
   /** An effect of an action that asks less of its target than the game action it is offered with (`<pipeline>.waived`): said of the target ("a cell on any grid"). */

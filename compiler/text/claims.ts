@@ -521,13 +521,18 @@ class RuleReader {
         this.loops--;
         break;
       }
-      case 'choose':
+      case 'choose': {
         this.locals.set(s.name, { k: 'choose', source: s.source });
         this.scan(s.source, { required: true });
+        // `choose x in (xs where f == a.f …)`: the things offered share a's f ("on the same grid"), which a text must say.
+        const kind = listKind(this.c, s.source);
+        const shared = kind ? this.sharing(s.source) : undefined;
+        if (shared) this.push({ k: 'relation', relation: `same.${shared}`, kind: kind! }, true, s.source.span, [], { ofChoice: true });
         this.picked(s.source, s.span);
         this.offered(s.source);
         this.block(s.body);
         break;
+      }
       case 'repeat':
         this.scan(s.times, { required: false });
         this.loops++;
@@ -726,6 +731,22 @@ class RuleReader {
       if (mine.length && !kept && !out.some((o) => o.effect === effect)) out.push({ effect });
     }
     return out;
+  }
+
+  /** `xs where f == a.f and …` (through the `let`s it is read from), `a` a name other than `it`: `f`. */
+  private sharing(e: A.Expr, depth = 0): string | undefined {
+    const local = e.kind === 'name' ? this.locals.get(e.name) : undefined;
+    if (local?.k === 'let' && depth < 8) return this.sharing(local.value, depth + 1);
+    if (e.kind !== 'where') return undefined;
+    const parts = (x: A.Expr): A.Expr[] => (x.kind === 'binary' && x.op === 'and' ? [...parts(x.left), ...parts(x.right)] : [x]);
+    for (const c of parts(e.cond)) {
+      if (c.kind !== 'binary' || c.op !== '==') continue;
+      for (const [l, r] of [[c.left, c.right], [c.right, c.left]] as const) {
+        const f = l.kind === 'name' && this.c.names.get(l)?.k === 'itField' ? l.name : undefined;
+        if (f && r.kind === 'field' && r.field === f && r.target.kind === 'name' && r.target.name !== 'it') return f;
+      }
+    }
+    return undefined;
   }
 
   /** `x` of a `choose x in xs { … }` whose `xs` names no game term. */

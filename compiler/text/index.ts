@@ -400,7 +400,13 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
       case 'TX0202': {
         // A count of the things with a related one that is so says it in the card's clause ("for each cell next to …").
         const near = r!.body.k === 'relation' && r!.relation?.terms ? r!.relation : undefined;
-        const what = near ? `each \`${near.kind}\` counted must be \`${near.relation}\` to one that is ${near.terms!.map((t) => `\`${t}\``).join(' or ')}` : describeClaim(r!.body);
+        // A choice among things that share a field with one of the rule ("on the same grid") says where its things are.
+        const shared = r!.body.k === 'relation' && r!.ofChoice ? r!.body : undefined;
+        const what = near
+          ? `each \`${near.kind}\` counted must be \`${near.relation}\` to one that is ${near.terms!.map((t) => `\`${t}\``).join(' or ')}`
+          : shared
+            ? `each \`${shared.kind}\` the choice offers has the same \`${shared.relation.replace(/^same\./u, '')}\``
+            : describeClaim(r!.body);
         out.push(
           finding(
             ctx,
@@ -408,7 +414,7 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
               code: 'TX0202',
               message: `the rules say ${what} (\`${rule!.source}\`), which the ${lang} text does not say`,
               at: ruleSpan(unitOf(card, r!), r!),
-              hint: `say it in the ${lang} text, e.g. “${near ? renderer.card(card.claims, card.entity).text : extra.canonical}”`,
+              hint: `say it in the ${lang} text, e.g. “${near || shared ? renderer.card(card.claims, card.entity).text : extra.canonical}”`,
             },
             e.id,
             lang,

@@ -322,13 +322,13 @@ export class Renderer {
    * terms (`{things}`: "place a Tower on a red square"); `not` qualifies a clause with terms the condition asks a thing
    * not to be (`x.side != red`: "unless it is red"), with no fallback but `about.other.not`.
    */
-  private about(cls: string, form: 'with' | 'alone' | 'put' | 'not', terms: string[], things: string[], decl: A.Decl, span: A.Span): string {
+  private about(cls: string, form: 'with' | 'alone' | 'put' | 'not', terms: string[], things: string[], decl: A.Decl, span: A.Span, related = ''): string {
     // What a thing must not be has no other form to fall back on: said as `with`, it would say the opposite.
     const keys = form === 'not' ? [`about.${cls}.not`, 'about.other.not'] : [cls, 'other'].flatMap((k) => [...(form === 'put' ? [`about.${k}.put`] : []), `about.${k}.${form === 'put' ? 'alone' : form}`, `about.${k}`]);
     if (form !== 'not') keys.push('about');
     const t = keys.map((k) => this.template(k, decl, span, false)).find((x) => x !== undefined) ?? this.template(`about.${cls}.${form}`, decl, span);
     if (!t) return `(${this.anyOf(terms, 'nom', decl, span)})`;
-    return this.fill(t, { terms: (k, cat) => this.anyOf(terms, k, decl, span, cat), things: (k, cat) => this.terms(things, k, decl, span, cat) });
+    return this.fill(t, { terms: (k, cat) => this.anyOf(terms, k, decl, span, cat), things: (k, cat) => this.terms(things, k, decl, span, cat), relation: () => related });
   }
 
   /**
@@ -609,6 +609,11 @@ export class Renderer {
     // sentence when nothing else does ("place a Tower on a red square"), the others qualifying
     // its last clause ("… for each square with a Bonus or a Tower").
     const about = [...required].filter((t) => !used.has(t));
+    // Where the things a choice offers must stand, in the `{relation}` of the clause that is about them ("move it to a red cell on the same grid").
+    const chosenWhere = cs
+      .filter((c) => c.body.k === 'relation' && c.ofChoice)
+      .map((c) => this.cased(`relation.${(c.body as { relation: string }).relation}.${(c.body as { kind: string }).kind}`, 'nom', decl, c.span) ?? '')
+      .join('');
     const things = [...new Set(cs.filter((c) => c.body.k === 'term' && !c.required && termClass(this.g, this.d, c.body.term)?.k === 'field').map((c) => (c.body as { term: string }).term))].filter((t) => !about.includes(t));
     for (const [cls, ts] of this.aboutGroups(about)) {
       // What the card's own player has opens the sentence's clauses ("if you play the red side, …").
@@ -623,7 +628,7 @@ export class Renderer {
       // its price), else where what qualifies it goes (`{how}`: "eine Region {how} erobern").
       const named = last !== undefined && this.about(cls, ts.every(negated) ? 'not' : 'with', ts, things, decl, cs[0].span);
       if (named) clauses[clauses.length - 1] = last.includes('{about}') ? last.replace('{about}', ` ${named}{about}`) : last.includes('{how}') ? last.replace('{how}', `${named} {how}`) : `${last} ${named}`;
-      else clauses.push(this.about(cls, things.length ? 'put' : 'alone', ts, things, decl, cs[0].span));
+      else clauses.push(this.about(cls, things.length ? 'put' : 'alone', ts, things, decl, cs[0].span, chosenWhere));
     }
     // What the rule does when its case does not hold, where the language says it by the class's
     // `otherwise` form after the clause it stands in for ("(if there is none, take another …)").
