@@ -61,7 +61,9 @@ export const allTokens: TokenType[] = [
   PlusAssign, MinusAssign, Eq, Neq, Le, Ge, Lt, Gt, Assign, Plus, Minus, Star, Slash, Percent,
 ];
 
-const keywordOfWord: ReadonlyMap<string, TokenType> = new Map(Object.entries(keywords));
+/** The keywords by their first character's code, each with its token type. */
+const keywordsByFirst: Array<Array<[word: string, type: TokenType]>> = [];
+for (const [word, type] of Object.entries(keywords)) (keywordsByFirst[word.charCodeAt(0)] ??= []).push([word, type]);
 
 /** Characters that start no token: `length` of them from `offset`, up to where a token can start. */
 export interface LexError {
@@ -75,15 +77,24 @@ export interface Lexed {
 }
 
 /** A one-character token, by its character code. */
-const singles = new Map<number, TokenType>([
-  [0x7b, LBrace], [0x7d, RBrace], [0x28, LParen], [0x29, RParen], [0x5b, LBracket], [0x5d, RBracket],
-  [0x2c, Comma], [0x3a, Colon], [0x3f, Question], [0x2a, Star], [0x2f, Slash], [0x25, Percent],
-]);
+const singles: TokenType[] = [];
+for (const [code, type] of [[0x7b, LBrace], [0x7d, RBrace], [0x28, LParen], [0x29, RParen], [0x5b, LBracket], [0x5d, RBracket], [0x2c, Comma], [0x3a, Colon], [0x3f, Question], [0x2a, Star], [0x2f, Slash], [0x25, Percent]] as const) singles[code] = type;
 /** A token of one character, or of two when `=` (or for `.`, another `.`) follows. */
-const pairs = new Map<number, [one: TokenType | undefined, two: TokenType, second: number]>([
-  [0x2e, [Dot, Range, 0x2e]], [0x2b, [Plus, PlusAssign, 0x3d]], [0x2d, [Minus, MinusAssign, 0x3d]], [0x3d, [Assign, Eq, 0x3d]],
-  [0x21, [undefined, Neq, 0x3d]], [0x3c, [Lt, Le, 0x3d]], [0x3e, [Gt, Ge, 0x3d]],
-]);
+const pairs: Array<[one: TokenType | undefined, two: TokenType, second: number]> = [];
+pairs[0x2e] = [Dot, Range, 0x2e];
+pairs[0x2b] = [Plus, PlusAssign, 0x3d];
+pairs[0x2d] = [Minus, MinusAssign, 0x3d];
+pairs[0x3d] = [Assign, Eq, 0x3d];
+pairs[0x21] = [undefined, Neq, 0x3d];
+pairs[0x3c] = [Lt, Le, 0x3d];
+pairs[0x3e] = [Gt, Ge, 0x3d];
+
+/** The keyword the word `text[at..end)` is, if it is one. */
+function keywordAt(text: string, at: number, end: number): [word: string, type: TokenType] | undefined {
+  const candidates = keywordsByFirst[text.charCodeAt(at)];
+  if (candidates) for (const k of candidates) if (k[0].length === end - at && text.startsWith(k[0], at)) return k;
+  return undefined;
+}
 
 const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
@@ -137,12 +148,12 @@ function tokenEnd(text: string, at: number): number {
     matched = Ident;
     return i;
   }
-  const single = singles.get(c);
+  const single = singles[c];
   if (single) {
     matched = single;
     return i;
   }
-  const pair = pairs.get(c);
+  const pair = pairs[c];
   if (!pair) return -1;
   if (text.charCodeAt(i) === pair[2]) {
     matched = pair[1];
@@ -174,12 +185,10 @@ export const rulesLexer = {
         errors.push({ offset: from, length: at - from });
         continue;
       }
-      let type = matched;
-      if (type) {
-        const image = text.slice(at, end);
-        if (type === Ident) type = keywordOfWord.get(image) ?? Ident;
-        tokens.push({ image, startOffset: at, tokenTypeIdx: type.tokenTypeIdx!, tokenType: type } as IToken);
-      }
+      const type = matched;
+      const keyword = type === Ident ? keywordAt(text, at, end) : undefined;
+      if (keyword) tokens.push({ image: keyword[0], startOffset: at, tokenTypeIdx: keyword[1].tokenTypeIdx!, tokenType: keyword[1] } as IToken);
+      else if (type) tokens.push({ image: text.slice(at, end), startOffset: at, tokenTypeIdx: type.tokenTypeIdx!, tokenType: type } as IToken);
       at = end;
     }
     return { tokens, errors };
