@@ -3,8 +3,9 @@
  * checkout's, in one process, round after round (bench/measure.ts), on the default pack: a cold
  * compile (every file and rules text one no cache has seen, as in bench/run.ts) beside the YAML
  * parse of the same texts, and the re-check after each of 10 successive edits of one card in a
- * compile session. The other checkout needs its node_modules (a link to this tree's will do).
- * ROUNDS (default 15) sets the rounds; the load average is printed with the figures.
+ * compile session: of its rules text, and of one of its numbers (a value no rule is checked
+ * against, compiler/incremental.ts). The other checkout needs its node_modules (a link to this
+ * tree's will do). ROUNDS (default 15) sets the rounds; the load average is printed with the figures.
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -56,7 +57,19 @@ const warm = interleaved(
   edits,
 );
 
+if (!/\btokens: \d+/.test(files.find((f) => f.path === CARD)?.text ?? '')) throw new Error(`${CARD} has no \`tokens: <number>\` to edit`);
+const numbers = (r: number) => Array.from({ length: EDITS }, (_, i) => files.map((f) => (f.path === CARD ? { path: f.path, text: f.text.replace(/\btokens: \d+/, `tokens: ${100 * r + i + 10}`) } : f)));
+const values = interleaved(
+  ROUNDS,
+  {
+    here: (texts: Compiler.SourceFile[][]) => texts.forEach((t) => sessions.here.analyze(t, { lower: false })),
+    base: (texts: Compiler.SourceFile[][]) => texts.forEach((t) => sessions.base.analyze(t, { lower: false })),
+  },
+  numbers,
+);
+
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}; CPU-time medians of ${ROUNDS} interleaved rounds; ${FIRST === 'base' ? 'the base' : 'this tree'} loaded and run first`);
 console.log(`YAML parse ${ms(cold.parse)}; cold compile: this tree ${ms(cold.here)} (${(cold.here / cold.parse).toFixed(2)}× the parse), base ${ms(cold.base)} (${(cold.base / cold.parse).toFixed(2)}×)`);
 console.log(`re-check after one edit of ${CARD}: this tree ${ms(warm.here / EDITS)}, base ${ms(warm.base / EDITS)}`);
+console.log(`re-check after one number of ${CARD} changed: this tree ${ms(values.here / EDITS)}, base ${ms(values.base / EDITS)}`);
