@@ -2,7 +2,7 @@ import type * as A from '../dsl/ast.ts';
 import { declarations, specialNames } from '../dsl/language.ts';
 import { builtinTable, type Builtin } from './builtins.ts';
 import type { Declared, RulesUnit } from './declare.ts';
-import { resolveTypeRef } from './declare.ts';
+import { resolveTypeRef, type Preference } from './declare.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentSpan } from './load.ts';
 import { emptyRecord, factOf, RecordingMap, recordedMaps, type CheckMemo } from './incremental.ts';
@@ -73,7 +73,7 @@ export interface Checked {
   flow?: Placed<A.FlowDecl>;
   invariants: Array<Placed<A.InvariantDecl>>;
   roles: Map<string, Map<string, { expr: A.Expr; slots: number; fragment: Fragment; single: boolean }>>;
-  scoring?: { score: A.Expr; tiebreak?: A.Expr; estimate?: A.Expr; slots: number };
+  scoring?: { score: A.Expr; tiebreak?: A.Expr; estimate?: A.Expr; slots: number; prefer: Array<{ key: string; expr: A.Expr; slots: number }> };
 }
 
 interface Var {
@@ -470,6 +470,8 @@ class Checker {
         }
         const s = this.d.scoring;
         if (s) key.push(s.score, s.scoreExpr, s.tiebreak, s.tiebreakExpr, s.estimate, s.estimateExpr);
+        // A preference reads its action's parameters: the declarations are part of what it was checked against.
+        for (const p of s?.prefer ?? []) key.push(p.action, p.option, p.source, p.expr, JSON.stringify(p.at), ...(this.c.actions.get(p.action) ?? []).map((d) => d.decl));
         return key;
       },
       () => {
@@ -549,7 +551,52 @@ class Checker {
     const score = s.scoreExpr && one(s.score, s.scoreExpr);
     const tiebreak = s.tiebreak && s.tiebreakExpr ? one(s.tiebreak, s.tiebreakExpr) : undefined;
     const estimate = s.estimate && s.estimateExpr ? one(s.estimate, s.estimateExpr) : undefined;
-    if (score) this.c.scoring = { score, tiebreak, estimate, slots: 0 };
+    if (score) this.c.scoring = { score, tiebreak, estimate, slots: 0, prefer: s.prefer.flatMap((p) => this.preference(p)) };
+  }
+
+  /**
+   * A `scoring: prefer` entry: a number for a choice of its action, read with `me` the player asked
+   * and the action's parameters by name; under `choose`, for an option of a type picked in a
+   * prompt, with `it` the option (`none`: declining). An action declared more than once (by several
+   * cards) lends its parameters only when every declaration names the same ones in the same order.
+   * Keyed as the runtime finds it: the action's name, or `choose <type>`.
+   */
+  private preference(p: Preference): Array<{ key: string; expr: A.Expr; slots: number }> {
+    const ctx = this.ctx({ program: { decls: [] }, fragment: p.source }, false);
+    if (p.option !== undefined) {
+      const type = p.option === 'none' ? undefined : this.optionType(p.option);
+      if (p.option !== 'none' && !type) {
+        const types = [...this.d.kinds.keys(), ...this.d.enums.keys(), 'bool', 'number', 'none'];
+        this.report({ code: 'RB0101', message: `unknown key \`${p.option}\` in scoring.prefer.choose`, at: p.at, hint: this.suggest(p.option, types) ?? 'a key of `choose` is the type of the option picked (a kind, an enum, `bool` or `number`), or `none`' });
+        return [];
+      }
+      if (type) ctx.where.push(type);
+    } else {
+      const decls = this.c.actions.get(p.action);
+      if (!decls?.length) {
+        this.report({ code: 'RB0101', message: `unknown key \`${p.action}\` in scoring.prefer`, at: p.at, hint: this.suggest(p.action, this.c.actions.keys()) ?? 'a key of `prefer` is the name of an action, or `choose`' });
+        return [];
+      }
+      const names = (d: A.ActionDecl) => d.params.map((x) => x.name).join(',');
+      const first = decls[0];
+      if (decls.every((d) => names(d.decl) === names(first.decl))) {
+        for (const param of first.decl.params) {
+          const type = resolveTypeRef(this.d, param.type, (sp) => this.at(first.unit, sp), () => {});
+          ctx.vars[0].set(param.name, { slot: ctx.slots++, type });
+        }
+      }
+    }
+    if (!p.expr) return [];
+    this.expect(ctx, p.expr, Ty.NUMBER, 'a preference');
+    return [{ key: p.option === undefined ? p.action : `choose ${p.option}`, expr: p.expr, slots: ctx.slots }];
+  }
+
+  private optionType(name: string): Type | undefined {
+    if (name === 'bool') return Ty.BOOL;
+    if (name === 'number') return Ty.NUMBER;
+    if (this.d.kinds.has(name)) return Ty.entity(name);
+    if (this.d.enums.has(name)) return { k: 'enum', name };
+    return undefined;
   }
 
   private checkRecursion(): void {

@@ -90,7 +90,21 @@ export interface Declared {
   /** Names of declarations that did not parse: uses of them are not reported again. */
   broken: Set<string>;
   /** The scoring expressions as written, and parsed (absent when one has a syntax error). */
-  scoring?: { score: Fragment; tiebreak?: Fragment; estimate?: Fragment; scoreExpr?: A.Expr; tiebreakExpr?: A.Expr; estimateExpr?: A.Expr };
+  scoring?: { score: Fragment; tiebreak?: Fragment; estimate?: Fragment; scoreExpr?: A.Expr; tiebreakExpr?: A.Expr; estimateExpr?: A.Expr; prefer: Preference[] };
+}
+
+/**
+ * A `scoring: prefer` entry, as written and parsed: how much a bot likes a choice of the action, or
+ * (`choose: { <type>: … }`) an option of that type picked in a prompt, `none` declining one.
+ */
+export interface Preference {
+  action: string;
+  /** Under `choose`: the option's type (a kind, an enum, `bool`, `number`) or `none`. */
+  option?: string;
+  source: Fragment;
+  /** The key of the entry. */
+  at: FileSpan;
+  expr?: A.Expr;
 }
 
 const BUILTIN_KINDS: readonly string[] = builtinKinds;
@@ -185,8 +199,16 @@ export function declare(pack: LoadedPack, reportTo: (d: DiagnosticInput) => void
     }
     const scoring = read.scoring;
     if (scoring) {
-      const { score, tiebreak, estimate } = scoring;
-      d.scoring = { score, tiebreak, estimate, scoreExpr: parseYamlExpression(score, report), tiebreakExpr: tiebreak && parseYamlExpression(tiebreak, report), estimateExpr: estimate && parseYamlExpression(estimate, report) };
+      const { score, tiebreak, estimate, prefer } = scoring;
+      d.scoring = {
+        score,
+        tiebreak,
+        estimate,
+        scoreExpr: parseYamlExpression(score, report),
+        tiebreakExpr: tiebreak && parseYamlExpression(tiebreak, report),
+        estimateExpr: estimate && parseYamlExpression(estimate, report),
+        prefer: prefer.map((p) => ({ ...p, expr: parseYamlExpression(p.source, report) })),
+      };
     }
   }
   if (kept) {
@@ -303,7 +325,7 @@ interface Vocabulary {
   }>;
   dice: Array<{ name: string; faces: Value[]; at: FileSpan }>;
   /** Present when the file has a `scoring` with a `score`. */
-  scoring?: { score: Fragment; tiebreak?: Fragment; estimate?: Fragment };
+  scoring?: { score: Fragment; tiebreak?: Fragment; estimate?: Fragment; prefer: Preference[] };
 }
 
 /**
@@ -356,7 +378,17 @@ function vocabularyOf(file: LoadedFile): Vocabulary {
   for (const [name, rawFaces] of Object.entries(mapOf(data.dice))) v.dice.push({ name, faces: listOf(rawFaces) as Value[], at: spanAt(file, ['dice', name], true) });
   if (data.scoring) {
     const score = fragmentOf(file, ['scoring', 'score']);
-    if (score) v.scoring = { score, tiebreak: fragmentOf(file, ['scoring', 'tiebreak']), estimate: fragmentOf(file, ['scoring', 'estimate']) };
+    const written = mapOf(mapOf(data.scoring).prefer);
+    const entry = (path: string[], p: { action: string; option?: string }): Preference[] => {
+      const source = fragmentOf(file, path);
+      return source ? [{ ...p, source, at: spanAt(file, path, true) }] : [];
+    };
+    const prefer = Object.keys(written).flatMap((action) =>
+      action === 'choose'
+        ? Object.keys(mapOf(written.choose)).flatMap((option) => entry(['scoring', 'prefer', 'choose', option], { action, option }))
+        : entry(['scoring', 'prefer', action], { action }),
+    );
+    if (score) v.scoring = { score, tiebreak: fragmentOf(file, ['scoring', 'tiebreak']), estimate: fragmentOf(file, ['scoring', 'estimate']), prefer };
   }
   vocabularies.set(file, v);
   return v;

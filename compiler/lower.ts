@@ -159,6 +159,7 @@ class Lowering {
       rules.score = this.expr(c.scoring.score);
       rules.tiebreak = c.scoring.tiebreak && this.expr(c.scoring.tiebreak);
       rules.estimate = c.scoring.estimate && this.expr(c.scoring.estimate);
+      if (c.scoring.prefer.length) rules.prefer = table(c.scoring.prefer.map((p) => [p.key, { value: this.expr(p.expr), slots: p.slots }] as const));
     }
   }
 

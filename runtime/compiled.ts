@@ -56,6 +56,11 @@ export interface Rules {
   tiebreak?: Expr;
   /** A player's expected final score mid-game (`scoring: estimate`), for bots that stop looking ahead. */
   estimate?: Expr;
+  /**
+   * By action name (`scoring: prefer`): how much a bot likes a choice of that action, read with `me`
+   * the player asked and the choice's arguments in the first `slots` locals. No state is changed.
+   */
+  prefer?: Table<{ value: Expr; slots: number }>;
 }
 
 /** Where a rule was written, as `file:line`, plus a short name such as `card: on event` (the card's id, then the rule). */

@@ -141,6 +141,7 @@ function warmingProgram(p: Program): Program {
     score: p.score,
     tiebreak: p.tiebreak,
     estimate: p.estimate,
+    prefer: p.prefer,
     warming: { calls: 0, steps: 0, next: undefined },
   };
 }
@@ -825,6 +826,7 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
     score: r.score && expr(r.score),
     tiebreak: r.tiebreak && expr(r.tiebreak),
     estimate: r.estimate && expr(r.estimate),
+    prefer: r.prefer && table(Object.entries(r.prefer).map(([action, p]) => [action, { value: expr(p.value), slots: p.slots }] as const)),
     warming: undefined,
   };
 }

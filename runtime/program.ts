@@ -30,6 +30,8 @@ export interface Program {
   tiebreak?: ExprFn;
   /** A player's expected final score (`scoring: estimate`), for bots. */
   estimate?: ExprFn;
+  /** By action name, a choice's worth to a bot (`scoring: prefer`), its arguments in the first locals. */
+  prefer?: Table<{ value: ExprFn; slots: number }>;
   /** For a game that names no engine: the interpreter's uses and their budget steps so far, and the program it goes on with once picked (`warmed`). */
   warming?: { calls: number; steps: number; next: Program | undefined };
 }

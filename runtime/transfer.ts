@@ -182,6 +182,7 @@ function inRange(pack: PackForm['pack']): void {
   // Roles, scores and the estimate are read with no locals of their own.
   for (const [kind, roles] of Object.entries(r.roles)) for (const [role, def] of Object.entries(roles)) walk(def.expr, 0, `${at}.roles.${kind}.${role}.expr`);
   for (const k of ['score', 'tiebreak', 'estimate'] as const) walk(r[k], 0, `${at}.${k}`);
+  for (const [action, p] of Object.entries(r.prefer ?? {})) walk(p.value, p.slots, `${at}.prefer.${action}.value`);
 }
 
 type Read<T> = (v: unknown, at: string) => T;
@@ -357,6 +358,7 @@ const rules = fields<Rules>({
   score: optional(expr),
   tiebreak: optional(expr),
   estimate: optional(expr),
+  prefer: optional(tableOf(fields({ value: expr, slots: int }))),
 });
 
 const field = fields<FieldInfo>({ name: str, type: str, default: value, hidden: bool });
