@@ -22,7 +22,9 @@
  * --random-games / BOTS_RANDOM_GAMES (the random rows of WotLK and Wroth; default 40), --cards /
  * BOTS_CARDS (Wroth's first N scenario cards; default all), --max-steps / BOTS_MAX_STEPS (default
  * 3000), --mcts-flags / BOTS_MCTS_FLAGS (more options of the MCTS bots, comma-separated, e.g.
- * `horizon=turn`, `policy=greedy`). Also printed: the wall-clock and CPU time of an MCTS seat's choice and of a game, the
+ * `horizon=turn`, `policy=greedy`), --wotlk-bots / BOTS_WOTLK_BOTS (WotLK's rows, comma-separated: `random`,
+ * `mcts` for the MCTS bot of these settings, or any bot's name such as `prefer`, played for
+ * --mcts-difficulties and --games like MCTS; default random, mcts). Also printed: the wall-clock and CPU time of an MCTS seat's choice and of a game, the
  * machine's load, what a 200-game matchup would take at that pace, and on stderr each game's
  * outcome as it ends (for WotLK with the round it ended in, the despair, the quests done and the
  * siege).
@@ -38,7 +40,7 @@ import { playByAgents, type AgentKind } from '../runtime/agents/index.ts';
 import { apply, evaluate, newGame, standings, type CompiledPack, type GameState } from '../runtime/index.ts';
 import { wilson } from '../simulate/study.ts';
 
-const FLAGS = ['games', 'first', 'iterations', 'depth', 'only', 'difficulties', 'mcts-difficulties', 'random-games', 'cards', 'max-steps', 'mcts-flags'] as const;
+const FLAGS = ['games', 'first', 'iterations', 'depth', 'only', 'difficulties', 'mcts-difficulties', 'random-games', 'cards', 'max-steps', 'mcts-flags', 'wotlk-bots'] as const;
 const { values: flags } = parseArgs({ options: Object.fromEntries(FLAGS.map((f) => [f, { type: 'string' }])) as Record<(typeof FLAGS)[number], { type: 'string' }> });
 /** A setting: its flag, else its environment variable (`--random-games` is BOTS_RANDOM_GAMES), else the default. */
 function setting(name: (typeof FLAGS)[number], fallback: string): string {
@@ -56,6 +58,7 @@ const MCTS_DIFFICULTIES = new Set(setting('mcts-difficulties', 'normal').split('
 const CARDS = setting('cards', '');
 const MCTS_FLAGS = setting('mcts-flags', '').split(',').filter(Boolean).map((f) => `:${f}`).join('');
 const only = new Set(setting('only', 'sw,wotlk,wroth').split(','));
+const WOTLK_BOTS = setting('wotlk-bots', 'random,mcts').split(',');
 const seeds = (n: number) => Array.from({ length: n }, (_, i) => FIRST + i);
 const root = join(import.meta.dirname, '..', 'content');
 
@@ -172,7 +175,7 @@ function wrathOfTheLichKing(): void {
   };
   console.log(`\nWrath of the Lich King, 2 heroes (won = the pack's scoring; random: ${RANDOM_GAMES} games a row, MCTS: ${GAMES}; seeds from ${FIRST})`);
   for (const difficulty of DIFFICULTIES) {
-    for (const bots of ['random', `mcts:${ITERATIONS}:team:depth=${DEPTH}${MCTS_FLAGS}`] as AgentKind[]) {
+    for (const bots of WOTLK_BOTS.map((b) => (b === 'mcts' ? `mcts:${ITERATIONS}:team:depth=${DEPTH}${MCTS_FLAGS}` : b)) as AgentKind[]) {
       if (bots !== 'random' && !MCTS_DIFFICULTIES.has(difficulty)) continue;
       const games = bots === 'random' ? RANDOM_GAMES : GAMES;
       if (!games) continue;

@@ -10,7 +10,7 @@ import type { SourceFile } from '../compiler/index.ts';
 import { readPackFolder } from '../compiler/packFolder.ts';
 import { agent, AgentKindError, choicesOfAsked, mctsAgent, parseAgentKind, playByAgents, type AgentKind } from '../runtime/agents/index.ts';
 import { determinise } from '../runtime/agents/determinise.ts';
-import { estimates } from '../runtime/estimate.ts';
+import { estimates, preferences } from '../runtime/estimate.ts';
 import { cloneState, writableRecord } from '../runtime/clone.ts';
 import { apply, attach, newGame, standings, viewFor, type CompiledPack, type GameState } from '../runtime/index.ts';
 import { rulebook } from './helpers/cli.ts';
@@ -37,7 +37,7 @@ function after(pack: CompiledPack, players: number, seed: number, choices: strin
 const mcts = (iterations: number, extra: Partial<Parameters<typeof mctsAgent>[3]> = {}) => ({ iterations, team: false, reuse: false, depth: 30, ...extra });
 
 describe('bot names', () => {
-  it('reads random, greedy and mcts with its options, in one place', () => {
+  it('reads random, greedy, prefer and mcts with its options, in one place', () => {
     expect(parseAgentKind('random')).toEqual({ kind: 'random' });
     expect(parseAgentKind('greedy')).toEqual({ kind: 'greedy' });
     expect(parseAgentKind('mcts:200')).toEqual({ kind: 'mcts', iterations: 200, team: false, reuse: false, depth: 30 });
@@ -47,6 +47,8 @@ describe('bot names', () => {
     expect(parseAgentKind('mcts:40:team:depth=0:horizon=turn')).toEqual({ kind: 'mcts', iterations: 40, team: true, reuse: false, depth: 0, horizon: 'turn' });
     expect(parseAgentKind('mcts:40:horizon=learned')).toEqual({ kind: 'mcts', iterations: 40, team: false, reuse: false, depth: 30, horizon: 'learned' });
     expect(parseAgentKind('mcts:40:team:depth=4:policy=greedy')).toEqual({ kind: 'mcts', iterations: 40, team: true, reuse: false, depth: 4, policy: 'greedy' });
+    expect(parseAgentKind('prefer')).toEqual({ kind: 'prefer' });
+    expect(parseAgentKind('mcts:20:team:depth=0:prune=3:policy=prefer')).toEqual({ kind: 'mcts', iterations: 20, team: true, reuse: false, depth: 0, prune: 3, policy: 'prefer' });
   });
 
   it('refuses a bad name with the forms there are', () => {
@@ -60,10 +62,11 @@ describe('bot names', () => {
       ['mcts:100:ms=0', /`ms=0` is not an option/],
       ['mcts:100:horizon=round', /`horizon=round` is not an option/],
       ['mcts:100:policy=best', /`policy=best` is not an option/],
+      ['mcts:100:prune=0', /`prune=0` is not an option/],
     ] as const) {
       expect(() => parseAgentKind(name), name).toThrow(AgentKindError);
       expect(() => parseAgentKind(name), name).toThrow(why);
-      expect(() => parseAgentKind(name), name).toThrow(/choose `random`, `greedy` or `mcts:<iterations>`/);
+      expect(() => parseAgentKind(name), name).toThrow(/choose `random`, `greedy`, `prefer` or `mcts:<iterations>`/);
     }
   });
 
@@ -191,6 +194,48 @@ describe('tree search', () => {
     expect(seeds.map((seed) => score('mcts:10:depth=3:policy=greedy', seed))).toEqual(seeds.map(() => 6));
   });
 
+  it("plays the pack's `scoring: prefer` as `prefer`, and a search's playouts (`policy=prefer`) or tree (`prune=`) by it", () => {
+    // Four rooms to the vault, two dead ends at every junction, six moves: a random walker never
+    // gets there; the preference heads for it and takes the dearest gem.
+    const vault = compiled(readPackFolder(join(packs, 'vault')));
+    const seeds = [1, 2, 3, 4, 5, 6, 7, 8];
+    const score = (kind: AgentKind, seed: number) => standings(playByAgents(vault, { players: 1, seed, agents: kind, maxSteps: 40 }).state)[0].score;
+    expect(seeds.map((seed) => score('random', seed))).toEqual(seeds.map(() => 0));
+    expect(seeds.map((seed) => score('prefer', seed))).toEqual(seeds.map(() => 5));
+    expect(seeds.filter((seed) => score('mcts:10', seed) > 0).length).toBeLessThanOrEqual(1);
+    expect(seeds.filter((seed) => score('mcts:10:policy=prefer', seed) === 5).length).toBeGreaterThanOrEqual(4);
+    expect(seeds.map((seed) => score('mcts:10:prune=1', seed))).toEqual(seeds.map(() => 5));
+  });
+
+  it('a preference reads an action\'s arguments by name, and an option picked in a prompt as `it`, without playing either', () => {
+    const vault = compiled(readPackFolder(join(packs, 'vault')));
+    const st = newGame(vault, { players: 1, seed: 1 });
+    const legal = choicesOfAsked(st);
+    const before = JSON.stringify(st);
+    // From the gate: the hall is 3 rooms from the vault, the dead ends 5; waiting is -10.
+    expect(Object.fromEntries(legal.map((c, i) => [c.id, preferences(vault, st, legal)![i]]))).toEqual({ 'move hall': -3, 'move gate1': -5, 'move gate2': -5, wait: -10 });
+    expect(JSON.stringify(st)).toBe(before);
+    const there = after(vault, 1, 1, ['move hall', 'move stair', 'move crypt', 'move vault']);
+    const gems = choicesOfAsked(there);
+    expect(Object.fromEntries(gems.map((c, i) => [c.id, preferences(vault, there, gems)![i]]))).toEqual({ 'choose glass': 1, 'choose ruby': 5, 'choose opal': 3, skip: -1 });
+    expect(preferences(tictactoe, st, [])).toBeUndefined();
+  });
+
+  it('a preference for no action, for an option of no type or that is not a number is a compile error at its key or value', () => {
+    const files = readPackFolder(join(packs, 'vault'));
+    const problems = (from: string, to: string) => {
+      const changed = files.map((f) => (f.path === 'game.yaml' ? { ...f, text: f.text.replace(from, to) } : f));
+      const line = changed.find((f) => f.path === 'game.yaml')!.text.split('\n').findIndex((l) => l.includes(to.trim().split('\n')[0])) + 1;
+      return { line, errors: compile(changed).diagnostics.filter((d) => d.severity === 'error').map((d) => ({ code: d.code, line: d.line, message: d.message, hint: d.hint })) };
+    };
+    const walk = problems('    move: 0', '    mov: 0');
+    expect(walk.errors).toEqual([{ code: 'RB0101', line: walk.line, message: 'unknown key `mov` in scoring.prefer', hint: 'did you mean `move`?' }]);
+    const jewel = problems('      gem: it.worth', '      jewel: it.worth');
+    expect(jewel.errors).toEqual([{ code: 'RB0101', line: jewel.line, message: 'unknown key `jewel` in scoring.prefer.choose', hint: expect.stringContaining('') }]);
+    const yes = problems('    wait: "-10"', '    wait: "true"');
+    expect(yes.errors.map((e) => [e.code, e.line])).toEqual([['RB0501', yes.line]]);
+  });
+
   it('an estimate that is not a number is a compile error at its place in the YAML', () => {
     const files = readPackFolder(join(packs, 'patience')).map((f) => (f.path === 'game.yaml' ? { ...f, text: f.text.replace(/estimate: .*/, 'estimate: "\'soon\'"') } : f));
     const r = compile(files);
@@ -281,6 +326,27 @@ describe('what a bot may see', () => {
       expect(graded, name).toBeGreaterThan(0);
       expect(graded, name).toBeLessThan(1000);
     }
+  });
+
+  it("WotLK's preference quests on a quest space, steps off it to rest one strike from a defeat, and clears a space at 3 ghouls", () => {
+    const pack = compiled(readPackFolder(join(import.meta.dirname, '..', 'content', 'wotlk')));
+    const start = after(pack, 2, 1, ['choose normal', 'choose firstGame', 'choose jaina', 'choose muradin']);
+    const quest = pack.byKind.quest!.find((q) => start.e[q].active)!;
+    const questSpace = pack.entities[quest].props.space as string;
+    /** The choice `prefer` makes with Jaina on `space` at `health`, every ghoul of the board on `space` (`ghouls`) or none. */
+    const pick = (space: string, health: number, ghouls = 0): string => {
+      const st = cloneState(start);
+      for (const s of pack.byKind.space!) writableRecord(st, s)!.ghouls = s === space ? ghouls : 0;
+      Object.assign(writableRecord(st, 'jaina')!, { space, health });
+      const played = attach(pack, st);
+      return agent('prefer', 1, 'p1', pack).choose(played, choicesOfAsked(played), 'p1').id;
+    };
+    expect(pick(questSpace, 7)).toBe(`quest ${quest}`);
+    const off = pick(questSpace, 2);
+    expect(off).toMatch(/^move /);
+    expect(pack.byKind.quest!.some((q) => start.e[q].active && pack.entities[q].props.space === off.slice('move '.length))).toBe(false);
+    const elsewhere = pack.byKind.space!.find((s) => pack.entities[s].props.color !== null && !pack.byKind.quest!.some((q) => pack.entities[q].props.space === s))!;
+    expect(pick(elsewhere, 7, 3)).toBe('fight');
   });
 
   it("WotLK's estimate weighs a space one ghoul short of an overrun, less with a hero near, shrinks with despair and grows when a quest is done", () => {

@@ -20,11 +20,13 @@ import { display } from '../values.ts';
 import { choicesOfAsked } from './decision.ts';
 import { greedyAgent } from './greedy.ts';
 import { mctsAgent, type MctsOptions } from './mcts.ts';
+import { preferAgent } from './prefer.ts';
 import { randomAgent } from './random.ts';
 
 export { choicesOfAsked } from './decision.ts';
 export { greedyAgent } from './greedy.ts';
 export { mctsAgent, PLAYOUT_CAP, type MctsOptions } from './mcts.ts';
+export { preferAgent } from './prefer.ts';
 export { randomAgent } from './random.ts';
 
 export interface Agent {
@@ -40,24 +42,24 @@ export interface Agent {
 }
 
 /** A bot's name, as every command and the playground take it: `random`, `greedy`, `mcts:200`, `mcts:200:team`. */
-export type AgentKind = 'random' | 'greedy' | `mcts:${string}`;
+export type AgentKind = 'random' | 'greedy' | 'prefer' | `mcts:${string}`;
 /** The bots to offer where one is picked from a list: a search small enough to wait for in a browser. */
 export const AGENT_KINDS: AgentKind[] = ['random', 'greedy', 'mcts:20', 'mcts:20:team'];
 
 /** What a bot's name says. */
-export type AgentSpec = { kind: 'random' } | { kind: 'greedy' } | ({ kind: 'mcts' } & MctsOptions);
+export type AgentSpec = { kind: 'random' } | { kind: 'greedy' } | { kind: 'prefer' } | ({ kind: 'mcts' } & MctsOptions);
 
 /** Playouts with a pack's estimate stop after this many choices unless the name says `depth=`. */
 export const DEFAULT_DEPTH = 30;
 const MAX_ITERATIONS = 1_000_000;
-const FORMS = '`random`, `greedy` or `mcts:<iterations>` with optional `:team`, `:reuse`, `:depth=<choices>`, `:horizon=turn|learned`, `:policy=greedy`, `:ms=<milliseconds>` (e.g. `mcts:200`, `mcts:200:team`)';
+const FORMS = '`random`, `greedy`, `prefer` or `mcts:<iterations>` with optional `:team`, `:reuse`, `:depth=<choices>`, `:horizon=turn|learned`, `:policy=greedy|prefer`, `:prune=<choices>`, `:ms=<milliseconds>` (e.g. `mcts:200`, `mcts:200:team`)';
 
 /** A bad bot name, with the names there are. */
 export class AgentKindError extends Error {}
 
 /** The one place a bot's name is read. */
 export function parseAgentKind(name: string): AgentSpec {
-  if (name === 'random' || name === 'greedy') return { kind: name };
+  if (name === 'random' || name === 'greedy' || name === 'prefer') return { kind: name };
   const [head, count, ...flags] = name.split(':');
   const bad = (why: string) => new AgentKindError(`\`${name}\` is not a bot: ${why}; choose ${FORMS}`);
   if (head !== 'mcts') throw bad('unknown name');
@@ -70,8 +72,9 @@ export function parseAgentKind(name: string): AgentSpec {
     else if (flag === 'reuse') spec.reuse = true;
     else if (key === 'depth' && whole(value) !== undefined) spec.depth = whole(value)!;
     else if (key === 'ms' && whole(value)) spec.ms = whole(value)!;
+    else if (key === 'prune' && whole(value)) spec.prune = whole(value)!;
     else if (flag === 'horizon=turn' || flag === 'horizon=learned') spec.horizon = value as 'turn' | 'learned';
-    else if (flag === 'policy=greedy') spec.policy = 'greedy';
+    else if (flag === 'policy=greedy' || flag === 'policy=prefer') spec.policy = value as 'greedy' | 'prefer';
     else throw bad(`\`${flag}\` is not an option of mcts`);
   }
   return spec;
@@ -86,6 +89,7 @@ export function agent(kind: AgentKind, seed: number | string, player: string, pa
   const spec = parseAgentKind(kind);
   if (spec.kind === 'greedy') return greedyAgent(seed, player);
   if (spec.kind === 'random') return randomAgent(seed, player);
+  if (spec.kind === 'prefer') return preferAgent(pack, seed, player);
   return mctsAgent(pack, seed, player, spec, kind);
 }
 
