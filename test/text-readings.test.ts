@@ -85,6 +85,8 @@ describe('readings the mutation benchmark asked for', () => {
     const found = findings('smallworld-wow', 'markers.yaml', 'heartOfAzeroth', 'At the end of your turn, place the Heart of Azeroth marker in 1 of the regions you control. Collect', 'At the end of your turn, collect');
     expect(found.map((f) => [f.lang, f.code])).toEqual([['en', 'TX0202']]);
     expect(found[0].message).toBe('the rules say effect `place` (`spot.treasure = self`), which the en text does not say');
+    // The hint says it as a draft does, by the effect's template.
+    expect(found[0].hint).toBe('say it in the en text, e.g. “place this marker in 1 of the regions you control”');
     // Frostmourne's `r.treasure = self` follows the action's conquest of `r`, no `choose`: its text says no "place".
     expect(findings('smallworld-wow', 'markers.yaml', 'frostmourne', 'Once per turn you may use Frostmourne to conquer', 'Once per turn you may use Frostmourne to conquer')).toEqual([]);
   });

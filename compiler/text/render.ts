@@ -169,7 +169,8 @@ export class Renderer {
       case 'condition':
         return this.lang.conditions.get(b.cond)?.text ?? b.cond;
       case 'effect':
-        return this.lang.effects.get(b.effect)?.read[0]?.source ?? b.effect;
+        // As a draft says it where the language has its template ("place this marker in …"), else by its first words.
+        return (this.template(`effect.${b.effect}.do`, c.decl, c.span, false) !== undefined ? this.effect(c) : undefined) ?? this.lang.effects.get(b.effect)?.read[0]?.source ?? b.effect;
       case 'limit': {
         const t = this.template(`limit.${b.per}`, c.decl, c.span);
         return t ? t.replace('{times}', this.times(b.times, c.decl, c.span)) : `${b.times}× / ${b.per}`;
