@@ -43,8 +43,9 @@ function plain(node: unknown): unknown {
       const name = k === null ? '' : String(k);
       const value = plain(pair.value);
       if (value === UNPLAIN) return UNPLAIN;
-      // As `toJS` does: a name the object already answers to (`__proto__`, `toString`) becomes its own property.
-      if (name in map) Object.defineProperty(map, name, { value, writable: true, enumerable: true, configurable: true });
+      // As `toJS` does, `__proto__` becomes an own property rather than the prototype; any other
+      // name the object answers to (`toString`) becomes one by assignment.
+      if (name === '__proto__') Object.defineProperty(map, name, { value, writable: true, enumerable: true, configurable: true });
       else map[name] = value;
     }
     return Object.freeze(map);
