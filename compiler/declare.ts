@@ -439,27 +439,49 @@ function itemRead(file: LoadedFile, item: Record<string, unknown>, i: number): I
   return read;
 }
 
-/** `sameCards` by file: a file read again from the parse cache is the same object (compiler/load.ts). */
-const cardsOnly = new WeakMap<LoadedFile, string | null>();
+/** `outline` by file: a file read again from the parse cache is the same object (compiler/load.ts). */
+const outlines = new WeakMap<LoadedFile, string | null>();
+
+/** A file's cards' kinds and ids in order, as a text. */
+function headsOf(file: LoadedFile): string {
+  const heads = listOf(mapOf(file.data).entities).map((item, i) => (item && typeof item === 'object' ? itemRead(file, item as Record<string, unknown>, i) : undefined));
+  return JSON.stringify(heads.map((r) => (r ? [r.first ?? null, r.id] : null)));
+}
+
 
 /**
- * For a file that declares nothing but cards (no enum, kind, die, scoring, rules of the game or
- * presentation), a text of its cards' kinds and ids in order; undefined for any other file
- * (compiler/declareMemo.ts).
+ * What a file declares but its cards' contents, as a text: its vocabulary (enums, kinds, dice,
+ * scoring) as read and where each part is written, and its cards' kinds and ids in order; undefined
+ * for a file with rules of the game or a presentation, or a vocabulary that cannot be written out
+ * (a value that holds itself through YAML aliases). Two versions of a file with the same outline
+ * differ only in their cards' names, texts, values and rules (compiler/declareMemo.ts).
  */
-export function sameCards(file: LoadedFile): string | undefined {
-  let known = cardsOnly.get(file);
+export function outline(file: LoadedFile): string | undefined {
+  let known = outlines.get(file);
   if (known === undefined) {
-    const v = vocabularyOf(file);
-    const data = mapOf(file.data);
     known = null;
-    if (!v.enums.length && !v.kinds.length && !v.dice.length && !v.scoring && data.rules === undefined && data.presentation === undefined) {
-      const heads = listOf(data.entities).map((item, i) => (item && typeof item === 'object' ? itemRead(file, item as Record<string, unknown>, i) : undefined));
-      known = JSON.stringify(heads.map((r) => (r ? [r.first ?? null, r.id] : null)));
+    const data = mapOf(file.data);
+    if (data.rules === undefined && data.presentation === undefined) {
+      try {
+        known = JSON.stringify([vocabularyOf(file), headsOf(file)], (_key, v: unknown) => placed(file, v));
+      } catch {
+        // Without a text the file is declared again on every edit.
+      }
     }
-    cardsOnly.set(file, known);
+    outlines.set(file, known);
   }
   return known ?? undefined;
+}
+
+/** A value of a vocabulary written out exactly: a fragment by where it is and what is written there, and numbers JSON would blur (infinities, NaN, -0) by their text. */
+function placed(file: LoadedFile, v: unknown): unknown {
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0) ? v : `\u0000${Object.is(v, -0) ? '-0' : String(v)}`;
+  if (v && typeof v === 'object' && typeof (v as Fragment).toFile === 'function') {
+    const f = v as Fragment;
+    const [start, end] = [f.toFile(0), f.toFile(f.text.length)];
+    return [f.file, start, end, f.text, file.text.slice(start, end)];
+  }
+  return v;
 }
 
 /**

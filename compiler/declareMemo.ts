@@ -46,15 +46,15 @@ interface Last {
  * What the declaration pass found in the last compile of a session, so that an edit of cards
  * declares again only the files it changed. The vocabulary, the game's rules texts, the
  * presentation and the cards of every other file are taken as they were when each file that
- * changed since held only cards before and after (no enum, kind, die, scoring, rules of the game or
- * presentation), the same cards by kind and id in the same order: then everything the rest of the
- * pack was declared against (the vocabulary, which ids exist and of which kind) is unchanged, and
- * so is what was found in it. The objects taken again are the last compile's own: no pass after
+ * changed since has the same outline before and after: no rules of the game or presentation, the
+ * same vocabulary written in the same places, the same cards by kind and id in the same order.
+ * Then everything the rest of the pack was declared against (the vocabulary, which ids exist and
+ * of which kind) is unchanged, and so is what was found in it. The objects taken again are the last compile's own: no pass after
  * the declaration changes them (an entity's checked values are written once, on the entity made
  * for them; the nesting check replaces a unit rather than changing it).
  *
- * `sameCards(file)` is the test of a file (declare.ts): a text for a file holding only cards, the
- * same for the same cards by kind and id, and undefined for any other file.
+ * `outline(file)` is the test of a file (declare.ts): a text of what it declares but its cards'
+ * contents, or undefined for a file with rules of the game or a presentation.
  */
 export class DeclareMemo {
   private last: Last | undefined;
@@ -63,9 +63,9 @@ export class DeclareMemo {
   /** What checking an entity's values reported, by entity: an entity taken again is not checked again. */
   readonly values = new WeakMap<EntitySym, DiagnosticInput[]>();
 
-  constructor(private readonly sameCards: (file: LoadedFile) => string | undefined) {}
+  constructor(private readonly outline: (file: LoadedFile) => string | undefined) {}
 
-  /** The last compile's findings, when only files holding the same cards changed since (see above). */
+  /** The last compile's findings, when only files of the same outline changed since (see above). */
   unchanged(pack: LoadedPack): { vocabulary: KeptVocabulary; game: GameUnits; cards: (file: LoadedFile) => FileCards | undefined } | undefined {
     const last = this.last;
     this.taken = false;
@@ -75,8 +75,8 @@ export class DeclareMemo {
       const then = last.files[i];
       if (now === then) continue;
       if (now.path !== then.path) return undefined;
-      const cards = this.sameCards(now);
-      if (cards === undefined || cards !== this.sameCards(then)) return undefined;
+      const declared = this.outline(now);
+      if (declared === undefined || declared !== this.outline(then)) return undefined;
     }
     this.taken = true;
     return {

@@ -12,9 +12,9 @@
  *   it was;
  * - the pack's environment: every file's value with its rules texts taken out (kinds, fields,
  *   enums, entities, dice, roles, scoring; not its comments or layout, which checking a rule never
- *   reads), but of a file that holds only cards, only which cards, by kind and id (checking reads
- *   no card's names, texts or values: a card's numbers may change without checking the rules
- *   again); the signature of every declaration of the
+ *   reads), its cards only by kind and id (checking reads no card's names, texts or values: a
+ *   card's numbers may change without checking the rules again); the signature of every
+ *   declaration of the
  *   game's own rules (names, parameters, types; the whole of a `check` or `guard`, which a card
  *   applies in place), the names every rules text declares, and the names of broken declarations.
  *   The bodies of functions, procedures, actions and triggers are not in it: checking a declaration
@@ -42,7 +42,7 @@
  */
 import type * as A from '../dsl/ast.ts';
 import type { Checked, Placed } from './check.ts';
-import { sameCards, type RulesUnit } from './declare.ts';
+import type { RulesUnit } from './declare.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
 import { Parts } from './parts.ts';
 import type { Fragment } from './source.ts';
@@ -321,11 +321,8 @@ function sameParts(a: readonly string[], b: readonly string[]): boolean {
 function environmentOf(c: Checked, last: readonly string[]): readonly string[] {
   const d = c.declared;
   const parts = new Parts(last);
-  // Every file's value with its rules texts (the game's and the cards') taken out; of a file of cards only, its cards' kinds and ids.
-  for (const f of d.files) {
-    const cards = f.path === 'pack.yaml' ? undefined : sameCards(f);
-    parts.push(f.path, cards !== undefined ? `\u0000cards ${cards}` : f.data !== null && typeof f.data === 'object' ? valueWithoutRules(f.data) : String(f.data));
-  }
+  // Every file's value with its rules texts (the game's and the cards') taken out, and its cards but for their kinds and ids.
+  for (const f of d.files) parts.push(f.path, f.data !== null && typeof f.data === 'object' ? valueWithoutRules(f.data) : String(f.data));
   // Map.forEach, not for…of: a compile goes over every declaration here, and entries would be arrays made for nothing.
   c.events.forEach((p, name) => !p.unit.owner && parts.push(signature('event', name, p.decl, false)));
   c.fns.forEach((p, name) => !p.unit.owner && parts.push(signature('fn', name, p.decl, true)));
@@ -361,7 +358,7 @@ function valueWithoutRules(data: object): string {
   let s = withoutRules.get(data);
   if (s === undefined) {
     const { rules, entities, ...rest } = data as Record<string, unknown>;
-    const cards = Array.isArray(entities) ? entities.map((e) => (e !== null && typeof e === 'object' && !Array.isArray(e) ? { ...e, rules: typeof (e as { rules?: unknown }).rules === 'string' ? '' : (e as { rules?: unknown }).rules } : e)) : entities;
+    const cards = Array.isArray(entities) ? entities.map((e) => (e !== null && typeof e === 'object' && !Array.isArray(e) ? head(e as Record<string, unknown>) : e)) : entities;
     try {
       s = JSON.stringify([typeof rules === 'string' ? '' : rules, cards, rest], exactNumbers);
     } catch {
@@ -371,6 +368,13 @@ function valueWithoutRules(data: object): string {
     withoutRules.set(data, s);
   }
   return s;
+}
+
+/** A card's kind and id, as the declaration pass reads them (compiler/declare.ts, `itemRead`). */
+function head(item: Record<string, unknown>): [string | null, string] {
+  const [first] = Object.keys(item);
+  const raw = first === undefined ? undefined : item[first];
+  return [first ?? null, raw !== null && typeof raw === 'object' ? (Array.isArray(raw) ? '[…]' : '{…}') : String(raw)];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { check, type Checked } from './check.ts';
-import { declare, sameCards, type Declared } from './declare.ts';
+import { declare, outline, type Declared } from './declare.ts';
 import { DeclareMemo } from './declareMemo.ts';
 import type { Diagnostic, DiagnosticInput } from './diagnostic.ts';
 import { loadPack, type LoadedPack } from './load.ts';
@@ -47,7 +47,7 @@ export function compile(files: SourceFile[], options: CompileOptions = {}): Comp
  * One session per pack being edited; its memory is a few compiles' worth.
  */
 export class CompileSession {
-  private readonly memo: SessionMemo = { check: new CheckMemo(), declare: new DeclareMemo(sameCards) };
+  private readonly memo: SessionMemo = { check: new CheckMemo(), declare: new DeclareMemo(outline) };
 
   compile(files: SourceFile[], options: CompileOptions = {}): CompileResult {
     const { diagnostics, pack } = this.analyze(files, { ...options, lower: true });
