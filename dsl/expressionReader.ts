@@ -24,8 +24,8 @@ export interface TokenSource {
 export const NOT_READ: unique symbol = Symbol('not read');
 
 /**
- * How deep the reader goes (values in brackets, calls, `if`, `not` and `-` inside each other)
- * before it leaves a text to the grammar. The grammar runs out of stack at a depth the reader would
+ * How deep the reader goes (values in brackets, calls, `if`, `not` and `-` inside each other, and
+ * types in types) before it leaves a text to the grammar. The grammar runs out of stack at a depth the reader would
  * not (about 150 brackets here), and there says so (RB0301); a text the reader took would instead
  * reach the nesting check (RB0302). Shipped rules stay under 40 levels in all.
  */
@@ -38,16 +38,17 @@ const comparisons = new Set<TokenType>([T.Eq, T.Neq, T.Le, T.Ge, T.Lt, T.Gt, K.i
  * expression rules in dsl/parser.ts read them (`expression` down to `primary`), building the same
  * trees. The grammar's rules cost a dozen rule calls, each with its lookahead and recovery
  * bookkeeping, for every name or number read, and expressions are most of a pack's rules; this
- * reads them directly when the text is well formed. It recovers from nothing: on the first token
- * out of place it throws `NOT_READ`, and the parser reads the whole text again with its grammar,
- * so every syntax error is found and worded by the grammar alone (test/parser-direct.test.ts holds
- * the two to the same trees and the same errors over the shipped packs' rules and mutations of them).
+ * reads them directly when the text is well formed (and dsl/statementReader.ts the rest). It
+ * recovers from nothing: on the first token out of place it throws `NOT_READ`, and the parser reads
+ * the whole text again with its grammar, so every syntax error is found and worded by the grammar
+ * alone (test/parser-direct.test.ts holds the two to the same trees and the same errors over the
+ * shipped packs' rules and mutations of them).
  */
 export class ExpressionReader {
   /** Levels of expression open now; a reading that throws leaves it as it was, and `begin` starts it again. */
-  private depth = 0;
+  protected depth = 0;
 
-  constructor(private readonly tokens: TokenSource) {}
+  constructor(protected readonly tokens: TokenSource) {}
 
   begin(): void {
     this.depth = 0;
@@ -60,7 +61,7 @@ export class ExpressionReader {
     return e;
   }
 
-  private enter(): void {
+  protected enter(): void {
     if (++this.depth > DIRECT_DEPTH) throw NOT_READ;
   }
 
@@ -205,7 +206,7 @@ export class ExpressionReader {
     throw NOT_READ;
   }
 
-  private args(): { args: A.Expr[]; close: IToken } {
+  protected args(): { args: A.Expr[]; close: IToken } {
     this.tokens.take();
     const { items, close } = this.list(T.RParen);
     return { args: items, close };
@@ -224,14 +225,14 @@ export class ExpressionReader {
     return { items, close: this.expect(end) };
   }
 
-  private string(): A.StringExpr {
+  protected string(): A.StringExpr {
     const t = this.tokens.take();
     if (!this.tokens.holeParser) return { kind: 'string', parts: [], span: tokSpan(t) };
     const { parts, badHoles } = splitHoles(t, this.tokens.holeParser);
     return badHoles.length ? { kind: 'string', parts, badHoles, span: tokSpan(t) } : { kind: 'string', parts, span: tokSpan(t) };
   }
 
-  private expect(type: TokenType): IToken {
+  protected expect(type: TokenType): IToken {
     if (this.tokens.peek(1).tokenType !== type) throw NOT_READ;
     return this.tokens.take();
   }

@@ -2,10 +2,11 @@ import { LRUCache } from 'lru-cache';
 import { EmbeddedActionsParser, type IOrAlt, type IRecognitionException, type IToken, type TokenType, type IParserErrorMessageProvider, tokenLabel } from 'chevrotain';
 import * as T from './lexer.ts';
 import type * as A from './ast.ts';
-import { DIRECT_DEPTH, ExpressionReader, NOT_READ, type TokenSource } from './expressionReader.ts';
+import { DIRECT_DEPTH, NOT_READ, type TokenSource } from './expressionReader.ts';
 import { splitHoles } from './holes.ts';
 import { contextualWords, declarationList, declarations } from './language.ts';
 import { span, tokSpan, tokenEnd } from './spans.ts';
+import { StatementReader } from './statementReader.ts';
 
 const K = T.keywords;
 
@@ -68,12 +69,12 @@ class RulesParser extends EmbeddedActionsParser implements TokenSource {
   /** Names of the declarations that had a syntax error, for the last `program` parsed. */
   broken: string[] = [];
   /**
-   * Set while a text is read directly: the grammar's expression rules hand their expression to
-   * `reader`, which throws at the first error (dsl/expressionReader.ts). Off, the grammar reads
-   * everything and recovers from errors.
+   * Set while a text is read directly: the entry rules (`program`, `expression`) hand the text to
+   * `reader`, which throws at the first error (dsl/statementReader.ts, dsl/expressionReader.ts).
+   * Off, the grammar reads everything and recovers from errors.
    */
   direct = false;
-  readonly reader = new ExpressionReader(this);
+  readonly reader = new StatementReader(this);
 
   constructor() {
     // Recovery: after an error the parser re-syncs on a token that may follow (a `}`, the next
@@ -112,6 +113,7 @@ class RulesParser extends EmbeddedActionsParser implements TokenSource {
    * recovery skipped after it would be noise.
    */
   program = this.RULE('program', (): A.Program => {
+    if (this.direct) return this.reader.program();
     const decls: A.Decl[] = [];
     this.MANY(() => {
       const before = this.ACTION(() => ({ errors: this.errors.length, name: this.declName() }));
@@ -691,7 +693,6 @@ class RulesParser extends EmbeddedActionsParser implements TokenSource {
   });
 
   orExpr = this.RULE('orExpr', (): A.Expr => {
-    if (this.direct) return this.reader.or();
     let e = this.SUBRULE(this.andExpr);
     this.MANY(() => {
       this.CONSUME(K.or);
@@ -737,7 +738,6 @@ class RulesParser extends EmbeddedActionsParser implements TokenSource {
   });
 
   rangeExpr = this.RULE('rangeExpr', (): A.Expr => {
-    if (this.direct) return this.reader.range();
     const from = this.SUBRULE(this.additive);
     let e = from;
     this.OPTION(() => {
@@ -751,7 +751,6 @@ class RulesParser extends EmbeddedActionsParser implements TokenSource {
   private readonly additiveOps = this.tokenAlts([T.Plus, T.Minus]);
 
   additive = this.RULE('additive', (): A.Expr => {
-    if (this.direct) return this.reader.additive();
     let e = this.SUBRULE(this.multiplicative);
     this.MANY(() => {
       const op = this.OR(this.additiveOps);
@@ -786,7 +785,6 @@ class RulesParser extends EmbeddedActionsParser implements TokenSource {
   unary = this.RULE('unary', (): A.Expr => this.OR(this.negatives));
 
   postfix = this.RULE('postfix', (): A.Expr => {
-    if (this.direct) return this.reader.postfix();
     let e = this.SUBRULE(this.primary);
     this.MANY(() => {
       this.CONSUME(T.Dot);
@@ -879,10 +877,11 @@ const leftOver: Record<Entry, string> = {
 };
 
 /**
- * How a text is read. `either`, the compiler's: directly (the grammar for declarations and
- * statements, dsl/expressionReader.ts for their expressions, no recovery), and only a text that
- * reading finds an error in again by the grammar alone, which recovers and words the errors.
- * `grammar` and `direct` are the two alone, for the tests that hold them to the same results.
+ * How a text is read. `either`, the compiler's: directly (dsl/statementReader.ts and
+ * dsl/expressionReader.ts, by plain recursive descent, no recovery), and only a text that reading
+ * finds an error in again by the grammar, which recovers and words the errors: Chevrotain's rule
+ * calls, lookahead and recovery bookkeeping made the grammar several times slower. `grammar` and
+ * `direct` are the two alone, for the tests that hold them to the same results.
  */
 export type Reading = 'either' | 'grammar' | 'direct';
 
@@ -919,8 +918,8 @@ function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T,
 }
 
 /**
- * The text read with the expression reader, or `NOT_READ` at its first error or where it may nest
- * deeper than the grammar could (`DIRECT_DEPTH`, blocks and `else if` counted with it).
+ * The text read directly, or `NOT_READ` at its first error or where it may nest deeper than the
+ * grammar could (`DIRECT_DEPTH`, blocks and `else if` counted with it).
  */
 function readDirectly<T>(parser: RulesParser, tokens: IToken[], run: (p: RulesParser) => T): T | typeof NOT_READ {
   let open = 0;
