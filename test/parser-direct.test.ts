@@ -111,6 +111,7 @@ describe('rules text read directly', () => {
       calls: readRules(`fn k(): number = ${'f('.repeat(n)}1${')'.repeat(n)}`, reading),
       blocks: readRules(`proc p() { ${'if true { '.repeat(n)}x = 1 ${'} '.repeat(n)}}`, reading),
       elseIfs: readRules(`proc q() { if true { } ${'else if (1) == 1 { } '.repeat(n)}}`, reading),
+      types: readRules(`fn t(x: ${'list<'.repeat(n)}number${'>'.repeat(n)}): number = 1`, reading),
     });
     for (const n of [DIRECT_DEPTH - 2, DIRECT_DEPTH + 1, 150, 400]) expect(same(deep(n, 'either'), deep(n, 'grammar')), `depth ${n}`).toBe(true);
     for (const [what, r] of Object.entries(deep(DIRECT_DEPTH + 1, 'direct'))) expect(r.errors.map((e) => e.message), what).toEqual([NOT_READ_DIRECTLY]);
