@@ -13,6 +13,10 @@
  * (default 4) players: `BASE=… PACK=test/packs/tictactoe PLAYERS=2 GAMES=2000` races a small game.
  * PLAYOUT=1 plays the games in playout mode (`playoutChoices`, `playoutApply`), as simulations do;
  * ENGINE=generated or =interpreter plays every game on that engine (else the default's warming).
+ *
+ * PARTS=1 (in playout mode) says what share of a game's time its listings and its new game take,
+ * where a profile spreads the time over too many small functions to add up: the same games raced
+ * as they are, with every listing made twice, and with every new game made twice.
  */
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -64,13 +68,21 @@ function withRaceCopies(files: SourceFile[], copies: number): SourceFile[] {
   });
 }
 
+/** What `play` does twice (`PARTS`): each listing, each new game. */
+interface Twice {
+  listing?: boolean;
+  setup?: boolean;
+}
+
 /** Plays `games` games from seed `from`; returns the choices made and feeds every final state to `hash`. */
-function play(engine: Engine, pack: CompiledPack, from: number, games: number, hash?: (x: string) => void): number {
+function play(engine: Engine, pack: CompiledPack, from: number, games: number, hash?: (x: string) => void, twice: Twice = {}): number {
   let choices = 0;
   for (let seed = from; seed < from + games; seed++) {
     const pick = new RandomPicker(seed);
+    if (twice.setup) engine.newGame(pack, { players: PLAYERS, seed, engine: ENGINE });
     let st = engine.newGame(pack, { players: PLAYERS, seed, engine: ENGINE });
     while (!st.over && st.choices.length < 5000) {
+      if (twice.listing) engine.playoutChoices(st);
       const r = PLAYOUT ? engine.playoutApply(st, pick.index(engine.playoutChoices(st))) : engine.apply(st, legalPick(engine, st, pick));
       if (!r.ok) throw new Error(`a listed choice was refused: ${r.reason}`);
       st = r.state;
@@ -96,7 +108,17 @@ function digest(engine: Engine, pack: CompiledPack): string {
 const files = readPackFolder(DIR).filter((f) => !f.path.startsWith('scenarios/'));
 const here: Engine = { ...compiler, ...runtime };
 
-if (process.env.BASE) {
+if (process.env.PARTS === '1') {
+  if (!PLAYOUT) throw new Error('PARTS=1 measures playouts: set PLAYOUT=1 too');
+  const pack = packOf(here, files);
+  const t = interleaved(ROUNDS, {
+    games: () => void play(here, pack, 1, GAMES),
+    listing: () => void play(here, pack, 1, GAMES, undefined, { listing: true }),
+    setup: () => void play(here, pack, 1, GAMES, undefined, { setup: true }),
+  });
+  const share = (k: 'listing' | 'setup') => `${(((t[k] - t.games) / t.games) * 100).toFixed(1)}%`;
+  console.log(`${DIR}, ${GAMES} playouts: listing the choices ${share('listing')} of a game's time, the new game ${share('setup')}, applying the choices the rest`);
+} else if (process.env.BASE) {
   const from = (p: string) => import(pathToFileURL(resolve(process.env.BASE!, p)).href);
   const other: Engine = { ...(await from('compiler/index.ts')), ...(await from('runtime/index.ts')) };
   const packs = { here: packOf(here, files), base: packOf(other, files) };
