@@ -76,6 +76,29 @@ function groupsOf(summary: PackSummary, state: GameState): Array<{ kind: string;
   return groups;
 }
 
+/**
+ * What the board draws from a state, in a text: equal texts draw equal boards (for the same pack,
+ * language and space). It is what renderBoard reads of the state, the groups of nodes, each node's
+ * look and the choices each node would make, without the text measuring, layout and SVG that cost
+ * the most of a draw; so a redraw for new rules that changed what no node shows (a player's coins)
+ * can keep the board drawn.
+ */
+export function boardDrawn(input: Pick<BoardInput, 'summary' | 'state' | 'lang' | 'choices' | 'clickable'>): string {
+  const groups = groupsOf(input.summary, input.state);
+  const looks = new Looks(input.summary, input.state, input.lang);
+  const picks = picksOf(input);
+  return JSON.stringify(groups.map((g) => [g.kind, g.ids.map((id) => [id, looks.node(id), picks.get(id)?.map((c) => [c.id, c.player, c.label, c.args]) ?? null])]));
+}
+
+/** The legal choices naming each node, when the viewer may make them by clicking. */
+function picksOf(input: Pick<BoardInput, 'summary' | 'choices' | 'clickable'>): Map<string, Choice[]> {
+  const byEntity = new Map<string, Choice[]>();
+  if (input.clickable) {
+    for (const c of input.choices) for (const id of new Set(c.args.flatMap(idsIn))) if (Object.hasOwn(input.summary.entities, id)) byEntity.set(id, [...(byEntity.get(id) ?? []), c]);
+  }
+  return byEntity;
+}
+
 /** Draws the board; returns null when the pack has no kind with a graph. */
 export function renderBoard(input: BoardInput): SVGSVGElement | null {
   const { summary, state } = input;
@@ -162,10 +185,7 @@ export function renderBoard(input: BoardInput): SVGSVGElement | null {
   }
   svg.append(edgeLayer);
 
-  const byEntity = new Map<string, Choice[]>();
-  if (input.clickable) {
-    for (const c of input.choices) for (const id of new Set(c.args.flatMap(idsIn))) if (Object.hasOwn(summary.entities, id)) byEntity.set(id, [...(byEntity.get(id) ?? []), c]);
-  }
+  const byEntity = picksOf(input);
   for (const n of all) svg.append(drawNode(n, glyphs.get(n.id)!, byEntity.get(n.id), input));
   enableZoom(svg, full, input);
   return svg;

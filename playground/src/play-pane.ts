@@ -3,9 +3,10 @@
  * the prompt and its choices, the players' fields, the log, and the history to step through.
  */
 import { h, clear } from './dom.ts';
-import { idsIn, renderBoard } from './board.ts';
+import { boardDrawn, idsIn, renderBoard } from './board.ts';
 import { seatColour } from './board/look.ts';
 import { renderPlayersPanel } from './players-panel.ts';
+import { KeptList, type KeptItem } from './kept-list.ts';
 import type { AppContext } from './context.ts';
 import type { Choice, GameState, PackSummary } from './engine-types.ts';
 import { prefs } from './prefs.ts';
@@ -36,6 +37,18 @@ export class PlayPane {
   /** The banners above the board (replay stopped, looking back, errors, bots paused), and their markup last drawn. */
   private readonly banners = h('div', { class: 'banners' });
   private bannersSaid = '';
+  /**
+   * Beside the board, the prompt, the players and the log: one element for the pane's life, whose
+   * panels are each kept while they draw the same and whose log keeps the entries it shows again
+   * (kept-list.ts). New rules that change a few figures of a long game restyle and lay out those
+   * figures, not the hundreds of nodes of the side.
+   */
+  private readonly side = {
+    el: h('div', { class: 'side' }),
+    prompt: { said: '', el: h('div') as HTMLElement },
+    players: { said: '', el: h('div') as HTMLElement },
+    log: new KeptList(h('ol', { class: 'log', 'data-testid': 'log' })),
+  };
 
   constructor(
     private readonly ctx: AppContext,
@@ -176,12 +189,12 @@ export class PlayPane {
     if (!body) {
       // A new answer that draws the board as it is (new rules that changed a player's coins, or the
       // log) keeps the board: only the side is drawn again, and the board is neither laid out nor
-      // painted anew. What the board reads: the records, the players, the choices it can make.
+      // painted anew. What the board draws: each node's look and the choices it makes (boardDrawn).
       const legal = canChoose ? r!.legal : [];
-      const board = { from: [summary, this.lang, this.boardAspect], drawn: state ? JSON.stringify([state.e, state.players, legal, humanToMove && !r?.stoppedAt]) : '' };
+      const board = { from: [summary, this.lang, this.boardAspect], drawn: state ? boardDrawn({ summary, state, lang: this.lang, choices: legal, clickable: humanToMove && !r?.stoppedAt }) : '' };
       const old = this.body;
       if (old && state && old.board.drawn === board.drawn && old.board.from.every((x, i) => x === board.from[i])) {
-        old.el.lastElementChild!.replaceWith(this.renderSide(summary, s, state, toMove, legal, humanToMove));
+        this.renderSide(summary, s, state, toMove, legal, humanToMove);
         body = old.el;
       } else body = this.renderBody(summary, s, state, toMove, canChoose, humanToMove);
       this.body = { from, el: body, board };
@@ -237,16 +250,23 @@ export class PlayPane {
       }
     });
 
-    return h('div', { class: 'game-body' }, boardWrap, this.renderSide(summary, s, state, toMove, legal, humanToMove));
+    const body = h('div', { class: 'game-body' }, boardWrap, this.renderSide(summary, s, state, toMove, legal, humanToMove));
+    // The side moved into a new body: taken out of the page, its log lost where it was scrolled to.
+    this.scrollLog();
+    return body;
   }
 
-  /** The prompt, the players and the log, beside the board: the body's last child. */
+  /** The prompt, the players and the log, beside the board: the body's last child, drawn anew where it changed. */
   private renderSide(summary: PackSummary, s: Session, state: GameState | undefined, toMove: string | undefined, legal: Choice[], humanToMove: boolean): HTMLElement {
-    return h('div', { class: 'side' },
-      this.renderPrompt(state, toMove, legal, humanToMove),
-      this.renderPlayers(summary, state, s),
-      this.renderLog(state),
-    );
+    const side = this.side;
+    if (!side.el.firstChild) side.el.append(side.prompt.el, side.players.el, h('div', { class: 'panel log-panel' }, h('div', { class: 'panel-head' }, 'Log'), side.log.el));
+    // A panel's markup is what it draws; the prompt's buttons act on their choices too.
+    const prompt = this.renderPrompt(state, toMove, legal, humanToMove);
+    keep(side.prompt, prompt, prompt.outerHTML + JSON.stringify(legal.map((c) => [c.id, c.player, c.args])));
+    const players = this.renderPlayers(summary, state, s);
+    keep(side.players, players, players.outerHTML);
+    this.renderLog(state);
+    return side.el;
   }
 
   /** Asks for the view the mode wants; true when a new answer is on its way (and will be drawn). */
@@ -305,34 +325,43 @@ export class PlayPane {
     return renderPlayersPanel({ summary, state, lang: this.lang, viewAs: this.game.viewAs, toMove: this.game.toMove(), seats: s.seats, onToggleSeat: (i) => this.game.toggleSeat(i) });
   }
 
-  private renderLog(state: GameState | undefined): HTMLElement {
-    const list = h('ol', { class: 'log', 'data-testid': 'log' });
+  private renderLog(state: GameState | undefined) {
     // The latest entries: a whole game's log would make every redraw slow.
     const all = state?.log ?? [];
     const shown = all.slice(-LOG_LIMIT);
-    if (all.length > shown.length) list.append(h('li', { class: 'entry setup' }, `… ${all.length - shown.length} earlier entries (step back through the history to see them)`));
+    const items: KeptItem[] = [];
+    const earlier = all.length - shown.length;
+    if (earlier > 0) items.push({ key: `earlier ${earlier}`, make: () => h('li', { class: 'entry setup' }, `… ${earlier} earlier entries (step back through the history to see them)`) });
     for (const e of shown) {
       const pi = e.player ? (state?.players.indexOf(e.player) ?? -1) : -1;
-      const rule = e.rule ? /^(.+?):(\d+)/.exec(e.rule) : null;
-      list.append(
-        h('li', { class: `entry${e.step < 0 ? ' setup' : ''}`, 'data-testid': 'log-entry' },
-          h('span', { class: 'step' }, e.step < 0 ? 'setup' : `#${e.step + 1}`),
-          pi >= 0 ? h('span', { class: 'dot', style: `background:${seatColour(this.ctx.summary, pi)}`, title: `P${pi + 1}` }) : null,
-          h('span', { class: 'text' }, e.text),
-          e.rule
-            ? h('button', {
-                class: 'rule',
-                title: `Caused by ${e.rule}; click to open`,
-                'data-testid': 'log-rule',
-                onclick: () => rule && this.ctx.editor.revealLine(rule[1], Number(rule[2])),
-              }, e.rule.replace(/^.*\//, ''))
-            : null,
-        ),
-      );
+      const colour = pi >= 0 ? seatColour(this.ctx.summary, pi) : '';
+      items.push({
+        key: JSON.stringify([e.step, pi, colour, e.text, e.rule ?? null]),
+        make: () => {
+          const rule = e.rule ? /^(.+?):(\d+)/.exec(e.rule) : null;
+          return h('li', { class: `entry${e.step < 0 ? ' setup' : ''}`, 'data-testid': 'log-entry' },
+            h('span', { class: 'step' }, e.step < 0 ? 'setup' : `#${e.step + 1}`),
+            pi >= 0 ? h('span', { class: 'dot', style: `background:${colour}`, title: `P${pi + 1}` }) : null,
+            h('span', { class: 'text' }, e.text),
+            e.rule
+              ? h('button', {
+                  class: 'rule',
+                  title: `Caused by ${e.rule}; click to open`,
+                  'data-testid': 'log-rule',
+                  onclick: () => rule && this.ctx.editor.revealLine(rule[1], Number(rule[2])),
+                }, e.rule.replace(/^.*\//, ''))
+              : null,
+          );
+        },
+      });
     }
-    const wrap = h('div', { class: 'panel log-panel' }, h('div', { class: 'panel-head' }, 'Log'), list);
+    if (this.side.log.update(items)) this.scrollLog();
+  }
+
+  /** The log's latest entries in sight, once the frame lays them out. */
+  private scrollLog() {
+    const list = this.side.log.el;
     requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
-    return wrap;
   }
 
   private pickMenu(choices: Choice[], at: { x: number; y: number }) {
@@ -349,6 +378,14 @@ export class PlayPane {
     };
     setTimeout(() => document.addEventListener('pointerdown', close, true));
   }
+}
+
+/** A panel of the side kept while it draws the same (`said`), else replaced by the one just drawn. */
+function keep(panel: { said: string; el: HTMLElement }, drawn: HTMLElement, said: string) {
+  if (said === panel.said) return;
+  panel.el.replaceWith(drawn);
+  panel.el = drawn;
+  panel.said = said;
 }
 
 function highlight(c: Choice, on: boolean) {
