@@ -172,7 +172,8 @@ function tokenEnd(text: string, at: number): number {
  * same tokens and errors), in a little over half its time.
  */
 export const rulesLexer = {
-  tokenize(text: string): Lexed {
+  /** `offset` is added to every token's start (a text hole's tokens are placed in the text that holds it); errors stay in `text`. */
+  tokenize(text: string, offset = 0): Lexed {
     const tokens: IToken[] = [];
     const errors: LexError[] = [];
     let at = 0;
@@ -187,8 +188,8 @@ export const rulesLexer = {
       }
       const type = matched;
       const keyword = type === Ident ? keywordAt(text, at, end) : undefined;
-      if (keyword) tokens.push({ image: keyword[0], startOffset: at, tokenTypeIdx: keyword[1].tokenTypeIdx!, tokenType: keyword[1] } as IToken);
-      else if (type) tokens.push({ image: text.slice(at, end), startOffset: at, tokenTypeIdx: type.tokenTypeIdx!, tokenType: type } as IToken);
+      if (keyword) tokens.push({ image: keyword[0], startOffset: offset + at, tokenTypeIdx: keyword[1].tokenTypeIdx!, tokenType: keyword[1] } as IToken);
+      else if (type) tokens.push({ image: text.slice(at, end), startOffset: offset + at, tokenTypeIdx: type.tokenTypeIdx!, tokenType: type } as IToken);
       at = end;
     }
     return { tokens, errors };

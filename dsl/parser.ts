@@ -889,13 +889,13 @@ export type Reading = 'either' | 'grammar' | 'direct';
 export const NOT_READ_DIRECTLY = 'not read directly';
 
 function withParser<T>(text: string, offset: number, run: (p: RulesParser) => T, entry: Entry = 'rules', reading: Reading = 'either'): ParseResult<T> {
-  const lexed = T.rulesLexer.tokenize(text);
+  const lexed = T.rulesLexer.tokenize(text, offset);
   const errors: SyntaxError[] = lexed.errors.map((e) => ({
     message: `unexpected character \`${text.slice(e.offset, e.offset + e.length)}\``,
     span: { start: offset + e.offset, end: offset + e.offset + Math.max(1, e.length) },
   }));
   if (errors.length) return { errors };
-  const tokens = offset === 0 ? lexed.tokens : lexed.tokens.map(shift(offset));
+  const tokens = lexed.tokens;
   if (depth >= 4) return { errors: [{ message: 'text holes `{…}` are nested too deeply', span: { start: offset, end: offset + text.length } }] };
   const parser = (parsers[depth] ??= new RulesParser());
   depth++;
@@ -970,10 +970,6 @@ function readByGrammar<T>(parser: RulesParser, tokens: IToken[], run: (p: RulesP
     const message = err instanceof RangeError ? 'these rules nest too deeply (brackets or blocks inside each other, hundreds deep) to be read' : e.message;
     return { errors: [{ message, span: at }] };
   }
-}
-
-function shift(offset: number) {
-  return (t: IToken): IToken => ({ ...t, startOffset: t.startOffset + offset });
 }
 
 /** A rules text read as far as it goes: `value` only when all of it parsed. */
