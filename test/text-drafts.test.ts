@@ -83,11 +83,13 @@ describe('drafts a designer would print', () => {
     expect(sw.en.get('defenders')).toBe('At the end of your turn, place a Watchtower in a Fields region.');
     expect(sw.pl.get('defenders')).toBe('Na koniec swojej tury połóż Wieżę Strażniczą w regionie Pól.');
     expect(sw.de.get('defenders')).toBe('Am Ende deines Zuges lege einen Wachturm in eine Feldregion.');
-    // The terms a rule tests one of, as the clause: `about.bombFace.alone`; what the rule does that no number
-    // says goes where its `{effects}` stands, by its effect's template (`effect.empty.do`), as printed.
-    expect(sw.en.get('goblins')).toBe('At the start of your turn, flip each Bomb: an explosion means the region counts as empty; a dud has no effect.');
-    expect(sw.pl.get('goblins')).toBe('Na początku swojej tury odwróć każdą Bombę: eksplozja oznacza, że region uznaje się za pusty, niewypał nie daje żadnych efektów.');
-    expect(sw.de.get('goblins')).toBe('Zu Beginn deines Zuges decke jede Bombe auf: eine Explosion bedeutet, dass die Region als leer gilt; ein Blindgänger bleibt ohne Wirkung.');
+    // A flag raised on the region a player picks (`r.bombed = true`: the glossary's `bombed.mark`) is the effect
+    // `plant`, which says where (the choice's `bordersRace(it, holder)`); the terms a rule tests one of, as the
+    // clause: `about.bombFace.alone`; what the rule does that no number says goes where its `{effects}`
+    // stands, by its effect's template (`effect.empty.do`), as printed.
+    expect(sw.en.get('goblins')).toBe("At the end of your turn, you may plant 1 Bomb face down in each adjacent region occupied by an opponent's active race. At the start of your turn, flip each Bomb: an explosion means the region counts as empty; a dud has no effect.");
+    expect(sw.pl.get('goblins')).toBe('Na koniec swojej tury możesz podłożyć 1 Bombę awersem do dołu w każdym regionie sąsiadującym, który zajmowany jest przez Aktywną Rasę przeciwnika. Na początku swojej tury odwróć każdą Bombę: eksplozja oznacza, że region uznaje się za pusty, niewypał nie daje żadnych efektów.');
+    expect(sw.de.get('goblins')).toBe('Am Ende deines Zuges darfst du 1 Bombe verdeckt in jede angrenzende Region legen, die vom aktiven Volk eines Gegners besetzt ist. Zu Beginn deines Zuges decke jede Bombe auf: eine Explosion bedeutet, dass die Region als leer gilt; ein Blindgänger bleibt ohne Wirkung.');
     // Qualifying the clause, in the case the template asks for: `about.markerType.with`.
     expect(sw.en.get('archaeologists')).toBe('At the end of your turn, you receive 1 victory coin for each region with an Artifact or a Legendary Place.');
     expect(sw.pl.get('archaeologists')).toBe('Na koniec swojej tury otrzymujesz 1 monetę zwycięstwa za każdy region z Artefaktem lub Legendarnym Miejscem.');

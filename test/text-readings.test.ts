@@ -98,6 +98,27 @@ describe('readings the mutation benchmark asked for', () => {
     expect(found[0].hint).toContain('move it to a Lake or Sea region on the same board (if there is none, draw another Legendary Place)');
   });
 
+  it('TX0201: a relation turned round — "adjacent" where the rule a card changes applies to what is not adjacent (`not bordersRace(r, me)`)', () => {
+    const found = findings('smallworld-wow', 'markers.yaml', 'meetingStone', 'when you conquer a non-adjacent starting region', 'when you conquer an adjacent starting region');
+    expect(found.map((f) => [f.lang, f.code, f.words])).toEqual([['en', 'TX0201', 'adjacent']]);
+    expect(found[0].message).toContain('the opposite of the rules: what the rules ask is not so (`not bordersRace`)');
+    // Said the other way round, the same relation is no finding.
+    expect(findings('smallworld-wow', 'markers.yaml', 'meetingStone', 'a non-adjacent starting region', 'a starting region not adjacent to your race')).toEqual([]);
+  });
+
+  it('TX0109: a relation said of what a count counts, when the rules count every such thing', () => {
+    const found = findings('smallworld-wow', 'powers/herbalists.yaml', 'herbalists', 'for each Hills region the Herbalists control', 'for each Hills region adjacent to a region the Herbalists control');
+    expect(found.map((f) => [f.lang, f.code, f.words])).toEqual([['en', 'TX0109', 'region adjacent to']]);
+    expect(found[0].message).toContain('but the rules count it per region, with no such relation');
+  });
+
+  it('TX0202: a choice among things in a relation to your own (`where … bordersRace(it, holder)`) must say it; a draft says it in the effect', () => {
+    const found = findings('smallworld-wow', 'races/goblins.yaml', 'goblins', 'in each adjacent region occupied by', 'in each region occupied by');
+    expect(found.map((f) => [f.lang, f.code])).toEqual([['en', 'TX0202']]);
+    expect(found[0].message).toContain('each `region` the choice offers must be `bordersRace` to yours');
+    expect(found[0].hint).toContain('you may plant 1 Bomb face down in each adjacent region occupied by an opponent');
+  });
+
   it('two numbers of the rules need two numbers of the text: "counts as 1 race token" does not also say a conquest costs 1', () => {
     const found = findings('smallworld-wow', 'powers/champions.yaml', 'champions', 'conquerWith(me, r, 0)', 'conquerWith(me, r, 1)');
     expect(found.filter((f) => f.code === 'TX0202').map((f) => f.lang).sort()).toEqual(['de', 'en', 'pl']);

@@ -400,7 +400,7 @@ class RuleReader {
       // `= 0` cancels the pipeline ("you do not pay …"): it supports the text without being required.
       if (v.kind !== 'bool') this.amount(v, ref, { required: !(v.kind === 'number' && v.value === 0) }, { transfer });
       // The card replaces the pipeline's value: the normal value is what its text may say "instead of".
-      if (pipe) this.base(pipe.decl.body, ref);
+      if (pipe) this.base(pipe.decl.body, ref, pipe.decl.params[0]?.type.name);
     } else this.scan(v, { required: true });
     if (pipe?.decl.min?.kind === 'number' && ref) this.push({ k: 'number', value: pipe.decl.min.value, unit: ref.unit, dir: 'atLeast' }, false, m.nameSpan, [], { how: 'min' });
     if (pipe?.decl.max?.kind === 'number' && ref) this.push({ k: 'number', value: pipe.decl.max.value, unit: ref.unit, dir: 'atMost' }, false, m.nameSpan, [], { how: 'min' });
@@ -420,11 +420,18 @@ class RuleReader {
     return found;
   }
 
-  /** Numbers and terms of a pipeline's own value, as support for "instead of 1". */
-  private base(body: A.Expr, ref: UnitRef | undefined): void {
+  /**
+   * Numbers and terms of a pipeline's own value, as support for "instead of 1"; and the relations its
+   * own condition asks its parameter not to stand in (`not f(r, …)`: `not.f`), which a text saying
+   * when the normal value applies may say ("a non-adjacent region") and must not turn round.
+   */
+  private base(body: A.Expr, ref: UnitRef | undefined, kind: string | undefined): void {
     walkExpr(body, (x) => {
       if (x.kind === 'number') this.push({ k: 'number', value: x.value, unit: ref?.unit, normal: true }, false, this.current.nameSpan, [], { how: 'base' });
       else if (x.kind === 'name' || x.kind === 'field') this.term(x, false, this.current.nameSpan);
+      else if (kind && x.kind === 'unary' && x.op === 'not' && x.operand.kind === 'call' && x.operand.args.length === 2) {
+        this.push({ k: 'relation', relation: `not.${x.operand.callee}`, kind }, false, this.current.nameSpan, []);
+      }
     });
   }
 
@@ -528,6 +535,9 @@ class RuleReader {
         const kind = listKind(this.c, s.source);
         const shared = kind ? this.sharing(s.source) : undefined;
         if (shared) this.push({ k: 'relation', relation: `same.${shared}`, kind: kind! }, true, s.source.span, [], { ofChoice: true });
+        // `choose x in (xs where f(it, holder) …)`: the things offered stand in the relation f to your own ("each adjacent cell"), which a text must say.
+        const related = kind && !shared ? this.offeredRelation(s.source) : undefined;
+        if (related) this.push({ k: 'relation', relation: related, kind: kind! }, true, s.source.span, [], { ofChoice: true });
         this.picked(s.source, s.span);
         this.offered(s.source);
         this.block(s.body);
@@ -749,6 +759,25 @@ class RuleReader {
     return undefined;
   }
 
+  /** `xs where … f(it, a) …` (through the `let`s it is read from), a the card's own, its player or a field of either: the relation `f`. */
+  private offeredRelation(e: A.Expr, depth = 0): string | undefined {
+    const local = e.kind === 'name' ? this.locals.get(e.name) : undefined;
+    if (local?.k === 'let' && depth < 8) return this.offeredRelation(local.value, depth + 1);
+    if (e.kind !== 'where') return undefined;
+    const parts = (x: A.Expr): A.Expr[] => (x.kind === 'binary' && x.op === 'and' ? [...parts(x.left), ...parts(x.right)] : [x]);
+    const own = (x: A.Expr): boolean => {
+      const k = x.kind === 'name' ? this.c.names.get(x)?.k : undefined;
+      return k === 'self' || k === 'holder' || k === 'me' || (x.kind === 'field' && own(x.target));
+    };
+    const it = (x: A.Expr) => x.kind === 'name' && x.name === 'it';
+    for (const c of parts(e.cond)) {
+      if (c.kind !== 'call' || c.args.length !== 2) continue;
+      const [a, b] = c.args;
+      if ((it(a) && own(b)) || (it(b) && own(a))) return c.callee;
+    }
+    return undefined;
+  }
+
   /** `x` of a `choose x in xs { … }` whose `xs` names no game term. */
   private placedOnChosen(e: A.Expr): boolean {
     const local = e.kind === 'name' ? this.locals.get(e.name) : undefined;
@@ -957,6 +986,7 @@ class RuleReader {
     if (s.op === '=') {
       if (s.value.kind === 'bool' && s.value.value) {
         if (this.g.fields.has(field)) this.push({ k: 'term', term: field }, false, s.target.fieldSpan, []);
+        this.change(field, 'mark', s);
         if (ref) {
           const each = this.eachKinds[this.eachKinds.length - 1];
           this.push({ k: 'number', value: 1, unit: ref.unit }, false, s.span, [], { how: 'count', placed: true, ...(each ? { perKind: each } : {}) });

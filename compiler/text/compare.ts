@@ -81,6 +81,40 @@ export function compareClaims(allRules: RuleClaim[], allText: TextClaim[], sameC
   out.push(...aspects(allRules, allText));
   out.push(...options(allRules, allText, sameClass));
   out.push(...perThings(allRules, allText));
+  out.push(...relationWords(rule, allText.filter((t) => !t.negated)));
+  return out;
+}
+
+/**
+ * Relation words ("adjacent", "on the same board") only support the rules, since a text may say what
+ * the game's own rules already ask; they are a finding where the card's rules decide the other way:
+ * the opposite of a relation the rules ask (`not f`: "an adjacent region" where the normal value
+ * applies to non-adjacent ones, or the reverse), or a relation said in the sentence of what a count
+ * counts ("for each region adjacent to …"; German and Polish put it after a comma) when the rules
+ * count every such thing, with no relation.
+ */
+function relationWords(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
+  const held = rule.filter((r) => r.body.k === 'relation');
+  const named = (rel: string) => held.filter((r) => (r.body as { relation: string }).relation === rel);
+  const opposite = (rel: string) => (rel.startsWith('not.') ? rel.slice(4) : `not.${rel}`);
+  const counts = rule.filter((r) => r.body.k === 'number' && r.how === 'per' && r.perKind);
+  const countsRelated = counts.some((r) => r.relation);
+  const out: Mismatch[] = [];
+  const flagged = new Set<number>();
+  for (const t of text) {
+    if (t.body.k !== 'relation' || flagged.has(t.start) || named(t.body.relation).length) continue;
+    const against = named(opposite(t.body.relation));
+    if (against.length) {
+      out.push({ code: 'TX0201', text: t, rule: against[0], others: against });
+      flagged.add(t.start);
+      continue;
+    }
+    if (countsRelated) continue;
+    const per = text.find((p) => p.body.k === 'per' && p.sentence === t.sentence && counts.some((r) => r.perKind === (p.body as { kind: string }).kind));
+    if (!per) continue;
+    out.push({ code: 'TX0109', text: t, rule: counts.find((r) => r.perKind === (per.body as { kind: string }).kind), others: counts });
+    flagged.add(t.start);
+  }
   return out;
 }
 

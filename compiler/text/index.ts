@@ -327,6 +327,13 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
       }
       case 'TX0201': {
         const others = m.others ?? [];
+        if (t!.body.k === 'relation' && r) {
+          const canonical = renderer.card(card.claims, card.entity).text;
+          const asked = (r.body as { relation: string }).relation;
+          const turned = asked.startsWith('not.') ? `what the rules ask is not so (\`not ${asked.slice(4)}\`)` : `the rules ask it to be so (\`${asked}\`)`;
+          out.push(finding(ctx, { code: 'TX0201', message: `the ${lang} text says “${t!.words}”, the opposite of the rules: ${turned}: \`${rule!.source}\``, at: textAt(t!), hint: `the rules read, in ${lang}: “${canonical}”` }, e.id, lang, { ...extra, canonical }));
+          break;
+        }
         const what = t!.body.k === 'number' ? `what the rules give${unitName(t!.body.unit)}: ${[...new Set(others.map((o) => describeClaim(o.body)))].join(', ') || 'nothing'}` : t!.body.k === 'term' ? `the terms the rules name: ${[...new Set(card.claims.filter((c) => c.body.k === 'term').map((c) => describeClaim(c.body)))].join(', ') || 'none'}` : `the rules: ${[...new Set(others.map((o) => describeClaim(o.body)))].join(', ') || 'nothing of the kind'}`;
         out.push(
           finding(
@@ -357,7 +364,11 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
       }
       case 'TX0109': {
         const canonical = renderer.card(card.claims, card.entity).text;
-        const per = r ? `per ${(r.body as { kind: string }).kind}` : 'per nothing of the kind';
+        const per = r ? `per ${r.body.k === 'number' ? r.perKind : (r.body as { kind: string }).kind}` : 'per nothing of the kind';
+        if (t?.body.k === 'relation') {
+          out.push(finding(ctx, { code: 'TX0109', message: `the ${lang} text counts only what is “${t.words}” something, but the rules count it ${per}, with no such relation${rule ? `: \`${rule.source}\`` : ''}`, at: textAt(t), hint: `the rules read, in ${lang}: “${canonical}”` }, e.id, lang, { words: t.words, canonical }));
+          break;
+        }
         out.push(
           t
             ? finding(ctx, { code: 'TX0109', message: `the ${lang} text counts it “${t.words}”, but the rules count it ${per}${rule ? `: \`${rule.source}\`` : ''}`, at: textAt(t), hint: `the rules read, in ${lang}: “${canonical}”` }, e.id, lang, { words: t.words, canonical })
@@ -400,12 +411,14 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
       case 'TX0202': {
         // A count of the things with a related one that is so says it in the card's clause ("for each cell next to …").
         const near = r!.body.k === 'relation' && r!.relation?.terms ? r!.relation : undefined;
-        // A choice among things that share a field with one of the rule ("on the same grid") says where its things are.
+        // A choice among things that share a field with one of the rule ("on the same grid"), or stand in a relation to yours ("each adjacent cell"), says where its things are.
         const shared = r!.body.k === 'relation' && r!.ofChoice ? r!.body : undefined;
         const what = near
           ? `each \`${near.kind}\` counted must be \`${near.relation}\` to one that is ${near.terms!.map((t) => `\`${t}\``).join(' or ')}`
           : shared
-            ? `each \`${shared.kind}\` the choice offers has the same \`${shared.relation.replace(/^same\./u, '')}\``
+            ? shared.relation.startsWith('same.')
+              ? `each \`${shared.kind}\` the choice offers has the same \`${shared.relation.slice(5)}\``
+              : `each \`${shared.kind}\` the choice offers must be \`${shared.relation}\` to yours`
             : describeClaim(r!.body);
         out.push(
           finding(

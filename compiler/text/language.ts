@@ -66,9 +66,10 @@ export interface Glossary {
 
 /**
  * How a rule changes a field, for the glossary's `effects` (`space.set`); `put`: the card itself set on
- * a thing the player picks by a `choose` that names no term (`choose x in mine { x.f = self }`).
+ * a thing the player picks by a `choose` that names no term (`choose x in mine { x.f = self }`); `mark`:
+ * a flag of a thing raised (`x.f = true`: a thing laid there, as the card's text says it).
  */
-export const CHANGES = ['set', 'fill', 'clear', 'add', 'remove', 'put'] as const;
+export const CHANGES = ['set', 'fill', 'clear', 'add', 'remove', 'put', 'mark'] as const;
 export type Change = (typeof CHANGES)[number];
 
 export type Direction = 'gain' | 'lose' | 'fewer' | 'more' | 'atLeast' | 'atMost';

@@ -343,15 +343,18 @@ export function readText(text: string, r: Reader, self: string): TextReading {
   // "A connected space": says a rule's `require adjacent(…, x)`, and is never itself a finding ("move them to a connected space").
   // Words two relations list ("any connected space": one of them, or every one) say both; words inside a
   // longer phrase of another relation ("each connected space") say only that one.
+  // Words of an effect say the effect: "as if it were adjacent" treats a region so, it asks no relation of it.
+  const effects = findAll(tokens, r.effects);
   const related = r.relations.flatMap((ps) => findAll(tokens, ps));
   for (const m of related) {
     if (related.some((o) => o.value !== m.value && o.from <= m.from && m.to <= o.to && o.to - o.from > m.to - m.from)) continue;
+    if (effects.some((o) => o.from <= m.from && m.to <= o.to)) continue;
     claims.push({ body: { k: 'relation', relation: m.value, kind: '' }, ...span(m.from, m.to), unchecked: true });
   }
   // "For each board": what a count is per, by the kind counted.
   for (const m of findAll(tokens, r.forEach)) claims.push({ body: { k: 'per', kind: m.value }, ...span(m.from, m.to) });
   // What the text says happens ("counts as empty"): paired with the terms around it, never reported on its own.
-  for (const m of findAll(tokens, r.effects)) {
+  for (const m of effects) {
     cover(m.from, m.to);
     claims.push({ body: { k: 'effect', effect: m.value }, ...span(m.from, m.to), unchecked: true });
   }

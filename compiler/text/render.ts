@@ -611,10 +611,12 @@ export class Renderer {
     // its last clause ("… for each square with a Bonus or a Tower").
     const about = [...required].filter((t) => !used.has(t));
     // Where the things a choice offers must stand, in the `{relation}` of the clause that is about them ("move it to a red cell on the same grid").
-    const chosenWhere = cs
-      .filter((c) => c.body.k === 'relation' && c.ofChoice)
-      .map((c) => this.cased(`relation.${(c.body as { relation: string }).relation}.${(c.body as { kind: string }).kind}`, 'nom', decl, c.span) ?? '')
-      .join('');
+    // Asked only of a clause that is about them: an effect that says where ("plant … in each adjacent region") needs none.
+    const chosenWhere = () =>
+      cs
+        .filter((c) => c.body.k === 'relation' && c.ofChoice)
+        .map((c) => this.cased(`relation.${(c.body as { relation: string }).relation}.${(c.body as { kind: string }).kind}`, 'nom', decl, c.span) ?? '')
+        .join('');
     const things = [...new Set(cs.filter((c) => c.body.k === 'term' && !c.required && termClass(this.g, this.d, c.body.term)?.k === 'field').map((c) => (c.body as { term: string }).term))].filter((t) => !about.includes(t));
     for (const [cls, ts] of this.aboutGroups(about)) {
       // What the card's own player has opens the sentence's clauses ("if you play the red side, …").
@@ -629,7 +631,7 @@ export class Renderer {
       // its price), else where what qualifies it goes (`{how}`: "eine Region {how} erobern").
       const named = last !== undefined && this.about(cls, ts.every(negated) ? 'not' : 'with', ts, things, decl, cs[0].span);
       if (named) clauses[clauses.length - 1] = last.includes('{about}') ? last.replace('{about}', ` ${named}{about}`) : last.includes('{how}') ? last.replace('{how}', `${named} {how}`) : `${last} ${named}`;
-      else clauses.push(this.about(cls, things.length ? 'put' : 'alone', ts, things, decl, cs[0].span, chosenWhere));
+      else clauses.push(this.about(cls, things.length ? 'put' : 'alone', ts, things, decl, cs[0].span, chosenWhere()));
     }
     // What the rule does when its case does not hold, where the language says it by the class's
     // `otherwise` form after the clause it stands in for ("(if there is none, take another …)").
