@@ -423,7 +423,7 @@ class RuleReader {
   /**
    * Numbers and terms of a pipeline's own value, as support for "instead of 1"; and the relations its
    * own condition asks its parameter not to stand in (`not f(r, …)`: `not.f`), which a text saying
-   * when the normal value applies may say ("a non-adjacent region") and must not turn round.
+   * when the normal value applies may say ("a cell not next to yours") and must not turn round.
    */
   private base(body: A.Expr, ref: UnitRef | undefined, kind: string | undefined): void {
     walkExpr(body, (x) => {

@@ -86,11 +86,11 @@ export function compareClaims(allRules: RuleClaim[], allText: TextClaim[], sameC
 }
 
 /**
- * Relation words ("adjacent", "on the same board") only support the rules, since a text may say what
+ * Relation words ("connected", "on the same grid") only support the rules, since a text may say what
  * the game's own rules already ask; they are a finding where the card's rules decide the other way:
- * the opposite of a relation the rules ask (`not f`: "an adjacent region" where the normal value
- * applies to non-adjacent ones, or the reverse), or a relation said in the sentence of what a count
- * counts ("for each region adjacent to …"; German and Polish put it after a comma) when the rules
+ * the opposite of a relation the rules ask (`not f`: "a connected cell" where the normal value
+ * applies to cells not connected, or the reverse), or a relation said in the sentence of what a count
+ * counts ("for each cell next to …"; German and Polish put it after a comma) when the rules
  * count every such thing, with no relation.
  */
 function relationWords(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {

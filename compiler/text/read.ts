@@ -343,7 +343,7 @@ export function readText(text: string, r: Reader, self: string): TextReading {
   // "A connected space": says a rule's `require adjacent(…, x)`, and is never itself a finding ("move them to a connected space").
   // Words two relations list ("any connected space": one of them, or every one) say both; words inside a
   // longer phrase of another relation ("each connected space") say only that one.
-  // Words of an effect say the effect: "as if it were adjacent" treats a region so, it asks no relation of it.
+  // Words of an effect say the effect: "as if it were connected" treats a cell so, it asks no relation of it.
   const effects = findAll(tokens, r.effects);
   const related = r.relations.flatMap((ps) => findAll(tokens, ps));
   for (const m of related) {

@@ -611,7 +611,7 @@ export class Renderer {
     // its last clause ("… for each square with a Bonus or a Tower").
     const about = [...required].filter((t) => !used.has(t));
     // Where the things a choice offers must stand, in the `{relation}` of the clause that is about them ("move it to a red cell on the same grid").
-    // Asked only of a clause that is about them: an effect that says where ("plant … in each adjacent region") needs none.
+    // Asked only of a clause that is about them: an effect that says where ("lay a mine in each connected cell") needs none.
     const chosenWhere = () =>
       cs
         .filter((c) => c.body.k === 'relation' && c.ofChoice)
