@@ -1,6 +1,6 @@
 import { compile } from '../compiler/index.ts';
 import { LineIndex } from '../compiler/source.ts';
-import { fuzzCase } from './fuzzCases.ts';
+import { fuzzCase, type FuzzCase } from './fuzzCases.ts';
 
 export interface CaseResult {
   n: number;
@@ -16,7 +16,11 @@ export interface CaseResult {
  * and column.
  */
 export function checkCase(seed: number, n: number): CaseResult {
-  const c = fuzzCase(seed, n);
+  return checkInput(fuzzCase(seed, n), n);
+}
+
+/** The same checks on a case kept as its files: a case number names other files once the packs it is made from change. */
+export function checkInput(c: FuzzCase, n: number): CaseResult {
   let diagnostics;
   try {
     diagnostics = compile(c.files, { dependencies: c.dependencies }).diagnostics;
