@@ -119,6 +119,14 @@ describe('readings the mutation benchmark asked for', () => {
     expect(found[0].hint).toContain('you may plant 1 Bomb face down in each adjacent region occupied by an opponent');
   });
 
+  it('TX0106: the card put among the things of its own player (`choose spot in activeRegions(holder) …`) must say they are yours', () => {
+    const found = findings('smallworld-wow', 'markers.yaml', 'heartOfAzeroth', 'marker in 1 of the regions you control', 'marker in a region');
+    expect(found.map((f) => [f.lang, f.code])).toEqual([['en', 'TX0106']]);
+    expect(found[0].message).toContain("the rules offer only the card's own player's");
+    expect(found[0].hint).toContain('place this marker in 1 of the regions you control');
+    expect(findings('smallworld-wow', 'markers.yaml', 'heartOfAzeroth', 'marker in 1 of the regions you control', 'marker in one of your regions')).toEqual([]);
+  });
+
   it('two numbers of the rules need two numbers of the text: "counts as 1 race token" does not also say a conquest costs 1', () => {
     const found = findings('smallworld-wow', 'powers/champions.yaml', 'champions', 'conquerWith(me, r, 0)', 'conquerWith(me, r, 1)');
     expect(found.filter((f) => f.code === 'TX0202').map((f) => f.lang).sort()).toEqual(['de', 'en', 'pl']);

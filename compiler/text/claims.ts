@@ -778,6 +778,19 @@ class RuleReader {
     return undefined;
   }
 
+  /** `x` of a `choose x in f(holder) …` (through `where`s and `let`s): one of the things a function gives of the card's own player. */
+  private chosenFromOwn(e: A.Expr): boolean {
+    const local = e.kind === 'name' ? this.locals.get(e.name) : undefined;
+    if (local?.k !== 'choose') return false;
+    const own = (x: A.Expr, depth = 0): boolean => {
+      const l = x.kind === 'name' ? this.locals.get(x.name) : undefined;
+      if (l?.k === 'let' && depth < 8) return own(l.value, depth + 1);
+      if (x.kind === 'where') return own(x.source, depth);
+      return x.kind === 'call' && x.args.length === 1 && x.args[0].kind === 'name' && ['holder', 'me'].includes(this.c.names.get(x.args[0])?.k ?? '');
+    };
+    return own(local.source);
+  }
+
   /** `x` of a `choose x in xs { … }` whose `xs` names no game term. */
   private placedOnChosen(e: A.Expr): boolean {
     const local = e.kind === 'name' ? this.locals.get(e.name) : undefined;
@@ -972,7 +985,11 @@ class RuleReader {
     if (s.op === '-=' && key(s.value) === key(s.target) && this.change(field, 'clear', s)) return;
     if (s.op === '=' && s.value.kind === 'field' && key(s.value.target) === key(s.target.target) && this.change(field, 'fill', s)) return;
     // The card put where its player chooses, among things no term picks (a term would say where: "move it to a red cell").
-    if (s.op === '=' && this.isSelf(s.value) && this.placedOnChosen(s.target.target) && this.change(field, 'put', s)) return;
+    if (s.op === '=' && this.isSelf(s.value) && this.placedOnChosen(s.target.target) && this.change(field, 'put', s)) {
+      // Put among the things of your own a list gives (`choose x in mine(holder) …`): "1 of yours", which a text must say.
+      if (this.chosenFromOwn(s.target.target)) this.push({ k: 'whose', whose: 'you' }, true, s.span, [], { puts: true });
+      return;
+    }
     if (s.op === '=' && valueType?.k === 'entity' && this.change(field, 'set', s)) return;
     if (s.op === '+=' && s.value.kind === 'list') this.change(field, 'add', s);
     if (s.op === '=' && s.value.kind === 'number' && ref) this.budgets.add(field);

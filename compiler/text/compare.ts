@@ -213,7 +213,7 @@ function aspects(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
   }
   // "Your region" of a region the rules test is another player's, or the reverse: read against the
   // rules that give the numbers of its own clause, else against the card's.
-  const whose = rule.filter((r) => r.body.k === 'whose');
+  const whose = rule.filter((r) => r.body.k === 'whose' && !r.puts);
   for (const t of text) {
     if (t.body.k !== 'whose' || t.negated || !whose.length) continue;
     // Its own part of the sentence, else the sentence ("za każdy region, który zajmujesz" puts a comma in the clause).
@@ -225,6 +225,12 @@ function aspects(rule: RuleClaim[], text: TextClaim[]): Mismatch[] {
     const against = own.length ? own : whose;
     if (against.some((r) => compatible(t.body, r.body))) continue;
     out.push({ code: 'TX0106', text: t, rule: against[0], others: against });
+  }
+  // "Put it in a cell" of the card put where its player picks among their own: "1 of yours" must be said
+  // (a text that does not say the card is put at all is told so once, by the effect left out).
+  const putSaid = rule.some((r) => r.puts && r.body.k === 'effect' && text.some((t) => compatible(t.body, r.body)));
+  for (const r of rule.filter((x) => x.body.k === 'whose' && x.required && x.puts && putSaid).slice(0, 1)) {
+    if (!text.some((t) => t.body.k === 'whose' && !t.negated && compatible(t.body, r.body))) out.push({ code: 'TX0106', rule: r });
   }
   // "The side with the fewest pieces around it", or no word for the pick at all, of what the rules give the one with the most.
   const picks = rule.filter((r) => r.body.k === 'chosen');

@@ -387,6 +387,11 @@ function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextRea
           );
           break;
         }
+        if (!t && r?.body.k === 'whose') {
+          const canonical = renderer.card(card.claims, card.entity).text;
+          out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text does not say whose it is put among: the rules offer only the card's own player's (\`${rule!.source}\`)`, at: ruleSpan(unitOf(card, r), r), hint: `say it in the ${lang} text, e.g. “${canonical}”` }, e.id, lang, { canonical }));
+          break;
+        }
         if (t!.body.k === 'whose' && r) {
           const asked = renderer.claim(r);
           out.push(finding(ctx, { code: 'TX0106', message: `the ${lang} text says “${t!.words}”, but the rules ask for ${r.body.k === 'whose' && r.body.whose === 'you' ? "the card's own player's" : "another player's"} (“${asked}”): \`${rule!.source}\``, at: textAt(t!), hint: `the rules read, in ${lang}: “${renderer.card(card.claims, card.entity).text}”` }, e.id, lang, { words: t!.words, canonical: renderer.card(card.claims, card.entity).text }));
