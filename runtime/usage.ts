@@ -33,6 +33,8 @@ export interface RuleUse {
   first: Int32Array;
   /** Set by the caller before each part of the game it wants told apart. */
   phase: number;
+  /** After the caller has set units' `first` back to -1: notes them again when they next run. */
+  rearm(): void;
 }
 
 /** Every block of a rule, its nested ones included. */
@@ -116,6 +118,10 @@ const recordings = new WeakMap<CompiledPack, { pack: CompiledPack; use: RuleUse 
  * A pack that plays as `pack` does, on the interpreter, noting in `use` the first phase each unit
  * of `ruleUnits(pack)` ran in. Start its games with `newGame(recording, { engine: 'interpreter' })`
  * or `attach(recording, state, 'interpreter')`; `apply` then goes on with it. One per pack.
+ *
+ * A unit's handlers are wrapped only until it is noted: the first run puts the linked handlers back,
+ * so a long game runs at the plain interpreter's speed once the units it uses have run.
+ * `use.rearm()` wraps again every unit whose `first` the caller has set back to -1.
  */
 export function recordingPack(pack: CompiledPack): { pack: CompiledPack; use: RuleUse } {
   const known = recordings.get(pack);
@@ -123,34 +129,59 @@ export function recordingPack(pack: CompiledPack): { pack: CompiledPack; use: Ru
   const copy: CompiledPack = { ...pack };
   const prog = programOf(copy, 'interpreter');
   const { keys } = ruleUnits(pack);
-  const use: RuleUse = { keys, first: new Int32Array(keys.length).fill(-1), phase: 0 };
   const index = new Map(keys.map((k, i) => [k, i]));
-  const first = use.first;
+  const first = new Int32Array(keys.length).fill(-1);
+  // Where each unit's handlers sit in the program: a table or block (`owners`) and its key, the linked handler and its wrapper.
+  type Owner = Record<string | number, unknown>;
+  const owners: Owner[] = [];
+  const props: Array<string | number> = [];
+  const linked: unknown[] = [];
+  const wrappers: unknown[] = [];
+  const slotsOf: number[][] = keys.map(() => []);
+  const set = (i: number, to: unknown[]) => {
+    for (const s of slotsOf[i]) owners[s][props[s]] = to[s];
+  };
+  const use: RuleUse = {
+    keys,
+    first,
+    phase: 0,
+    rearm() {
+      for (let i = 0; i < first.length; i++) set(i, first[i] < 0 ? wrappers : linked);
+    },
+  };
   // Handlers take one to four arguments (a statement or expression its context, an action's checks more).
-  const noted = <F extends (a: never, b: never, c: never, d: never) => unknown>(key: string, f: F): F => {
+  const wrap = (key: string, owner: Owner, prop: string | number) => {
     const i = index.get(key)!;
-    const g = f as unknown as (a: unknown, b: unknown, c: unknown, d: unknown) => unknown;
-    return ((a: unknown, b: unknown, c: unknown, d: unknown) => {
-      if (first[i] < 0) first[i] = use.phase;
+    const g = owner[prop] as (a: unknown, b: unknown, c: unknown, d: unknown) => unknown;
+    slotsOf[i].push(owners.length);
+    owners.push(owner);
+    props.push(prop);
+    linked.push(g);
+    wrappers.push((a: unknown, b: unknown, c: unknown, d: unknown) => {
+      if (first[i] < 0) {
+        first[i] = use.phase;
+        set(i, linked);
+      }
       return g(a, b, c, d);
-    }) as unknown as F;
+    });
   };
   const blockUnit = new Map<number, string>();
   const ownBlocks = (key: string, b: Block) => {
     for (const id of blocksOf(b)) blockUnit.set(id, key);
   };
   const r = pack.rules;
-  for (const name of Object.keys(r.fns)) prog.fns[name].body = noted(`fn ${name}`, prog.fns[name].body);
+  for (const name of Object.keys(r.fns)) wrap(`fn ${name}`, prog.fns[name] as unknown as Owner, 'body');
   for (const [name, p] of Object.entries(r.procs)) ownBlocks(`proc ${name}`, p.body);
   for (const name of Object.keys(r.pipelines)) {
     const p = prog.pipelines[name];
     const key = `pipeline ${name}`;
-    p.base = noted(key, p.base);
-    if (p.min) p.min = noted(key, p.min);
-    if (p.max) p.max = noted(key, p.max);
+    const owner = p as unknown as Owner;
+    wrap(key, owner, 'base');
+    if (p.min) wrap(key, owner, 'min');
+    if (p.max) wrap(key, owner, 'max');
     p.modifiers.forEach((m, i) => {
-      if (m.when) m.when = noted(`modifier ${name} ${i}`, m.when);
-      m.value = noted(`modifier ${name} ${i}`, m.value);
+      if (m.when) wrap(`modifier ${name} ${i}`, m as unknown as Owner, 'when');
+      wrap(`modifier ${name} ${i}`, m as unknown as Owner, 'value');
     });
   }
   for (const [event, list] of Object.entries(r.triggers)) {
@@ -158,7 +189,7 @@ export function recordingPack(pack: CompiledPack): { pack: CompiledPack; use: Ru
       const key = `trigger ${event} ${i}`;
       if (!index.has(key)) return;
       const code = prog.triggers[event][i];
-      if (code.when) code.when = noted(key, code.when);
+      if (code.when) wrap(key, code as unknown as Owner, 'when');
       ownBlocks(key, t.body);
     });
   }
@@ -166,26 +197,32 @@ export function recordingPack(pack: CompiledPack): { pack: CompiledPack; use: Ru
     list.forEach((a, i) => {
       const key = `action ${name} ${i}`;
       const code = prog.actions[name][i];
-      code.pre = noted(key, code.pre);
-      code.holdsWith = noted(key, code.holdsWith);
-      for (const p of code.params) p.domain = noted(key, p.domain);
-      if (code.label) code.label = noted(key, code.label);
+      const owner = code as unknown as Owner;
+      wrap(key, owner, 'pre');
+      wrap(key, owner, 'holdsWith');
+      for (const p of code.params) wrap(key, p as unknown as Owner, 'domain');
+      if (code.label) wrap(key, owner, 'label');
       ownBlocks(key, a.body);
     });
   }
   r.setups.forEach((s, i) => ownBlocks(`setup ${i}`, s.body));
   if (r.flow) ownBlocks('flow', r.flow.body);
   prog.invariants.forEach((v, i) => {
-    v.holds = noted(`invariant ${i}`, v.holds);
-    v.message = noted(`invariant ${i}`, v.message);
+    wrap(`invariant ${i}`, v as unknown as Owner, 'holds');
+    wrap(`invariant ${i}`, v as unknown as Owner, 'message');
   });
-  if (prog.score) prog.score = noted('score', prog.score);
-  if (prog.tiebreak) prog.tiebreak = noted('tiebreak', prog.tiebreak);
-  if (prog.estimate) prog.estimate = noted('estimate', prog.estimate);
+  const whole = prog as unknown as Owner;
+  if (prog.score) wrap('score', whole, 'score');
+  if (prog.tiebreak) wrap('tiebreak', whole, 'tiebreak');
+  if (prog.estimate) wrap('estimate', whole, 'estimate');
   for (const b of prog.blocks) {
     const key = b && blockUnit.get(b.id);
-    if (key !== undefined) b.stmts = b.stmts.map((s) => noted(key, s));
+    if (key === undefined) continue;
+    // The block's own list of statements, so that putting handlers back touches this program alone.
+    b.stmts = b.stmts.slice();
+    for (let j = 0; j < b.stmts.length; j++) wrap(key, b.stmts as unknown as Owner, j);
   }
+  use.rearm();
   const made = { pack: copy, use };
   recordings.set(pack, made);
   return made;

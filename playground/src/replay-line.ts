@@ -7,29 +7,52 @@
  */
 import { applyInPlace, attach, newGame, type CompiledPack, type GameState } from '../../runtime/index.ts';
 import { cloneState } from '../../runtime/clone.ts';
-import { recordingPack, ruleUnits, type RuleUse } from '../../runtime/usage.ts';
+import { recordingPack, ruleUnits, type RuleUnits, type RuleUse } from '../../runtime/usage.ts';
 
-/** A pack's units, and the JSON texts of its rest and of the units compared so far, to find what an edit changed. */
-interface Digests {
-  parts: unknown[];
-  json: Array<string | undefined>;
-  rest: string;
+/** Each pack's units, cut once: a line compares its pack's with the next pack's. */
+const unitsOf = new WeakMap<CompiledPack, RuleUnits>();
+
+function digestsOf(pack: CompiledPack): RuleUnits {
+  let u = unitsOf.get(pack);
+  if (!u) unitsOf.set(pack, (u = ruleUnits(pack)));
+  return u;
 }
 
-const digested = new WeakMap<CompiledPack, Digests>();
-
-function digestsOf(pack: CompiledPack): Digests {
-  let d = digested.get(pack);
-  if (!d) {
-    const u = ruleUnits(pack);
-    d = { parts: u.parts, json: new Array(u.parts.length), rest: JSON.stringify(u.rest) };
-    digested.set(pack, d);
+/**
+ * Whether two parts of packs have the same JSON text, without writing it: walked side by side, it
+ * stops at the first difference and allocates no text (a unit of a large pack is tens of kilobytes).
+ * It is stricter than the texts in a few places (-0 and 0, NaN and Infinity, undefined and null in
+ * a list, a function): a difference there only makes a replay start earlier.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const array = Array.isArray(a);
+  if (array !== Array.isArray(b)) return false;
+  if (array) {
+    const x = a as unknown[];
+    const y = b as unknown[];
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!sameJson(x[i], y[i])) return false;
+    return true;
   }
-  return d;
-}
-
-function unitJson(d: Digests, i: number): string {
-  return (d.json[i] ??= JSON.stringify(d.parts[i]) ?? '');
+  const proto = Object.getPrototypeOf(a);
+  if ((proto !== Object.prototype && proto !== null) || Object.getPrototypeOf(b) !== proto) return JSON.stringify(a) === JSON.stringify(b);
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  // Keys in order, those whose value is undefined left out, as JSON.stringify writes them.
+  const kx = Object.keys(x);
+  const ky = Object.keys(y);
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < kx.length && x[kx[i]] === undefined) i++;
+    while (j < ky.length && y[ky[j]] === undefined) j++;
+    if (i === kx.length || j === ky.length) return i === kx.length && j === ky.length;
+    if (kx[i] !== ky[j] || !sameJson(x[kx[i]], y[ky[j]])) return false;
+    i++;
+    j++;
+  }
 }
 
 export interface LineReplay {
@@ -84,6 +107,7 @@ export class ReplayLine {
     const states = new Map<number, GameState>();
     if (kept < 0) {
       use.first.fill(-1);
+      use.rearm();
       use.phase = 0;
       kept = 0;
       state = newGame(rec.pack, { players: req.players, seed: req.seed, engine: 'interpreter' });
@@ -125,14 +149,14 @@ export class ReplayLine {
 function firstChanged(before: CompiledPack, after: CompiledPack): number {
   const a = digestsOf(before);
   const b = digestsOf(after);
-  if (a.rest !== b.rest || a.parts.length !== b.parts.length) return 0;
+  if (a.parts.length !== b.parts.length || !sameJson(a.rest, b.rest)) return 0;
   // A unit the line never ran cannot have made any of its states: only those it ran are compared,
   // in the order it first ran them, up to the first that differs.
   const first = recordingPack(before).use.first;
   const ran: number[] = [];
   for (let i = 0; i < first.length; i++) if (first[i] >= 0) ran.push(i);
   ran.sort((x, y) => first[x] - first[y]);
-  for (const i of ran) if (unitJson(a, i) !== unitJson(b, i)) return first[i];
+  for (const i of ran) if (!sameJson(a.parts[i], b.parts[i])) return first[i];
   return Infinity;
 }
 
@@ -142,4 +166,5 @@ function inherit(from: RuleUse, to: RuleUse, kept: number) {
     const f = from.first[i];
     to.first[i] = f >= 0 && f <= kept ? f : -1;
   }
+  to.rearm();
 }
