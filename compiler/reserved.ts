@@ -1,34 +1,11 @@
 import { spanKeys, type Decl, type Span } from '../dsl/ast.ts';
 import type { Declared } from './declare.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
+import { shapeOf } from './declShape.ts';
+import { isJsReserved } from './jsReserved.ts';
 import { fragmentSpan } from './load.ts';
 
-/**
- * Names JavaScript gives a meaning of its own on every object. A pack is untrusted and its names
- * end up as keys in tables of the compiler, the runtime, scenario setups and the playground; one
- * of these as a key reads or rewrites what every object inherits. Tables keyed by pack names are
- * Maps or null-prototype objects; refusing these names as well keeps a pack that slips through one
- * table from touching the process.
- */
-export const JS_RESERVED: ReadonlySet<string> = new Set([
-  '__proto__',
-  '__defineGetter__',
-  '__defineSetter__',
-  '__lookupGetter__',
-  '__lookupSetter__',
-  'constructor',
-  'prototype',
-  'hasOwnProperty',
-  'isPrototypeOf',
-  'propertyIsEnumerable',
-  'toString',
-  'toLocaleString',
-  'valueOf',
-]);
-
-export function isJsReserved(name: string): boolean {
-  return JS_RESERVED.has(name);
-}
+export { JS_RESERVED, isJsReserved } from './jsReserved.ts';
 
 /** The diagnostic's wording, the same wherever a name is refused. */
 export function reservedMessage(name: string, what: string): { message: string; hint: string } {
@@ -66,13 +43,17 @@ export function checkReservedNames(d: Declared, report: (d: DiagnosticInput) => 
   }
 }
 
+/** What a declaration with no reserved name anywhere in its tree binds (compiler/declShape.ts). */
+const NONE: ReadonlyArray<{ name: string; what: string; span: Span }> = [];
+
 /**
  * The reserved names a declaration binds, by its tree: the parser gives the same tree for the same
  * rules text (dsl/parser.ts), so a recompile walks only the declarations that changed.
  */
-const refusedByDecl = new WeakMap<Decl, Array<{ name: string; what: string; span: Span }>>();
+const refusedByDecl = new WeakMap<Decl, ReadonlyArray<{ name: string; what: string; span: Span }>>();
 
-function refusedIn(decl: Decl): Array<{ name: string; what: string; span: Span }> {
+function refusedIn(decl: Decl): ReadonlyArray<{ name: string; what: string; span: Span }> {
+  if (!shapeOf(decl).reservedName) return NONE;
   let found = refusedByDecl.get(decl);
   if (found) return found;
   const out: Array<{ name: string; what: string; span: Span }> = [];

@@ -46,7 +46,8 @@ export function checkSchemas(pack: LoadedPack, report: (d: DiagnosticInput) => v
   for (const file of pack.files) {
     if (file.data === null || file.data === undefined) continue;
     const errors = errorsOf(v.file, 'file', file.data);
-    if (errors.length) ok = false;
+    if (!errors.length) continue;
+    ok = false;
     for (const e of relevant(errors)) report(toDiagnostic(file, e, packFileSchema));
   }
   return ok;
