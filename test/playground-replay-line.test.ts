@@ -12,6 +12,7 @@ import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { apply, legalChoices, newGame, type GameState } from '../runtime/index.ts';
 import { agent, choicesOfAsked } from '../runtime/agents.ts';
 import { ReplayLine } from '../playground/src/replay-line.ts';
+import { recordingPack } from '../runtime/usage.ts';
 import { picker } from './helpers/seededGame.ts';
 
 const PACKS = ['content/smallworld-wow', 'content/wotlk', 'content/wroth'];
@@ -147,5 +148,23 @@ describe('replay from the first choice an edit could change', () => {
     const whole = line.replay(tokens, { players: 3, seed: 3, choices });
     expect(whole.kept).toBe(0);
     expect(JSON.stringify(whole.state)).toBe(JSON.stringify(fromStart(tokens, 3, 3, choices).state));
+  });
+
+  it('a unit noted, then forgotten by a step back, is noted again when it runs again', () => {
+    // A unit's recording wrapper gives way to the linked handler once it is noted (runtime/usage.ts):
+    // after a step back the line must note again what the choices after it run, as a first game would.
+    const dir = 'content/smallworld-wow';
+    const files = readPackFolder(dir);
+    const pack = packOf(dir, files)!;
+    const choices = botGame(pack, 3, 3);
+    const line = new ReplayLine();
+    line.replay(pack, { players: 3, seed: 3, choices });
+    line.replay(pack, { players: 3, seed: 3, choices: choices.slice(0, 9) });
+    line.replay(pack, { players: 3, seed: 3, choices });
+    const same = packOf(dir, files)!;
+    new ReplayLine().replay(same, { players: 3, seed: 3, choices });
+    const first = [...recordingPack(pack).use.first];
+    expect(first.filter((f) => f > 9).length).toBeGreaterThan(0);
+    expect(first).toEqual([...recordingPack(same).use.first]);
   });
 });
