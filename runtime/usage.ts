@@ -16,7 +16,8 @@ import { programOf } from './link.ts';
  * each unit the first phase (a number the caller sets, such as the choice being applied) in which
  * any of its code ran. Wrapping the linked handlers keeps the cost out of every other game; it
  * holds as long as the interpreter (link.ts) runs a unit's code only through the handlers the
- * program's tables and blocks give (no unit's code copied into another's), which
+ * program's tables and blocks give (no unit's code copied into another's) and starts a block
+ * anywhere but at its first statement only to resume a suspended frame (engine.ts), which
  * test/playground-replay-line.test.ts checks against replays from the start on real edits.
  */
 
@@ -218,9 +219,13 @@ export function recordingPack(pack: CompiledPack): { pack: CompiledPack; use: Ru
   for (const b of prog.blocks) {
     const key = b && blockUnit.get(b.id);
     if (key === undefined) continue;
-    // The block's own list of statements, so that putting handlers back touches this program alone.
+    if (!b.stmts.length) continue;
+    // A block's statements run from its first, but in a frame resumed (engine.ts, `runBlock`): a
+    // frame of a block entered earlier in the same game, whose unit was noted then. The first
+    // statement tells when a unit's blocks run. The block gets its own list of statements, so that
+    // putting the handler back touches this program alone.
     b.stmts = b.stmts.slice();
-    for (let j = 0; j < b.stmts.length; j++) wrap(key, b.stmts as unknown as Owner, j);
+    wrap(key, b.stmts as unknown as Owner, 0);
   }
   use.rearm();
   const made = { pack: copy, use };
