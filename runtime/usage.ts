@@ -113,7 +113,14 @@ export function ruleUnits(pack: CompiledPack): RuleUnits {
   return { keys, parts, rest };
 }
 
-const recordings = new WeakMap<CompiledPack, { pack: CompiledPack; use: RuleUse }>();
+/** A pack's recording: the pack that plays it, what it noted, and the units it notes (`ruleUnits` of the pack). */
+export interface Recording {
+  pack: CompiledPack;
+  use: RuleUse;
+  units: RuleUnits;
+}
+
+const recordings = new WeakMap<CompiledPack, Recording>();
 
 /**
  * A pack that plays as `pack` does, on the interpreter, noting in `use` the first phase each unit
@@ -124,12 +131,13 @@ const recordings = new WeakMap<CompiledPack, { pack: CompiledPack; use: RuleUse 
  * so a long game runs at the plain interpreter's speed once the units it uses have run.
  * `use.rearm()` wraps again every unit whose `first` the caller has set back to -1.
  */
-export function recordingPack(pack: CompiledPack): { pack: CompiledPack; use: RuleUse } {
+export function recordingPack(pack: CompiledPack): Recording {
   const known = recordings.get(pack);
   if (known) return known;
   const copy: CompiledPack = { ...pack };
   const prog = programOf(copy, 'interpreter');
-  const { keys } = ruleUnits(pack);
+  const units = ruleUnits(pack);
+  const { keys } = units;
   const index = new Map(keys.map((k, i) => [k, i]));
   const first = new Int32Array(keys.length).fill(-1);
   // Where each unit's handlers sit in the program: a table or block (`owners`) and its key, the linked handler and its wrapper.
@@ -228,7 +236,7 @@ export function recordingPack(pack: CompiledPack): { pack: CompiledPack; use: Ru
     wrap(key, b.stmts as unknown as Owner, 0);
   }
   use.rearm();
-  const made = { pack: copy, use };
+  const made = { pack: copy, use, units };
   recordings.set(pack, made);
   return made;
 }

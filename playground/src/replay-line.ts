@@ -7,16 +7,7 @@
  */
 import { applyInPlace, attach, newGame, type CompiledPack, type GameState } from '../../runtime/index.ts';
 import { cloneState } from '../../runtime/clone.ts';
-import { recordingPack, ruleUnits, type RuleUnits, type RuleUse } from '../../runtime/usage.ts';
-
-/** Each pack's units, cut once: a line compares its pack's with the next pack's. */
-const unitsOf = new WeakMap<CompiledPack, RuleUnits>();
-
-function digestsOf(pack: CompiledPack): RuleUnits {
-  let u = unitsOf.get(pack);
-  if (!u) unitsOf.set(pack, (u = ruleUnits(pack)));
-  return u;
-}
+import { recordingPack, type RuleUse } from '../../runtime/usage.ts';
 
 /**
  * Whether two parts of packs have the same JSON text, without writing it: walked side by side, it
@@ -147,8 +138,8 @@ export class ReplayLine {
  * 0 (a new game) when anything but the units differs.
  */
 function firstChanged(before: CompiledPack, after: CompiledPack): number {
-  const a = digestsOf(before);
-  const b = digestsOf(after);
+  const a = recordingPack(before).units;
+  const b = recordingPack(after).units;
   if (a.parts.length !== b.parts.length || !sameJson(a.rest, b.rest)) return 0;
   // A unit the line never ran cannot have made any of its states: only those it ran are compared,
   // in the order it first ran them, up to the first that differs.
