@@ -60,6 +60,21 @@ function cacheKey(text: string): string {
   return text.length <= FULLY_HASHED ? text : `${text.length}:${text.slice(0, SAMPLE)}${text.slice(-SAMPLE)}`;
 }
 
+/**
+ * The last text parsed at each path, bounded as the cache by text: an unchanged file is found by
+ * its short path and one comparison of texts (of pointers, for the same string), where the cache
+ * by text would hash the whole text, or for a large file make and hash its key, on every compile.
+ */
+const lastByPath = new LRUCache<string, Parsed>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (p) => Math.max(1, p.text.length) });
+
+function parseAt(path: string, text: string): Parsed {
+  const last = lastByPath.get(path);
+  if (last?.text === text) return last;
+  const parsed = parseYaml(text);
+  lastByPath.set(path, parsed);
+  return parsed;
+}
+
 function parseYaml(text: string): Parsed {
   const key = cacheKey(text);
   let parsed = parsedByText.get(key);
@@ -121,7 +136,7 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
       });
       continue;
     }
-    const parsed = parseYaml(src.text);
+    const parsed = parseAt(src.path, src.text);
     const { doc, data, unreadable } = parsed;
     if (doc.errors.length) {
       // After the first syntax error the parser is out of step and the rest mostly repeats it;
