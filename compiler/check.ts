@@ -1422,15 +1422,20 @@ function notNone(e: A.Expr, holds: boolean): string[] {
 /** Depth-first search of a call or emit graph: reports each cycle once, at the node that closes it. */
 function findCycles(graph: Map<string, Set<string>>, onCycle: (node: string, cycle: string[]) => void): void {
   const state = new Map<string, 1 | 2>();
-  const visit = (n: string, path: string[]): void => {
-    if (state.get(n) === 2 || !graph.has(n)) return;
-    if (state.get(n) === 1) {
+  // One path for the whole walk, not a copy of it per edge: only a cycle found is copied from it.
+  const path: string[] = [];
+  const visit = (n: string): void => {
+    const seen = state.get(n);
+    if (seen === 2 || !graph.has(n)) return;
+    if (seen === 1) {
       onCycle(n, [...path.slice(path.indexOf(n)), n]);
       return;
     }
     state.set(n, 1);
-    for (const m of graph.get(n) ?? []) visit(m, [...path, n]);
+    path.push(n);
+    for (const m of graph.get(n)!) visit(m);
+    path.pop();
     state.set(n, 2);
   };
-  for (const n of graph.keys()) visit(n, []);
+  for (const n of graph.keys()) visit(n);
 }
