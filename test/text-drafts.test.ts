@@ -98,9 +98,9 @@ describe('drafts a designer would print', () => {
     // it follows it, by its class's `otherwise` form. The lake or sea offered is on the board of the Well's region
     // (`regions where board == r.board`): the relation `same.board`, in the clause's `{relation}`. What the rules give the race a rule picks (`highest(…, it.wellCount)`)
     // names it by `chosen.wellCount.most`, in each language's case and word order.
-    expect(sw.en.get('wellOfEternity')).toBe('When a marker is revealed, move it to a Lake or Sea region on the same board (if there is none, draw another Legendary Place). At the end of your turn, the race with the most regions around the Well of Eternity receives 2 victory coins.');
-    expect(sw.pl.get('wellOfEternity')).toBe('Gdy znacznik zostanie odkryty, przenieś go do regionu Jezior lub Mórz na tej samej planszy (jeśli takiego nie ma, wylosuj inne Legendarne Miejsce). Na koniec swojej tury Rasa zajmująca najwięcej regionów wokół Studni Wieczności otrzymuje 2 monety zwycięstwa.');
-    expect(sw.de.get('wellOfEternity')).toBe('Wenn ein Marker aufgedeckt wird, versetze ihn in eine See- oder Meeresregion auf demselben Spielplan (gibt es keinen, ziehe einen anderen Legendären Ort). Am Ende deines Zuges erhält das Volk mit den meisten Regionen um den Brunnen der Ewigkeit 2 Siegmünzen.');
+    expect(sw.en.get('wellOfEternity')).toBe('When a marker is revealed, move it to a Lake or Sea region on the same board (if there is none, draw another Legendary Place). At the end of each player\'s turn, the race with the most regions around the Well of Eternity receives 2 victory coins.');
+    expect(sw.pl.get('wellOfEternity')).toBe('Gdy znacznik zostanie odkryty, przenieś go do regionu Jezior lub Mórz na tej samej planszy (jeśli takiego nie ma, wylosuj inne Legendarne Miejsce). Na koniec tury każdego gracza Rasa zajmująca najwięcej regionów wokół Studni Wieczności otrzymuje 2 monety zwycięstwa.');
+    expect(sw.de.get('wellOfEternity')).toBe('Wenn ein Marker aufgedeckt wird, versetze ihn in eine See- oder Meeresregion auf demselben Spielplan (gibt es keinen, ziehe einen anderen Legendären Ort). Am Ende des Zuges jedes Spielers erhält das Volk mit den meisten Regionen um den Brunnen der Ewigkeit 2 Siegmünzen.');
     // A count of things with a neighbour that is so (`where any(neighbours(it), …)`) says the relation, by
     // `relation.neighbours.region` with the terms of the neighbour in its `{terms}`; members of one enum said
     // of one thing share their noun (`any.terrain`): alternatives, as printed.

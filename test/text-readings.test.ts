@@ -127,6 +127,23 @@ describe('readings the mutation benchmark asked for', () => {
     expect(findings('smallworld-wow', 'markers.yaml', 'heartOfAzeroth', 'marker in 1 of the regions you control', 'marker in one of your regions')).toEqual([]);
   });
 
+  it('TX0103: a moment of your turn (`on turnScored(p) when p == holder`) said of every turn, an opponent\'s, or the reverse', () => {
+    for (const [from, to] of [
+      ['control at the end of your turn', 'control at the end of each turn'],
+      ['control at the end of your turn', "control at the end of an opponent's turn"],
+      ['na koniec swojej tury', 'na koniec każdej tury'],
+      ['Am Ende deines Zuges', 'Am Ende jedes Zuges'],
+    ]) {
+      const found = findings('smallworld-wow', 'powers/farmers.yaml', 'farmers', from, to);
+      const timing = found.filter((f) => f.code === 'TX0103');
+      expect(timing.length, to).toBe(1);
+      expect(timing[0].message).toContain('but the rules say timing `endOfTurn` of your turn');
+    }
+    expect(findings('smallworld-wow', 'powers/farmers.yaml', 'farmers', 'control at the end of your turn', 'control at the end of each of your turns')).toEqual([]);
+    const every = findings('smallworld-wow', 'powers/farmers.yaml', 'farmers', 'on turnScored(p) when p == holder {', 'on turnScored(p) {');
+    expect(every.filter((f) => f.code === 'TX0103').map((f) => f.lang).sort()).toEqual(['de', 'en', 'pl']);
+  });
+
   it('two numbers of the rules need two numbers of the text: "counts as 1 race token" does not also say a conquest costs 1', () => {
     const found = findings('smallworld-wow', 'powers/champions.yaml', 'champions', 'conquerWith(me, r, 0)', 'conquerWith(me, r, 1)');
     expect(found.filter((f) => f.code === 'TX0202').map((f) => f.lang).sort()).toEqual(['de', 'en', 'pl']);

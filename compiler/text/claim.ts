@@ -24,7 +24,8 @@ export type ClaimBody =
       cond?: boolean;
     }
   | { k: 'term'; term: string }
-  | { k: 'timing'; timing: string }
+  /** `turn`: whose turn the moment is in, when the rules or the text tell (`on turnEnded(p) when p == holder`: yours). */
+  | { k: 'timing'; timing: string; turn?: TurnOf }
   | { k: 'limit'; times: number; per: 'turn' | 'game' }
   | { k: 'condition'; cond: string }
   /** What a rule does, named by the glossary (`empty` → "the square counts as empty"): required of a text when no number the rule gives says it. */
@@ -51,6 +52,9 @@ export type ClaimBody =
   | { k: 'relation'; relation: string; kind: string }
   /** What a count is per: one for each thing of this kind (`for b in game.boards { holder.coins += 1 }`: "for each board"). */
   | { k: 'per'; kind: string };
+
+/** Whose turn a moment of the turn is in: the card's own player's, an opponent's, or every player's. */
+export type TurnOf = 'you' | 'opponent' | 'each';
 
 /** How a rule picks one thing among many: by the highest value, the lowest, or the first that qualifies. */
 export type Pick = 'most' | 'fewest' | 'first';
@@ -192,8 +196,10 @@ export function compatible(t: ClaimBody, r: ClaimBody): boolean {
     }
     case 'term':
       return t.term === (r as typeof t).term;
-    case 'timing':
-      return t.timing === (r as typeof t).timing;
+    case 'timing': {
+      const b = r as typeof t;
+      return t.timing === b.timing && (!t.turn || !b.turn || t.turn === b.turn);
+    }
     case 'limit':
       return t.times === (r as typeof t).times && t.per === (r as typeof t).per;
     case 'condition':
@@ -241,7 +247,7 @@ export function describeClaim(c: ClaimBody): string {
     case 'term':
       return `\`${c.term}\``;
     case 'timing':
-      return `timing \`${c.timing}\``;
+      return `timing \`${c.timing}\`${c.turn ? ` of ${c.turn === 'you' ? 'your turn' : c.turn === 'opponent' ? "an opponent's turn" : "every player's turn"}` : ''}`;
     case 'limit':
       return `${c.times} per ${c.per}`;
     case 'condition':

@@ -11,7 +11,7 @@ import { printExpr } from '../../dsl/printer.ts';
 import { stmtExprs, walkExpr, walkStmts } from '../../dsl/walk.ts';
 
 export { walkExpr, walkStmts };
-import type { ClaimBody, How, Pick, RuleClaim, Transfer } from './claim.ts';
+import type { ClaimBody, How, Pick, RuleClaim, Transfer, TurnOf } from './claim.ts';
 import { termClass, type Change, type Direction, type Glossary, type Party, type UnitRef } from './language.ts';
 import { pipelineUse } from './permits.ts';
 
@@ -182,7 +182,8 @@ class RuleReader {
       case 'on': {
         const timing = this.g.timing.get(decl.name);
         const at = this.out.length;
-        if (timing) this.push({ k: 'timing', timing }, false, decl.nameSpan, [decl]);
+        const turn = timing ? this.turnOf(decl) : undefined;
+        if (timing) this.push({ k: 'timing', timing, ...(turn ? { turn } : {}) }, false, decl.nameSpan, [decl]);
         this.roles(decl.roles);
         if (decl.when) {
           this.scan(decl.when, { required: true });
@@ -1409,6 +1410,34 @@ class RuleReader {
     const r = this.c.names.get(player)?.k;
     if (r !== 'holder' && r !== 'me') return undefined;
     return e.op === '==' ? 'you' : 'opponent';
+  }
+
+  /**
+   * Whose turn a trigger's moment is in, for an event of one player alone (`on turnEnded(p)`, in that
+   * player's turn): its player compared in `when` with the card's own (`p == holder`: yours, `p !=
+   * holder`: an opponent's); every player's when nothing narrows it, or when the card's own player is
+   * any player (a role held by all). Unknown for an event of other things: a test of `current` there
+   * is a condition of its own (`opponentTurn`).
+   */
+  private turnOf(decl: A.OnDecl): TurnOf | undefined {
+    const params = this.c.events.get(decl.name)?.decl.params ?? [];
+    const bind = params.length === 1 && params[0].type.name === 'player' ? decl.binds[0]?.name : undefined;
+    if (!bind) return undefined;
+    const own = (x: A.Expr) => x.kind === 'name' && ['holder', 'me'].includes(this.c.names.get(x)?.k ?? '');
+    const turning = (x: A.Expr) => x.kind === 'name' && x.name === bind;
+    let turn = 'each' as TurnOf;
+    const conjuncts = (e: A.Expr | undefined): void => {
+      if (e?.kind !== 'binary') return;
+      if (e.op === 'and') return (conjuncts(e.left), conjuncts(e.right));
+      if ((e.op === '==' || e.op === '!=') && ((turning(e.left) && own(e.right)) || (turning(e.right) && own(e.left)))) turn = e.op === '==' ? 'you' : 'opponent';
+    };
+    conjuncts(decl.when);
+    // A role held by all the players (`everyone: players`) makes the card's own player each of them.
+    const allPlayers = decl.roles.names.some((n) => [...this.c.roles.values()].some((roles) => {
+      const expr = roles.get(n.name)?.expr;
+      return expr?.kind === 'name' && this.c.names.get(expr)?.k === 'players';
+    }));
+    return turn === 'you' && allPlayers ? 'each' : turn;
   }
 
   /**

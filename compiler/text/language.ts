@@ -110,7 +110,8 @@ export interface Language {
   units: Map<string, WordEntry>;
   terms: Map<string, WordEntry>;
   /** `counted`: the words after a thing a card counts at that moment ("conquered"). */
-  timing: Map<string, WordEntry & { text?: string; counted?: string }>;
+  /** `turns`: how a draft says the moment in another player's turn than yours ("At the end of each player's turn,"), by whose. */
+  timing: Map<string, WordEntry & { text?: string; counted?: string; turns?: Map<'each' | 'opponent', string> }>;
   /** How long a card's effect lasts, by the moment of the turn that ends it: "this turn", "until your next turn". */
   durations: Map<string, WordEntry & { text?: string }>;
   /** Words for whether the player chooses: "may", "must", "cannot" (read longest first, so "may not" is `cannot`). */
@@ -127,6 +128,12 @@ export interface Language {
   players: Map<string, Phrase[]>;
   /** Words for whose thing it is: "your region", "an opponent's region". */
   whose: { you: Phrase[]; opponent: Phrase[] };
+  /**
+   * Words for whose turn a moment is in, read inside the moment's words: "your turn", "an opponent's
+   * turn", "each player's turn"; `any` a turn said without whose ("each turn"): every player's,
+   * unless its sentence has the player choose, which a player does in their own turn.
+   */
+  turns: { you: Phrase[]; opponent: Phrase[]; each: Phrase[]; any: Phrase[] };
   /** Words offering a choice between things: "choose between", "wybierz". The terms after them in the sentence are the options. */
   choose: Phrase[];
   /** Words for another thing than the card's own: "another", "inny", "ein anderer". */
@@ -187,6 +194,7 @@ export function emptyLanguage(lang: string): Language {
     imperatives: [],
     players: new Map(),
     whose: { you: [], opponent: [] },
+    turns: { you: [], opponent: [], each: [], any: [] },
     choose: [],
     chosen: new Map(),
     another: [],
@@ -361,7 +369,8 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
       const e = entry(raw);
       const text = typeof mapOf(raw).say === 'string' ? (mapOf(raw).say as string) : undefined;
       const counted = typeof mapOf(raw).counted === 'string' ? (mapOf(raw).counted as string) : undefined;
-      (out[name] as Map<string, WordEntry & { text?: string; counted?: string }>).set(id, name === 'timing' ? { ...e, text, counted } : name === 'durations' || name === 'conditions' ? { ...e, text } : e);
+      const turns = new Map((['each', 'opponent'] as const).flatMap((t) => (typeof mapOf(raw)[t] === 'string' ? [[t, mapOf(raw)[t] as string] as const] : [])));
+      (out[name] as Map<string, WordEntry & { text?: string; counted?: string }>).set(id, name === 'timing' ? { ...e, text, counted, ...(turns.size ? { turns } : {}) } : name === 'durations' || name === 'conditions' ? { ...e, text } : e);
     }
   };
   section('units', (id) => g.unitIds.has(id), 'a unit', () => g.unitIds);
@@ -405,6 +414,8 @@ function readLanguage(file: LoadedFile, lang: string, l: Record<string, unknown>
   }
   const whose = mapOf(l.whose);
   out.whose = { you: phrases(whose.you), opponent: phrases(whose.opponent) };
+  const turns = mapOf(l.turns);
+  out.turns = { you: phrases(turns.you), opponent: phrases(turns.opponent), each: phrases(turns.each), any: phrases(turns.any) };
   out.choose = phrases(l.choose);
   out.another = phrases(l.another);
   for (const [relation, raw] of Object.entries(mapOf(l.relations))) out.relations.set(relation, phrases(raw));

@@ -6,7 +6,7 @@
  * capitalised words that look like game terms and are nowhere in the glossary, which are reported.
  */
 import type { Declared } from '../declare.ts';
-import type { Mode, TextClaim, Who } from './claim.ts';
+import type { Mode, TextClaim, TurnOf, Who } from './claim.ts';
 import { type Direction, type Glossary, type Language, termIds, termReads } from './language.ts';
 import { findAll, matchAt, tokenize, GAP, type Phrase, type Token } from './phrase.ts';
 
@@ -43,6 +43,7 @@ export interface Reader {
   imperatives: Array<{ phrase: Phrase; value: true }>;
   whose: Array<{ phrase: Phrase; value: 'you' | 'opponent' }>;
   choose: Array<{ phrase: Phrase; value: true }>;
+  turns: Array<{ phrase: Phrase; value: TurnOf | 'any' }>;
   chosen: Array<{ phrase: Phrase; value: 'most' | 'fewest' }>;
   another: Array<{ phrase: Phrase; value: true }>;
   /** By relation: a phrase several relations list says each of them. */
@@ -97,6 +98,7 @@ export function makeReader(lang: Language, g: Glossary, d: Declared): Reader {
     imperatives: lang.imperatives.map((phrase) => ({ phrase, value: true as const })),
     whose: [...lang.whose.you.map((phrase) => ({ phrase, value: 'you' as const })), ...lang.whose.opponent.map((phrase) => ({ phrase, value: 'opponent' as const }))],
     choose: lang.choose.map((phrase) => ({ phrase, value: true as const })),
+    turns: (['you', 'opponent', 'each', 'any'] as const).flatMap((value) => lang.turns[value].map((phrase) => ({ phrase, value }))),
     another: lang.another.map((phrase) => ({ phrase, value: true as const })),
     relations: [...lang.relations].map(([relation, ps]) => ps.map((phrase) => ({ phrase, value: relation }))),
     forEach: [...lang.forEach].flatMap(([kind, ps]) => ps.map((phrase) => ({ phrase, value: kind }))),
@@ -297,9 +299,14 @@ export function readText(text: string, r: Reader, self: string): TextReading {
     claims.push({ body: { k: 'number', value: m.value }, ...span(m.from, m.to), implicit: true, each: true });
   }
 
+  const turns = findAll(tokens, r.turns);
+  const chooses = findAll(tokens, r.choose);
+  const sentenceOf = (i: number) => tokens.slice(0, i + 1).filter((t, j) => t.sentenceStart && j > 0).length;
   for (const m of findAll(tokens, r.timing)) {
     cover(m.from, m.to);
-    claims.push({ body: { k: 'timing', timing: m.value }, ...span(m.from, m.to) });
+    const said = turns.find((t) => m.from <= t.from && t.from < m.to)?.value;
+    const turn = said === 'any' ? (chooses.some((c) => sentenceOf(c.from) === sentenceOf(m.from)) ? undefined : 'each') : said;
+    claims.push({ body: { k: 'timing', timing: m.value, ...(turn ? { turn } : {}) }, ...span(m.from, m.to) });
   }
   // How long it lasts, whether the player chooses, and whether it is every player's: read wherever they are said.
   for (const m of findAll(tokens, r.durations)) {
@@ -319,7 +326,8 @@ export function readText(text: string, r: Reader, self: string): TextReading {
   for (const m of findAll(tokens, r.everyone)) {
     // "From an opponent", "pay an opponent", "pays you": a payment between players, read as one.
     if (m.value.who !== 'each' && transfers.some((t) => t.from <= m.from && m.to <= t.to)) continue;
-    if (whose.some((w) => w.from < m.to && m.from < w.to)) continue;
+    // "Each player's turn" says whose turn a moment is in, not who does something.
+    if ([...whose, ...turns].some((w) => w.from < m.to && m.from < w.to)) continue;
     cover(m.from, m.to);
     claims.push({ body: { k: 'who', ...m.value }, ...span(m.from, m.to) });
   }

@@ -7,7 +7,7 @@
  */
 import type * as A from '../../dsl/ast.ts';
 import type { Declared, EntitySym } from '../declare.ts';
-import type { RuleClaim } from './claim.ts';
+import type { RuleClaim, TurnOf } from './claim.ts';
 import { termClass, type Forms, type Glossary, type Language } from './language.ts';
 import { walkExpr, walkStmts } from '../../dsl/walk.ts';
 import { findAll, tokenize } from './phrase.ts';
@@ -488,6 +488,12 @@ export class Renderer {
     return [...new Set(cs.filter((c) => c.body.k === 'term' && c.subject).map((c) => (c.body as { term: string }).term))];
   }
 
+  /** The words of a moment, in the turn the rules say: yours by its `say`, another player's by its words for that turn. */
+  private moment(b: { timing: string; turn?: TurnOf }): string | undefined {
+    const entry = this.lang.timing.get(b.timing);
+    return b.turn === 'each' || b.turn === 'opponent' ? entry?.turns?.get(b.turn) : entry?.text;
+  }
+
   /**
    * A rule's sentence; `bare`: its body alone, to be said inside another's frame; `within`: what an
    * action's frame says when the action does nothing else (the body of the rule it switches on).
@@ -509,7 +515,7 @@ export class Renderer {
     const required = new Set(terms.filter((c) => !c.otherwise || !main.size || main.has(classOf(c.body.term))).map((c) => c.body.term));
     for (const x of said) for (const t of [...(x.c.per ?? []), ...(decl.kind === 'modify' ? whenTerms : [])]) used.add(t);
     // A moment whose words name what the rule is about says those terms itself ("When you play {terms},").
-    const moment = timing ? this.lang.timing.get((timing.body as { timing: string }).timing)?.text : undefined;
+    const moment = timing ? this.moment(timing.body as { timing: string; turn?: TurnOf }) : undefined;
     const momentTerms = moment?.includes('{terms') ? [...required].filter((t) => !used.has(t)) : [];
     momentTerms.forEach((t) => used.add(t));
     // The terms the condition around a number requires are said with that number ("you receive 2
@@ -696,8 +702,9 @@ export class Renderer {
     if (bare) return tidy(body);
     let text: string;
     if (timing) {
-      const id = (timing.body as { timing: string }).timing;
-      if (!moment && !this.missing.some((m) => m.key === `timing.${id}`)) this.missing.push({ key: `timing.${id}`, decl, span: timing.span });
+      const { timing: id, turn } = timing.body as { timing: string; turn?: TurnOf };
+      const key = turn === 'each' || turn === 'opponent' ? `timing.${id}.${turn}` : `timing.${id}`;
+      if (!moment && !this.missing.some((m) => m.key === key)) this.missing.push({ key, decl, span: timing.span });
       const say = moment && this.fill(moment, { terms: (k, cat) => this.anyOf(momentTerms, k, decl, timing.span, cat), condition: () => conditions.join(' ') });
       const t = this.template('sentence.timed', decl, decl.nameSpan, false) ?? '{timing} {clauses}.';
       text = t.replace('{timing}', say ?? `[${id}]`).replace('{clauses}', body);
