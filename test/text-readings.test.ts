@@ -144,6 +144,15 @@ describe('readings the mutation benchmark asked for', () => {
     expect(every.filter((f) => f.code === 'TX0103').map((f) => f.lang).sort()).toEqual(['de', 'en', 'pl']);
   });
 
+  it('TX0201: a count\'s relation turned round ("nie sąsiaduje") is named as the opposite of the relation, not as a count of zero', () => {
+    const found = findings('smallworld-wow', 'powers/fishermen.yaml', 'fishermen', 'który sąsiaduje z regionem', 'który nie sąsiaduje z regionem');
+    const first = found.find((f) => f.lang === 'pl')!;
+    expect(first.code).toBe('TX0201');
+    expect(first.words).toBe('nie sąsiaduje');
+    expect(first.message).toContain('the opposite of the rules: the rules ask it to be so (`neighbours`)');
+    expect(found.some((f) => f.message.includes('(0 region)'))).toBe(false);
+  });
+
   it('two numbers of the rules need two numbers of the text: "counts as 1 race token" does not also say a conquest costs 1', () => {
     const found = findings('smallworld-wow', 'powers/champions.yaml', 'champions', 'conquerWith(me, r, 0)', 'conquerWith(me, r, 1)');
     expect(found.filter((f) => f.code === 'TX0202').map((f) => f.lang).sort()).toEqual(['de', 'en', 'pl']);
