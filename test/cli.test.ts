@@ -94,7 +94,7 @@ describe('rulebook play', () => {
     expect(mixed.out).toContain('game over after');
     const wrong = await rulebook(['play', tiny, '--bots', 'clever']);
     expect(wrong.code).toBe(2);
-    expect(wrong.err).toContain('`clever` is not a bot: unknown name; choose `random`, `greedy` or `mcts:<iterations>`');
+    expect(wrong.err).toContain('`clever` is not a bot: unknown name; choose `random`, `greedy`, `prefer` or `mcts:<iterations>`');
   });
 
   it('--max-steps stops a game early', async () => {

@@ -44,7 +44,7 @@ export interface Agent {
 /** A bot's name, as every command and the playground take it: `random`, `greedy`, `mcts:200`, `mcts:200:team`. */
 export type AgentKind = 'random' | 'greedy' | 'prefer' | `mcts:${string}`;
 /** The bots to offer where one is picked from a list: a search small enough to wait for in a browser. */
-export const AGENT_KINDS: AgentKind[] = ['random', 'greedy', 'mcts:20', 'mcts:20:team'];
+export const AGENT_KINDS: AgentKind[] = ['random', 'greedy', 'prefer', 'mcts:20', 'mcts:20:team'];
 
 /** What a bot's name says. */
 export type AgentSpec = { kind: 'random' } | { kind: 'greedy' } | { kind: 'prefer' } | ({ kind: 'mcts' } & MctsOptions);
