@@ -3,7 +3,7 @@ import type * as A from './ast.ts';
 import type { SyntaxError } from './parser.ts';
 
 /**
- * Split `"Conquer {r} for {cost(r)} tokens"` into text and parsed holes; `{{` is a literal brace. A
+ * Split `"Claim {c} for {cost(c)} points"` into text and parsed holes; `{{` is a literal brace. A
  * hole that holds no value is kept aside for the checker to report.
  */
 export function splitHoles(tok: IToken, parseHole: (text: string, offset: number) => A.Expr | SyntaxError): { parts: Array<string | A.Expr>; badHoles: A.BadHole[] } {

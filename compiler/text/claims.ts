@@ -796,7 +796,7 @@ class RuleReader {
   private placedOnChosen(e: A.Expr): boolean {
     const local = e.kind === 'name' ? this.locals.get(e.name) : undefined;
     if (local?.k !== 'choose') return false;
-    // Through the `let`s it is read from (`let waters = … terrain == lake …; choose w in waters`).
+    // Through the `let`s it is read from (`let wells = … kind == well …; choose w in wells`).
     const named = (x: A.Expr, depth = 0): boolean => {
       const l = x.kind === 'name' ? this.locals.get(x.name) : undefined;
       return this.termsIn(x).length > 0 || (l?.k === 'let' && depth < 8 && named(l.value, depth + 1));
@@ -936,7 +936,7 @@ class RuleReader {
       else this.scan(arg, { required: false });
     });
     // Where the amounts go, when a list the call is given is one the player picks by a parameter of the
-    // action ("the space of a hero and the spaces connected to it", "the spaces of a single region"): for the draft.
+    // action ("the cell of a piece and the cells next to it", "the cells of a single row"): for the draft.
     const area = call.args.map((a) => this.pickedArea(a)).find(Boolean);
     if (!area) return;
     for (const c of this.out.slice(before)) if (c.body.k === 'number' && c.via) c.relation = area;

@@ -226,7 +226,7 @@ export function readText(text: string, r: Reader, self: string): TextReading {
   for (const m of insteads) cover(m.from, m.to);
   const ifs = findAll(tokens, r.if);
   for (const m of ifs) cover(m.from, m.to);
-  // "Not" inside a relation's words ("not adjacent to a Sea region") turns the relation round; it says no count of zero.
+  // "Not" inside a relation's words ("not next to a water cell") turns the relation round; it says no count of zero.
   const relationWords = r.relations.flatMap((ps) => findAll(tokens, ps));
   const zeros = findAll(tokens, r.zero).filter((z) => !relationWords.some((m) => m.from <= z.from && z.to <= m.to && m.to - m.from > z.to - z.from));
   for (const z of zeros) cover(z.from, z.to);

@@ -169,7 +169,7 @@ export class Renderer {
       case 'condition':
         return this.lang.conditions.get(b.cond)?.text ?? b.cond;
       case 'effect':
-        // As a draft says it where the language has its template ("place this marker in …"), else by its first words.
+        // As a draft says it where the language has its template ("put this stone on …"), else by its first words.
         return (this.template(`effect.${b.effect}.do`, c.decl, c.span, false) !== undefined ? this.effect(c) : undefined) ?? this.lang.effects.get(b.effect)?.read[0]?.source ?? b.effect;
       case 'limit': {
         const t = this.template(`limit.${b.per}`, c.decl, c.span);
@@ -649,7 +649,7 @@ export class Renderer {
     // An about template may say where what the rule does goes (`{effects}`: "turn each card over: {effects}").
     const effectClauses = verb && !frame ? [] : saidEffects.map((x) => texts.get(x)!);
     const holds = clauses.findIndex((x) => x.includes('{effects}'));
-    // The card put where its player chooses is where the rest happens: said first ("place this marker …, and each opponent …").
+    // The card put where its player chooses is where the rest happens: said first ("put this stone …, and each opponent …").
     const puts = verb && !frame ? [] : saidEffects.filter((x) => x.c.puts).map((x) => texts.get(x)!);
     const rest = effectClauses.filter((x) => !puts.includes(x));
     if (holds >= 0 && rest.length) clauses[holds] = clauses[holds].replace('{effects}', this.series(rest, this.template('list', decl, decl.nameSpan, false) ?? ' & ', decl, decl.nameSpan));
