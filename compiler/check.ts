@@ -5,7 +5,7 @@ import type { Declared, RulesUnit } from './declare.ts';
 import { resolveTypeRef, type Preference } from './declare.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentSpan } from './load.ts';
-import { emptyRecord, factOf, RecordingMap, recordedMaps, type CheckMemo } from './incremental.ts';
+import { againOf, emptyRecord, factOf, RecordingMap, recordedMaps, type CheckMemo } from './incremental.ts';
 import { reportUnused } from './unused.ts';
 import { checkFieldWrites } from './fieldWrites.ts';
 import { checkGuards } from './guards.ts';
@@ -600,11 +600,20 @@ class Checker {
   }
 
   private checkRecursion(): void {
-    const graph = new Map<string, Set<string>>();
-    for (const [name, p] of this.c.procs) graph.set(name, (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees ?? new Set());
-    findCycles(graph, (n, cycle) => {
-      const p = this.c.procs.get(n)!;
-      this.error(p.unit, p.decl.nameSpan, 'RB0509', `the procedure \`${n}\` can call itself (${cycle.join(' → ')}), so the rule could loop forever`, 'use `for`, `repeat` or `loop max N` for repetition');
+    const callees = (p: Placed<A.ProcDecl>) => (p as Placed<A.ProcDecl> & { callees?: Set<string> }).callees;
+    // A procedure's callees are kept with its record: an edit that changes no procedure finds the same cycles.
+    const key = () => {
+      const out: unknown[] = [];
+      this.c.procs.forEach((p, name) => out.push(name, p.decl, p.unit.fragment, callees(p)));
+      return out;
+    };
+    againOf(this.memo, 'recursion', key, this.report, (report) => {
+      const graph = new Map<string, Set<string>>();
+      for (const [name, p] of this.c.procs) graph.set(name, callees(p) ?? new Set());
+      findCycles(graph, (n, cycle) => {
+        const p = this.c.procs.get(n)!;
+        report({ code: 'RB0509', message: `the procedure \`${n}\` can call itself (${cycle.join(' → ')}), so the rule could loop forever`, at: this.at(p.unit, p.decl.nameSpan), hint: 'use `for`, `repeat` or `loop max N` for repetition' });
+      });
     });
   }
 
@@ -613,29 +622,41 @@ class Checker {
    * may fire forever without any player deciding anything: warned about.
    */
   private checkEventCycles(): void {
-    const emitsOf = new Map<string, Set<string>>();
-    for (const [event, list] of this.c.triggers) {
-      const out = new Set<string>();
-      const visit = (body: A.Block, seen: Set<string>) => {
-        for (const x of directEffects(body)) {
-          if (x.emit !== undefined) out.add(x.emit);
-          const proc = x.callee === undefined ? undefined : this.c.procs.get(x.callee);
-          if (proc && !seen.has(x.callee!)) {
-            seen.add(x.callee!);
-            visit(proc.decl.body, seen);
+    // What is found depends only on the trees of the triggers and procedures: an edit that changes none finds it again.
+    const key = () => {
+      const out: unknown[] = [];
+      this.c.procs.forEach((p, name) => out.push(name, p.decl));
+      this.c.triggers.forEach((list, event) => {
+        out.push(event, list.length, list[0]?.unit.fragment);
+        for (const t of list) out.push(t.decl);
+      });
+      return out;
+    };
+    againOf(this.memo, 'event cycles', key, this.report, (report) => {
+      const emitsOf = new Map<string, Set<string>>();
+      for (const [event, list] of this.c.triggers) {
+        const out = new Set<string>();
+        const visit = (body: A.Block, seen: Set<string>) => {
+          for (const x of directEffects(body)) {
+            if (x.emit !== undefined) out.add(x.emit);
+            const proc = x.callee === undefined ? undefined : this.c.procs.get(x.callee);
+            if (proc && !seen.has(x.callee!)) {
+              seen.add(x.callee!);
+              visit(proc.decl.body, seen);
+            }
           }
-        }
-      };
-      // One walk per event: a procedure another trigger of the event reached has already given its events.
-      const seen = new Set<string>();
-      for (const t of list) visit(t.decl.body, seen);
-      emitsOf.set(event, out);
-    }
-    findCycles(emitsOf, (e, cycle) => {
-      const t = this.c.triggers.get(e)![0];
-      // A warning: the condition that stops the ring (a `when`, an `if`) is beyond this check, and
-      // the runtime stops a ring that really runs away.
-      this.report({ code: 'RB0531', severity: 'warning', message: `the event \`${e}\` can set itself off again (${cycle.join(' → ')}), so its triggers might fire forever`, at: fragmentSpan(t.unit.fragment, t.decl.nameSpan), hint: 'make sure a condition stops it, or use a separate event for the follow-up' });
+        };
+        // One walk per event: a procedure another trigger of the event reached has already given its events.
+        const seen = new Set<string>();
+        for (const t of list) visit(t.decl.body, seen);
+        emitsOf.set(event, out);
+      }
+      findCycles(emitsOf, (e, cycle) => {
+        const t = this.c.triggers.get(e)![0];
+        // A warning: the condition that stops the ring (a `when`, an `if`) is beyond this check, and
+        // the runtime stops a ring that really runs away.
+        report({ code: 'RB0531', severity: 'warning', message: `the event \`${e}\` can set itself off again (${cycle.join(' → ')}), so its triggers might fire forever`, at: fragmentSpan(t.unit.fragment, t.decl.nameSpan), hint: 'make sure a condition stops it, or use a separate event for the follow-up' });
+      });
     });
   }
 
@@ -656,17 +677,30 @@ class Checker {
         }, { holes: true });
         return [...out];
       });
-    const graph = new Map<string, { callees: Set<string>; unit: RulesUnit; span: A.Span; what: string }>();
-    for (const [name, p] of this.c.fns) graph.set(`fn ${name}`, { callees: new Set(callees(p)), unit: p.unit, span: p.decl.nameSpan, what: `the function \`${name}\`` });
-    for (const [name, p] of this.c.pipelines) {
-      const all = new Set(callees(p));
-      for (const m of this.c.modifiers.get(name) ?? []) for (const x of callees(m)) all.add(x);
-      graph.set(`pipeline ${name}`, { callees: all, unit: p.unit, span: p.decl.nameSpan, what: `the pipeline \`${name}\` (with its modifiers)` });
-    }
-    const edges = new Map([...graph].map(([k, v]) => [k, v.callees]));
-    findCycles(edges, (n, cycle) => {
-      const node = graph.get(n)!;
-      this.error(node.unit, node.span, 'RB0551', `${node.what} can call itself (${cycle.map((x) => x.split(' ')[1]).join(' → ')}), so its value could never be computed`, 'a value cannot repeat itself: go over a list with `sum`, `count`, `any` or `highest`, or repeat in a `proc` with `for`, `repeat` or `loop max N`');
+    // What is found depends only on each declaration's tree, where it stands and what it calls: an edit elsewhere finds it again without walking the graph.
+    const key = () => {
+      const out: unknown[] = [];
+      this.c.fns.forEach((p, name) => out.push(name, p.decl, p.unit.fragment, callees(p)));
+      this.c.pipelines.forEach((p, name) => {
+        const mods = this.c.modifiers.get(name) ?? [];
+        out.push(name, p.decl, p.unit.fragment, callees(p), mods.length);
+        for (const m of mods) out.push(callees(m));
+      });
+      return out;
+    };
+    againOf(this.memo, 'value recursion', key, this.report, (report) => {
+      const graph = new Map<string, { callees: Set<string>; unit: RulesUnit; span: A.Span; what: string }>();
+      for (const [name, p] of this.c.fns) graph.set(`fn ${name}`, { callees: new Set(callees(p)), unit: p.unit, span: p.decl.nameSpan, what: `the function \`${name}\`` });
+      for (const [name, p] of this.c.pipelines) {
+        const all = new Set(callees(p));
+        for (const m of this.c.modifiers.get(name) ?? []) for (const x of callees(m)) all.add(x);
+        graph.set(`pipeline ${name}`, { callees: all, unit: p.unit, span: p.decl.nameSpan, what: `the pipeline \`${name}\` (with its modifiers)` });
+      }
+      const edges = new Map([...graph].map(([k, v]) => [k, v.callees]));
+      findCycles(edges, (n, cycle) => {
+        const node = graph.get(n)!;
+        report({ code: 'RB0551', message: `${node.what} can call itself (${cycle.map((x) => x.split(' ')[1]).join(' → ')}), so its value could never be computed`, at: this.at(node.unit, node.span), hint: 'a value cannot repeat itself: go over a list with `sum`, `count`, `any` or `highest`, or repeat in a `proc` with `for`, `repeat` or `loop max N`' });
+      });
     });
   }
 

@@ -97,6 +97,12 @@ export function emptyRecord(): DeclRecord {
   return { slots: 0, diagnostics: [], entries: Object.fromEntries(recordedMaps.map((m) => [m, []])) as unknown as DeclRecord['entries'] };
 }
 
+/** `memo.again(…)`, or, without a memo (a cold compile), `run(report)`. */
+export function againOf(memo: CheckMemo | undefined, check: string, key: () => unknown[], report: (x: DiagnosticInput) => void, run: (report: (x: DiagnosticInput) => void) => void): void {
+  if (memo) memo.again(check, key(), report, run);
+  else run(report);
+}
+
 /** `memo.fact(…)`, or, without a memo (a cold compile), `derive()`. */
 export function factOf<T>(memo: CheckMemo | undefined, unit: RulesUnit, decl: A.Decl, check: string, game: boolean, derive: () => T): T {
   return memo ? memo.fact(unit, decl, check, game, derive) : derive();
@@ -142,6 +148,8 @@ export class CheckMemo {
    * nothing today, but a check added outside them still has its calls seen (compiler/unused.ts).
    */
   loose: DeclRecord = emptyRecord();
+  /** The last run of each whole-pack check run through `again`: what it read and what it reported. */
+  private readonly runs = new Map<string, { key: unknown[]; diagnostics: DiagnosticInput[] }>();
   /** The compiles of this session so far, and the last of them to meet each tree. */
   private compiles = 0;
   private readonly metIn = new WeakMap<A.Decl, number>();
@@ -276,6 +284,25 @@ export class CheckMemo {
   }
 
   /**
+   * A whole-pack check that reads nothing but `key` (trees, fragments, names, facts kept with
+   * records: compared one by one, by identity): when every one is the last run's, what that run
+   * reported is reported again and the check is not run.
+   */
+  again(check: string, key: unknown[], report: (x: DiagnosticInput) => void, run: (report: (x: DiagnosticInput) => void) => void): void {
+    const last = this.runs.get(check);
+    if (last && sameKey(last.key, key)) {
+      for (const x of last.diagnostics) report(x);
+      return;
+    }
+    const diagnostics: DiagnosticInput[] = [];
+    run((x) => {
+      diagnostics.push(x);
+      report(x);
+    });
+    this.runs.set(check, { key, diagnostics });
+  }
+
+  /**
    * What a whole-pack check derives from one declaration of this compile, kept with its record:
    * derived again only when the declaration was checked again, or, for a check that also reads the
    * game's rules (`game`), when they may have changed (checked again, or another environment).
@@ -309,6 +336,12 @@ export class CheckMemo {
 }
 
 const places = new WeakMap<Fragment, { owner: string; key: string }>();
+
+function sameKey(a: unknown[], b: unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 function sameParts(a: readonly string[], b: readonly string[]): boolean {
   if (a === b) return true;

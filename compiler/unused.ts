@@ -7,27 +7,42 @@
 import type * as A from '../dsl/ast.ts';
 import type { CallTarget, Checked, Placed } from './check.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
-import type { CheckMemo } from './incremental.ts';
+import { againOf, type CheckMemo } from './incremental.ts';
 import { fragmentSpan } from './load.ts';
 import { walkDecl } from '../dsl/walk.ts';
 
 export function reportUnused(c: Checked, report: (x: DiagnosticInput) => void, memo?: CheckMemo): void {
-  const called = new Set<string>();
   // A session's tables also hold the calls of declarations checked before (compiler/incremental.ts): its records say which are this compile's.
-  if (memo) for (const names of memo.eachRecord('called', (r) => calledNames(r.entries.calls.map(([, t]) => t as CallTarget)))) for (const n of names) called.add(n);
-  else for (const n of calledNames(c.calls.values())) called.add(n);
-  const emitted = new Set<string>();
-  for (const u of c.declared.units) for (const d of u.program.decls) for (const e of emitsOf(d)) emitted.add(e);
-
-  const warn = <D extends A.Decl & { name: string; nameSpan: A.Span }>(p: Placed<D>, message: string, hint: string) => {
-    if (p.unit.fromBase) return;
-    report({ code: 'RB0540', severity: 'warning', message, at: fragmentSpan(p.unit.fragment, p.decl.nameSpan), hint });
+  const calls = memo ? memo.eachRecord('called', (r) => calledNames(r.entries.calls.map(([, t]) => t as CallTarget))) : [calledNames(c.calls.values())];
+  const emits: string[][] = [];
+  for (const u of c.declared.units) for (const d of u.program.decls) emits.push(emitsOf(d));
+  // What is found depends only on these names and on the declarations and where they stand: an edit that changes none of them finds it again.
+  const key = () => {
+    // The first list is of what was checked outside any record, made anew each compile: compared by its names.
+    const out: unknown[] = [calls.length, calls[0].length, ...calls[0], ...calls.slice(1), ...emits];
+    const place = (p: Placed<A.Decl>, name: string) => out.push(name, p.decl, p.unit.fragment, p.unit.fromBase);
+    for (const m of [c.fns, c.pipelines, c.procs, c.checks, c.events] as Array<Map<string, Placed<A.Decl>>>) {
+      out.push(m.size);
+      m.forEach(place);
+    }
+    return out;
   };
-  for (const [name, p] of c.fns) if (!called.has(`fn:${name}`)) warn(p, `the function \`${name}\` is never called`, 'remove it, or call it where the rules need its value');
-  for (const [name, p] of c.pipelines) if (!called.has(`pipeline:${name}`)) warn(p, `the pipeline \`${name}\` is never asked for`, 'remove it (and its modifiers), or use its value where the rules need it');
-  for (const [name, p] of c.procs) if (!called.has(`proc:${name}`)) warn(p, `the procedure \`${name}\` is never called`, 'remove it, or call it where the rules need it');
-  for (const [name, p] of c.checks) if (!called.has(`check:${name}`)) warn(p, `the check \`${name}\` is never applied`, `remove it, or apply it where an action needs it: \`require ${name}(…)\``);
-  for (const [name, p] of c.events) if (!emitted.has(name)) warn(p, `the event \`${name}\` is never emitted, so no trigger on it ever runs`, `emit it where it happens (\`emit ${name}(…)\`), or remove it and its triggers`);
+  againOf(memo, 'unused', key, report, (report) => {
+    const called = new Set<string>();
+    for (const names of calls) for (const n of names) called.add(n);
+    const emitted = new Set<string>();
+    for (const list of emits) for (const e of list) emitted.add(e);
+
+    const warn = <D extends A.Decl & { name: string; nameSpan: A.Span }>(p: Placed<D>, message: string, hint: string) => {
+      if (p.unit.fromBase) return;
+      report({ code: 'RB0540', severity: 'warning', message, at: fragmentSpan(p.unit.fragment, p.decl.nameSpan), hint });
+    };
+    for (const [name, p] of c.fns) if (!called.has(`fn:${name}`)) warn(p, `the function \`${name}\` is never called`, 'remove it, or call it where the rules need its value');
+    for (const [name, p] of c.pipelines) if (!called.has(`pipeline:${name}`)) warn(p, `the pipeline \`${name}\` is never asked for`, 'remove it (and its modifiers), or use its value where the rules need it');
+    for (const [name, p] of c.procs) if (!called.has(`proc:${name}`)) warn(p, `the procedure \`${name}\` is never called`, 'remove it, or call it where the rules need it');
+    for (const [name, p] of c.checks) if (!called.has(`check:${name}`)) warn(p, `the check \`${name}\` is never applied`, `remove it, or apply it where an action needs it: \`require ${name}(…)\``);
+    for (const [name, p] of c.events) if (!emitted.has(name)) warn(p, `the event \`${name}\` is never emitted, so no trigger on it ever runs`, `emit it where it happens (\`emit ${name}(…)\`), or remove it and its triggers`);
+  });
 }
 
 function calledNames(targets: Iterable<CallTarget>): string[] {
