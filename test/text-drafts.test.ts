@@ -108,7 +108,7 @@ describe('drafts a designer would print', () => {
     expect(sw.pl.get('fishermen')).toBe('Na koniec swojej tury otrzymujesz 1 monetę zwycięstwa za każdy region sąsiadujący z regionem Mórz lub Jezior.');
     // German writes the shared noun into each word: every part but the last takes the template's `cut` ("Meeres- oder Seeregion").
     expect(sw.de.get('fishermen')).toBe('Am Ende deines Zuges erhältst du 1 Siegmünze für jede Region, die an eine Meeres- oder Seeregion angrenzt.');
-    expect(sw.en.get('naga')).toBe('You may conquer Sea regions and Lake regions. You may attack a Sea or Lake region as if it were adjacent.');
+    expect(sw.en.get('naga')).toBe('You may conquer Sea regions and Lake regions. You may attack a Sea or Lake region as if it were adjacent for your first conquest.');
     // In an action's `{how}`, before the German verb at the end.
     expect(sw.de.get('gnomes')).toBe('Einmal pro Zug darfst du eine Region auf einem beliebigen Spielplan mit dem Verstärkungswürfel erobern, als wäre sie angrenzend.');
     // What the rule is about goes where the action's template puts `{about}`, before its price, as printed.

@@ -92,6 +92,8 @@ export interface RuleClaim {
   /** What a card counts in a field of its own: the moment each is counted at, and the moment the count is cleared. */
   perEvent?: string;
   perUntil?: string;
+  /** The pipeline whose normal value a `base` claim is: what a text speaking of that value is about. */
+  pipeline?: string;
   /** What a condition compares its number with (a function, field or parameter name), for its template `compare.<of>.<direction>`. */
   of?: string;
   /** The procedure parameter an amount is passed to (`proc.param`), for its template. */

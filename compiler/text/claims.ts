@@ -401,7 +401,7 @@ class RuleReader {
       // `= 0` cancels the pipeline ("you do not pay …"): it supports the text without being required.
       if (v.kind !== 'bool') this.amount(v, ref, { required: !(v.kind === 'number' && v.value === 0) }, { transfer });
       // The card replaces the pipeline's value: the normal value is what its text may say "instead of".
-      if (pipe) this.base(pipe.decl.body, ref, pipe.decl.params[0]?.type.name);
+      if (pipe) this.base(pipe.decl.name, pipe.decl.body, ref, pipe.decl.params[0]?.type.name);
     } else this.scan(v, { required: true });
     if (pipe?.decl.min?.kind === 'number' && ref) this.push({ k: 'number', value: pipe.decl.min.value, unit: ref.unit, dir: 'atLeast' }, false, m.nameSpan, [], { how: 'min' });
     if (pipe?.decl.max?.kind === 'number' && ref) this.push({ k: 'number', value: pipe.decl.max.value, unit: ref.unit, dir: 'atMost' }, false, m.nameSpan, [], { how: 'min' });
@@ -426,9 +426,9 @@ class RuleReader {
    * own condition asks its parameter not to stand in (`not f(r, …)`: `not.f`), which a text saying
    * when the normal value applies may say ("a cell not next to yours") and must not turn round.
    */
-  private base(body: A.Expr, ref: UnitRef | undefined, kind: string | undefined): void {
+  private base(pipeline: string, body: A.Expr, ref: UnitRef | undefined, kind: string | undefined): void {
     walkExpr(body, (x) => {
-      if (x.kind === 'number') this.push({ k: 'number', value: x.value, unit: ref?.unit, normal: true }, false, this.current.nameSpan, [], { how: 'base' });
+      if (x.kind === 'number') this.push({ k: 'number', value: x.value, unit: ref?.unit, normal: true }, false, this.current.nameSpan, [], { how: 'base', pipeline });
       else if (x.kind === 'name' || x.kind === 'field') this.term(x, false, this.current.nameSpan);
       else if (kind && x.kind === 'unary' && x.op === 'not' && x.operand.kind === 'call' && x.operand.args.length === 2) {
         this.push({ k: 'relation', relation: `not.${x.operand.callee}`, kind }, false, this.current.nameSpan, []);
@@ -1354,6 +1354,11 @@ class RuleReader {
   }
 
   private binary(e: A.BinaryExpr, o: Opts, ref?: UnitRef): void {
+    const none = this.noneCondition(e);
+    if (none) {
+      this.push({ k: 'condition', cond: none }, !!o.required, e.span, []);
+      return;
+    }
     const turn = this.turnCondition(e);
     if (turn) {
       // Whose turn it is supports a text that says so; texts often leave it to the situation, unless the
@@ -1410,6 +1415,17 @@ class RuleReader {
     const r = this.c.names.get(player)?.k;
     if (r !== 'holder' && r !== 'me') return undefined;
     return e.op === '==' ? 'you' : 'opponent';
+  }
+
+  /** `count(f(me)) == 0`: the card's own player holds none of what `f` gives, a condition the glossary names by `none: f`. */
+  private noneCondition(e: A.BinaryExpr): string | undefined {
+    if (e.op !== '==') return undefined;
+    const [count, zero] = e.right.kind === 'number' ? [e.left, e.right] : [e.right, e.left];
+    if (zero.kind !== 'number' || zero.value !== 0 || count.kind !== 'call' || count.callee !== 'count' || count.args.length !== 1) return undefined;
+    const of = count.args[0];
+    if (of.kind !== 'call' || of.args.length !== 1 || of.args[0].kind !== 'name' || !['holder', 'me'].includes(this.c.names.get(of.args[0])?.k ?? '')) return undefined;
+    for (const [id, c] of this.g.conditions) if (c.none === of.callee) return id;
+    return undefined;
   }
 
   /**

@@ -31,9 +31,10 @@ export interface Mismatch {
 
 /**
  * `sameClass(a, b)`: two terms of one kind (two members of one enum), so that one named where the
- * rules name the other is one finding.
+ * rules name the other is one finding. `waived(effect)`: the pipelines whose price an effect's words
+ * say is not paid (the glossary's `pipeline.less` and `pipeline.waived`).
  */
-export function compareClaims(allRules: RuleClaim[], allText: TextClaim[], sameClass: (a: string, b: string) => boolean): Mismatch[] {
+export function compareClaims(allRules: RuleClaim[], allText: TextClaim[], sameClass: (a: string, b: string) => boolean, waived: (effect: string) => string[] = () => []): Mismatch[] {
   const rule = allRules.filter((r) => !ASPECTS.has(r.body.k));
   const text = allText.filter((t) => !ASPECTS.has(t.body.k));
   const checked = text.filter((t) => !t.negated);
@@ -44,7 +45,7 @@ export function compareClaims(allRules: RuleClaim[], allText: TextClaim[], sameC
     const floors = floorOf(t);
     return (floors.length ? floors : rule).some((r) => compatible(t.body, r.body));
   };
-  const unsupported = checked.filter((t) => !t.implicit && !t.unchecked && !supports(t));
+  const unsupported = checked.filter((t) => !t.implicit && !t.unchecked && !supports(t) && !boundsWhatIsSaid(t, rule, checked, allText, waived));
   const missing: RuleClaim[] = [];
   const seen = new Set<string>();
   for (const r of rule) {
@@ -83,6 +84,25 @@ export function compareClaims(allRules: RuleClaim[], allText: TextClaim[], sameC
   out.push(...perThings(allRules, allText));
   out.push(...relationWords(rule, allText.filter((t) => !t.negated)));
   return out;
+}
+
+/**
+ * A condition no rule asks is no finding where it bounds a sentence whose price another sentence,
+ * with no condition, already says is waived in every case: "… as if it were next to yours. On your
+ * first move you may start there without the crossing fee" (a rule waiving the fee always; the first
+ * sentence's words say so, the second names one case of it). A condition bounding a price no other
+ * sentence waives narrows the card, and stays a finding.
+ */
+function boundsWhatIsSaid(t: TextClaim, rule: RuleClaim[], text: TextClaim[], allText: TextClaim[], waived: (effect: string) => string[]): boolean {
+  if (t.body.k !== 'condition' || t.sentence === undefined) return false;
+  const conditioned = new Set(allText.filter((c) => c.body.k === 'condition').map((c) => c.sentence));
+  const spoken = new Set<string>();
+  for (const c of text) {
+    if (c.sentence !== t.sentence || c.implicit) continue;
+    for (const r of rule) if (r.how === 'base' && r.pipeline && compatible(c.body, r.body)) spoken.add(r.pipeline);
+  }
+  if (!spoken.size) return false;
+  return allText.some((e) => e.body.k === 'effect' && !e.negated && e.sentence !== t.sentence && !conditioned.has(e.sentence) && waived(e.body.effect).some((p) => spoken.has(p)));
 }
 
 /**

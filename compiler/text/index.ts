@@ -248,7 +248,8 @@ export function mismatches(ctx: TextContext, claims: RuleClaim[], text: TextClai
   const lg = ctx.vocabulary.languages.get(lang);
   const unread = (c: RuleClaim) => (c.body.k === 'timing' && !lg?.timing.get(c.body.timing)?.read.length) || (c.body.k === 'chosen' && c.body.by !== 'first' && !lg?.chosen.get(c.body.by)?.length) || (c.body.k === 'another' && !lg?.another.length) || (c.body.k === 'relation' && !lg?.relations.get(c.body.relation)?.length) || (c.body.k === 'per' && !lg?.forEach.get(c.body.kind)?.length);
   const said = claims.map((c) => (c.required && unread(c) ? { ...c, required: false } : c));
-  return compareClaims(said, text, same);
+  const waived = (effect: string) => [...g.effects].filter(([n, id]) => id === effect && /\.(less|waived)$/.test(n)).map(([n]) => n.slice(0, n.lastIndexOf('.')));
+  return compareClaims(said, text, same, waived);
 }
 
 function findingsOf(ctx: TextContext, card: Card, lang: string, reading: TextReading, renderer: Renderer, overridden: boolean): TextFinding[] {

@@ -26,6 +26,8 @@ export interface Condition {
   turn?: 'own' | 'opponent';
   /** Fields that hold whose turn it is besides `current` (`game.leader == self`: the card's own turn). */
   by: string[];
+  /** A function of a player of which the card's own holds none (`count(ownCells(me)) == 0`): "on your first move". */
+  none?: string;
   /** A trigger testing it must say it: the situation does not (one player may hold several cards that take turns). */
   required: boolean;
   /** Texts may speak of it without the card's rules saying so (the core rules do). */
@@ -306,7 +308,9 @@ export function readVocabulary(pack: LoadedPack, d: Declared, report: (x: Diagno
       const turn = c.turn === 'own' || c.turn === 'opponent' ? c.turn : undefined;
       const by = Array.isArray(c.by) ? c.by.filter((f): f is string => typeof f === 'string') : typeof c.by === 'string' ? [c.by] : [];
       for (const f of by) if (!fieldNames.has(f)) unknown(file, ['glossary', 'conditions', id, 'by'], 'a field', f, fieldNames, false);
-      glossary.conditions.set(id, { role, turn, by, required: c.required === true, free: c.free === true });
+      const none = typeof c.none === 'string' ? c.none : undefined;
+      if (none && !fnNames.has(none)) unknown(file, ['glossary', 'conditions', id, 'none'], 'a function', none, fnNames, false);
+      glossary.conditions.set(id, { role, turn, by, required: c.required === true, free: c.free === true, ...(none ? { none } : {}) });
     }
   }
 
