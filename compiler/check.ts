@@ -627,8 +627,9 @@ class Checker {
       const out: unknown[] = [];
       this.c.procs.forEach((p, name) => out.push(name, p.decl));
       this.c.triggers.forEach((list, event) => {
-        out.push(event, list.length, list[0]?.unit.fragment);
-        for (const t of list) out.push(t.decl);
+        // The first trigger is where a ring is reported; the others count by what they emit and call.
+        out.push(event, list.length, list[0]?.unit.fragment, list[0]?.decl);
+        for (const t of list) out.push(effectNames(t.decl.body));
       });
       return out;
     };
@@ -1377,6 +1378,18 @@ function directEffects(body: A.Block): Array<{ emit?: string; callee?: string }>
     });
     known = found;
     effectsByBlock.set(body, known);
+  }
+  return known;
+}
+
+/** `directEffects` as names (`emit e`, `call p`), compared by their elements when a tree is checked again. */
+const effectNamesByBlock = new WeakMap<A.Block, string[]>();
+
+function effectNames(body: A.Block): string[] {
+  let known = effectNamesByBlock.get(body);
+  if (!known) {
+    known = directEffects(body).map((x) => (x.emit !== undefined ? `emit ${x.emit}` : `call ${x.callee}`));
+    effectNamesByBlock.set(body, known);
   }
   return known;
 }

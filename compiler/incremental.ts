@@ -285,8 +285,8 @@ export class CheckMemo {
 
   /**
    * A whole-pack check that reads nothing but `key` (trees, fragments, names, facts kept with
-   * records: compared one by one, by identity): when every one is the last run's, what that run
-   * reported is reported again and the check is not run.
+   * records: compared one by one, by identity, arrays by their elements): when every one is the
+   * last run's, what that run reported is reported again and the check is not run.
    */
   again(check: string, key: unknown[], report: (x: DiagnosticInput) => void, run: (report: (x: DiagnosticInput) => void) => void): void {
     const last = this.runs.get(check);
@@ -337,9 +337,14 @@ export class CheckMemo {
 
 const places = new WeakMap<Fragment, { owner: string; key: string }>();
 
-function sameKey(a: unknown[], b: unknown[]): boolean {
+/** Inputs compared one by one: an array that is not the same object by its elements (a tree checked again often gives the same names). */
+function sameKey(a: readonly unknown[], b: readonly unknown[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x !== y && !(Array.isArray(x) && Array.isArray(y) && sameKey(x, y))) return false;
+  }
   return true;
 }
 

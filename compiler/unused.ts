@@ -18,8 +18,7 @@ export function reportUnused(c: Checked, report: (x: DiagnosticInput) => void, m
   for (const u of c.declared.units) for (const d of u.program.decls) emits.push(emitsOf(d));
   // What is found depends only on these names and on the declarations and where they stand: an edit that changes none of them finds it again.
   const key = () => {
-    // The first list is of what was checked outside any record, made anew each compile: compared by its names.
-    const out: unknown[] = [calls.length, calls[0].length, ...calls[0], ...calls.slice(1), ...emits];
+    const out: unknown[] = [calls.length, ...calls, ...emits];
     const place = (p: Placed<A.Decl>, name: string) => out.push(name, p.decl, p.unit.fragment, p.unit.fromBase);
     for (const m of [c.fns, c.pipelines, c.procs, c.checks, c.events] as Array<Map<string, Placed<A.Decl>>>) {
       out.push(m.size);
