@@ -70,6 +70,8 @@ export interface DeclRecord {
   entries: Record<RecordedMap, Array<[unknown, unknown]>>;
   /** What whole-pack checks derived from the declaration, by check; `game` the game's rules they read, when they read them. */
   facts?: Map<string, { game?: object; value: unknown }>;
+  /** Its entries in all, counted once it is complete (a record is not added to after). */
+  count?: number;
 }
 
 /** A part of the checking outside any declaration: what it read, what it found, and what it left for the rest (its `state`). */
@@ -106,6 +108,12 @@ export function againOf(memo: CheckMemo | undefined, check: string, key: () => u
 /** `memo.fact(…)`, or, without a memo (a cold compile), `derive()`. */
 export function factOf<T>(memo: CheckMemo | undefined, unit: RulesUnit, decl: A.Decl, check: string, game: boolean, derive: () => T): T {
   return memo ? memo.fact(unit, decl, check, game, derive) : derive();
+}
+
+function countEntries(r: DeclRecord): number {
+  let n = 0;
+  for (const m of recordedMaps) n += r.entries[m].length;
+  return n;
 }
 
 function newTables(): Tables {
@@ -264,7 +272,7 @@ export class CheckMemo {
   checked(): void {
     if (this.gameChecked) this.game = {};
     let live = 0;
-    for (const r of this.used) for (const m of recordedMaps) live += r.entries[m].length;
+    for (const r of this.used) live += r.count ??= countEntries(r);
     this.tables.live = Math.max(this.tables.live, live);
   }
 
