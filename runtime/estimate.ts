@@ -6,11 +6,6 @@ import { metaIfAny } from './stateMeta.ts';
 import type { Program } from './program.ts';
 import type { Choice, GameState, Value } from './types.ts';
 
-/** Whether the pack declares `scoring: prefer`. */
-export function hasPreference(pack: CompiledPack): boolean {
-  return pack.rules.prefer !== undefined;
-}
-
 /** Whether the pack declares `scoring: estimate`. */
 export function hasEstimate(pack: CompiledPack): boolean {
   return pack.rules.estimate !== undefined;

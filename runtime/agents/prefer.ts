@@ -1,6 +1,6 @@
 import type { CompiledPack } from '../compiled.ts';
 import { preferences } from '../estimate.ts';
-import type { Choice } from '../types.ts';
+import type { Choice, GameState } from '../types.ts';
 import { decisionRandom } from './decision.ts';
 import type { Agent } from './index.ts';
 
@@ -19,7 +19,7 @@ export function preferAgent(pack: CompiledPack, seed: number | string, player: s
 }
 
 /** The choice of `legal` the pack's preference likes most, ties broken by `random`. */
-export function preferred(pack: CompiledPack, state: Parameters<typeof preferences>[1], legal: Choice[], random: () => number): Choice {
+export function preferred(pack: CompiledPack, state: GameState, legal: Choice[], random: () => number): Choice {
   const values = preferences(pack, state, legal);
   if (!values) return legal[Math.floor(random() * legal.length)];
   let pick = legal[0];
