@@ -471,7 +471,7 @@ class Checker {
         const s = this.d.scoring;
         if (s) key.push(s.score, s.scoreExpr, s.tiebreak, s.tiebreakExpr, s.estimate, s.estimateExpr);
         // A preference reads its action's parameters: the declarations are part of what it was checked against.
-        for (const p of s?.prefer ?? []) key.push(p.action, p.option, p.source, p.expr, JSON.stringify(p.at), ...(this.c.actions.get(p.action) ?? []).map((d) => d.decl));
+        for (const p of s?.prefer ?? []) key.push(p.action, p.option, p.source, p.expr, p.at.file, p.at.start, p.at.end, ...(this.c.actions.get(p.action) ?? []).map((d) => d.decl));
         return key;
       },
       () => {

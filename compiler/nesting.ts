@@ -3,8 +3,6 @@ import type { Declared } from './declare.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
 import { fragmentSpan } from './load.ts';
 
-export { MAX_NESTING } from './declShape.ts';
-
 /**
  * RB0302 for a declaration nested deeper than `MAX_NESTING`, at its deepest node; the declaration
  * is set aside (its name marked broken, so uses of it are not reported again) and no later pass
