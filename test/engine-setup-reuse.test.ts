@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { compile } from '../compiler/index.ts';
 import { readPackFolder } from '../compiler/packFolder.ts';
 import { applyInPlace, legalChoices, newGame, type CompiledPack, type EngineName, type GameState } from '../runtime/index.ts';
+import { programOf } from '../runtime/link.ts';
+import { fromSetup } from '../runtime/setupSnapshot.ts';
 import { compileOk } from './helpers/inlinePack.ts';
 import { picker } from './helpers/seededGame.ts';
 
@@ -97,6 +99,10 @@ describe('a new game from a kept setup is the game its setup makes', () => {
           const end = JSON.stringify(playedInPlace(st, seed));
           expect(end).toBe(JSON.stringify(playedInPlace(setUpAnew(pack, seed, engine), seed)));
         }
+        // The games above came from a kept setup, except where the setup drew from the generator.
+        const kept = fromSetup(programOf(pack, engine), 2, 5);
+        if (pack === shuffled) expect(kept).toBeUndefined();
+        else expect(JSON.stringify(kept)).toBe(JSON.stringify(setUpAnew(pack, 5, engine)));
       });
     }
   }

@@ -84,7 +84,11 @@ describe('rules text read directly', () => {
       const text = mutate(pieces[Math.floor(random() * pieces.length)], random);
       const grammar = readRules(text, 'grammar');
       const either = readRules(text, 'either');
-      if (!same(either, grammar)) expect({ text, either }).toEqual({ text, either: grammar });
+      if (!same(either, grammar)) {
+        // toEqual shows where the trees differ; what it does not tell apart (key order, undefined) fails next.
+        expect({ text, either }).toEqual({ text, either: grammar });
+        expect.fail(`the direct reading differs from the grammar's in key order or an undefined property: ${text}`);
+      }
       if (grammar.errors.length) tally.errors++;
       else tally.read++;
     }
@@ -99,7 +103,11 @@ describe('rules text read directly', () => {
       const text = mutate(expressions[n % expressions.length], random);
       const grammar = parseExpression(text, 'grammar');
       const either = parseExpression(text, 'either');
-      if (!same(either, grammar)) expect({ text, either }).toEqual({ text, either: grammar });
+      if (!same(either, grammar)) {
+        // toEqual shows where the trees differ; what it does not tell apart (key order, undefined) fails next.
+        expect({ text, either }).toEqual({ text, either: grammar });
+        expect.fail(`the direct reading differs from the grammar's in key order or an undefined property: ${text}`);
+      }
     }
   });
 
