@@ -2,11 +2,12 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPack } from '../../compiler/load.ts';
 import { readPackFolder } from '../../compiler/packFolder.ts';
+import { nextRandom } from '../../runtime/rng.ts';
 
 /** Every shipped pack and test pack: their rules feed the tests that hold two readers of rules text together. */
 const dirs = [...readdirSync('content').map((d) => join('content', d)), ...readdirSync('test/packs').map((d) => join('test/packs', d))];
 
-/** Every `rules:` text of the packs, and the expressions written as YAML values (roles, scoring). */
+/** Every `rules:` text of the packs, and the expressions written as YAML values (roles, scoring, a preference's `choose` entries). */
 export function shippedTexts(): { rules: string[]; expressions: string[] } {
   const rules: string[] = [];
   const expressions: string[] = [];
@@ -17,7 +18,7 @@ export function shippedTexts(): { rules: string[]; expressions: string[] } {
       return;
     }
     if (!v || typeof v !== 'object') return;
-    for (const [k, item] of Object.entries(v)) walk(item, Array.isArray(v) ? key : k, Array.isArray(v) ? inExpressions : key === 'roles' || key === 'prefer');
+    for (const [k, item] of Object.entries(v)) walk(item, Array.isArray(v) ? key : k, Array.isArray(v) ? inExpressions : inExpressions || key === 'roles' || key === 'prefer');
   };
   for (const dir of dirs) {
     const loaded = loadPack(readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/')), () => {});
@@ -30,10 +31,8 @@ export function shippedTexts(): { rules: string[]; expressions: string[] } {
 export function seeded(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    const r = nextRandom(s);
+    s = r.state;
+    return r.value;
   };
 }
