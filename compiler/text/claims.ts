@@ -519,7 +519,7 @@ class RuleReader {
           this.push({ k: 'relation', relation: around.relation, kind: around.kind }, true, s.source.span, []);
         }
         // `for b in xs { if any(f(…), it.g == b) { … } }`: what the loop does, it does for each b holding
-        // one of f's things ("each board on which you control at least 1 region"), which a text must say.
+        // one of f's things ("each grid on which you hold at least 1 cell"), which a text must say.
         const holding = this.holding(s);
         if (holding) {
           for (const c of this.out.slice(before)) if (c.body.k === 'number' || c.body.k === 'effect') c.relation = holding;
@@ -1200,7 +1200,7 @@ class RuleReader {
         if (e.callee === 'count' && e.args.length === 1) {
           const per = this.termsIn(e.args[0]);
           const perKind = listKind(this.c, e.args[0]);
-          // `xs where f == a.f and it != a`: the other things of the same f as a, which a text must say ("each other region of the same type").
+          // `xs where f == a.f and it != a`: the other things of the same f as a, which a text must say ("each other cell of the same colour").
           const same = perKind ? this.sameAs(e.args[0]) : undefined;
           // `xs where any(f(it), …)`: each x with something in the relation f to it that is so ("each cell next to a red one"), which a text must say.
           const near = perKind && !same ? this.nearAny(e.args[0]) : undefined;
@@ -1230,7 +1230,7 @@ class RuleReader {
             return;
           }
           // `max(floorOf(x), …)`: a bound a pipeline keeps, which other rules say ("never fewer than the
-          // race allows"); what this rule says is the other side.
+          // piece allows"); what this rule says is the other side.
           const bound = !n ? e.args.find((a) => a.kind === 'call' && this.c.calls.get(a)?.k === 'pipeline') : undefined;
           const rest = bound && e.args.find((a) => a !== bound);
           if (bound && rest && !(rest.kind === 'call' && this.c.calls.get(rest)?.k === 'pipeline')) {

@@ -253,7 +253,7 @@ export class Renderer {
       count: () => String(b.value),
       unit: (k: string) => unitWord(b.value, b.unit ?? (c.of ? this.g.units.get(c.of)?.unit : undefined), this.lang, k) ?? '',
       per: (k: string, cat?: string) => {
-        // The other things of the same kind as one of the card's own ("other region of the same type as …"), by `relation.same.<field>.<kind>`.
+        // The other things of the same kind as one of the card's own ("other cell of the same colour as …"), by `relation.same.<field>.<kind>`.
         // Each thing with another in a relation to it that is so ("cell next to a red one"), by the relation's template with its `{terms}`.
         const what = c.relation?.terms ? this.relation(c, k) : c.per?.length ? this.someOf(c.per, k, decl, c.span, cat) : (c.relation && this.relation(c, k)) || this.kindWord(perKind, k, cat);
         // What the card counts in a field of its own: "each forest cell claimed this turn".
@@ -288,7 +288,7 @@ export class Renderer {
       (specific && c.another && this.template(`${specific}.${kind}Another`, decl, c.span, false)) ||
       (specific && this.template(`${specific}.${kind}`, decl, c.span, own)) ||
       // What a language words by the kind counted (its gender: "za każdą planszę", "für jeden Spielplan").
-      // …and for each one in a relation ("for each board on which you control at least 1 region").
+      // …and for each one in a relation ("for each grid on which you hold at least 1 cell").
       (perEach && !c.per?.length && perKind && c.relation && this.template(`per.${perKind}.${kind}Related`, decl, c.span, false)) ||
       (perEach && !c.per?.length && perKind && this.template(`per.${perKind}.${kind}`, decl, c.span, false)) ||
       // Paid by each of the players a `for` walks: "each opponent pays you 1 coin".
@@ -596,7 +596,7 @@ export class Renderer {
         // not by the action its `with` offers it beside, which it need not do.
         const done = this.fill(verb, { effects: () => this.series(saidEffects.map((x) => texts.get(x)!), this.template('list', decl, decl.nameSpan, false) ?? ' & ', decl, decl.nameSpan) });
         clauses.unshift([done, ...how, ...closing].join(' '));
-        // A term the effect's own words name ("steal an Artifact marker") is said there, not again after it.
+        // A term the effect's own words name ("take a gold stone") is said there, not again after it.
         for (const t of required) if (this.names(done, t)) used.add(t);
       } else {
         const at = priceAbout.length ? t.replace('{about}', ` ${priceAbout.join(' ')}{about}`) : t;
@@ -633,8 +633,8 @@ export class Renderer {
         continue;
       }
       const last = clauses[clauses.length - 1];
-      // An action's template may say where what the rule is about goes (`{about}`: "conquer a region{about}", before
-      // its price), else where what qualifies it goes (`{how}`: "eine Region {how} erobern").
+      // An action's template may say where what the rule is about goes (`{about}`: "claim a cell{about}", before
+      // its price), else where what qualifies it goes (`{how}`: "eine Zelle {how} besetzen").
       const named = last !== undefined && this.about(cls, ts.every(negated) ? 'not' : 'with', ts, things, decl, cs[0].span);
       if (named) clauses[clauses.length - 1] = last.includes('{about}') ? last.replace('{about}', ` ${named}{about}`) : last.includes('{how}') ? last.replace('{how}', `${named} {how}`) : `${last} ${named}`;
       else clauses.push(this.about(cls, things.length ? 'put' : 'alone', ts, things, decl, cs[0].span, chosenWhere()));
