@@ -414,14 +414,19 @@ interface ItemRead {
  */
 const itemsRead = new WeakMap<object, ItemRead>();
 
+/** A card's kind (its first key) and id (that key's value, as text). */
+export function cardHead(item: Record<string, unknown>): { first: string | undefined; id: string } {
+  const [first] = Object.keys(item);
+  // A mapping or list as the id (`card: { toString: false }`, maybe circular through aliases) is never turned into text by its own methods.
+  const raw = first === undefined ? undefined : item[first];
+  return { first, id: raw !== null && typeof raw === 'object' ? (Array.isArray(raw) ? '[…]' : '{…}') : String(raw) };
+}
+
 function itemRead(file: LoadedFile, item: Record<string, unknown>, i: number): ItemRead {
   const known = itemsRead.get(item);
   if (known && known.file === file.path && known.path[1] === i) return known;
-  const [first] = Object.keys(item);
+  const { first, id } = cardHead(item);
   const path = ['entities', i];
-  // A mapping or list as the id (`card: { toString: false }`, maybe circular through aliases) is never turned into text by its own methods.
-  const raw = first === undefined ? undefined : item[first];
-  const id = raw !== null && typeof raw === 'object' ? (Array.isArray(raw) ? '[…]' : '{…}') : String(raw);
   const { [first ?? '']: _id, name, text, rules, ...values } = item;
   const read: ItemRead = {
     file: file.path,

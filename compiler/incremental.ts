@@ -42,7 +42,7 @@
  */
 import type * as A from '../dsl/ast.ts';
 import type { Checked, Placed } from './check.ts';
-import type { RulesUnit } from './declare.ts';
+import { cardHead, type RulesUnit } from './declare.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
 import { Parts } from './parts.ts';
 import type { Fragment } from './source.ts';
@@ -416,11 +416,10 @@ function valueWithoutRules(data: object): string {
   return s;
 }
 
-/** A card's kind and id, as the declaration pass reads them (compiler/declare.ts, `itemRead`). */
+/** A card's kind and id, as the declaration pass reads them. */
 function head(item: Record<string, unknown>): [string | null, string] {
-  const [first] = Object.keys(item);
-  const raw = first === undefined ? undefined : item[first];
-  return [first ?? null, raw !== null && typeof raw === 'object' ? (Array.isArray(raw) ? '[…]' : '{…}') : String(raw)];
+  const { first, id } = cardHead(item);
+  return [first ?? null, id];
 }
 
 /**
