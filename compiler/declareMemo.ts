@@ -58,8 +58,6 @@ interface Last {
  */
 export class DeclareMemo {
   private last: Last | undefined;
-  /** Whether this compile takes the last one's findings (`unchanged`). */
-  private taken = false;
   /** What checking an entity's values reported, by entity: an entity taken again is not checked again. */
   readonly values = new WeakMap<EntitySym, DiagnosticInput[]>();
 
@@ -68,7 +66,6 @@ export class DeclareMemo {
   /** The last compile's findings, when only files of the same outline changed since (see above). */
   unchanged(pack: LoadedPack): { vocabulary: KeptVocabulary; game: GameUnits; cards: (file: LoadedFile) => FileCards | undefined } | undefined {
     const last = this.last;
-    this.taken = false;
     if (!last || last.manifest !== pack.manifest || last.files.length !== pack.files.length) return undefined;
     for (let i = 0; i < pack.files.length; i++) {
       const now = pack.files[i];
@@ -78,7 +75,6 @@ export class DeclareMemo {
       const declared = this.outline(now);
       if (declared === undefined || declared !== this.outline(then)) return undefined;
     }
-    this.taken = true;
     return {
       vocabulary: last.vocabulary,
       game: last.game,
@@ -90,8 +86,10 @@ export class DeclareMemo {
     };
   }
 
+  /** Keeps this compile's findings; its presentation is the last one's when it took the last vocabulary (`unchanged`). */
   keep(pack: LoadedPack, vocabulary: KeptVocabulary, cards: Map<LoadedFile, FileCards>, game: GameUnits): void {
-    this.last = { manifest: pack.manifest, files: pack.files, vocabulary, cards, game, presentation: this.taken ? this.last?.presentation : undefined };
+    const taken = vocabulary === this.last?.vocabulary;
+    this.last = { manifest: pack.manifest, files: pack.files, vocabulary, cards, game, presentation: taken ? this.last?.presentation : undefined };
   }
 
   /** The presentation `read` gives, called after `declare`: the last compile's when this one took the last findings. */
