@@ -49,6 +49,7 @@ describe('bot names', () => {
     expect(parseAgentKind('mcts:40:team:depth=4:policy=greedy')).toEqual({ kind: 'mcts', iterations: 40, team: true, reuse: false, depth: 4, policy: 'greedy' });
     expect(parseAgentKind('prefer')).toEqual({ kind: 'prefer' });
     expect(parseAgentKind('mcts:20:team:depth=0:prune=3:policy=prefer')).toEqual({ kind: 'mcts', iterations: 20, team: true, reuse: false, depth: 0, prune: 3, policy: 'prefer' });
+    expect(parseAgentKind('mcts:8:team:policy=prefer:value=end:prior=10:close=0')).toEqual({ kind: 'mcts', iterations: 8, team: true, reuse: false, depth: 30, policy: 'prefer', value: 'end', prior: 10, close: 0 });
   });
 
   it('refuses a bad name with the forms there are', () => {
@@ -63,6 +64,10 @@ describe('bot names', () => {
       ['mcts:100:horizon=round', /`horizon=round` is not an option/],
       ['mcts:100:policy=best', /`policy=best` is not an option/],
       ['mcts:100:prune=0', /`prune=0` is not an option/],
+      ['mcts:100:prior=0', /`prior=0` is not an option/],
+      ['mcts:100:value=score', /`value=score` is not an option/],
+      ['mcts:100:close=-1', /`close=-1` is not an option/],
+      ['mcts:100:value=end:horizon=turn', /`value=end` values none by it; drop one of them/],
     ] as const) {
       expect(() => parseAgentKind(name), name).toThrow(AgentKindError);
       expect(() => parseAgentKind(name), name).toThrow(why);
@@ -90,6 +95,14 @@ describe('tree search', () => {
   it('reusing its tree, a bot still plays the same game again from the same start', () => {
     const game = () => playByAgents(tictactoe, { players: 2, seed: 6, agents: ['mcts:40:reuse', 'random'], maxSteps: 20 }).state.choices;
     expect(game()).toEqual(game());
+  });
+
+  it('reusing its tree, a bot plays in playout mode the game it plays recorded, and the record is kept', () => {
+    // Such a search finds its kept subtree by the choices recorded, which playout mode leaves blank.
+    const o = { players: 2, seed: 6, agents: ['mcts:40:reuse', 'random'] as AgentKind[], maxSteps: 20 };
+    const recorded = playByAgents(tictactoe, o).state.choices;
+    expect(recorded.every((c) => c !== '')).toBe(true);
+    expect(playByAgents(tictactoe, { ...o, playout: true }).state.choices).toEqual(recorded);
   });
 
   it('a game taken over half way is played on as it would have been', () => {
@@ -205,6 +218,32 @@ describe('tree search', () => {
     expect(seeds.filter((seed) => score('mcts:10', seed) > 0).length).toBeLessThanOrEqual(1);
     expect(seeds.filter((seed) => score('mcts:10:policy=prefer', seed) === 5).length).toBeGreaterThanOrEqual(4);
     expect(seeds.map((seed) => score('mcts:10:prune=1', seed))).toEqual(seeds.map(() => 5));
+  });
+
+  it('led by the preference (`prior=`), a search of a few iterations plays as it does; valued at the end (`value=end`), it leaves it where the outcome disagrees', () => {
+    const vault = compiled(readPackFolder(join(packs, 'vault')));
+    const lure = compiled(readPackFolder(join(packs, 'lure')));
+    const seeds = [1, 2, 3, 4, 5, 6, 7, 8];
+    const score = (pack: CompiledPack, kind: AgentKind, seed: number) => standings(playByAgents(pack, { players: 1, seed, agents: kind, maxSteps: 40 }).state)[0].score;
+    // Random playouts seldom reach the vault: every choice's value is the same 0, and a search by
+    // UCT walks at random; with the prior it walks where the preference does.
+    expect(seeds.filter((seed) => score(vault, 'mcts:3', seed) > 0).length).toBeLessThanOrEqual(1);
+    expect(seeds.map((seed) => score(vault, 'mcts:3:prior=1', seed))).toEqual(seeds.map(() => 5));
+    // The lure's preference takes the cursed ruby (-5). Its estimate sees no gem, so a search cut
+    // there finds them all alike and follows the prior; played to the end, the ruby is seen to cost.
+    expect(seeds.map((seed) => score(lure, 'prefer', seed))).toEqual(seeds.map(() => -5));
+    expect(seeds.map((seed) => score(lure, 'mcts:20:policy=prefer:prior=2:depth=0', seed))).toEqual(seeds.map(() => -5));
+    const ended = seeds.map((seed) => score(lure, 'mcts:20:policy=prefer:prior=2:value=end', seed));
+    expect(ended.every((v) => v >= -5)).toBe(true);
+    expect(ended.filter((v) => v === 3).length).toBeGreaterThanOrEqual(2);
+    const atVault = after(lure, 1, 1, ['move hall', 'move vault']);
+    const gems = choicesOfAsked(atVault);
+    const pick = (kind: AgentKind) => agent(kind, 1, 'p1', lure).choose(atVault, gems, 'p1').id;
+    expect(pick('mcts:20:policy=prefer:prior=2:depth=0')).toBe('choose ruby');
+    expect(pick('mcts:20:policy=prefer:prior=2:value=end')).toBe('choose opal');
+    // `close=`: the ruby is 2 points above the opal, so at 1 the bot takes it unsearched, at 2 it searches.
+    expect(pick('mcts:20:policy=prefer:prior=2:value=end:close=1')).toBe('choose ruby');
+    expect(pick('mcts:20:policy=prefer:prior=2:value=end:close=2')).toBe('choose opal');
   });
 
   it('a preference reads an action\'s arguments by name, and an option picked in a prompt as `it`, without playing either', () => {

@@ -52,7 +52,7 @@ export type AgentSpec = { kind: 'random' } | { kind: 'greedy' } | { kind: 'prefe
 /** Playouts with a pack's estimate stop after this many choices unless the name says `depth=`. */
 export const DEFAULT_DEPTH = 30;
 const MAX_ITERATIONS = 1_000_000;
-const FORMS = '`random`, `greedy`, `prefer` or `mcts:<iterations>` with optional `:team`, `:reuse`, `:depth=<choices>`, `:horizon=turn|learned`, `:policy=greedy|prefer`, `:prune=<choices>`, `:ms=<milliseconds>` (e.g. `mcts:200`, `mcts:200:team`)';
+const FORMS = '`random`, `greedy`, `prefer` or `mcts:<iterations>` with optional `:team`, `:reuse`, `:depth=<choices>`, `:horizon=turn|learned`, `:policy=greedy|prefer`, `:prune=<choices>`, `:prior=<points>`, `:close=<points>`, `:value=estimate|end`, `:ms=<milliseconds>` (e.g. `mcts:200`, `mcts:200:team`)';
 
 /** A bad bot name, with the names there are. */
 export class AgentKindError extends Error {}
@@ -73,10 +73,14 @@ export function parseAgentKind(name: string): AgentSpec {
     else if (key === 'depth' && whole(value) !== undefined) spec.depth = whole(value)!;
     else if (key === 'ms' && whole(value)) spec.ms = whole(value)!;
     else if (key === 'prune' && whole(value)) spec.prune = whole(value)!;
+    else if (key === 'prior' && whole(value)) spec.prior = whole(value)!;
+    else if (key === 'close' && whole(value) !== undefined) spec.close = whole(value)!;
+    else if (flag === 'value=estimate' || flag === 'value=end') spec.value = value as 'estimate' | 'end';
     else if (flag === 'horizon=turn' || flag === 'horizon=learned') spec.horizon = value as 'turn' | 'learned';
     else if (flag === 'policy=greedy' || flag === 'policy=prefer') spec.policy = value as 'greedy' | 'prefer';
     else throw bad(`\`${flag}\` is not an option of mcts`);
   }
+  if (spec.value === 'end' && spec.horizon) throw bad('`horizon=` moves a leaf the estimate values, and `value=end` values none by it; drop one of them');
   return spec;
 }
 
@@ -116,6 +120,8 @@ export interface AgentGameOptions {
    * blank (''), each changing the state in place (as `inPlace`). A seat whose agent picks by place
    * alone (`index`: random) is shown no choice; the others are shown `choicesOfAsked` as always. The
    * same seeds play the same game as without it, record aside (test/playout-mode.test.ts).
+   * A game with a seat whose search keeps its tree (`mcts:…:reuse`) is played in place instead:
+   * that search finds where it is by the choices recorded.
    */
   playout?: boolean;
 }
@@ -126,12 +132,20 @@ export interface AgentGame {
   stopped?: { kind: 'limit' | 'stuck'; reason: string; budget?: BudgetName };
 }
 
+function keepsTree(kind: AgentKind): boolean {
+  const spec = parseAgentKind(kind);
+  return spec.kind === 'mcts' && spec.reuse;
+}
+
 /** A game of `pack` played by agents up to its end, or until it has `maxSteps` choices. */
 export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame {
+  const kinds = Array.isArray(o.agents) ? o.agents : [o.agents];
+  // A search that keeps its tree finds its place by the choices recorded, which playout mode
+  // records blank: such a game is played in place instead, the same game with its record.
+  const playout = o.playout && !kinds.some(keepsTree);
   const inPlace = o.inPlace || o.playout;
   let state = o.start ? (inPlace ? attach(pack, cloneState(o.start)) : o.start) : newGame(pack, { players: o.players, seed: o.seed });
-  const step = o.playout ? playoutApplyChoice : inPlace ? applyInPlace : apply;
-  const kinds = Array.isArray(o.agents) ? o.agents : [o.agents];
+  const step = playout ? playoutApplyChoice : inPlace ? applyInPlace : apply;
   const seats = new Map<string, Agent>(state.players.map((p, i) => [p, agent(kinds[i % kinds.length], o.seed, p, pack)]));
   o.observe?.(state);
   while (!state.over) {
@@ -140,7 +154,7 @@ export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame
     if (!asked) return { state, stopped: { kind: 'stuck', reason: 'the game is not over, but nobody is to act' } };
     const seat = seats.get(asked)!;
     const stuck = (): AgentGame => ({ state, stopped: { kind: 'stuck', reason: `${display(pack, asked)} (${asked}) must act but has no legal choice at step ${state.choices.length + 1}` } });
-    if (o.playout && seat.index) {
+    if (playout && seat.index) {
       const n = playoutChoices(state, true);
       if (!n) return stuck();
       const k = seat.index(state, n, asked);

@@ -49,6 +49,30 @@ export interface MctsOptions {
    */
   prune?: number;
   /**
+   * With a pack's `scoring: prefer`: the preference as a prior (PUCT). A choice's share of the
+   * search's attention starts as exp((its preference − the best's) / `prior`), so `prior` is how
+   * many of the preference's points make a choice e times less likely to be looked at; the
+   * choices are then visited by their value plus that share, and the pick is the one visited most
+   * (ties to the preference). With few iterations, or values that do not tell the choices apart
+   * (every playout lost), the search plays as the preference does; it leaves it where the values
+   * disagree clearly. Without it, every legal choice is tried once before any twice (UCT).
+   */
+  prior?: number;
+  /**
+   * How a leaf is valued: `estimate` (the default) by the pack's `scoring: estimate` at the cut
+   * (`depth`), or `end`: the playout goes on to the game's end and the leaf is worth its score
+   * there, the estimate unread. With `policy=prefer` a leaf is then worth what the preference makes
+   * of it, a real outcome.
+   */
+  value?: 'estimate' | 'end';
+  /**
+   * With a pack's `scoring: prefer`: searches only where the preference hesitates. When its best
+   * choice is more than `close` points above every other the bot plays it without a search;
+   * otherwise the search considers the choices within `close` points of the best (and `prune`
+   * still applies). A game of many choices then spends its iterations on the few that are close.
+   */
+  close?: number;
+  /**
    * Stops searching after this many milliseconds even if iterations are left. The pick then depends
    * on the machine's speed: for a person's opponent, never for figures that must replay.
    */
@@ -59,6 +83,8 @@ export interface MctsOptions {
 export const PLAYOUT_CAP = 3000;
 /** UCT's exploration weight, for rewards scaled to 0..1. */
 const EXPLORE = 0.7;
+/** PUCT's weight of a choice's prior share (`prior`), for rewards scaled to 0..1. */
+const EXPLORE_PRIOR = 1.5;
 /** How often a greedy playout's choice is picked at random instead. */
 const EPSILON = 0.1;
 
@@ -71,6 +97,11 @@ interface Node {
   /** How many of the visits to the parent this choice was legal in (worlds differ in what is legal). */
   avail: number;
   children: Map<string, Node>;
+  /**
+   * The preference's points for each choice seen legal here, by id, read in the first world that
+   * listed it: a visit reads only the choices no earlier visit listed, not the whole list again.
+   */
+  prefs?: Map<string, number>;
   /** With `horizon: learned`, the state's turn and the estimates of the world it was first reached in. */
   turn?: number;
   estimate?: Map<string, number>;
@@ -111,26 +142,44 @@ export function mctsAgent(pack: CompiledPack, seed: number | string, player: str
       const end: TurnEnd | undefined = o.horizon === 'learned' ? { turn: state.turn, change: new Map(), seen: 0 } : undefined;
       if (end) root.turn = state.turn;
       const started = o.ms === undefined ? 0 : performance.now();
-      const offered = pruned(pack, state, legal, o.prune);
+      const offered = considered(pack, state, root, legal, o, o.close);
       if (offered.length === 1) return offered[0];
       for (let i = 0; i < o.iterations; i++) {
         if (o.ms !== undefined && performance.now() - started > o.ms) break;
         iterate(pack, determinise(pack, state, observers, random), root, offered, o, random, range, end);
       }
-      const pick = best(root, offered) ?? offered[Math.floor(random() * offered.length)];
+      const pick = best(root, offered, o.prior !== undefined) ?? offered[Math.floor(random() * offered.length)];
       kept = o.reuse ? { choices: [...state.choices, pick.id], root: root.children.get(pick.id) ?? node(who) } : undefined;
       return pick;
     },
   };
 }
 
-/** The choices of `legal` the pack's preference ranks among its `keep` best, ties with the last kept included; all of them without a limit or a preference. */
-function pruned(pack: CompiledPack, st: GameState, legal: Choice[], keep: number | undefined): Choice[] {
-  if (keep === undefined || legal.length <= keep) return legal;
-  const values = preferences(pack, st, legal);
+/**
+ * The choices of `legal` the search considers at `at`: with `close`, those within `close` points of
+ * the preference's best; of those, with `prune`, the ones it ranks among its `prune` best, ties with
+ * the last kept included. All of them without either or without a preference.
+ */
+function considered(pack: CompiledPack, st: GameState, at: Node, legal: Choice[], o: MctsOptions, close: number | undefined): Choice[] {
+  if (close === undefined && (o.prune === undefined || legal.length <= o.prune)) return legal;
+  const values = preferenceAt(pack, st, at, legal);
   if (!values) return legal;
-  const bar = [...values].sort((a, b) => b - a)[keep - 1];
+  const sorted = [...values].sort((a, b) => b - a);
+  let bar = close === undefined ? -Infinity : sorted[0] - close;
+  if (o.prune !== undefined && sorted.length > o.prune) bar = Math.max(bar, sorted[o.prune - 1]);
   return legal.filter((_, i) => values[i] >= bar);
+}
+
+/** The preference's points for each of `legal` at `at`, read once per choice and node (`Node.prefs`); undefined without a preference. */
+function preferenceAt(pack: CompiledPack, st: GameState, at: Node, legal: Choice[]): number[] | undefined {
+  if (!pack.rules.prefer) return undefined;
+  const known = (at.prefs ??= new Map());
+  const unread = legal.filter((c) => !known.has(c.id));
+  if (unread.length) {
+    const values = preferences(pack, st, unread)!;
+    unread.forEach((c, i) => known.set(c.id, values[i]));
+  }
+  return legal.map((c) => known.get(c.id)!);
 }
 
 /** Whether `now` is `before` and one more choice: the game went on straight from the kept pick. */
@@ -138,16 +187,18 @@ function continues(before: string[], now: string[]): boolean {
   return now.length === before.length && now.every((c, i) => c === before[i]);
 }
 
-/** The legal choice searched most, then with the best mean; undefined when none was searched. */
-function best(root: Node, legal: Choice[]): Choice | undefined {
+/** The legal choice searched most, then (`byPreference`) the one the preference likes more, then with the best mean; undefined when none was searched. */
+function best(root: Node, legal: Choice[], byPreference: boolean): Choice | undefined {
   let top: Choice | undefined;
   let visits = 0;
+  let liked = -Infinity;
   let mean = -Infinity;
   for (const c of legal) {
     const n = root.children.get(c.id);
     if (!n?.visits) continue;
     const m = n.total / n.visits;
-    if (n.visits > visits || (n.visits === visits && m > mean)) (top = c), (visits = n.visits), (mean = m);
+    const l = byPreference ? (root.prefs?.get(c.id) ?? 0) : 0;
+    if (n.visits > visits || (n.visits === visits && (l > liked || (l === liked && m > mean)))) (top = c), (visits = n.visits), (liked = l), (mean = m);
   }
   return top;
 }
@@ -168,7 +219,7 @@ function iterate(pack: CompiledPack, world: GameState, root: Node, offered: Choi
   while (!st.over) {
     const asked = st.prompt?.player;
     if (!asked) break;
-    const legal = at === root ? offered : pruned(pack, st, choicesOfAsked(st), o.prune);
+    const legal = at === root ? offered : considered(pack, st, at, choicesOfAsked(st), o, undefined);
     if (!legal.length) break;
     const untried: Choice[] = [];
     for (const c of legal) {
@@ -176,22 +227,25 @@ function iterate(pack: CompiledPack, world: GameState, root: Node, offered: Choi
       if (child) child.avail++;
       else untried.push(c);
     }
+    const led = o.prior !== undefined && legal.length > 1 ? ledPick(pack, st, at, legal, o.prior, range) : undefined;
     let pick: Choice;
-    let next: Node;
-    if (untried.length) {
-      pick = untried[Math.floor(random() * untried.length)];
-      next = node(asked);
-      next.avail = 1;
-      at.children.set(pick.id, next);
-    } else {
+    if (led) pick = led;
+    else if (untried.length) pick = untried[Math.floor(random() * untried.length)];
+    else {
       pick = legal[0];
-      next = at.children.get(pick.id)!;
       let top = -Infinity;
       for (const c of legal) {
         const n = at.children.get(c.id)!;
         const u = scaled(n.total / n.visits, range) + EXPLORE * Math.sqrt(Math.log(n.avail) / n.visits);
-        if (u > top) (top = u), (pick = c), (next = n);
+        if (u > top) (top = u), (pick = c);
       }
+    }
+    let next = at.children.get(pick.id);
+    const expanded = !next;
+    if (!next) {
+      next = node(asked);
+      next.avail = 1;
+      at.children.set(pick.id, next);
     }
     const r = applyInPlace(st, pick);
     if (!r.ok) {
@@ -203,7 +257,7 @@ function iterate(pack: CompiledPack, world: GameState, root: Node, offered: Choi
     path.push(next);
     parent = at;
     at = next;
-    if (untried.length) break;
+    if (expanded) break;
   }
   const reward = playout(pack, st, o, random, end && ((guessed, leaf) => learnTurnEnd(end, leaf, at, parent, guessed)));
   root.visits++;
@@ -214,6 +268,36 @@ function iterate(pack: CompiledPack, world: GameState, root: Node, offered: Choi
     if (v < range.lo) range.lo = v;
     if (v > range.hi) range.hi = v;
   }
+}
+
+/**
+ * PUCT's pick at `at` with the preference as the prior (`MctsOptions.prior`): each choice's scaled
+ * mean (a choice not yet visited counts its visited siblings' mean, 0.5 before any) plus its prior
+ * share times √(visits here + 1) / (its visits + 1).
+ */
+function ledPick(pack: CompiledPack, st: GameState, at: Node, legal: Choice[], temperature: number, range: { lo: number; hi: number }): Choice | undefined {
+  const values = preferenceAt(pack, st, at, legal);
+  if (!values) return undefined;
+  const top = Math.max(...values);
+  const weights = values.map((v) => Math.exp((v - top) / temperature));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  let visits = 0;
+  let total = 0;
+  for (const c of legal) {
+    const n = at.children.get(c.id);
+    if (n) (visits += n.visits), (total += n.total);
+  }
+  const unvisited = visits ? scaled(total / visits, range) : 0.5;
+  const reach = Math.sqrt(visits + 1);
+  let pick: Choice | undefined;
+  let best = -Infinity;
+  legal.forEach((c, i) => {
+    const n = at.children.get(c.id);
+    const q = n?.visits ? scaled(n.total / n.visits, range) : unvisited;
+    const u = q + (EXPLORE_PRIOR * weights[i] * reach) / sum / (1 + (n?.visits ?? 0));
+    if (u > best) (best = u), (pick = c);
+  });
+  return pick;
 }
 
 function scaled(v: number, range: { lo: number; hi: number }): number {
@@ -238,7 +322,7 @@ function learnTurnEnd(end: TurnEnd, st: GameState, at: Node, parent: Node | unde
   if (end.seen && ends) for (const [p, v] of guessed) guessed.set(p, v + (ends * (end.change.get(p) ?? 0)) / end.seen);
 }
 
-/** Plays on from `st` (at random, or greedily by `policy`) and gives each player's reward where it stopped; `valued` may adjust the estimates there. */
+/** Plays on from `st` (at random, or greedily by `policy`) and gives each player's reward where it stopped (at the end with `value: end`); `valued` may adjust the estimates there. */
 function playout(pack: CompiledPack, st: GameState, o: MctsOptions, random: () => number, valued?: (guessed: Map<string, number>, st: GameState) => void): (player: string) => number {
   const turn = st.turn;
   let steps = 0;
@@ -246,12 +330,13 @@ function playout(pack: CompiledPack, st: GameState, o: MctsOptions, random: () =
   const preferring = o.policy === 'prefer' && pack.rules.prefer;
   const play = (from: GameState, at: number, cut: number, going: Going) =>
     greedy ? playGreedily(pack, from, random, at, cut, going, o.team) : preferring ? playPreferred(pack, from, random, at, cut, going) : playOn(from, random, at, cut, going);
-  if (o.horizon === 'turn') ({ st, steps } = play(st, 0, PLAYOUT_CAP, (s) => s.turn === turn));
-  ({ st } = play(st, steps, steps + (pack.rules.estimate ? o.depth : PLAYOUT_CAP), () => true));
+  const cut = o.value !== 'end' && pack.rules.estimate;
+  if (cut && o.horizon === 'turn') ({ st, steps } = play(st, 0, PLAYOUT_CAP, (s) => s.turn === turn));
+  ({ st } = play(st, steps, cut ? steps + o.depth : PLAYOUT_CAP, () => true));
   // With an estimate every leaf is valued by it, the game's end too: a reward then has one unit
   // whether the playout ended or was cut, and an estimate may grade what the score only counts
   // as won or lost.
-  const guessed = estimated(pack, st);
+  const guessed = cut ? estimated(pack, st) : undefined;
   if (guessed) {
     valued?.(guessed, st);
     return rewards(st, guessed, o.team);
