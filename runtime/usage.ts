@@ -8,7 +8,8 @@ import { programOf } from './link.ts';
  * A pack's rules are cut into units (`ruleUnits`): each function, procedure, pipeline (its base and
  * bounds), modifier, trigger and action, the setups, the flow, the invariants and the scoring, each
  * with the part of the compiled pack it is made of; everything else (the pack's data, which rules
- * exist, which card each binds, the roles, any other table of rules) is the pack's `rest`. Two packs with the same rest run the same code for the
+ * exist, which card each binds, the roles, any other table of rules but the bots' preferences,
+ * which no choice applied reads) is the pack's `rest`. Two packs with the same rest run the same code for the
  * same unit wherever their units are the same, so a game's choices evaluated with only unchanged
  * units give the same states under both.
  *
@@ -100,7 +101,9 @@ export function ruleUnits(pack: CompiledPack): RuleUnits {
   if (r.score) unit('score', r.score);
   if (r.tiebreak) unit('tiebreak', r.tiebreak);
   if (r.estimate) unit('estimate', r.estimate);
-  const { fns, procs, pipelines: _p, triggers: _t, actions: _a, setups, flow, invariants, score, tiebreak, estimate, ...other } = r;
+  // A preference (`scoring: prefer`) is read by bots choosing, never while a choice is applied: the
+  // states of a game's choices are the same under any preference, so it is neither a unit nor the rest.
+  const { fns, procs, pipelines: _p, triggers: _t, actions: _a, setups, flow, invariants, score, tiebreak, estimate, prefer: _prefer, ...other } = r;
   const { rules: _r, kindOf: _k, expression: _e, ...data } = pack;
   const rest = {
     data,

@@ -150,6 +150,28 @@ describe('replay from the first choice an edit could change', () => {
     expect(JSON.stringify(whole.state)).toBe(JSON.stringify(fromStart(tokens, 3, 3, choices).state));
   });
 
+  it('an edit of the bots\' preference keeps the whole game: no choice applied reads it', () => {
+    const dir = 'content/wotlk';
+    const files = readPackFolder(dir);
+    const pack = packOf(dir, files)!;
+    const choices = botGame(pack, 2, 3);
+    expect(choices.length).toBeGreaterThan(30);
+    const line = new ReplayLine();
+    line.replay(pack, { players: 2, seed: 3, choices });
+    const edit = (from: string, to: string) => {
+      const text = files.find((f) => f.path === 'rules/game.yaml')!.text;
+      expect(text).toContain(from);
+      return packOf(dir, files.map((f) => (f.path === 'rules/game.yaml' ? { ...f, text: text.replace(from, to) } : f)))!;
+    };
+    // An action's worth to a bot, and a prompt's: the game's states are those of the last replay.
+    for (const preferred of [edit('play: "30"', 'play: "31"'), edit('questSet: if it == randomQuests then 1 else 0', 'questSet: if it == randomQuests then 0 else 1')]) {
+      const r = line.replay(preferred, { players: 2, seed: 3, choices });
+      expect(r.kept).toBe(choices.length);
+      expect(r.applied).toBe(choices.length);
+      expect(JSON.stringify(r.state)).toBe(JSON.stringify(fromStart(preferred, 2, 3, choices).state));
+    }
+  });
+
   it('a unit noted, then forgotten by a step back, is noted again when it runs again', () => {
     // A unit's recording wrapper gives way to the linked handler once it is noted (runtime/usage.ts):
     // after a step back the line must note again what the choices after it run, as a first game would.
