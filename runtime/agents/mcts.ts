@@ -1,7 +1,7 @@
 import type { CompiledPack } from '../compiled.ts';
 import { cloneState } from '../clone.ts';
 import { estimates, preferences } from '../estimate.ts';
-import { applyInPlace, playoutApply, playoutChoices, standings } from '../index.ts';
+import { playoutApply, playoutApplyChoice, playoutChoices, standings } from '../index.ts';
 import type { Choice, GameState } from '../types.ts';
 import { choicesOfAsked, decisionRandom } from './decision.ts';
 import { determinise } from './determinise.ts';
@@ -117,7 +117,8 @@ interface TurnEnd {
 }
 
 /**
- * Information-set Monte Carlo tree search (single observer) through `legalChoices` and `apply` (`applyInPlace` on the worlds it deals)
+ * Information-set Monte Carlo tree search (single observer) through `legalChoices` and `apply` (in
+ * playout mode on the worlds it deals, `playoutApplyChoice`: in place, no log line, no record read)
  * alone. Each iteration deals a world consistent with what the player sees (`determinise`), walks
  * the tree by UCT among the choices legal in that world (counting how often each was available),
  * adds one node, plays on at random to the end (or to `depth` choices when the pack declares an
@@ -208,7 +209,8 @@ function best(root: Node, legal: Choice[], byPreference: boolean): Choice | unde
  * the player is shown what they may do, so that is part of what they see, and listing it again in
  * each world was the dearest part of a shallow iteration. A world in which one of them is refused
  * (legality read from a field dealt anew) ends the iteration there. The world is this iteration's
- * own (`determinise` deals a copy), so its choices are applied to it in place.
+ * own (`determinise` deals a copy), so its choices are applied to it in place, in playout mode: no
+ * log line is written, nobody reads one.
  */
 function iterate(pack: CompiledPack, world: GameState, root: Node, offered: Choice[], o: MctsOptions, random: () => number, range: { lo: number; hi: number }, end?: TurnEnd): void {
   let st = world;
@@ -247,7 +249,7 @@ function iterate(pack: CompiledPack, world: GameState, root: Node, offered: Choi
       next.avail = 1;
       at.children.set(pick.id, next);
     }
-    const r = applyInPlace(st, pick);
+    const r = playoutApplyChoice(st, pick);
     if (!r.ok) {
       // Refused in this world only: a choice searched in others keeps what they found.
       if (!next.visits) at.children.delete(pick.id);
@@ -364,7 +366,7 @@ function playPreferred(pack: CompiledPack, st: GameState, random: () => number, 
     const legal = choicesOfAsked(st);
     if (!legal.length) break;
     const pick = legal.length === 1 || random() < EPSILON ? legal[Math.floor(random() * legal.length)] : preferred(pack, st, legal, random);
-    const r = applyInPlace(st, pick);
+    const r = playoutApplyChoice(st, pick);
     if (!r.ok) break;
     st = r.state;
   }
@@ -382,7 +384,7 @@ function playGreedily(pack: CompiledPack, st: GameState, random: () => number, s
     const legal = asked ? choicesOfAsked(st) : [];
     if (!legal.length) break;
     if (legal.length === 1 || random() < EPSILON) {
-      const r = applyInPlace(st, legal[Math.floor(random() * legal.length)]);
+      const r = playoutApplyChoice(st, legal[Math.floor(random() * legal.length)]);
       if (!r.ok) break;
       st = r.state;
       continue;
@@ -391,7 +393,7 @@ function playGreedily(pack: CompiledPack, st: GameState, random: () => number, s
     let top = -Infinity;
     let ties = 0;
     for (const c of legal) {
-      const r = applyInPlace(cloneState(st), c);
+      const r = playoutApplyChoice(cloneState(st), c);
       if (!r.ok) continue;
       const guessed = estimated(pack, r.state);
       if (!guessed) return { st, steps };
@@ -403,7 +405,7 @@ function playGreedily(pack: CompiledPack, st: GameState, random: () => number, s
     // The pick's own dice are rolled anew: each choice was tried with one roll, and keeping the
     // roll that made the best choice look best would make every risk in a playout come off.
     st.rng = Math.floor(random() * 4294967296) >>> 0;
-    const r = applyInPlace(st, pick);
+    const r = playoutApplyChoice(st, pick);
     if (!r.ok) break;
     st = r.state;
   }
