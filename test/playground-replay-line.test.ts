@@ -11,7 +11,7 @@ import { compile, type CompiledPack, type SourceFile } from '../compiler/index.t
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { apply, legalChoices, newGame, type GameState } from '../runtime/index.ts';
 import { agent, choicesOfAsked } from '../runtime/agents.ts';
-import { ReplayLine } from '../playground/src/replay-line.ts';
+import { interval, ReplayLine } from '../playground/src/replay-line.ts';
 import { recordingPack } from '../runtime/usage.ts';
 import { picker } from './helpers/seededGame.ts';
 
@@ -24,9 +24,9 @@ function packOf(dir: string, files: SourceFile[]): CompiledPack | undefined {
 }
 
 /** A game of random bots, as the playground's bots play it. */
-function botGame(pack: CompiledPack, players: number, seed: number): string[] {
+function botGame(pack: CompiledPack, players: number, seed: number, most = CHOICES): string[] {
   let st = newGame(pack, { players, seed });
-  while (!st.over && st.choices.length < CHOICES) {
+  while (!st.over && st.choices.length < most) {
     const asked = st.prompt!.player;
     const c = agent('random', seed, asked, pack).choose(st, choicesOfAsked(st), asked);
     st = apply(st, c.id).state!;
@@ -169,6 +169,33 @@ describe('replay from the first choice an edit could change', () => {
       expect(r.kept).toBe(choices.length);
       expect(r.applied).toBe(choices.length);
       expect(JSON.stringify(r.state)).toBe(JSON.stringify(fromStart(preferred, 2, 3, choices).state));
+    }
+  });
+
+  it('a long game played move by move keeps a bounded number of states, and steps back from them', () => {
+    const dir = 'content/smallworld-wow';
+    const pack = packOf(dir, readPackFolder(dir))!;
+    const choices = botGame(pack, 5, 4, 1000);
+    // The shipped packs' games are too short for the playground's bound: a line of 4 states at most, so that the interval doubles three times.
+    const most = 4;
+    expect(interval(choices.length, most)).toBe(64);
+    const line = new ReplayLine(most);
+    for (let n = 0; n <= choices.length; n++) {
+      const r = line.replay(pack, { players: 5, seed: 4, choices: choices.slice(0, n) });
+      expect(r.kept).toBe(Math.max(0, n - 1));
+      const kept = line.statesKept();
+      expect(kept.length).toBeLessThanOrEqual(most + 1);
+      expect(kept.at(-1)).toBe(n);
+      for (let i = 1; i < kept.length; i++) expect(kept[i] - kept[i - 1]).toBeLessThanOrEqual(interval(n, most));
+    }
+    expect(JSON.stringify(line.replay(pack, { players: 5, seed: 4, choices }).state)).toBe(JSON.stringify(fromStart(pack, 5, 4, choices).state));
+    // A step back goes on from the state kept nearest before it, at most one interval away.
+    for (const back of [Math.floor(choices.length / 3), choices.length - 5]) {
+      const r = line.replay(pack, { players: 5, seed: 4, choices: choices.slice(0, back) });
+      expect(back - r.kept).toBeGreaterThanOrEqual(0);
+      expect(back - r.kept).toBeLessThan(interval(choices.length, most));
+      expect(JSON.stringify(r.state)).toBe(JSON.stringify(fromStart(pack, 5, 4, choices.slice(0, back)).state));
+      line.replay(pack, { players: 5, seed: 4, choices });
     }
   });
 

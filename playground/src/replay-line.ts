@@ -59,18 +59,36 @@ export interface LineReplay {
 }
 
 /**
- * The line keeps the state after every this many choices, and after the last: a replay goes on
- * from the one nearest before the first choice it must apply again, and changes one state in place
- * choice by choice (`applyInPlace`), which costs about half of making a new state for each.
+ * The line keeps the state after every `interval` choices, and after the last: a replay goes on from
+ * the one nearest before the first choice it must apply again, and changes one state in place choice
+ * by choice (`applyInPlace`), which costs about half of making a new state for each.
+ *
+ * The interval is the least of 8, 16, 32, … that keeps at most MAX_STATES of them, so a long game
+ * holds at most MAX_STATES + 1 states (its last one besides) whatever its length: past 8 × MAX_STATES
+ * choices the interval doubles and every other state kept is dropped, and a step back or an edit
+ * then applies at most one interval of choices again from the state before it. A game played move by
+ * move keeps its last state only until the next move: the state it went on from is dropped unless it
+ * falls on the interval.
  */
-const KEEP_EVERY = 8;
+const FIRST_INTERVAL = 8;
+const MAX_STATES = 32;
+
+/** The interval at which a line of `choices` choices keeps its states. */
+export function interval(choices: number, maxStates = MAX_STATES): number {
+  let every = FIRST_INTERVAL;
+  while (Math.floor(choices / every) >= maxStates) every *= 2;
+  return every;
+}
 
 export class ReplayLine {
+  /** `maxStates`: MAX_STATES but in tests, whose games are too short to reach it. */
+  constructor(private readonly maxStates = MAX_STATES) {}
+
   private line:
     | {
         pack: CompiledPack;
         options: string;
-        /** The choices applied, and the states kept: after i of them, for i a multiple of KEEP_EVERY or all of them. */
+        /** The choices applied, and the states kept: after i of them, for i a multiple of `interval(choices.length)` or all of them. */
         choices: string[];
         states: Map<number, GameState>;
       }
@@ -111,6 +129,7 @@ export class ReplayLine {
     const t1 = performance.now();
     let applied = kept;
     let stoppedAt: LineReplay['stoppedAt'];
+    const every = interval(req.choices.length, this.maxStates);
     for (let i = kept; i < req.choices.length; i++) {
       use.phase = i + 1;
       const r = applyInPlace(state, req.choices[i]);
@@ -119,12 +138,19 @@ export class ReplayLine {
         break;
       }
       applied = i + 1;
-      if (applied % KEEP_EVERY === 0) states.set(applied, cloneState(state));
+      if (applied % every === 0) states.set(applied, cloneState(state));
     }
     if (!states.has(applied)) states.set(applied, cloneState(state));
+    const last = interval(applied, this.maxStates);
+    for (const i of states.keys()) if (i !== applied && i % last !== 0) states.delete(i);
     use.phase = applied + 1;
     this.line = { pack, options, choices: req.choices.slice(0, applied), states };
     return { state, applied, stoppedAt, kept, setupMs: t1 - t0, choicesMs: performance.now() - t1 };
+  }
+
+  /** After which choices the line holds a state (the memory it keeps). */
+  statesKept(): number[] {
+    return [...(this.line?.states.keys() ?? [])].sort((a, b) => a - b);
   }
 
   /** Forget the line (after a failure, so that the next replay starts afresh). */
