@@ -9,7 +9,7 @@ import type { Choice, GameState, PackSummary, Value } from './engine-types.ts';
 import { s } from './dom.ts';
 import { CHIP_FONT, CHIP_H, glyph, LABEL_FONT, MARKER_FONT, R, type Glyph, type Measure } from './board/glyph.ts';
 import { extent, place, stretch, type Placed } from './board/layout.ts';
-import { inkOn, Looks } from './board/look.ts';
+import { inkOn, Looks, type NodeLook } from './board/look.ts';
 
 /** Ids named by a choice's arguments (deeply), so a choice can be made by clicking what it names. */
 export function idsIn(v: Value | undefined): string[] {
@@ -18,13 +18,20 @@ export function idsIn(v: Value | undefined): string[] {
   return [];
 }
 
-export interface BoardInput {
+/** What a board is drawn from: the state, and the choices the viewer may make by clicking its nodes. */
+export interface BoardOf {
   summary: PackSummary;
   state: GameState;
   lang: string;
   choices: Choice[];
   /** Choices the viewer may make by clicking (human seats only). */
   clickable: boolean;
+}
+
+/** Where and how a board planned (planBoard) is drawn. */
+export interface BoardInput {
+  summary: PackSummary;
+  lang: string;
   onPick(entity: string, choices: Choice[], at: { x: number; y: number }): void;
   /** Width / height of the space the board is drawn in, to arrange several boards. */
   aspect: number;
@@ -76,22 +83,32 @@ function groupsOf(summary: PackSummary, state: GameState): Array<{ kind: string;
   return groups;
 }
 
-/**
- * What the board draws from a state, in a text: equal texts draw equal boards (for the same pack,
- * language and space). It is what renderBoard reads of the state, the groups of nodes, each node's
- * look and the choices each node would make, without the text measuring, layout and SVG that cost
- * the most of a draw; so a redraw for new rules that changed what no node shows (a player's coins)
- * can keep the board drawn.
- */
-export function boardDrawn(input: Pick<BoardInput, 'summary' | 'state' | 'lang' | 'choices' | 'clickable'>): string {
+/** What the board draws of a state: its groups of nodes, each node's look, and the choices each node makes. */
+export interface BoardPlan {
+  groups: Array<{ kind: string; ids: string[] }>;
+  looks: Map<string, NodeLook>;
+  picks: Map<string, Choice[]>;
+  /**
+   * All of it in a text: equal texts draw equal boards (for the same pack, language and space). It
+   * leaves out the text measuring, layout and SVG that cost the most of a draw, so a redraw for new
+   * rules that changed what no node shows (a player's coins) can keep the board drawn.
+   */
+  drawn: string;
+}
+
+/** What the board would draw of a state, worked out once: `renderBoard` draws it, as often as the space it is drawn in changes. */
+export function planBoard(input: BoardOf): BoardPlan {
   const groups = groupsOf(input.summary, input.state);
-  const looks = new Looks(input.summary, input.state, input.lang);
+  const of = new Looks(input.summary, input.state, input.lang);
+  const looks = new Map<string, NodeLook>();
+  for (const g of groups) for (const id of g.ids) looks.set(id, of.node(id));
   const picks = picksOf(input);
-  return JSON.stringify(groups.map((g) => [g.kind, g.ids.map((id) => [id, looks.node(id), picks.get(id)?.map((c) => [c.id, c.player, c.label, c.args]) ?? null])]));
+  const drawn = JSON.stringify(groups.map((g) => [g.kind, g.ids.map((id) => [id, looks.get(id), picks.get(id)?.map((c) => [c.id, c.player, c.label, c.args]) ?? null])]));
+  return { groups, looks, picks, drawn };
 }
 
 /** The legal choices naming each node, when the viewer may make them by clicking. */
-function picksOf(input: Pick<BoardInput, 'summary' | 'choices' | 'clickable'>): Map<string, Choice[]> {
+function picksOf(input: BoardOf): Map<string, Choice[]> {
   const byEntity = new Map<string, Choice[]>();
   if (input.clickable) {
     for (const c of input.choices) for (const id of new Set(c.args.flatMap(idsIn))) if (Object.hasOwn(input.summary.entities, id)) byEntity.set(id, [...(byEntity.get(id) ?? []), c]);
@@ -99,15 +116,14 @@ function picksOf(input: Pick<BoardInput, 'summary' | 'choices' | 'clickable'>): 
   return byEntity;
 }
 
-/** Draws the board; returns null when the pack has no kind with a graph. */
-export function renderBoard(input: BoardInput): SVGSVGElement | null {
-  const { summary, state } = input;
-  const groups = groupsOf(summary, state);
+/** Draws the board `plan` says (planBoard of the same input); returns null when the pack has no kind with a graph. */
+export function renderBoard(input: BoardInput, plan: BoardPlan): SVGSVGElement | null {
+  const { summary } = input;
+  const { groups } = plan;
   if (!groups.length) return null;
-  const looks = new Looks(summary, state, input.lang);
   const measure = measurer();
   const glyphs = new Map<string, Glyph>();
-  for (const g of groups) for (const id of g.ids) glyphs.set(id, glyph(looks.node(id), measure));
+  for (const g of groups) for (const id of g.ids) glyphs.set(id, glyph(plan.looks.get(id)!, measure));
   const box = (id: string) => glyphs.get(id)!.box;
   const linksOf = (kind: string) => (id: string) => {
     const graph = summary.kinds[kind]?.graph;
@@ -185,8 +201,7 @@ export function renderBoard(input: BoardInput): SVGSVGElement | null {
   }
   svg.append(edgeLayer);
 
-  const byEntity = picksOf(input);
-  for (const n of all) svg.append(drawNode(n, glyphs.get(n.id)!, byEntity.get(n.id), input));
+  for (const n of all) svg.append(drawNode(n, glyphs.get(n.id)!, plan.picks.get(n.id), input));
   enableZoom(svg, full, input);
   return svg;
 }

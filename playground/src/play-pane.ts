@@ -3,7 +3,7 @@
  * the prompt and its choices, the players' fields, the log, and the history to step through.
  */
 import { h, clear } from './dom.ts';
-import { boardDrawn, idsIn, renderBoard } from './board.ts';
+import { idsIn, planBoard, renderBoard, type BoardPlan } from './board.ts';
 import { seatColour } from './board/look.ts';
 import { renderPlayersPanel } from './players-panel.ts';
 import { KeptList, type KeptItem } from './kept-list.ts';
@@ -189,14 +189,15 @@ export class PlayPane {
     if (!body) {
       // A new answer that draws the board as it is (new rules that changed a player's coins, or the
       // log) keeps the board: only the side is drawn again, and the board is neither laid out nor
-      // painted anew. What the board draws: each node's look and the choices it makes (boardDrawn).
+      // painted anew. What the board draws: each node's look and the choices it makes (planBoard), worked out once for both.
       const legal = canChoose ? r!.legal : [];
-      const board = { from: [summary, this.lang, this.boardAspect], drawn: state ? boardDrawn({ summary, state, lang: this.lang, choices: legal, clickable: humanToMove && !r?.stoppedAt }) : '' };
+      const plan = state && planBoard({ summary, state, lang: this.lang, choices: legal, clickable: humanToMove && !r?.stoppedAt });
+      const board = { from: [summary, this.lang, this.boardAspect], drawn: plan?.drawn ?? '' };
       const old = this.body;
       if (old && state && old.board.drawn === board.drawn && old.board.from.every((x, i) => x === board.from[i])) {
         this.renderSide(summary, s, state, toMove, legal, humanToMove);
         body = old.el;
-      } else body = this.renderBody(summary, s, state, toMove, canChoose, humanToMove);
+      } else body = this.renderBody(summary, s, state, plan, toMove, canChoose, humanToMove);
       this.body = { from, el: body, board };
     }
     // The toolbar, the banners and the body each stay in place while they draw the same: a subtree
@@ -215,23 +216,21 @@ export class PlayPane {
     if (g.children[2] !== body) g.children[2].replaceWith(body);
   }
 
-  private renderBody(summary: PackSummary, s: Session, state: GameState | undefined, toMove: string | undefined, canChoose: boolean, humanToMove: boolean): HTMLElement {
+  /** The board `plan` (planBoard of `state`) and the side; the board is drawn again from the same plan when its space changes shape. */
+  private renderBody(summary: PackSummary, s: Session, state: GameState | undefined, plan: BoardPlan | undefined, toMove: string | undefined, canChoose: boolean, humanToMove: boolean): HTMLElement {
     const r = this.game.played;
     const boardWrap = h('div', { class: 'board-wrap' });
     const legal = canChoose ? r!.legal : [];
     const drawBoard = (aspect: number) => {
-      if (!state) return void clear(boardWrap, h('div', { class: 'no-board' }, r?.error ? 'No game state.' : 'Starting…'));
+      if (!plan) return void clear(boardWrap, h('div', { class: 'no-board' }, r?.error ? 'No game state.' : 'Starting…'));
       const svg = renderBoard({
         summary,
-        state,
         lang: this.lang,
         aspect,
         zoom: this.boardZoom,
         onZoom: (z) => (this.boardZoom = z),
-        choices: legal,
-        clickable: humanToMove && !r?.stoppedAt,
         onPick: (_entity, choices, at) => (choices.length === 1 ? this.game.choose(choices[0]) : this.pickMenu(choices, at)),
-      });
+      }, plan);
       clear(
         boardWrap,
         svg ?? h('div', { class: 'no-board' }, 'No kind of this pack has a graph, so there is no board to draw.'),
