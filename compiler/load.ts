@@ -3,14 +3,18 @@ import { LRUCache } from 'lru-cache';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import type { Fragment, SourceFile } from './source.ts';
 import { frozenValue } from './yamlValue.ts';
+import { readYaml, type Place } from './yamlReader.ts';
 
 /** A YAML file of a pack, parsed, with its node positions kept. */
 export interface LoadedFile {
-  path: string;
-  text: string;
-  doc: Document.Parsed;
+  readonly path: string;
+  readonly text: string;
+  /** The yaml library's document, parsed when first asked for if the file was read without it (`root`). */
+  readonly doc: Document.Parsed;
   /** Plain JS value of the document, for the schema check and the declaration pass. */
-  data: unknown;
+  readonly data: unknown;
+  /** Where the value's parts were written, when compiler/yamlReader.ts read the file. */
+  readonly root?: Place;
 }
 
 export interface LoadedPack {
@@ -22,7 +26,9 @@ export interface LoadedPack {
 interface Parsed {
   /** The text parsed: the cache's key may stand for more than one text (`cacheKey`). */
   text: string;
-  doc: Document.Parsed;
+  /** Absent until asked for when the file was read by compiler/yamlReader.ts (`root`). */
+  doc?: Document.Parsed;
+  root?: Place;
   /** Absent when the document has errors or cannot be turned into a value. */
   data?: unknown;
   /** Why `toJS` refused the document (an alias without its anchor, too many aliases). */
@@ -79,8 +85,13 @@ function parseYaml(text: string): Parsed {
   const key = cacheKey(text);
   let parsed = parsedByText.get(key);
   if (parsed?.text !== text) {
-    // `logLevel: 'error'`: the yaml library's warnings would go to the console, past the diagnostics.
-    const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
+    const read = readYaml(text);
+    if (read) {
+      parsed = { text, data: read.value, root: read.root };
+      parsedByText.set(key, parsed);
+      return parsed;
+    }
+    const doc = documentOf(text);
     parsed = { text, doc };
     if (!doc.errors.length) {
       try {
@@ -92,6 +103,22 @@ function parseYaml(text: string): Parsed {
     parsedByText.set(key, parsed);
   }
   return parsed;
+}
+
+// `logLevel: 'error'`: the yaml library's warnings would go to the console, past the diagnostics.
+const documentOf = (text: string) => parseDocument(text, { uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
+
+/** A file as the passes see it; its document made when first asked for. */
+function loadedFile(path: string, parsed: Parsed): LoadedFile {
+  return {
+    path,
+    text: parsed.text,
+    data: parsed.data,
+    root: parsed.root,
+    get doc() {
+      return (parsed.doc ??= documentOf(parsed.text));
+    },
+  };
 }
 
 /**
@@ -137,8 +164,8 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
       continue;
     }
     const parsed = parseAt(src.path, src.text);
-    const { doc, data, unreadable } = parsed;
-    if (doc.errors.length) {
+    const { doc, unreadable } = parsed;
+    if (doc?.errors.length) {
       // After the first syntax error the parser is out of step and the rest mostly repeats it;
       // duplicate keys are independent of each other and are all reported.
       const syntax = doc.errors.find((e) => e.code !== 'DUPLICATE_KEY');
@@ -158,7 +185,7 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
     const byPath = (parsed.loaded ??= new Map());
     let loaded = byPath.get(src.path);
     if (!loaded) {
-      loaded = { path: src.path, text: src.text, doc, data };
+      loaded = loadedFile(src.path, parsed);
       byPath.set(src.path, loaded);
     }
     if (src.path === 'pack.yaml' || src.path === 'pack.yml') manifest = loaded;
@@ -239,6 +266,9 @@ export function spanOf(file: LoadedFile, node: YamlNode | undefined): FileSpan {
 }
 
 export function spanAt(file: LoadedFile, path: Array<string | number>, key = false): FileSpan {
+  const place = file.root && placeAt(file.root, path, key);
+  // A collection's range, or an empty value's, is the library's to say.
+  if (place?.kind === 0 && place.exact) return { file: file.path, start: place.start, end: Math.max(place.end, place.start + 1) };
   const at = placeIn(file, path);
   if (key) {
     if (at.keyNode === undefined) at.keyNode = nodeAt(file.doc, path, true) ?? null;
@@ -248,10 +278,27 @@ export function spanAt(file: LoadedFile, path: Array<string | number>, key = fal
   return spanOf(file, at.node ?? undefined);
 }
 
+/** The place at a path of keys and indexes, found as `nodeAt` finds the node there. */
+function placeAt(root: Place, path: Array<string | number>, key: boolean): Place {
+  let place = root;
+  for (let i = 0; i < path.length; i++) {
+    const step = path[i];
+    if (place.kind === 1) {
+      const at = place.names.indexOf(String(step));
+      if (at < 0) return place;
+      place = i === path.length - 1 && key ? place.keys[at] : place.values[at];
+    } else if (place.kind === 2) {
+      const item = place.items[Number(step)];
+      if (item === undefined) return place;
+      place = item;
+    } else return place;
+  }
+  return place;
+}
+
 /**
- * What was found at a path of a file, kept by document (one per file text, the parse cache) and
- * path, so a recompile looks up again only the files that changed. A document read for two paths
- * of the pack (two files with the same text) keeps each file's findings apart.
+ * What was found at a path of a file, kept by file (one per path and file text, the parse cache)
+ * and path, so a recompile looks up again only the files that changed.
  */
 interface Found {
   next?: Map<string | number, Found>;
@@ -260,15 +307,14 @@ interface Found {
   fragment?: Fragment | null;
 }
 
-const found = new WeakMap<Document.Parsed, Found>();
+const found = new WeakMap<LoadedFile, Found>();
 
 function placeIn(file: LoadedFile, path: Array<string | number>): Found {
-  let at = found.get(file.doc);
+  let at = found.get(file);
   if (!at) {
     at = {};
-    found.set(file.doc, at);
+    found.set(file, at);
   }
-  at = step(at, file.path);
   for (const p of path) at = step(at, p);
   return at;
 }
@@ -294,11 +340,9 @@ export function fragmentOf(file: LoadedFile, path: Array<string | number>): Frag
 }
 
 function readFragment(file: LoadedFile, path: Array<string | number>): Fragment | undefined {
-  const node = nodeAt(file.doc, path);
-  if (!isScalar(node) || typeof node.value !== 'string' || !node.range) return undefined;
-  const text = node.value;
-  const [start, valueEnd] = node.range;
-  const type = node.type;
+  const scalar = scalarAt(file, path);
+  if (!scalar || typeof scalar.value !== 'string') return undefined;
+  const { value: text, start, end: valueEnd, type } = scalar;
   if (type === Scalar.BLOCK_LITERAL || type === Scalar.BLOCK_FOLDED) {
     const raw = file.text.slice(start, valueEnd);
     const firstBreak = raw.indexOf('\n');
@@ -346,6 +390,17 @@ function readFragment(file: LoadedFile, path: Array<string | number>): Fragment 
   }
   const quoted = type === Scalar.QUOTE_DOUBLE || type === Scalar.QUOTE_SINGLE ? 1 : 0;
   return { file: file.path, text, toFile: (offset) => Math.min(start + quoted + offset, valueEnd) };
+}
+
+/** The scalar at a path, from the reader's places or the document. */
+function scalarAt(file: LoadedFile, path: Array<string | number>): { start: number; end: number; type?: Scalar.Type; value: unknown } | undefined {
+  if (file.root) {
+    const place = placeAt(file.root, path, false);
+    return place.kind === 0 ? place : undefined;
+  }
+  const node = nodeAt(file.doc, path);
+  if (!isScalar(node) || !node.range) return undefined;
+  return { start: node.range[0], end: node.range[1], type: node.type, value: node.value };
 }
 
 export function fragmentSpan(f: Fragment, span: { start: number; end: number }): FileSpan {

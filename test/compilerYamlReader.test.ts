@@ -1,0 +1,142 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { compile } from '../compiler/index.ts';
+import { readYaml, type Place } from '../compiler/yamlReader.ts';
+import { frozenValue } from '../compiler/yamlValue.ts';
+import { seeded } from './helpers/rulesTexts.ts';
+
+/**
+ * The compiler reads pack files with its own reader (compiler/yamlReader.ts) and leaves what it does
+ * not read to the yaml library: what it reads must be what the library reads — the same value, key
+ * order included, the same range and style for every scalar, and no error the library would find —
+ * for every YAML file of the repository and for seeded mutations of them.
+ */
+
+const docOf = (text: string) => parseDocument(text, { uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : yamlFiles(path);
+    return /\.ya?ml$/.test(name) ? [path] : [];
+  });
+}
+
+const files = ['content', 'test', 'examples'].flatMap(yamlFiles);
+const texts = files.map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+
+/** What differs between the reader's reading of `text` and the library's, or `undefined` when the reader left it to the library. */
+function differences(text: string): string[] | undefined {
+  const read = readYaml(text);
+  if (!read) return undefined;
+  const doc = docOf(text);
+  if (doc.errors.length) return [`the library finds an error: ${doc.errors[0].message}`];
+  const value = frozenValue(doc);
+  if (!isDeepStrictEqual(value, read.value) || JSON.stringify(value) !== JSON.stringify(read.value)) return [`values differ: ${JSON.stringify(value)} against ${JSON.stringify(read.value)}`];
+  const found: string[] = [];
+  const walk = (node: unknown, place: Place, path: string) => {
+    if (place.kind === 0) {
+      if (!isScalar(node)) found.push(`${path}: a scalar where the library has a collection`);
+      else if (place.exact && (node.range?.[0] !== place.start || node.range?.[1] !== place.end || node.type !== place.type || !Object.is(node.value, place.value))) {
+        found.push(`${path}: ${JSON.stringify([node.range?.slice(0, 2), node.type, node.value])} against ${JSON.stringify([[place.start, place.end], place.type, place.value])}`);
+      }
+    } else if (place.kind === 1) {
+      if (!isMap(node) || node.items.length !== place.names.length) return void found.push(`${path}: not the library's mapping`);
+      node.items.forEach((pair, i) => {
+        if (!isScalar(pair.key) || String(pair.key.value) !== place.names[i]) found.push(`${path}: key ${i} is not \`${place.names[i]}\``);
+        walk(pair.key, place.keys[i], `${path}/${place.names[i]} (key)`);
+        walk(pair.value, place.values[i], `${path}/${place.names[i]}`);
+      });
+    } else {
+      if (!isSeq(node) || node.items.length !== place.items.length) return void found.push(`${path}: not the library's list`);
+      node.items.forEach((item, i) => walk(item, place.items[i], `${path}/${i}`));
+    }
+  };
+  walk(doc.contents, read.root, '');
+  return found;
+}
+
+/** Pieces a mutation puts in: YAML's indicators, scalars of each core type, indentation. */
+const pieces = [' ', '\n', ':', ': ', '- ', '#', ' #', '"', "'", "''", '[', ']', '{', '}', ', ', '|', '>', '|-', '>-', '|+', '  ', '\n  ', '\n    ', '\n- ', 'a', '1', '-1', '~', 'null', 'Null', 'true', 'False', '0x1F', '0o17', '1e3', '.5', '.inf', '-.Inf', '.nan', '\\', '\\n', '\\u00e9', '\\x41', '&a ', '*a', '!!str ', '? ', '---\n', '...\n', '%YAML 1.2\n', '\t', '\r\n', '__proto__: ', '<<: ', 'é', '\u2028'];
+
+/** A text with one to three pieces inserted, characters deleted, or a line's indentation changed. */
+function mutate(text: string, random: () => number): string {
+  let t = text;
+  const edits = 1 + Math.floor(random() * 3);
+  for (let e = 0; e < edits; e++) {
+    const at = Math.floor(random() * t.length);
+    const kind = random();
+    if (kind < 0.4) t = t.slice(0, at) + pieces[Math.floor(random() * pieces.length)] + t.slice(at);
+    else if (kind < 0.7) t = t.slice(0, at) + t.slice(at + 1 + Math.floor(random() * 3));
+    else {
+      const nl = t.indexOf('\n', at);
+      if (nl >= 0) t = t.slice(0, nl + 1) + ' '.repeat(Math.floor(random() * 3)) + t.slice(nl + 1 + Math.floor(random() * 3));
+    }
+  }
+  return t;
+}
+
+describe('the pack files reader', () => {
+  it('reads every YAML file of the repository as the library does', () => {
+    const read = texts.filter((f) => {
+      const found = differences(f.text);
+      expect({ path: f.path, found }).toEqual({ path: f.path, found: found && [] });
+      return found !== undefined;
+    });
+    // The shipped packs are read without the library: a compile that fell back to it would cost twice as much.
+    expect(texts.filter((f) => f.path.startsWith('content/') && !read.includes(f)).map((f) => f.path)).toEqual([]);
+  });
+
+  it('reads seeded mutations of them as the library does, or leaves them to it', () => {
+    const random = seeded(12);
+    const small = texts.filter((f) => f.text.length < 20000);
+    let readCount = 0;
+    for (let k = 0; k < 4000; k++) {
+      const text = mutate(small[Math.floor(random() * small.length)].text, random);
+      const found = differences(text);
+      if (found) readCount++;
+      expect({ k, text, found }).toEqual({ k, text, found: found && [] });
+    }
+    // Most mutations leave a valid file; those the reader reads are what this test is about.
+    expect(readCount).toBeGreaterThan(1000);
+  });
+
+  it('leaves to the library what is outside the subset it reads', () => {
+    const outside = [
+      'a: &x 1\nb: *x\n',
+      'a: !!str 1\n',
+      'a: one\n  two\n',
+      'a: "one\n  two"\n',
+      'a: 1\na: 2\n',
+      'a:\n\t- 1\n',
+      'a: 1\r\nb: 2\r\n',
+      '%YAML 1.1\n---\na: 1\n',
+      'a: 1\n---\nb: 2\n',
+      '? a\n: 1\n',
+      '<<: { a: 1 }\n',
+      'a: |2\n   x\n',
+      'a: |+\n  x\n\n',
+      'a: [1, 2,]\n',
+      'a: { b }\n',
+      'plain text\n',
+      '',
+    ];
+    expect(outside.filter((text) => readYaml(text) !== undefined)).toEqual([]);
+  });
+
+  it('reads a mapping of 50,000 keys, and leaves one with a key written twice among them to the library', () => {
+    const keys = Array.from({ length: 50000 }, (_, i) => `k${i}: ${i}\n`).join('');
+    const read = readYaml(keys);
+    expect(Object.keys(read?.value as object).length).toBe(50000);
+    expect(readYaml(`${keys}k49999: 0\n`)).toBeUndefined();
+  });
+
+  it('gives a compile the diagnostics of the library where it leaves a file to it', () => {
+    const manifest = { path: 'pack.yaml', text: 'id: t\nversion: 1.0.0\nname: { en: T }\nlanguages: [en]\nplayers: { min: 1, max: 2 }\n' };
+    const r = compile([manifest, { path: 'a.yaml', text: 'enums:\n  colour: [red]\n  colour: [blue]\n' }]);
+    expect(r.diagnostics.map((d) => [d.code, d.file, d.line, d.column])).toEqual([['RB0010', 'a.yaml', 3, 3]]);
+  });
+});
