@@ -49,7 +49,7 @@ describe('bot names', () => {
     expect(parseAgentKind('mcts:40:team:depth=4:policy=greedy')).toEqual({ kind: 'mcts', iterations: 40, team: true, reuse: false, depth: 4, policy: 'greedy' });
     expect(parseAgentKind('prefer')).toEqual({ kind: 'prefer' });
     expect(parseAgentKind('mcts:20:team:depth=0:prune=3:policy=prefer')).toEqual({ kind: 'mcts', iterations: 20, team: true, reuse: false, depth: 0, prune: 3, policy: 'prefer' });
-    expect(parseAgentKind('mcts:8:team:policy=prefer:value=end:prior=10:close=0')).toEqual({ kind: 'mcts', iterations: 8, team: true, reuse: false, depth: 30, policy: 'prefer', value: 'end', prior: 10, close: 0 });
+    expect(parseAgentKind('mcts:8:team:policy=prefer:noise=0:value=end:prior=10:close=0')).toEqual({ kind: 'mcts', iterations: 8, team: true, reuse: false, depth: 30, policy: 'prefer', noise: 0, value: 'end', prior: 10, close: 0 });
   });
 
   it('refuses a bad name with the forms there are', () => {
@@ -67,6 +67,7 @@ describe('bot names', () => {
       ['mcts:100:prior=0', /`prior=0` is not an option/],
       ['mcts:100:value=score', /`value=score` is not an option/],
       ['mcts:100:close=-1', /`close=-1` is not an option/],
+      ['mcts:100:noise=101', /`noise=101` is not an option/],
       ['mcts:100:value=end:horizon=turn', /`value=end` values none by it; drop one of them/],
     ] as const) {
       expect(() => parseAgentKind(name), name).toThrow(AgentKindError);
@@ -217,6 +218,8 @@ describe('tree search', () => {
     expect(seeds.map((seed) => score('prefer', seed))).toEqual(seeds.map(() => 5));
     expect(seeds.filter((seed) => score('mcts:10', seed) > 0).length).toBeLessThanOrEqual(1);
     expect(seeds.filter((seed) => score('mcts:10:policy=prefer', seed) === 5).length).toBeGreaterThanOrEqual(4);
+    // With no noise a playout is the preference's own walk: every one reaches the vault.
+    expect(seeds.map((seed) => score('mcts:10:policy=prefer:noise=0', seed))).toEqual(seeds.map(() => 5));
     expect(seeds.map((seed) => score('mcts:10:prune=1', seed))).toEqual(seeds.map(() => 5));
   });
 

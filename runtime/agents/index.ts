@@ -52,7 +52,7 @@ export type AgentSpec = { kind: 'random' } | { kind: 'greedy' } | { kind: 'prefe
 /** Playouts with a pack's estimate stop after this many choices unless the name says `depth=`. */
 export const DEFAULT_DEPTH = 30;
 const MAX_ITERATIONS = 1_000_000;
-const FORMS = '`random`, `greedy`, `prefer` or `mcts:<iterations>` with optional `:team`, `:reuse`, `:depth=<choices>`, `:horizon=turn|learned`, `:policy=greedy|prefer`, `:prune=<choices>`, `:prior=<points>`, `:close=<points>`, `:value=estimate|end`, `:ms=<milliseconds>` (e.g. `mcts:200`, `mcts:200:team`)';
+const FORMS = '`random`, `greedy`, `prefer` or `mcts:<iterations>` with optional `:team`, `:reuse`, `:depth=<choices>`, `:horizon=turn|learned`, `:policy=greedy|prefer`, `:noise=<percent>`, `:prune=<choices>`, `:prior=<points>`, `:close=<points>`, `:value=estimate|end`, `:ms=<milliseconds>` (e.g. `mcts:200`, `mcts:200:team`)';
 
 /** A bad bot name, with the names there are. */
 export class AgentKindError extends Error {}
@@ -74,6 +74,7 @@ export function parseAgentKind(name: string): AgentSpec {
     else if (key === 'ms' && whole(value)) spec.ms = whole(value)!;
     else if (key === 'prune' && whole(value)) spec.prune = whole(value)!;
     else if (key === 'prior' && whole(value)) spec.prior = whole(value)!;
+    else if (key === 'noise' && whole(value) !== undefined && whole(value)! <= 100) spec.noise = whole(value)!;
     else if (key === 'close' && whole(value) !== undefined) spec.close = whole(value)!;
     else if (flag === 'value=estimate' || flag === 'value=end') spec.value = value as 'estimate' | 'end';
     else if (flag === 'horizon=turn' || flag === 'horizon=learned') spec.horizon = value as 'turn' | 'learned';

@@ -33,14 +33,20 @@ export interface MctsOptions {
   /**
    * How a playout picks (with a pack's estimate): `random` (the default), or `greedy`: at each of its
    * `depth` choices every legal choice is tried on a copy and the one whose state the estimate
-   * values best for the player asked (the table, in team mode) is taken; one in ten is picked at
-   * random, so that the search sees more than one line. A choice of a greedy playout costs as many
+   * values best for the player asked (the table, in team mode) is taken; one in ten (`noise`) is
+   * picked at random, so that the search sees more than one line. A choice of a greedy playout costs as many
    * choices and estimates as there are legal choices: a playout that plays as a player might,
    * rather than one whose random moves and wasted turns lose whatever the tree chose. `prefer` (with
    * a pack's `scoring: prefer`): each choice is the one the pack's preference likes most, one in ten
-   * at random; no state is copied, so a playout costs about what a random one does.
+   * (`noise`) at random; no state is copied, so a playout costs about what a random one does.
    */
   policy?: 'greedy' | 'prefer';
+  /**
+   * The percentage of a greedy or preferred playout's choices picked at random (default 10). At 0
+   * a preferred playout is the preference's own game, its ties aside: what the worlds dealt anew
+   * and the reseeded dice make of it is then all that differs between playouts.
+   */
+  noise?: number;
   /**
    * With a pack's `scoring: prefer`: the tree considers at each decision only the choices the
    * preference ranks among its `prune` best (those tied with the last of them too), so that few
@@ -85,7 +91,7 @@ export const PLAYOUT_CAP = 3000;
 const EXPLORE = 0.7;
 /** PUCT's weight of a choice's prior share (`prior`), for rewards scaled to 0..1. */
 const EXPLORE_PRIOR = 1.5;
-/** How often a greedy playout's choice is picked at random instead. */
+/** How often a greedy or preferred playout's choice is picked at random instead, unless `noise` says. */
 const EPSILON = 0.1;
 
 /** A node of the search: the choice that led here, by whom, and what came of it. */
@@ -330,8 +336,9 @@ function playout(pack: CompiledPack, st: GameState, o: MctsOptions, random: () =
   let steps = 0;
   const greedy = o.policy === 'greedy' && pack.rules.estimate;
   const preferring = o.policy === 'prefer' && pack.rules.prefer;
+  const noise = o.noise === undefined ? EPSILON : o.noise / 100;
   const play = (from: GameState, at: number, cut: number, going: Going) =>
-    greedy ? playGreedily(pack, from, random, at, cut, going, o.team) : preferring ? playPreferred(pack, from, random, at, cut, going) : playOn(from, random, at, cut, going);
+    greedy ? playGreedily(pack, from, random, at, cut, going, o.team, noise) : preferring ? playPreferred(pack, from, random, at, cut, going, noise) : playOn(from, random, at, cut, going);
   const cut = o.value !== 'end' && pack.rules.estimate;
   if (cut && o.horizon === 'turn') ({ st, steps } = play(st, 0, PLAYOUT_CAP, (s) => s.turn === turn));
   ({ st } = play(st, steps, cut ? steps + o.depth : PLAYOUT_CAP, () => true));
@@ -360,12 +367,12 @@ function playOn(st: GameState, random: () => number, steps: number, cut: number,
   return { st, steps };
 }
 
-/** Choices from `st` by the pack's preference (`preferred`), one in EPSILON at random, while `going` holds, the game is on and fewer than `cut` steps were played. */
-function playPreferred(pack: CompiledPack, st: GameState, random: () => number, steps: number, cut: number, going: Going): { st: GameState; steps: number } {
+/** Choices from `st` by the pack's preference (`preferred`), with chance `noise` a random one, while `going` holds, the game is on and fewer than `cut` steps were played. */
+function playPreferred(pack: CompiledPack, st: GameState, random: () => number, steps: number, cut: number, going: Going, noise: number): { st: GameState; steps: number } {
   for (; !st.over && steps < cut && going(st); steps++) {
     const legal = choicesOfAsked(st);
     if (!legal.length) break;
-    const pick = legal.length === 1 || random() < EPSILON ? legal[Math.floor(random() * legal.length)] : preferred(pack, st, legal, random);
+    const pick = legal.length === 1 || random() < noise ? legal[Math.floor(random() * legal.length)] : preferred(pack, st, legal, random);
     const r = playoutApplyChoice(st, pick);
     if (!r.ok) break;
     st = r.state;
@@ -376,14 +383,14 @@ function playPreferred(pack: CompiledPack, st: GameState, random: () => number, 
 /**
  * Choices from `st` while `going` holds and fewer than `cut` steps were played, each the legal
  * choice after which the estimate is best for the player asked (the table's mean in team mode,
- * else their lead over the best other), ties broken at random, or with chance EPSILON a random one.
+ * else their lead over the best other), ties broken at random, or with chance `noise` a random one.
  */
-function playGreedily(pack: CompiledPack, st: GameState, random: () => number, steps: number, cut: number, going: Going, team: boolean): { st: GameState; steps: number } {
+function playGreedily(pack: CompiledPack, st: GameState, random: () => number, steps: number, cut: number, going: Going, team: boolean, noise: number): { st: GameState; steps: number } {
   for (; !st.over && steps < cut && going(st); steps++) {
     const asked = st.prompt?.player;
     const legal = asked ? choicesOfAsked(st) : [];
     if (!legal.length) break;
-    if (legal.length === 1 || random() < EPSILON) {
+    if (legal.length === 1 || random() < noise) {
       const r = playoutApplyChoice(st, legal[Math.floor(random() * legal.length)]);
       if (!r.ok) break;
       st = r.state;
