@@ -43,51 +43,62 @@ export function threadExecArgv(argv: readonly string[] = process.execArgv): stri
   return takenByThreads(out);
 }
 
-/** A V8 option, refused in every thread's options: the probe of `takenByThreads` never starts a thread. */
-const REFUSED = '--max-old-space-size=1';
-
 const taken = new Map<string, string[]>();
 
 /**
- * The options of `argv` a worker thread takes. Node says which it refuses only by refusing them, in
- * the error of a thread's constructor, which throws before the thread starts; it names those it read
- * up to an option's separate value (`--stack-size 900`), where it stops reading. So it is asked with
- * an option it always refuses last, and asked again without those it named (a named option's separate
- * value going with it) until it names that one alone. Should Node's answer not be read so, the thread
- * gets no option at all rather than a start that fails.
+ * The options of `argv` a worker thread takes, each with its separate value if it has one (`--stack-size
+ * 900`). Node says whether it takes a thread's options only by refusing them: a thread's constructor
+ * throws ERR_WORKER_INVALID_EXEC_ARGV, before the thread starts, and which options it refused only
+ * in that error's words, which are not read here (they are Node's to change). So the options are asked
+ * together, and a group refused is asked again in halves down to single options: a group taken starts
+ * a thread, stopped at once. Refusals are option by option, so the groups taken make up all that is.
+ * Should Node refuse for another reason, the thread gets no option at all rather than a start that fails.
  */
 function takenByThreads(argv: string[]): string[] {
   const key = JSON.stringify(argv);
-  const known = taken.get(key);
-  if (known) return known;
-  let out = argv;
-  for (let asked = 0; ; asked++) {
-    const refused = refusedOf([...out, REFUSED]);
-    if (refused?.size === 1 && refused.has(REFUSED)) break;
-    const left: string[] = [];
-    for (let i = 0; i < out.length; i++) {
-      if (!refused?.has(out[i])) left.push(out[i]);
-      else if (!out[i].includes('=') && i + 1 < out.length && !out[i + 1].startsWith('-')) i++;
-    }
-    if (left.length === out.length || asked > argv.length) {
+  let out = taken.get(key);
+  if (!out) {
+    try {
+      out = takenOf(optionsOf(argv)).flat();
+    } catch {
       out = [];
-      break;
     }
-    out = left;
+    taken.set(key, out);
   }
-  taken.set(key, out);
   return out;
 }
 
-/** The options Node names as refused in a thread's `argv` (`REFUSED` among them); undefined if it did not answer so. */
-function refusedOf(argv: string[]): Set<string> | undefined {
-  try {
-    void new Worker('', { eval: true, execArgv: argv }).terminate();
-  } catch (e) {
-    const listed = (e as NodeJS.ErrnoException).code === 'ERR_WORKER_INVALID_EXEC_ARGV' ? /flags: (.*)$/.exec((e as Error).message) : null;
-    if (listed) return new Set(listed[1].split(', '));
+/** `argv` an option a group, its separate value with it: a thread's options hold nothing but options and their values. */
+function optionsOf(argv: string[]): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const takesValue = argv[i].startsWith('-') && !argv[i].includes('=') && i + 1 < argv.length && !argv[i + 1].startsWith('-');
+    out.push(takesValue ? [argv[i], argv[++i]] : [argv[i]]);
   }
-  return undefined;
+  return out;
+}
+
+function takenOf(options: string[][]): string[][] {
+  if (!options.length || takes(options.flat())) return options;
+  if (options.length === 1) return [];
+  const half = options.length >> 1;
+  return [...takenOf(options.slice(0, half)), ...takenOf(options.slice(half))];
+}
+
+/** Whether a thread starts with `argv`; one that does is stopped before it runs anything of its own. */
+function takes(argv: string[]): boolean {
+  let thread: Worker;
+  try {
+    thread = new Worker('', { eval: true, execArgv: argv });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ERR_WORKER_INVALID_EXEC_ARGV') return false;
+    throw e;
+  }
+  // A preload that fails (a `--require` of a missing file) is the simulation's threads' to report, not this probe's.
+  thread.on('error', () => undefined);
+  thread.unref();
+  void thread.terminate();
+  return true;
 }
 
 interface Kept {

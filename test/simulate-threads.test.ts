@@ -28,4 +28,12 @@ describe("worker threads' Node options", () => {
     await w.terminate();
     expect(seen).toEqual(kept);
   });
+
+  // Node names the options it refuses only in its error's words: the options are asked in groups
+  // instead, so refused ones anywhere among taken ones, a process option and an unknown one among
+  // them, are found by Node's refusal alone.
+  it('find the refused options wherever they are, by the refusal alone', () => {
+    const argv = ['--title=x', '--no-warnings', '--max-old-space-size=64', '--conditions', 'dev', '--stack-size', '900', '--require', '/no/such/preload.cjs', '--not-an-option'];
+    expect(threadExecArgv(argv)).toEqual(['--no-warnings', '--conditions', 'dev', '--require', '/no/such/preload.cjs']);
+  });
 });
