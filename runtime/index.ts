@@ -102,11 +102,12 @@ export function legalChoices(state: GameState, options: { labels?: boolean } = {
 }
 
 const NO_ARGS: Value[] = [];
+/** A `skip`'s arguments, in a playout's listing's run. */
+const SKIP: Value[][] = [NO_ARGS];
 
 /**
  * A listing under way: the choices handed to the caller, and what `apply` keeps of them (`Listed`).
- * A playout's listing (`playoutChoices`) makes no choice: `choices` is null, `ids` stays empty, and
- * a pick at a `choose` keeps its option in `args` (none for `skip`).
+ * A playout's listing (`playoutChoices`) makes no choice: `choices` is null, and it keeps runs.
  */
 type Listing = Listed & { choices: Choice[] | null };
 
@@ -118,10 +119,19 @@ function listed(l: Listing, choice: Choice, code: ActionCode | null, args: Value
   l.args.push(args);
 }
 
-function candidate(l: Listing, player: string, code: ActionCode | null, args: Value[]): void {
-  l.players.push(player);
-  l.codes.push(code);
-  l.args.push(args);
+/** A playout's listing's next run, of `values` or `args`, unless it holds no choice. */
+function run(l: Listing, player: string, code: ActionCode | null, values: Value[] | null, args: Value[][] | null): void {
+  const n = values !== null ? values.length : args!.length;
+  if (n === 0) return;
+  const runs = l.runs!;
+  runs.push({ player, code, values, args, end: listedCount(l) + n });
+}
+
+/** How many choices a listing holds so far. */
+function listedCount(l: Listed): number {
+  const runs = l.runs;
+  if (runs === null) return l.players.length;
+  return runs.length === 0 ? 0 : runs[runs.length - 1].end;
 }
 
 /** `blind`: a playout's listing, of no choice, id or label; `asked`: only the choices of the player asked. */
@@ -129,25 +139,23 @@ function listChoices(state: GameState, labels: boolean, blind = false, asked = f
   const prog = programFor(state);
   const pack = prog.pack;
   const p = state.prompt;
-  const l: Listing = { choices: blind ? null : [], ids: [], players: [], codes: [], args: [], standingFrom: 0 };
+  const l: Listing = { choices: blind ? null : [], ids: [], players: [], codes: [], args: [], standingFrom: 0, runs: blind ? [] : null };
   if (!p || state.over) return l;
   const shared = new ListingChecks();
   const offer = p.kind === 'choose' ? NO_ACTIONS : offered(prog, state);
   const stand = standing(prog, state);
   if (p.kind === 'choose') {
-    for (const o of p.options ?? []) {
-      if (blind) candidate(l, p.player, null, [o]);
-      else listed(l, { id: `choose ${encodeArg(o)}`, player: p.player, action: 'choose', args: [o], label: `${p.text ? `${p.text}: ` : ''}${display(pack, o)}` }, null, NO_ARGS);
-    }
+    if (blind) run(l, p.player, null, p.options ?? NO_ARGS, null);
+    else for (const o of p.options ?? []) listed(l, { id: `choose ${encodeArg(o)}`, player: p.player, action: 'choose', args: [o], label: `${p.text ? `${p.text}: ` : ''}${display(pack, o)}` }, null, NO_ARGS);
     if (p.optional) {
-      if (blind) candidate(l, p.player, null, NO_ARGS);
+      if (blind) run(l, p.player, null, null, SKIP);
       else listed(l, { id: 'skip', player: p.player, action: 'skip', args: [], label: p.text ? `${p.text}: none` : 'Skip' }, null, NO_ARGS);
     }
   } else {
     // The last action listed keeps no answers for another to take.
     for (let i = 0; i < offer.length; i++) actionChoices(prog, state, offer[i], p.player, p.player, labels, l, shared, i + 1 < offer.length || stand.length > 0);
   }
-  l.standingFrom = l.players.length;
+  l.standingFrom = listedCount(l);
   for (let i = 0; i < stand.length; i++) {
     const [a, actor] = stand[i];
     if (!asked || actor === p.player) actionChoices(prog, state, a, actor, p.player, labels, l, shared, i + 1 < stand.length);
@@ -163,11 +171,15 @@ const NO_ACTIONS: readonly ActionCode[] = [];
  */
 function actionChoices(prog: Program, state: GameState, a: ActionCode, actor: string, asked: string, labels: boolean, l: Listing, shared: ListingChecks, keep: boolean): void {
   const c = actionCtx(prog, state, a, actor, NO_ARGS);
+  if (l.choices === null && !keep && a.params.length === 1 && shared.none()) {
+    blindSingles(a, c, state, actor, l);
+    return;
+  }
   const found = combinations(a, c, actor, shared, keep);
   // Spent, its parameters' domains were still asked: they count against the budget as they did.
   if (limitReason(a, state, actor) !== null) return;
   if (l.choices === null) {
-    for (let i = 0; i < found.length; i++) candidate(l, actor, a, found[i]);
+    run(l, actor, a, null, found);
     return;
   }
   const by = actor === asked ? undefined : actor;
@@ -221,7 +233,7 @@ export function playoutChoices(state: GameState, asked = false): number {
     return out;
   });
   metaOf(state).listed = l;
-  return l.players.length;
+  return listedCount(l);
 }
 
 /** The `k`-th choice `playoutChoices` listed for `state`, applied to it (see there). */
@@ -255,16 +267,21 @@ export function playoutApplyChoice(state: GameState, choice: Choice): ApplyResul
  */
 function pickedMove(prog: Program, state: GameState, p: Prompt, k: number): Move | { reason: string } {
   const l = metaIfAny(state)?.listed;
-  // A listing that made choices has their ids; a playout's has none.
-  if (!l || l.ids.length !== 0 || !(k >= 0 && k < l.players.length)) return { reason: `no choice ${k} was listed for this state by playoutChoices` };
-  const a = l.codes[k];
-  const player = l.players[k];
-  const args = l.args[k];
+  const runs = l?.runs;
+  // A listing that made choices keeps no runs; a playout's does.
+  if (!l || !runs || !(k >= 0 && k < listedCount(l))) return { reason: `no choice ${k} was listed for this state by playoutChoices` };
+  let r = 0;
+  while (runs[r].end <= k) r++;
+  const at = runs[r];
+  const a = at.code;
+  const player = at.player;
+  const i = k - (r === 0 ? 0 : runs[r - 1].end);
+  const args = at.values !== null ? [at.values[i]] : at.args![i];
   const key = a ? actionKey(a) : args.length ? 'choose' : 'skip';
   let plain = true;
   for (let i = 0; i < args.length; i++) if (!readsBack(args[i])) plain = false;
   if (k < l.standingFrom) {
-    for (let j = l.standingFrom; j < l.players.length; j++) if (l.players[j] === player && actionKey(l.codes[j]!) === key) plain = false;
+    for (let j = r + 1; j < runs.length; j++) if (runs[j].end > l.standingFrom && runs[j].player === player && actionKey(runs[j].code!) === key) plain = false;
   }
   if (plain && a) return { a, anytime: k >= l.standingFrom, player, args, value: null, recorded: '', checked: true };
   if (plain) return { a: undefined, anytime: false, player, args: NO_ARGS, value: args.length ? args[0] : null, recorded: '', checked: true };
@@ -692,6 +709,23 @@ function singles(a: ActionCode, c: RunCtx, actor: string, shared: ListingChecks,
 }
 
 const NO_SLOTS: readonly number[] = [];
+
+/**
+ * `actionChoices` of an action of one parameter in a playout's listing that keeps no answers and
+ * takes none (`singles` then runs every check of every candidate): its candidates found by
+ * `candidates`, in one call, and listed as they are found.
+ */
+function blindSingles(a: ActionCode, c: RunCtx, state: GameState, actor: string, l: Listing): void {
+  if (a.holdsWith(withArgs(c, NO_ARGS), 0, 0, 0) >= 0) return;
+  const domain = a.params[0].domain(withArgs(c, NO_ARGS)) as Value[];
+  spend(domain.length);
+  if (domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where, 'choices');
+  const found: Value[] = [];
+  a.candidates(c, domain, found);
+  // Spent, its parameter's domain was still asked: it counts against the budget as it did.
+  if (limitReason(a, state, actor) !== null) return;
+  run(l, actor, a, found, null);
+}
 
 function actionKey(a: ActionCode): string {
   return a.card ? `${a.card.card}.${a.name}` : a.name;

@@ -2,7 +2,7 @@ import { BUILTINS, checkSum, positionIn } from './builtins.ts';
 import { cloneJson, sameValue, writableRecord } from './clone.ts';
 import type { ActionDef, Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
 import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from './budget.ts';
-import { exprCtx, innerCtx, locals, pipelineWith, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
+import { emptied, exprCtx, innerCtx, locals, pipelineWith, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
 import { GENERATED_STATEMENTS, Unit } from './codegen/emit.ts';
 import { instantiate, unitSource } from './codegen/instantiate.ts';
 import { firstMatchOf } from './firstMatch.ts';
@@ -171,7 +171,7 @@ export function warmed(prog: Program): Program {
 interface Generated {
   expr(e: Expr): ExprFn | undefined;
   stmt(s: Stmt): StmtFn | undefined;
-  checks(a: ActionDef, needs: number[], silent: { reason: string }): Pick<ActionCode, 'pre' | 'holdsWith'>;
+  checks(a: ActionDef, needs: number[], silent: { reason: string }): Pick<ActionCode, 'pre' | 'holdsWith' | 'candidates'>;
 }
 
 /** What the generated code calls: the interpreter's own helpers, so both count budgets and copy lists in one place. */
@@ -221,7 +221,7 @@ function generatedProgram(pack: CompiledPack): Program {
   const unit = new Unit({ column: (field) => columns(field), stale: (field) => roleFields.get(field), fn: (name) => pack.rules.fns[name] });
   const exprs = new Map<Expr, number>();
   const stmts = new Map<Stmt, number>();
-  const checks = new Map<ActionDef, { pre: number; holdsWith: number }>();
+  const checks = new Map<ActionDef, { pre: number; holdsWith: number; candidates: number | undefined }>();
   const unused = () => {
     throw new Error('internal: a rule ran while its program was being generated');
   };
@@ -236,20 +236,26 @@ function generatedProgram(pack: CompiledPack): Program {
       return unused;
     },
     checks(a, needs, silent) {
-      if (!checks.has(a)) checks.set(a, { pre: unit.pre(a.checks, silent), holdsWith: unit.holdsWith(a.checks, needs) });
-      return { pre: unused, holdsWith: unused };
+      if (!checks.has(a)) {
+        const candidates = a.params.length === 1 ? unit.candidates(a.checks, needs, a.slots) : undefined;
+        checks.set(a, { pre: unit.pre(a.checks, silent), holdsWith: unit.holdsWith(a.checks, needs), candidates });
+      }
+      return { pre: unused, holdsWith: unused, candidates: unused };
     },
   }, (l) => (columns = l.propColumn));
   const source = unitSource(unit);
   sources.set(pack, source);
-  const fns = instantiate<ExprFn & StmtFn & ActionCode['pre'] & ActionCode['holdsWith']>(unit, source, helpersFor(pack));
+  const fns = instantiate<ExprFn & StmtFn & ActionCode['pre'] & ActionCode['holdsWith'] & ActionCode['candidates']>(unit, source, helpersFor(pack));
   return link(pack, {
     expr: (e) => fns[exprs.get(e)!],
     stmt: (s) => {
       const i = stmts.get(s);
       return i === undefined ? undefined : fns[i];
     },
-    checks: (a) => ({ pre: fns[checks.get(a)!.pre], holdsWith: fns[checks.get(a)!.holdsWith] }),
+    checks: (a) => {
+      const k = checks.get(a)!;
+      return { pre: fns[k.pre], holdsWith: fns[k.holdsWith], candidates: k.candidates === undefined ? noCandidates : fns[k.candidates] };
+    },
   });
 }
 
@@ -692,6 +698,11 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
   return { expr, block, blocks, propColumn };
 }
 
+/** An action of another number of parameters than one has no `candidates`: its choices are listed by their prefixes. */
+function noCandidates(): never {
+  throw new Error('internal: only an action of one parameter lists its candidates by `candidates`');
+}
+
 function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<typeof linker>) => void): Program {
   const r = pack.rules;
   const { kindGroup, roleFields } = keptKinds(pack);
@@ -699,7 +710,7 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
   seen?.(l);
   const { expr, block, blocks } = l;
   const groupOf = (card: string) => kindGroup.get(pack.kindOf(card)!);
-  const interpretedChecks = (defs: Check[], needs: number[], silent: { reason: string }): Pick<ActionCode, 'pre' | 'holdsWith'> => {
+  const interpretedChecks = (defs: Check[], needs: number[], silent: { reason: string }, params: number): Pick<ActionCode, 'pre' | 'holdsWith' | 'candidates'> => {
     const checks = defs.map((k): { slot: number; value: ExprFn } | { cond: ExprFn; reason: ExprFn; rule?: string } => ('slot' in k ? { slot: k.slot, value: expr(k.value) } : { cond: expr(k.cond), reason: expr(k.reason), rule: k.rule }));
     return {
       // The leading requires stop before anything random, and run without exceptions: listing
@@ -720,6 +731,27 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
         }
         return -1;
       },
+      candidates:
+        params !== 1
+          ? noCandidates
+          : (c, domain, out) => {
+              const env = c.env;
+              for (let j = 0; j < domain.length; j++) {
+                emptied(env)[0] = domain[j];
+                c.it = null;
+                c.value = null;
+                let held = true;
+                for (let i = 0; i < checks.length && needs[i] <= 1; i++) {
+                  const check = checks[i];
+                  if ('slot' in check) env[check.slot] = check.value(c);
+                  else if (check.cond(c) !== true) {
+                    held = false;
+                    break;
+                  }
+                }
+                if (held) out.push(domain[j]);
+              }
+            },
     };
   };
   const bindings = new Map<CardBinding, Binding>();
@@ -771,7 +803,7 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
         slots: a.slots,
         label: a.label && expr(a.label),
         limit: a.limit,
-        ...(generated ? generated.checks(a, needs, silent) : interpretedChecks(a.checks, needs, silent)),
+        ...(generated ? generated.checks(a, needs, silent) : interpretedChecks(a.checks, needs, silent, a.params.length)),
         lowered: { checks: a.checks, domain: a.params.length === 1 ? a.params[0].domain : undefined },
         ids: new Map(),
         body,

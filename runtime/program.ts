@@ -105,6 +105,13 @@ export interface ActionCode {
    * these arguments in their slots).
    */
   holdsWith: (c: RunCtx, bound: number, from: number, set: number) => number;
+  /**
+   * For an action of one parameter: each value of `domain` that passes the leading checks reading
+   * no parameter past the first (`holdsWith(c, 1, 0, 0)` of each, with only that value in the
+   * locals), pushed onto `out` in order. A playout's listing takes them so, without a list of
+   * arguments per candidate; the generated engine runs the checks in one loop.
+   */
+  candidates: (c: RunCtx, domain: Value[], out: Value[]) => void;
   /** Its leading checks, and the domain of its one parameter (none for another number), as lowered: `sharedChecks.ts` compares actions' by them. */
   lowered: { checks: Check[]; domain: Expr | undefined };
   /** Ids of this action's choices by their one argument, made once (`choiceId`): listing names every candidate. */

@@ -200,6 +200,11 @@ export interface Shared {
 export class ListingChecks {
   private readonly answers: Answers[] = [];
 
+  /** Whether an action listed before kept its answers: else none can be taken. */
+  none(): boolean {
+    return this.answers.length === 0;
+  }
+
   /** The answers `a`, listed for `actor`, may take: those of the action sharing the most checks with it. */
   sharedWith(a: ActionCode, actor: string): Shared | undefined {
     if (!this.answers.length) return undefined;

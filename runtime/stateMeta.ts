@@ -54,6 +54,25 @@ export interface Listed {
   /** The arguments of each choice as listing found them. */
   args: Value[][];
   standingFrom: number;
+  /**
+   * A playout's listing (`playoutChoices`) keeps its choices by runs instead, none of the lists
+   * above: it made no choice, and its pick (`playoutApply`) reads one choice of them. `standingFrom`
+   * is then a position among all the runs' choices.
+   */
+  runs: Run[] | null;
+}
+
+/**
+ * Choices listed one after another for one player and action (none: a `choose`): the values of its
+ * one parameter (or the options of the `choose`), else each choice's arguments (none for `skip`).
+ * `end` is the position after its last choice among all the listing's.
+ */
+export interface Run {
+  player: string;
+  code: ActionCode | null;
+  values: Value[] | null;
+  args: Value[][] | null;
+  end: number;
 }
 
 /** Gives back the object it is given, so that a class extending it stamps its private field on any object. */

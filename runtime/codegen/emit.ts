@@ -189,6 +189,31 @@ export class Unit {
     return this.add(f, `${body}return -1;`, 'c, x, y, z');
   }
 
+  /**
+   * An action of one parameter's `candidates(c, d, out)`: each value of the domain `d` that passes the
+   * leading checks reading no parameter past the first, pushed onto `out` in order; what
+   * `holdsWith(c, 1, 0, 0)` says of each, with the context's locals made ready for each as listing
+   * makes them (`slots` locals, the value in the first), but one loop with the checks written in it,
+   * where listing called `holdsWith` for every candidate.
+   */
+  candidates(checks: Check[], needs: number[], slots: number): number {
+    const f = new Fn();
+    let ready = 'E[0] = d[j];';
+    for (let s = 1; s < slots; s++) ready += `E[${index(s)}] = null;`;
+    let body = '';
+    for (let i = 0; i < checks.length && needs[i] <= 1; i++) {
+      const k = checks[i];
+      if ('slot' in k) {
+        const v = this.expr(k.value, f);
+        body += `${v.code}E[${index(k.slot)}] = ${v.val};`;
+      } else {
+        const cond = this.expr(k.cond, f);
+        body += `${cond.code}if (${cond.val} !== true) continue;`;
+      }
+    }
+    return this.add(f, `for (let j = 0; j < d.length; j++) {${ready}c.it = null;c.value = null;${body}out.push(d[j]);}`, 'c, d, out');
+  }
+
   /** A function of `c` (or of `params`, arguments of ours after it) with `body`. */
   private add(f: Fn, body: string, params = 'c'): number {
     const temps = f.temps ? `let ${Array.from({ length: f.temps }, (_, i) => `v${i}`).join(', ')};` : '';
