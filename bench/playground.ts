@@ -9,8 +9,9 @@
  * how many choices its replay kept (playground/src/replay-line.ts).
  *
  * "On screen" is measured in the page, the same way for any checkout: from the keydown's own time
- * stamp (when the browser took the key) to the first frame painted after the compile status (or
- * the game pane, for a replay) changed. The figures seen from here, around Playwright's calls, are
+ * stamp (when the browser took the key) to the first frame painted after the compile status shows
+ * the state awaited and the editor's squiggles agree (an error underlined, or none left), or after
+ * the game pane changed, for a replay. The figures seen from here, around Playwright's calls, are
  * printed too: they add the DevTools protocol's round trips and the polling of the wait, which no
  * designer waits for.
  *
@@ -64,7 +65,8 @@ function stats(label: string, xs: number[]) {
   const s = [...xs].sort((a, b) => a - b);
   const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
   const unit = label.includes('(a count)') ? '' : ' ms';
-  console.log(`${label}: median ${q(0.5).toFixed(0)}${unit}, p90 ${q(0.9).toFixed(0)}${unit}, max ${s[s.length - 1].toFixed(0)}${unit} (${s.length})`);
+  const total = unit ? '' : `, total ${s.reduce((a, b) => a + b, 0)}`;
+  console.log(`${label}: median ${q(0.5).toFixed(0)}${unit}, p90 ${q(0.9).toFixed(0)}${unit}, max ${s[s.length - 1].toFixed(0)}${unit}${total} (${s.length})`);
 }
 
 /** Where the playground keeps its packs and games in the browser (playground/src/workspace.ts). */
@@ -118,7 +120,7 @@ async function playByBots(page: Page) {
 
 /**
  * In the page: the keydown's time stamp, the moment the compile status turns to the state awaited
- * and the moment the game pane changes for a newer pack, each with the end of the next frame painted
+ * with the squiggles to match, and the moment the game pane changes for a newer pack, each with the end of the next frame painted
  * (a message posted from a requestAnimationFrame callback is handled once that frame is done).
  * Source text, not a function: tsx would wrap the function's inner functions in a helper the page lacks.
  */
@@ -135,12 +137,17 @@ const installProbe = `(() => {
     Object.assign(probe, { key: ev.timeStamp, before: app.played?.version ?? 0, diag: 0, diagPainted: 0, replay: 0, replayPainted: 0 });
   }, true);
   const status = document.querySelector('[data-testid=compile-status]');
-  new MutationObserver(() => {
-    if (probe.key && !probe.diag && status.getAttribute('data-state') === probe.want) {
+  const editor = document.querySelector('[data-testid=editor]');
+  // Both the status and the text's squiggles: an error underlined at the keystroke, or none left.
+  const shown = () => status.getAttribute('data-state') === probe.want && !!editor.querySelector('.squiggly-error') === (probe.want === 'errors');
+  const check = () => {
+    if (probe.key && !probe.diag && shown()) {
       probe.diag = performance.now();
       afterPaint((at) => (probe.diagPainted = at));
     }
-  }).observe(status, { attributes: true, attributeFilter: ['data-state'] });
+  };
+  new MutationObserver(check).observe(status, { attributes: true, attributeFilter: ['data-state'] });
+  new MutationObserver(check).observe(editor, { childList: true, subtree: true });
   new MutationObserver(() => {
     if (probe.key && !probe.replay && (app.played?.version ?? 0) > probe.before) {
       probe.replay = performance.now();
@@ -207,6 +214,8 @@ function steps(side: Side, k: KeystrokeTrace, r?: ReplayTrace, replay = '') {
   note(side, 'posted → received by the page', k.received - k.workerSent);
   note(side, 'received → markers, lists, status set', k.shown - k.received);
   note(side, 'set → painted', k.painted - k.shown);
+  // Not a time: 1 when the page read the answer at the start of a frame, before painting it (playground/src/mailbox.ts).
+  if (k.inFrame !== undefined) note(side, 'answers read at the start of a frame (a count)', k.inFrame);
   if (!r) return;
   const n = (label: string, ms: number) => note(side, `${label} (${replay})`, ms);
   // The worker replays the game the compile carried before it posts the pack; else the page asks once the pack is in.
