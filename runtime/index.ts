@@ -171,20 +171,19 @@ const NO_ACTIONS: readonly ActionCode[] = [];
  */
 function actionChoices(prog: Program, state: GameState, a: ActionCode, actor: string, asked: string, labels: boolean, l: Listing, shared: ListingChecks, keep: boolean): void {
   const c = actionCtx(prog, state, a, actor, NO_ARGS);
-  if (l.choices === null && !keep && a.params.length === 1 && shared.none()) {
-    blindSingles(a, c, state, actor, l);
-    return;
-  }
-  const found = combinations(a, c, actor, shared, keep);
+  // An action of one parameter that keeps no answers and takes none has its values found in one call.
+  const values = !keep && a.params.length === 1 && shared.none() ? valuesOf(a, c) : null;
+  const found = values === null ? combinations(a, c, actor, shared, keep) : null;
   // Spent, its parameters' domains were still asked: they count against the budget as they did.
   if (limitReason(a, state, actor) !== null) return;
   if (l.choices === null) {
-    run(l, actor, a, null, found);
+    run(l, actor, a, values, found);
     return;
   }
   const by = actor === asked ? undefined : actor;
-  for (let i = 0; i < found.length; i++) {
-    const args = found[i];
+  const n = values !== null ? values.length : found!.length;
+  for (let i = 0; i < n; i++) {
+    const args = values !== null ? [values[i]] : found![i];
     const id = choiceId(a, args, by);
     // A label may read the leading checks' `let`s, which the next candidate's checks overwrote.
     if (labels) a.pre(withArgs(c, args), false);
@@ -711,20 +710,18 @@ function singles(a: ActionCode, c: RunCtx, actor: string, shared: ListingChecks,
 const NO_SLOTS: readonly number[] = [];
 
 /**
- * `actionChoices` of an action of one parameter in a playout's listing that keeps no answers and
- * takes none (`singles` then runs every check of every candidate): its candidates found by
- * `candidates`, in one call, and listed as they are found.
+ * `combinations` of an action of one parameter that keeps no answers and takes none (`singles`
+ * then runs every check of every candidate), as the values that pass: found by its `candidates`,
+ * in one call.
  */
-function blindSingles(a: ActionCode, c: RunCtx, state: GameState, actor: string, l: Listing): void {
-  if (a.holdsWith(withArgs(c, NO_ARGS), 0, 0, 0) >= 0) return;
+function valuesOf(a: ActionCode, c: RunCtx): Value[] {
+  const found: Value[] = [];
+  if (a.holdsWith(withArgs(c, NO_ARGS), 0, 0, 0) >= 0) return found;
   const domain = a.params[0].domain(withArgs(c, NO_ARGS)) as Value[];
   spend(domain.length);
   if (domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where, 'choices');
-  const found: Value[] = [];
   a.candidates(c, domain, found);
-  // Spent, its parameter's domain was still asked: it counts against the budget as it did.
-  if (limitReason(a, state, actor) !== null) return;
-  run(l, actor, a, found, null);
+  return found;
 }
 
 function actionKey(a: ActionCode): string {

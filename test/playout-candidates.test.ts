@@ -1,7 +1,8 @@
 /**
- * An action of one parameter's `candidates` (what a playout's listing takes, generated as one loop
- * with the checks written in it) against the interpreter's, and both against `holdsWith` asked of
- * each value of the domain, as `legalChoices` asks it: at every step of seeded playouts of every
+ * An action of one parameter's `candidates` (what a listing takes when the action keeps no answers
+ * for another, generated as one loop with the checks written in it) against the interpreter's, and
+ * both against `holdsWith` asked of each value of the domain, as listing asks it of an action that
+ * keeps its answers: at every step of seeded playouts of every
  * shipped and bench pack, for every such action and every player, the same values pass, in the same
  * order, for the same budget steps; and a listing that runs out of budget in those checks is refused
  * with the same reason by either engine.
@@ -81,7 +82,7 @@ function singles(prog: Program): Array<[string, ActionCode]> {
 
 const dirs = [...readdirSync('content').map((d) => join('content', d)), ...readdirSync('test/packs').map((d) => join('test/packs', d))];
 
-describe('a playout lists the candidates of an action of one parameter as legalChoices checks them, by either engine', () => {
+describe('the candidates of an action of one parameter are the values holdsWith lets pass, by either engine', () => {
   for (const dir of dirs) {
     it(dir, { timeout: 240_000 }, () => {
       const pack = packIn(dir);
