@@ -75,6 +75,10 @@ export class PackEditor {
       // worker build the pack's symbol index after every keystroke, in the way of the next compile.
       stickyScroll: { enabled: true, defaultModel: 'foldingProviderModel' },
       guides: { indentation: true },
+      // The rules are coloured by the pack language's tokenizer; colouring brackets by their depth
+      // parses the file's brackets again after every keystroke and decorates those on screen (about
+      // a twentieth of the page's work around a keystroke in a profile of bench/playground.ts).
+      bracketPairColorization: { enabled: false },
       padding: { top: 6 },
     });
     registerProviders(this);
