@@ -26,6 +26,8 @@ export interface ScalarPlace {
 /** A mapping: its keys' names (`String` of the key's value), and each key's scalar and its value, in order. */
 export interface MapPlace {
   readonly kind: 1;
+  /** The mapping's value, frozen: the same object the value of the file holds there. */
+  readonly value: unknown;
   readonly names: string[];
   readonly keys: ScalarPlace[];
   readonly values: Place[];
@@ -33,6 +35,7 @@ export interface MapPlace {
 
 export interface SeqPlace {
   readonly kind: 2;
+  readonly value: unknown;
   readonly items: Place[];
 }
 
@@ -56,8 +59,12 @@ const failed = () => {
   throw unread;
 };
 
+const MAY_BE_TYPED = /[~nNtTfF0-9+\-.]/;
+
 /** A plain scalar's value as the library resolves it in the core schema. */
 function resolvePlain(source: string): unknown {
+  // Every core type but the string starts with one of these (or is empty): most words need no test.
+  if (source.length && !MAY_BE_TYPED.test(source[0])) return source;
   for (const tag of scalarTags) {
     if (tag.test!.test(source)) {
       const v = tag.resolve(source, failed, options);
@@ -103,7 +110,7 @@ class Reader {
     this.pos = first;
     const node = this.blockAt(0);
     if (this.nextLine(this.pos) >= 0) throw unread;
-    return { value: node.value, root: node.place };
+    return { value: node.value, root: node };
   }
 
   /** The column of `at`: how far it is from the start of its line. */
@@ -148,7 +155,7 @@ class Reader {
   }
 
   /** A block mapping or list whose first line's content starts at `this.pos`, at column `col`. */
-  private blockAt(col: number): { value: unknown; place: Place } {
+  private blockAt(col: number): Place {
     const s = this.src;
     const ch = s[this.pos];
     if (ch === '-' && isBlank(s[this.pos + 1])) return this.seq(col);
@@ -165,15 +172,15 @@ class Reader {
   private name(key: ScalarPlace, names: string[], taken: { set?: Set<string> }): [string, string] {
     const name = String(key.value);
     if (names.length === 16) taken.set = new Set(names);
-    const has = (n: string) => (taken.set ? taken.set.has(n) : names.includes(n));
-    if (name === '<<' || has(name)) throw unread;
-    if ((name === '' || name === 'null') && (has('') || has('null'))) throw unread;
-    taken.set?.add(name);
+    const set = taken.set;
+    if (name === '<<' || (set ? set.has(name) : names.includes(name))) throw unread;
+    if ((name === '' || name === 'null') && (set ? set.has('') || set.has('null') : names.includes('') || names.includes('null'))) throw unread;
+    set?.add(name);
     return [name, key.value === null ? '' : name];
   }
 
   /** A value on the lines below its key or dash, starting at `this.pos`, at column `at`, in a collection at column `col`. */
-  private below(at: number, col: number): { value: unknown; place: Place } {
+  private below(at: number, col: number): Place {
     const s = this.src;
     const ch = s[this.pos];
     if (ch === '|' || ch === '>') throw unread;
@@ -197,7 +204,7 @@ class Reader {
     }
   }
 
-  private map(col: number): { value: unknown; place: Place } {
+  private map(col: number): Place {
     const s = this.src;
     const value: Record<string, unknown> = {};
     const names: string[] = [];
@@ -211,7 +218,7 @@ class Reader {
       let at = this.pos + 1;
       while (s[at] === ' ') at++;
       const ch = s[at];
-      let node: { value: unknown; place: Place };
+      let node: Place;
       let next: number;
       if (isEnd(ch) || ch === '#') {
         if (ch === '#' && s[at - 1] !== ' ') throw unread;
@@ -222,7 +229,7 @@ class Reader {
           node = this.below(nextCol, col);
           next = this.nextLine(this.pos);
         } else {
-          node = { value: null, place: { kind: 0, start: at, end: at, type: Scalar.PLAIN, value: null, exact: false } };
+          node = { kind: 0, start: at, end: at, type: Scalar.PLAIN, value: null, exact: false };
         }
       } else {
         this.pos = at;
@@ -233,7 +240,7 @@ class Reader {
       else value[property] = node.value;
       names.push(name);
       keys.push(key);
-      values.push(node.place);
+      values.push(node);
       if (next < 0) {
         this.pos = s.length;
         break;
@@ -244,10 +251,10 @@ class Reader {
       if (nextCol < col) break;
       if (!this.isKey(next)) throw unread;
     }
-    return { value: Object.freeze(value), place: { kind: 1, names, keys, values } };
+    return { kind: 1, value: Object.freeze(value), names, keys, values };
   }
 
-  private seq(col: number): { value: unknown; place: Place } {
+  private seq(col: number): Place {
     const s = this.src;
     const value: unknown[] = [];
     const items: Place[] = [];
@@ -256,7 +263,7 @@ class Reader {
       let at = this.pos + 1;
       while (s[at] === ' ') at++;
       const ch = s[at];
-      let node: { value: unknown; place: Place };
+      let node: Place;
       let next: number;
       if (isEnd(ch) || ch === '#') {
         if (ch === '#' && s[at - 1] !== ' ') throw unread;
@@ -267,7 +274,7 @@ class Reader {
           node = this.below(nextCol, col);
           next = this.nextLine(this.pos);
         } else {
-          node = { value: null, place: { kind: 0, start: at, end: at, type: Scalar.PLAIN, value: null, exact: false } };
+          node = { kind: 0, start: at, end: at, type: Scalar.PLAIN, value: null, exact: false };
         }
       } else {
         this.pos = at;
@@ -278,7 +285,7 @@ class Reader {
         next = this.nextLine(this.pos);
       }
       value.push(node.value);
-      items.push(node.place);
+      items.push(node);
       if (next < 0) {
         this.pos = s.length;
         break;
@@ -288,7 +295,7 @@ class Reader {
       this.pos = next;
       if (nextCol < col || s[next] !== '-' || !isBlank(s[next + 1])) break;
     }
-    return { value: Object.freeze(value), place: { kind: 2, items } };
+    return { kind: 2, value: Object.freeze(value), items };
   }
 
   /**
@@ -330,7 +337,7 @@ class Reader {
    * A value that starts on its key's or dash's line at `this.pos`, in a block collection at column
    * `col`: a scalar, a flow collection or a block scalar. Leaves `this.pos` at the end of its last line.
    */
-  private inline(col: number): { value: unknown; place: Place } {
+  private inline(col: number): Place {
     const s = this.src;
     const start = this.pos;
     const ch = s[start];
@@ -344,7 +351,7 @@ class Reader {
       const end = this.quotedEnd(start);
       const value = this.quoted(start, end);
       this.pos = this.lineEnd(end);
-      return { value, place: { kind: 0, start, end, type: ch === '"' ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE, value, exact: true } };
+      return { kind: 0, start, end, type: ch === '"' ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE, value, exact: true };
     }
     if (INDICATOR.has(ch) && !((ch === '-' || ch === '?' || ch === ':') && !isBlank(s[start + 1]))) throw unread;
     let i = start;
@@ -362,7 +369,7 @@ class Reader {
     const next = this.nextLine(this.pos);
     if (next >= 0 && this.column(next) > col) throw unread;
     const value = resolvePlain(s.slice(start, end));
-    return { value, place: { kind: 0, start, end, type: Scalar.PLAIN, value, exact: true } };
+    return { kind: 0, start, end, type: Scalar.PLAIN, value, exact: true };
   }
 
   /** Where the quoted scalar opening at `start` closes: the position after its closing quote, on the same line. */
@@ -403,7 +410,7 @@ class Reader {
    * A flow collection opening at `this.pos` in a block collection at column `col`; its lines after
    * the first must be indented past `col`. Leaves `this.pos` after its closing bracket.
    */
-  private flow(col: number): { value: unknown; place: Place } {
+  private flow(col: number): Place {
     const s = this.src;
     const open = s[this.pos];
     const close = open === '[' ? ']' : '}';
@@ -414,12 +421,12 @@ class Reader {
       const items: Place[] = [];
       if (s[this.pos] === ']') {
         this.pos++;
-        return { value: Object.freeze(value), place: { kind: 2, items } };
+        return { kind: 2, value: Object.freeze(value), items };
       }
       for (;;) {
         const node = this.flowValue(col);
         value.push(node.value);
-        items.push(node.place);
+        items.push(node);
         this.flowSpace(col);
         if (s[this.pos] === ']') break;
         if (s[this.pos] !== ',') throw unread;
@@ -428,7 +435,7 @@ class Reader {
         if (s[this.pos] === ']') throw unread;
       }
       this.pos++;
-      return { value: Object.freeze(value), place: { kind: 2, items } };
+      return { kind: 2, value: Object.freeze(value), items };
     }
     const value: Record<string, unknown> = {};
     const names: string[] = [];
@@ -436,7 +443,7 @@ class Reader {
     const values: Place[] = [];
     if (s[this.pos] === '}') {
       this.pos++;
-      return { value: Object.freeze(value), place: { kind: 1, names, keys, values } };
+      return { kind: 1, value: Object.freeze(value), names, keys, values };
     }
     const taken = {};
     for (;;) {
@@ -450,7 +457,7 @@ class Reader {
       else value[property] = node.value;
       names.push(name);
       keys.push(key);
-      values.push(node.place);
+      values.push(node);
       this.flowSpace(col);
       if (s[this.pos] === close) break;
       if (s[this.pos] !== ',') throw unread;
@@ -459,7 +466,7 @@ class Reader {
       if (s[this.pos] === close) throw unread;
     }
     this.pos++;
-    return { value: Object.freeze(value), place: { kind: 1, names, keys, values } };
+    return { kind: 1, value: Object.freeze(value), names, keys, values };
   }
 
   /** Spaces, line breaks and comments inside a flow collection; every line it reaches indented past `col`. */
@@ -485,17 +492,17 @@ class Reader {
   }
 
   /** An item of a flow list or a value of a flow mapping: a scalar or a flow collection; never a pair. */
-  private flowValue(col: number): { value: unknown; place: Place } {
+  private flowValue(col: number): Place {
     const s = this.src;
     const start = this.pos;
     const ch = s[start];
-    let node: { value: unknown; place: Place };
+    let node: Place;
     if (ch === '[' || ch === '{') node = this.flow(col);
     else if (ch === '"' || ch === "'") {
       const end = this.quotedEnd(start);
       const value = this.quoted(start, end);
       this.pos = end;
-      node = { value, place: { kind: 0, start, end, type: ch === '"' ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE, value, exact: true } };
+      node = { kind: 0, start, end, type: ch === '"' ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE, value, exact: true };
     } else {
       if (INDICATOR.has(ch) && !((ch === '-' || ch === '?' || ch === ':') && !isBlank(s[start + 1]) && !FLOW.has(s[start + 1]))) throw unread;
       let i = start;
@@ -512,7 +519,7 @@ class Reader {
       if (!FLOW.has(s[i])) throw unread;
       this.pos = end;
       const value = resolvePlain(s.slice(start, end));
-      node = { value, place: { kind: 0, start, end, type: Scalar.PLAIN, value, exact: true } };
+      node = { kind: 0, start, end, type: Scalar.PLAIN, value, exact: true };
     }
     const after = s[this.pos];
     if (after === ':') throw unread;
@@ -523,7 +530,7 @@ class Reader {
    * A `|` or `>` block scalar whose header is at `this.pos`, in a collection at column `col`: its
    * extent found as the library's lexer finds it, its value as its composer makes it.
    */
-  private block(col: number): { value: unknown; place: Place } {
+  private block(col: number): Place {
     const s = this.src;
     const start = this.pos;
     const literal = s[start] === '|';
@@ -576,7 +583,7 @@ class Reader {
     this.pos = end;
     // The block ends its last line: the reader goes on from that line's end.
     if (this.pos > 0 && s[this.pos - 1] === '\n') this.pos--;
-    return { value, place: { kind: 0, start, end, type: literal ? Scalar.BLOCK_LITERAL : Scalar.BLOCK_FOLDED, value, exact: true } };
+    return { kind: 0, start, end, type: literal ? Scalar.BLOCK_LITERAL : Scalar.BLOCK_FOLDED, value, exact: true };
   }
 }
 
