@@ -3,9 +3,10 @@
  * same run. Its target, "≥ 7× today's single-thread figure in the same run", names commit 4dab188
  * ("today" when the issue was filed); the issue's work starts at the next commit.
  *
- * The old engine is taken from git: `git archive` of that commit into the system's temporary folder,
- * once (a `git worktree` would register the copy in this repository's .git, which a cleaned temporary
- * folder leaves stale). It runs on this checkout's node_modules, linked, when every package of its
+ * The old engine is taken from git: `git archive` of that commit (2 MB, a few hundredths of a second)
+ * into a folder of the run's own in the system's temporary folder, removed when the race ends (a `git
+ * worktree` would register the copy in this repository's .git, which a cleaned temporary folder
+ * leaves stale). It runs on this checkout's node_modules, linked, when every package of its
  * lockfile is installed here at its version (so it is for 4dab188); otherwise on its own, by
  * `npm ci --ignore-scripts --offline`. No history (a shallow clone) or no git is a one-line skip.
  *
@@ -19,7 +20,7 @@
  * median of its rounds, in CPU time (what a busy machine leaves as a quiet one gives) and wall time.
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,37 +53,32 @@ function packagesDiffer(checkout: string): string | undefined {
 
 const LINKED = "this checkout's packages, linked";
 
-/** The old commit's files with packages to run them, or why not. */
+/** The old commit's files with packages to run them, in a folder of their own to remove when done, or why not. */
 function checkout(rev: string): { dir: string; packages: string } | { skip: string } {
   const full = git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
   if (!full.ok) return { skip: `commit ${rev} is not in this clone's history (a shallow clone? \`git fetch --unshallow\`), or git is missing` };
-  const dir = join(tmpdir(), 'rulebook-baseline', full.out);
-  if (!existsSync(dir)) {
-    const tar = spawnSync('git', ['archive', '--format=tar', full.out], { cwd: ROOT, maxBuffer: 1 << 30 });
-    if (tar.status !== 0) return { skip: `git archive ${rev} failed: ${tar.stderr.toString().trim()}` };
-    // Unpacked beside, then renamed: a run cut short leaves no half copy to be taken for a whole one.
-    const part = `${dir}.part-${process.pid}`;
-    mkdirSync(part, { recursive: true });
-    const untar = spawnSync('tar', ['-x', '-C', part], { input: tar.stdout });
-    if (untar.status !== 0) {
-      rmSync(part, { recursive: true, force: true });
-      return { skip: `unpacking ${rev} failed: ${untar.stderr.toString().trim()}` };
-    }
-    renameSync(part, dir);
-  }
-  const modules = join(dir, 'node_modules');
-  if (existsSync(modules)) return { dir, packages: lstatSync(modules).isSymbolicLink() ? LINKED : 'its own packages' };
+  const tar = spawnSync('git', ['archive', '--format=tar', full.out], { cwd: ROOT, maxBuffer: 1 << 30 });
+  if (tar.status !== 0) return { skip: `git archive ${rev} failed: ${tar.stderr.toString().trim()}` };
+  const dir = mkdtempSync(join(tmpdir(), `rulebook-baseline-${rev}-`));
+  const skip = (why: string) => {
+    removeCopy(dir);
+    return { skip: why };
+  };
+  const untar = spawnSync('tar', ['-x', '-C', dir], { input: tar.stdout });
+  if (untar.status !== 0) return skip(`unpacking ${rev} failed: ${untar.stderr.toString().trim()}`);
   const differ = packagesDiffer(dir);
   if (!differ) {
-    symlinkSync(join(ROOT, 'node_modules'), modules, 'dir');
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
     return { dir, packages: LINKED };
   }
   const ci = spawnSync('npm', ['ci', '--ignore-scripts', '--offline', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8' });
-  if (ci.status !== 0) {
-    rmSync(modules, { recursive: true, force: true });
-    return { skip: `its packages differ from this checkout's (${differ}) and \`npm ci --offline\` failed there` };
-  }
+  if (ci.status !== 0) return skip(`its packages differ from this checkout's (${differ}) and \`npm ci --offline\` failed there`);
   return { dir, packages: `its own packages (npm ci: ${differ})` };
+}
+
+/** Removes a copy made by `checkout`; its node_modules, when linked, goes as a link (rmSync follows no link). */
+function removeCopy(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
 }
 
 /** An engine's child process: plays a batch when asked, answers what it took. */
@@ -90,6 +86,8 @@ class Player {
   private readonly child: ChildProcess;
   private waiting?: { resolve: (r: BatchResult) => void; reject: (e: Error) => void };
   readonly ready: Promise<void>;
+  /** Settled once the process has ended: its folder may be removed then. */
+  readonly stopped: Promise<void>;
 
   constructor(
     readonly name: string,
@@ -104,6 +102,7 @@ class Player {
       if (m === 'ready') started?.();
       else this.waiting?.resolve(m);
     });
+    this.stopped = new Promise((res) => this.child.once('exit', () => res()));
     this.child.on('exit', (code, signal) => {
       const e = new Error(`${name}'s player stopped (${signal ?? `exit code ${code}`})`);
       failedToStart?.(e);
@@ -144,6 +143,9 @@ export type BaselineOutcome = { skip: string } | { then: BaselineFigure; now: Ba
 export async function raceBaseline(o: BaselineOptions): Promise<BaselineOutcome> {
   const copy = checkout(BASELINE_REV);
   if ('skip' in copy) return copy;
+  // Also when the bench is stopped by process.exit or an error past this function, not only when the race ends.
+  const remove = () => removeCopy(copy.dir);
+  process.once('exit', remove);
   const head = git(['rev-parse', '--short', 'HEAD']).out;
   const players = [new Player(BASELINE_REV, copy.dir), new Player(`HEAD ${head}`, ROOT)];
   try {
@@ -171,5 +173,8 @@ export async function raceBaseline(o: BaselineOptions): Promise<BaselineOutcome>
     return { then: figure(0), now: figure(1), dir: copy.dir, packages: copy.packages };
   } finally {
     for (const p of players) p.stop();
+    await Promise.all(players.map((p) => p.stopped));
+    process.off('exit', remove);
+    remove();
   }
 }
