@@ -104,6 +104,20 @@ describe('the pack files reader', () => {
     expect(readCount).toBeGreaterThan(1000);
   });
 
+  it('reads keys and scalars of every core type, nested and compact collections, blocks and flows as the library does', () => {
+    const within = [
+      'a b: c d\n"quoted key": x\n\'single\': \'it\'\'s\'\n',
+      '1: one\n2.0: two\n0x10: hex\n.inf: inf\ntrue: t\nnull: n\né: ü\n',
+      'a: -1\nb: +2\nc: .5\nd: 1e3\ne: 0o17\nf: ~\ng: null\nh: Null\ni: 00\nj: 08\nk: 1_000\nl: .NaN\n',
+      'a: :x\nb: -x\nc: ?x\nd: x:y\ne: x,y\nf: "esc \\" \\\\ \\n \\t \\u00e9"\n',
+      'a:\n- 1\n- 2\nb: 3\nc:\n  - d: 1\n    e: 2\n  -\n  - - f\n    - g\n',
+      'a: [1, [2, 3], {b: c}, [ ], {}]\nb: { c: "d", e: \'f\', "g":1, h: [x y, z] }\nc:\n  { i: 1,\n    j: 2 }\n',
+      'a: |\n  x\n   y\n\n  z\n\nb: >\n  x\n  y\n\n  z\n   w\nc: |-\n  x\n\nd: >-\n  x\n# c\ne: |\n  v',
+      '__proto__: 1\na: { __proto__: 1, toString: 2 }\nb:   \nc: x # c\n  # indented comment\nd: "y" # c\n',
+    ];
+    for (const text of within) expect({ text, found: differences(text) }).toEqual({ text, found: [] });
+  });
+
   it('leaves to the library what is outside the subset it reads', () => {
     const outside = [
       'a: &x 1\nb: *x\n',
