@@ -164,9 +164,9 @@ class Reader {
   }
 
   /**
-   * A key's name among the places (\`String\` of its value, as compiler/load.ts finds a key in a
-   * document) and its property's in the value (the same but for a null key, which \`toJS\` names
-   * \`''\`); a key whose name is taken already, or a merge key, is left to the library. `taken`
+   * A key's name among the places (`String` of its value, as compiler/load.ts finds a key in a
+   * document) and its property's in the value (the same but for a null key, which `toJS` names
+   * `''`); a key whose name is taken already, or a merge key, is left to the library. `taken`
    * holds the mapping's names so far, as a set once they are many: a pack may be hostile.
    */
   private name(key: ScalarPlace, names: string[], taken: { set?: Set<string> }): [string, string] {
