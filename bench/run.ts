@@ -31,7 +31,10 @@
  *   core gives, so it needs a quiet machine; games a CPU-second (all threads, V8's own included)
  *   say what the split wastes on a busy one too, and the load average is in the section's title.
  *   Where a 2-thread run's time goes: each playing thread's CPU against its wall time, and V8's
- *   helper threads' CPU against theirs (bench/threadCpu.ts).
+ *   helper threads' CPU against theirs (bench/threadCpu.ts); each thread's time a game in its games
+ *   against this thread's alone (what both cores playing costs a game), and the time each thread is
+ *   in no game, before its first, between games and after its last, with how long the worker's
+ *   results take to come back (simulate's timeline: what a run's fixed costs are).
  *   Memory per game state. Everything else is CPU time (bench/measure.ts).
  * - Small World, 4 players, random bots, single-threaded: this engine against the one issue #12 was
  *   filed at (4dab188), each on its own commit's pack in a child process, interleaved
@@ -40,7 +43,8 @@
  *   5 CPU-seconds of warm-up); a clone without that history skips it with one line.
  *
  * ROUNDS (default 7) sets the rounds of the interleaved figures, SW_GAMES (default 60) and
- * SW_ROUNDS (default 3) the Small World simulations; BENCH_ONLY picks sections, a comma-separated list
+ * SW_ROUNDS (default 3) the Small World simulations, SW_WARM (default 200) their warm-up games at
+ * each seat count; BENCH_ONLY picks sections, a comma-separated list
  * of `compile`, `playouts`, `simulations` and `baseline` (e.g. BENCH_ONLY=simulations, whose wall times are
  * fairest in a process that has not filled its heap with the sections before).
  */
@@ -56,7 +60,7 @@ import { apply, legalChoices, newGame, replay, type CompiledPack, type GameState
 import { buildIsCurrent } from '../bin/built.mjs';
 import { buildNode } from '../scripts/build.mjs';
 import { compiledPack, readPackContent } from '../simulate/packContent.ts';
-import { simulate } from '../simulate/run.ts';
+import { simulate, type RunTimeline } from '../simulate/run.ts';
 import { leaseWorkers } from '../simulate/warmPool.ts';
 import { boardgameIoPlayer } from './boardgameio/play.ts';
 import { connectFour, connectFourMoves } from './boardgameio/connectFour.ts';
@@ -304,11 +308,12 @@ if (runs('simulations')) {
     const threads = threadTimes();
     const cpu = process.cpuUsage();
     const t = performance.now();
-    await simulate(content, { games, players, seed: 1, agents: ['random'], maxSteps: 5000, workers });
+    let timeline: RunTimeline | undefined;
+    await simulate(content, { games, players, seed: 1, agents: ['random'], maxSteps: 5000, workers, onTimeline: (x) => (timeline = x) });
     const wall = performance.now() - t;
     const d = process.cpuUsage(cpu);
     const after = threadTimes();
-    return { wall, cpu: (d.user + d.system) / 1000, split: threads && after ? threadSplit(threads, after) : undefined };
+    return { wall, cpu: (d.user + d.system) / 1000, split: threads && after ? threadSplit(threads, after) : undefined, timeline: timeline! };
   };
   // Both threads' code warmed alike before any run is timed (the start is the rows above): each
   // thread's first games run the interpreter, then generate the pack's code, then wait for V8 to
@@ -319,7 +324,7 @@ if (runs('simulations')) {
   // thread all of the 1-thread ones too: warmed by the 2-thread runs alone, the worker was still
   // optimising (on V8's helper threads, which take a core's time from the players when both
   // cores play) while the 1-thread runs it was compared with ran on settled code.
-  const WARM_GAMES = 200;
+  const WARM_GAMES = Number(process.env.SW_WARM ?? 200);
   for (const players of [2, 3, 4, 5]) await run(players, 2, WARM_GAMES);
   for (const players of [2, 3, 4, 5]) {
     const one: Array<Awaited<ReturnType<typeof run>>> = [];
@@ -355,6 +360,28 @@ if (runs('simulations')) {
         ratio: `V8's helpers: ${pct(helpers(s2))} of the players' CPU (1 thread: ${pct(helpers(s1))})`,
       });
     }
+    // The rest of the second core's share, from each thread's timeline (simulate's onTimeline): a
+    // thread's time in its games, a game, against this thread's alone (what both threads playing at
+    // once costs each game), and the run's time in no thread's games (a thread waiting: for its
+    // games, between them, for the other's last game and its results).
+    const perGame = (x: (typeof one)[number], k: number) => x.timeline.threads[k].playing / x.timeline.threads[k].games;
+    const idle = (x: (typeof one)[number], k: number) => {
+      const { start, end, threads } = x.timeline;
+      const s = threads[k];
+      return { before: s.first - start, between: s.last - s.first - s.playing, after: end - s.last, back: s.back - s.last };
+    };
+    const med = (xs: typeof one, f: (x: (typeof one)[number]) => number) => median(xs.map(f));
+    const gaps = (k: number) => ['before', 'between', 'after'].map((g) => med(two, (x) => idle(x, k)[g as 'before']).toFixed(1)).join(' · ');
+    rows.push({
+      figure: `${players} players, 2 threads: ms a game in its games, this thread · the worker`,
+      value: `${med(two, (x) => perGame(x, 0)).toFixed(2)} · ${med(two, (x) => perGame(x, 1)).toFixed(2)}`,
+      ratio: `1 thread: ${med(one, (x) => perGame(x, 0)).toFixed(2)} (between games ${med(one, (x) => idle(x, 0).between).toFixed(1)} ms)`,
+    });
+    rows.push({
+      figure: `${players} players, 2 threads: ms in no game, this thread | the worker (before · between · after)`,
+      value: `${gaps(0)} | ${gaps(1)}`,
+      ratio: `${pct(med(two, (x) => x.timeline.threads.reduce((a, s) => a + (x.timeline.end - x.timeline.start - s.playing), 0) / (x.timeline.threads.length * (x.timeline.end - x.timeline.start))))} of the run; results back ${med(two, (x) => idle(x, 1).back).toFixed(1)} ms after the worker's last game`,
+    });
   }
 
   setFlagsFromString('--expose-gc');

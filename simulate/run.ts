@@ -12,7 +12,7 @@ import type { AgentKind } from '../runtime/agents.ts';
 import { compiledPack, readPackContent, type PackContent } from './packContent.ts';
 import type { GameSummary } from './playout.ts';
 import { leaseWorkers, type Lease } from './warmPool.ts';
-import { playChunk, sharedClaims, stopClaims, type Chunk } from './worker.ts';
+import { emptySpan, playChunk, sharedClaims, sharedClock, stopClaims, type Chunk, type ChunkPlayed, type ThreadSpan } from './worker.ts';
 
 export interface SimulationOptions {
   games: number;
@@ -25,7 +25,26 @@ export interface SimulationOptions {
   workers: number;
   /** Called after each game this thread plays with how many all threads have played, and at the end. */
   onProgress?: (done: number) => void;
+  /** Called at the end with where the run's time went, thread by thread (the bench's idle accounting). */
+  onTimeline?: (timeline: RunTimeline) => void;
 }
+
+/** Where a run's time went, thread by thread, by worker.ts's `sharedClock`. */
+export interface RunTimeline {
+  /** When simulate() began, and when it had every thread's games in order. */
+  start: number;
+  end: number;
+  /** This thread's span first, then each worker thread's; `back` is when this thread had the thread's games (its own: as it ended its last). */
+  threads: Array<ThreadSpan & { back: number }>;
+}
+
+/**
+ * How long this thread plays without yielding to its events, in ms: several games (a 2-player game of
+ * the default pack is ~4.5 CPU-ms), so that the short games do not pay a turn of the event loop each,
+ * and short enough that a thread just started is given its task, a worker's failure is heard and a
+ * progress bar drawn without a wait anyone sees.
+ */
+const YIELD_MS = 15;
 
 /**
  * Worker threads beside this one for a run: one fewer than the threads playing, and no more than the
@@ -62,6 +81,7 @@ export async function startWorkers(source: PackSource, o: Pick<SimulationOptions
 }
 
 export async function simulate(source: PackSource, o: SimulationOptions): Promise<GameSummary[]> {
+  const start = sharedClock();
   const content = contentOf(source);
   const pack = compiledPack(content);
   const threads = workerThreads(o);
@@ -75,20 +95,33 @@ export async function simulate(source: PackSource, o: SimulationOptions): Promis
       stopClaims(chunk);
       throw e;
     });
-  // This thread yields after each game: a worker thread that has just started is given its task.
+  // This thread yields now and then between games (YIELD_MS): a worker thread that has just started
+  // is given its task there, and a worker's failure heard.
+  let yielded = performance.now();
   const between = async (done: number) => {
     o.onProgress?.(done);
+    if (performance.now() - yielded < YIELD_MS) return;
     await yieldToEvents();
+    yielded = performance.now();
   };
+  const spans: Array<ThreadSpan & { back: number }> = [];
+  const own = emptySpan();
+  const worker = (): Promise<GameSummary[]> =>
+    (lease!.pool.run(chunk) as Promise<ChunkPlayed>).then(({ games, span }) => {
+      spans.push({ ...span, back: sharedClock() });
+      return games;
+    });
   let out: GameSummary[] = [];
   let failed = true;
   try {
-    const runs = await Promise.all([...Array.from({ length: threads }, () => stopAllOnFailure(lease!.pool.run(chunk) as Promise<GameSummary[]>)), stopAllOnFailure(playChunk(pack, chunk, between))]);
+    const runs = await Promise.all([...Array.from({ length: threads }, () => stopAllOnFailure(worker())), stopAllOnFailure(playChunk(pack, chunk, between, own))]);
     out = runs.flat();
     failed = false;
   } finally {
     await lease?.release(failed);
   }
   if (out.length) o.onProgress?.(out.length);
-  return out.sort((a, b) => a.seed - b.seed);
+  out.sort((a, b) => a.seed - b.seed);
+  o.onTimeline?.({ start, end: sharedClock(), threads: [{ ...own, back: own.last }, ...spans] });
+  return out;
 }

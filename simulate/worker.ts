@@ -50,28 +50,61 @@ export interface SimulationWorkerData {
   pack: PackForm;
 }
 
+/** Now by the clock every thread of this process reads alike (ms since the epoch): each thread's own `performance.now()` counts from its own start. */
+export const sharedClock = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * When one thread played its part of a run, by `sharedClock`: a run's time that is in no thread's
+ * games is a thread waiting (to be given its games, between them, for the others at the end).
+ */
+export interface ThreadSpan {
+  /** When it began its first game and ended its last; 0 when it played none. */
+  first: number;
+  last: number;
+  games: number;
+  /** Time in its games: the rest of first..last is between them (this thread's events, a yield). */
+  playing: number;
+}
+
+/** What a worker thread answers for a chunk. */
+export interface ChunkPlayed {
+  games: GameSummary[];
+  span: ThreadSpan;
+}
+
 /**
  * The one game loop of simulations, whatever thread runs it: plays the chunk's games this thread
  * claims, one after another. `between` is called after each game with how many all threads have
  * played (this one alone when the chunk has no claims) and awaited: a thread that must hear from
  * others between games (the simulation's own thread, given worker threads' messages; a queue
  * worker's thread, reporting progress) yields there; a worker thread passes none and never waits.
+ * `span`, if given, is filled in as the games are played.
  */
-export async function playChunk(pack: CompiledPack, chunk: Chunk, between?: (played: number) => void | Promise<void>): Promise<GameSummary[]> {
+export async function playChunk(pack: CompiledPack, chunk: Chunk, between?: (played: number) => void | Promise<void>, span?: ThreadSpan): Promise<GameSummary[]> {
   const out: GameSummary[] = [];
   for (const seed of claimedSeeds(chunk)) {
+    const began = span && sharedClock();
     out.push(playGame(pack, { players: chunk.players, seed, agents: chunk.agents, maxSteps: chunk.maxSteps }));
+    if (span) {
+      span.last = sharedClock();
+      span.first ||= began!;
+      span.games++;
+      span.playing += span.last - began!;
+    }
     const done = chunk.claims ? played(chunk.claims) : out.length;
     if (between) await between(done);
   }
   return out;
 }
 
+/** A span to fill in: nothing played yet. */
+export const emptySpan = (): ThreadSpan => ({ first: 0, last: 0, games: 0, playing: 0 });
+
 /**
  * A worker thread's task function, its pack read and linked before the thread says it is ready. A
  * form that is not a compiled pack fails each task with the reason, rather than the thread's start.
  */
-export function chunkPlayer(data: SimulationWorkerData): (chunk: Chunk) => Promise<GameSummary[]> {
+export function chunkPlayer(data: SimulationWorkerData): (chunk: Chunk) => Promise<ChunkPlayed> {
   let pack: CompiledPack;
   try {
     pack = packFromForm(data.pack);
@@ -79,5 +112,8 @@ export function chunkPlayer(data: SimulationWorkerData): (chunk: Chunk) => Promi
   } catch (e) {
     return () => Promise.reject(e);
   }
-  return (chunk) => playChunk(pack, chunk);
+  return async (chunk) => {
+    const span = emptySpan();
+    return { games: await playChunk(pack, chunk, undefined, span), span };
+  };
 }

@@ -13,7 +13,7 @@ import { greedyAgent, playByAgents, randomAgent, type AgentKind } from '../runti
 import { cardHolders, legalChoices, newGame, standings, type CompiledPack, type GameState } from '../runtime/index.ts';
 import { study, wilson } from '../simulate/study.ts';
 import { playGame, type GameSummary } from '../simulate/playout.ts';
-import { simulate } from '../simulate/run.ts';
+import { simulate, type RunTimeline } from '../simulate/run.ts';
 import { readPackContent } from '../simulate/packContent.ts';
 import { sweepPack } from '../simulate/sweep.ts';
 import { rulebook } from './helpers/cli.ts';
@@ -213,6 +213,27 @@ describe('simulate', () => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(one.map((g) => g.seed)).toEqual([11, 12, 13, 14, 15, 16, 17, 18]);
     expect(new Set(one.map((g) => JSON.stringify(g.standings))).size).toBeGreaterThan(1);
+  });
+
+  // The bench's accounting of a run's idle time (bench/run.ts) reads these spans.
+  it("tells where each thread's time went: a span a thread, this one first, all the games counted once", async () => {
+    const tiny = join(import.meta.dirname, 'packs', 'tiny');
+    const options = { games: 12, players: 2, seed: 5, agents: ['random' as const], maxSteps: 10_000 };
+    const timelines: RunTimeline[] = [];
+    const one = await simulate(tiny, { ...options, workers: 1, onTimeline: (t) => timelines.push(t) });
+    expect(await simulate(tiny, { ...options, workers: 2, onTimeline: (t) => timelines.push(t) })).toEqual(one);
+    const [alone, both] = timelines;
+    expect(alone.threads.map((s) => s.games)).toEqual([12]);
+    expect(both.threads).toHaveLength(2);
+    expect(both.threads[0].games + both.threads[1].games).toBe(12);
+    // Each thread's times are read on its own clock: its games lie between its first and its last.
+    for (const s of [...alone.threads, ...both.threads].filter((x) => x.games > 0)) {
+      expect(s.first).toBeLessThanOrEqual(s.last);
+      expect(s.playing).toBeGreaterThan(0);
+      expect(s.playing).toBeLessThanOrEqual(s.last - s.first + 1e-6);
+    }
+    expect(alone.start).toBeLessThanOrEqual(alone.threads[0].first);
+    expect(alone.threads[0].back).toBeLessThanOrEqual(alone.end);
   });
 
   // The CLI reads the folder once and gives the simulation what it read: the pack it checked and

@@ -7,10 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { compiledPack, readPackContent } from '../simulate/packContent.ts';
-import type { GameSummary } from '../simulate/playout.ts';
 import { simulate } from '../simulate/run.ts';
 import { leaseWorkers } from '../simulate/warmPool.ts';
-import { playChunk, type Chunk } from '../simulate/worker.ts';
+import { playChunk, type Chunk, type ChunkPlayed } from '../simulate/worker.ts';
 
 const tiny = join(import.meta.dirname, 'packs', 'tiny');
 const ticTacToe = join(import.meta.dirname, 'packs', 'tictactoe');
@@ -22,7 +21,7 @@ describe('warm worker threads', () => {
     const lease = (c: typeof content) => leaseWorkers(c, compiledPack(c), 1, 2);
     const first = await lease(content);
     const here = await playChunk(compiledPack(content), chunk);
-    expect(await first.pool.run(chunk)).toEqual(here);
+    expect(((await first.pool.run(chunk)) as ChunkPlayed).games).toEqual(here);
     await first.release(false);
 
     const again = await lease(readPackContent(tiny));
@@ -30,13 +29,13 @@ describe('warm worker threads', () => {
     // While these threads are held, a run of another pack gets threads of its own.
     const other = await lease(readPackContent(ticTacToe));
     expect(other.pool).not.toBe(first.pool);
-    expect((await other.pool.run(chunk)) as GameSummary[]).toEqual(await playChunk(compiledPack(readPackContent(ticTacToe)), chunk));
+    expect(((await other.pool.run(chunk)) as ChunkPlayed).games).toEqual(await playChunk(compiledPack(readPackContent(ticTacToe)), chunk));
     await other.release(false);
     await again.release(true);
 
     const afterFailure = await lease(content);
     expect(afterFailure.pool).not.toBe(first.pool);
-    expect(await afterFailure.pool.run(chunk)).toEqual(here);
+    expect(((await afterFailure.pool.run(chunk)) as ChunkPlayed).games).toEqual(here);
     await afterFailure.release(false);
   }, 180_000);
 
