@@ -43,11 +43,11 @@ type StateLike = { log: unknown[]; choices: string[]; e: Record<string, Record<s
  * into a variable, and the piles changed in place are records' fields), and the variables that
  * resuming sets are a copy of the frame's (`resume`), so the frames themselves are never written.
  */
-export function cloneState<T extends StateLike>(st: T, ownRecords = false): T {
+export function cloneState<T extends StateLike>(st: T, ownRecords = false, plan?: CopyPlan): T {
   const src = metaOf(st);
   // Listing the keys of a large table without a prototype costs more than copying it: its ids are kept.
-  const ids = src.table === st.e && src.ids !== undefined ? src.ids : Object.keys(st.e);
-  const out = inOrder(st) ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords) : copiedByKeys(st, ids, ownRecords);
+  const ids = plan !== undefined ? plan.ids : src.table === st.e && src.ids !== undefined ? src.ids : Object.keys(st.e);
+  const out = plan !== undefined && plan.inOrder ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords, plan.fields) : inOrder(st) ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords) : copiedByKeys(st, ids, ownRecords);
   if (ownRecords) {
     newMeta(out, src.prog, undefined, ids, out.e as object);
     return out as T;
@@ -64,13 +64,13 @@ export function cloneState<T extends StateLike>(st: T, ownRecords = false): T {
  * The copy of a state whose fields are in a new game's order, made as one literal: V8 gives every
  * copy the same shape at once, where adding the fields one by one walked its shape tree each time.
  */
-function copiedInOrder(st: Record<string, unknown>, ids: string[], ownRecords: boolean): Record<string, unknown> {
+function copiedInOrder(st: Record<string, unknown>, ids: string[], ownRecords: boolean, fields?: Array<string[] | null>): Record<string, unknown> {
   const out: Record<string, unknown> = {
     pack: cloneJson(st.pack),
     seed: cloneJson(st.seed),
     rng: cloneJson(st.rng),
     players: cloneJson(st.players),
-    e: copiedTable(st.e as Record<string, Record<string, Value>>, ids, ownRecords),
+    e: fields !== undefined && ownRecords ? plannedTable(st.e as Record<string, Record<string, Value>>, ids, fields) : copiedTable(st.e as Record<string, Record<string, Value>>, ids, ownRecords),
     current: cloneJson(st.current),
     turn: cloneJson(st.turn),
     used: copiedCounts(st.used as Record<string, Value>),
@@ -112,6 +112,44 @@ function copiedTable(e: Record<string, Record<string, Value>>, ids: string[], ow
   const out = newTable();
   if (ownRecords) for (let i = 0; i < ids.length; i++) out[ids[i]] = copiedRecord(e[ids[i]]);
   else for (let i = 0; i < ids.length; i++) out[ids[i]] = e[ids[i]];
+  return out;
+}
+
+/**
+ * How a state that is copied again and again and never changed (a kept setup, `setupSnapshot.ts`)
+ * is copied: the ids of its records, and each record's fields where none holds a list (its values
+ * are then copied as they are), else null (the record is copied as any other); whether its fields
+ * are in a new game's order. Found once, not at every copy.
+ */
+export interface CopyPlan {
+  ids: string[];
+  fields: Array<string[] | null>;
+  inOrder: boolean;
+}
+
+export function copyPlan(st: StateLike): CopyPlan {
+  const ids = Object.keys(st.e);
+  const fields = ids.map((id) => {
+    const rec = st.e[id];
+    const keys = Object.keys(rec);
+    return keys.every((k) => rec[k] === null || typeof rec[k] !== 'object') ? keys : null;
+  });
+  return { ids, fields, inOrder: inOrder(st) };
+}
+
+function plannedTable(e: Record<string, Record<string, Value>>, ids: string[], fields: Array<string[] | null>): Record<string, Record<string, Value>> {
+  const out = newTable();
+  for (let i = 0; i < ids.length; i++) {
+    const rec = e[ids[i]];
+    const keys = fields[i];
+    if (keys === null) {
+      out[ids[i]] = copiedRecord(rec);
+      continue;
+    }
+    const copy = newRecord();
+    for (let k = 0; k < keys.length; k++) copy[keys[k]] = rec[keys[k]];
+    out[ids[i]] = copy;
+  }
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { cloneState } from './clone.ts';
+import { cloneState, copyPlan, type CopyPlan } from './clone.ts';
 import { logKept } from './log.ts';
 import type { Program } from './program.ts';
 import { seedState } from './rng.ts';
@@ -12,7 +12,7 @@ import type { GameState } from './types.ts';
  * a draw always changes it, so a setup that leaves it as the seed made it drew nothing. A new game
  * is then a copy of the kept state with its own seed. The kept state itself is never played.
  */
-const kept = new WeakMap<Program, Map<number, GameState>>();
+const kept = new WeakMap<Program, Map<number, { st: GameState; plan: CopyPlan }>>();
 
 function keyOf(players: number): number {
   return players * 2 + (logKept() ? 1 : 0);
@@ -24,7 +24,7 @@ export function fromSetup(prog: Program, players: number, seed: number | string)
   if (snap === undefined) return undefined;
   // Its own records at once, as a game set up anew has them: shared ones would be copied at their
   // first write each, through the bookkeeping of records shared between states, which cost more.
-  const st = cloneState(snap, true);
+  const st = cloneState(snap.st, true, snap.plan);
   st.seed = seedState(seed);
   st.rng = st.seed;
   return st;
@@ -35,5 +35,6 @@ export function keepSetup(prog: Program, players: number, seed: number | string,
   if (st.rng !== seedState(seed) || st.forced !== undefined) return;
   let byPlayers = kept.get(prog);
   if (byPlayers === undefined) kept.set(prog, (byPlayers = new Map()));
-  byPlayers.set(keyOf(players), cloneState(st));
+  const snap = cloneState(st);
+  byPlayers.set(keyOf(players), { st: snap, plan: copyPlan(snap) });
 }
