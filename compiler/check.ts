@@ -130,8 +130,8 @@ export function check(d: Declared, report: (x: DiagnosticInput) => void, memo?: 
     if ((x.severity ?? 'error') === 'error') errors++;
     report(x);
   };
-  collect(c, counted);
-  memo?.begin(c);
+  const setAside = collect(c, counted);
+  memo?.begin(c, setAside);
   new Checker(c, counted, memo).run();
   memo?.checked();
   checkFieldWrites(c, counted, memo);
@@ -158,12 +158,18 @@ function listIn<T>(m: Map<string, T[]>, key: string): T[] {
   return list;
 }
 
-/** Gathers every declaration by name; duplicates and misplaced declarations are reported here. */
-function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
+/**
+ * Gathers every declaration by name; duplicates and misplaced declarations are reported here.
+ * Gives the rules texts with a declaration set aside (reported, or replaced by an `override`), which
+ * the checker never checks.
+ */
+function collect(c: Checked, report: (x: DiagnosticInput) => void): Set<RulesUnit> {
   const at = (u: RulesUnit, s: A.Span) => fragmentSpan(u.fragment, s);
+  const setAside = new Set<RulesUnit>();
   // Where each name was declared, found only for a duplicate's hint.
   const named = new Map<string, { decl: A.Decl & { nameSpan: A.Span }; unit: RulesUnit }>();
-  const replace = (name: string) => {
+  const replace = (name: string, replaced: RulesUnit) => {
+    setAside.add(replaced);
     c.events.delete(name);
     c.fns.delete(name);
     c.pipelines.delete(name);
@@ -175,14 +181,17 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
     for (const decl of unit.program.decls) {
       if (unit.owner && globalOnly.has(decl.kind)) {
         report({ code: 'RB0401', message: `a card cannot declare \`${decl.kind}\`: cards add \`on\`, \`modify\` and \`action\` rules, and \`fn\` helpers of their own`, at: at(unit, decl.nameSpan), hint: `move this \`${decl.kind}\` into the pack's own \`rules:\`` });
+        setAside.add(unit);
         continue;
       }
       const placed = { decl, unit, slots: 0 } as Placed<never>;
       if (decl.kind === 'fn' && unit.owner) {
         // A card's helper: only that card's rules call it, so two cards may each have a `cost`.
         const key = cardFnKey(unit.owner.id, decl.name);
-        if (c.fns.has(key)) report({ code: 'RB0404', message: `the card \`${unit.owner.id}\` declares the function \`${decl.name}\` twice`, at: at(unit, decl.nameSpan) });
-        else c.fns.set(key, placed);
+        if (c.fns.has(key)) {
+          report({ code: 'RB0404', message: `the card \`${unit.owner.id}\` declares the function \`${decl.name}\` twice`, at: at(unit, decl.nameSpan) });
+          setAside.add(unit);
+        } else c.fns.set(key, placed);
         continue;
       }
       // Named declarations share one set of names, a card's actions aside (each card has its own).
@@ -193,7 +202,7 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
       if (global) {
         const prev = named.get(decl.name);
         if (prev && decl.override && prev.unit.fromBase && !unit.fromBase) {
-          replace(decl.name);
+          replace(decl.name, prev.unit);
         } else if (decl.override && !prev && !unit.fromBase) {
           report({ code: 'RB0406', message: `\`override ${decl.kind} ${decl.name}\` replaces nothing: the base pack has no \`${decl.name}\``, at: at(unit, decl.nameSpan), hint: 'remove `override` to declare something new' });
         } else if (prev || builtinTable.has(decl.name)) {
@@ -204,6 +213,7 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
               ? `the other declaration is at ${where(at(prev.unit, prev.decl.nameSpan))}; a name is declared once, so rename or remove one`
               : `\`${decl.name}\` is a built-in function; pick another name`;
           report({ code: 'RB0402', message: `\`${decl.name}\` is declared twice`, at: at(unit, decl.nameSpan), hint });
+          setAside.add(unit);
           continue;
         }
         named.set(decl.name, { decl, unit });
@@ -231,6 +241,7 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
           const list = c.actions.get(decl.name) ?? [];
           if (unit.owner && list.some((p) => p.unit.owner === unit.owner)) {
             report({ code: 'RB0404', message: `the card \`${unit.owner.id}\` declares the action \`${decl.name}\` twice`, at: at(unit, decl.nameSpan) });
+            setAside.add(unit);
             continue;
           }
           list.push(placed);
@@ -250,12 +261,15 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): void {
           c.invariants.push(placed);
           break;
         case 'flow':
-          if (c.flow) report({ code: 'RB0405', message: 'a pack has one `flow`; this is a second one', at: at(unit, decl.nameSpan), hint: 'call procedures from the one flow instead' });
-          else c.flow = placed;
+          if (c.flow) {
+            report({ code: 'RB0405', message: 'a pack has one `flow`; this is a second one', at: at(unit, decl.nameSpan), hint: 'call procedures from the one flow instead' });
+            setAside.add(unit);
+          } else c.flow = placed;
           break;
       }
     }
   }
+  return setAside;
 }
 
 class Checker {
@@ -323,7 +337,7 @@ class Checker {
 
   private declarations(): void {
     const c = this.c;
-    for (const [, p] of c.events) this.params(p, p.decl.params);
+    for (const [, p] of c.events) this.item(p, () => this.params(p, p.decl.params));
     for (const [, p] of c.fns) {
       this.item(p, () => {
         const ctx = this.ctx(p.unit, false);
@@ -347,7 +361,12 @@ class Checker {
     }
     this.part(
       'checks and guards',
-      () => [...c.checks.values(), ...c.guards.values()].flatMap((p) => [p.decl, this.memo!.siteOf(p.unit)]),
+      () => {
+        const key: unknown[] = [];
+        c.checks.forEach((p) => key.push(p.decl, this.memo!.siteOf(p.unit)));
+        c.guards.forEach((p) => key.push(p.decl, this.memo!.siteOf(p.unit)));
+        return key;
+      },
       () => {
         for (const name of c.checks.keys()) this.checkBody(name);
         for (const [, p] of c.guards) this.guard(p);
@@ -465,7 +484,8 @@ class Checker {
       () => {
         const key: unknown[] = [];
         for (const [name, kind] of this.d.kinds) {
-          key.push(name, kind.defaultRole?.name, kind.defaultRole && JSON.stringify(kind.defaultRole.at));
+          const role = kind.defaultRole;
+          key.push(name, role?.name, role?.at.file, role?.at.start, role?.at.end);
           for (const [role, r] of kind.roles) key.push(role, r.source, r.expr);
         }
         const s = this.d.scoring;

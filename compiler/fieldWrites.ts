@@ -15,7 +15,7 @@ import type { Checked } from './check.ts';
 import type { RulesUnit, WriteDirection } from './declare.ts';
 import { writerKeys } from './declare.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
-import { factOf, type CheckMemo } from './incremental.ts';
+import { factOf, unitFactOf, type CheckMemo } from './incremental.ts';
 import { fragmentSpan } from './load.ts';
 import { closest } from './suggest.ts';
 
@@ -50,12 +50,16 @@ export function checkFieldWrites(c: Checked, report: (x: DiagnosticInput) => voi
   if (!guarded) return;
 
   for (const unit of d.units) {
-    for (const decl of unit.program.decls) {
-      const body = bodyOf(decl);
-      if (!body) continue;
-      // What a rule reports reads its own tables, the fields' writers and the game's procedures only.
-      for (const x of factOf(memo, unit, decl, 'fieldWrites', true, () => writesReported(c, unit, decl, body))) report(x);
-    }
+    const found = unitFactOf(memo, unit, 'fieldWrites', true, () => {
+      const out: DiagnosticInput[] = [];
+      for (const decl of unit.program.decls) {
+        const body = bodyOf(decl);
+        // What a rule reports reads its own tables, the fields' writers and the game's procedures only.
+        if (body) out.push(...factOf(memo, unit, decl, 'fieldWrites', true, () => writesReported(c, unit, decl, body)));
+      }
+      return out;
+    });
+    for (const x of found) report(x);
   }
 }
 

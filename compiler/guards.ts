@@ -16,7 +16,7 @@ import { printExpr } from '../dsl/printer.ts';
 import { stmtBlocks } from '../dsl/walk.ts';
 import type { Checked } from './check.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
-import { factOf, type CheckMemo } from './incremental.ts';
+import { factOf, unitFactOf, type CheckMemo } from './incremental.ts';
 import { fragmentSpan } from './load.ts';
 
 /** What a procedure of the game does to the entities passed to it, by parameter. */
@@ -113,24 +113,29 @@ export function checkGuards(c: Checked, report: (x: DiagnosticInput) => void, me
 
   for (const unit of c.declared.units) {
     if (!unit.owner) continue;
-    for (const decl of unit.program.decls) {
-      if (decl.kind !== 'action' && decl.kind !== 'on') continue;
-      // What a card's rule reports reads its own tables and the game's procedures and guards only.
-      const found = factOf(memo, unit, decl, 'guards', true, () => {
-        const out: DiagnosticInput[] = [];
-        walk(decl.body.stmts, new Set(), (u) => {
-          const guard = c.guardOf.get(u.kind)!;
-          const x = printExpr(u.entity);
-          out.push({
-            code: 'RB0620',
-            message: `this card changes ${u.what} without \`reach ${x}\` before it; every ${u.kind} is guarded by \`${guard}\``,
-            at: fragmentSpan(unit.fragment, u.at),
-            hint: `write \`reach ${x}\` before the change, among the action’s first statements so the guard also decides which choices are offered`,
+    const found = unitFactOf(memo, unit, 'guards', true, () => {
+      const all: DiagnosticInput[] = [];
+      for (const decl of unit.program.decls) {
+        if (decl.kind !== 'action' && decl.kind !== 'on') continue;
+        // What a card's rule reports reads its own tables and the game's procedures and guards only.
+        const reported = factOf(memo, unit, decl, 'guards', true, () => {
+          const out: DiagnosticInput[] = [];
+          walk(decl.body.stmts, new Set(), (u) => {
+            const guard = c.guardOf.get(u.kind)!;
+            const x = printExpr(u.entity);
+            out.push({
+              code: 'RB0620',
+              message: `this card changes ${u.what} without \`reach ${x}\` before it; every ${u.kind} is guarded by \`${guard}\``,
+              at: fragmentSpan(unit.fragment, u.at),
+              hint: `write \`reach ${x}\` before the change, among the action’s first statements so the guard also decides which choices are offered`,
+            });
           });
+          return out;
         });
-        return out;
-      });
-      for (const x of found) report(x);
-    }
+        all.push(...reported);
+      }
+      return all;
+    });
+    for (const x of found) report(x);
   }
 }

@@ -95,14 +95,27 @@ interface Tables {
 const STALE = 2;
 const MARGIN = 4096;
 
+/** Every record made with all its properties, so that the passes over all records read one shape of object. */
 export function emptyRecord(): DeclRecord {
-  return { slots: 0, diagnostics: [], entries: Object.fromEntries(recordedMaps.map((m) => [m, []])) as unknown as DeclRecord['entries'] };
+  return {
+    slots: 0,
+    callees: undefined,
+    diagnostics: [],
+    entries: { types: [], names: [], calls: [], fields: [], slots: [], applied: [], reached: [] },
+    facts: undefined,
+    count: undefined,
+  };
 }
 
 /** `memo.again(…)`, or, without a memo (a cold compile), `run(report)`. */
 export function againOf(memo: CheckMemo | undefined, check: string, key: () => unknown[], report: (x: DiagnosticInput) => void, run: (report: (x: DiagnosticInput) => void) => void): void {
   if (memo) memo.again(check, key(), report, run);
   else run(report);
+}
+
+/** `memo.unitFact(…)`, or, without a memo (a cold compile), `derive()`. */
+export function unitFactOf<T>(memo: CheckMemo | undefined, unit: RulesUnit, check: string, game: boolean, derive: () => T): T {
+  return memo ? memo.unitFact(unit, check, game, derive) : derive();
 }
 
 /** `memo.fact(…)`, or, without a memo (a cold compile), `derive()`. */
@@ -151,6 +164,12 @@ export class CheckMemo {
   private game: object = {};
   /** Every record of this compile, replayed or new, kept or not. */
   private readonly used: DeclRecord[] = [];
+  /** Whether this compile's environment is the last compile's, whose records it then finds. */
+  private sameEnvironment = false;
+  /** Rules texts of this compile with a declaration checked now, or set aside unchecked (compiler/check.ts collect). */
+  private readonly unsettled = new Set<RulesUnit>();
+  /** What whole-pack checks derived from each rules text, by check, and the compile that last derived or took it. */
+  private readonly unitFacts = new WeakMap<RulesUnit, Map<string, { compile: number; game?: object; value: unknown }>>();
   /**
    * What the checker recorded outside any declaration's record or part, made anew each compile:
    * nothing today, but a check added outside them still has its calls seen (compiler/unused.ts).
@@ -158,6 +177,8 @@ export class CheckMemo {
   loose: DeclRecord = emptyRecord();
   /** The last run of each whole-pack check run through `again`: what it read and what it reported. */
   private readonly runs = new Map<string, { key: unknown[]; diagnostics: DiagnosticInput[] }>();
+  /** Each rules text's records in the environment's last compile and in this one, found once a compile (`slotOf`). */
+  private readonly slots = new Map<RulesUnit, { previous: UnitRecords | undefined; current: UnitRecords | undefined }>();
   /** The compiles of this session so far, and the last of them to meet each tree. */
   private compiles = 0;
   private readonly metIn = new WeakMap<A.Decl, number>();
@@ -166,7 +187,7 @@ export class CheckMemo {
    * Called by the checker once the declarations are collected: picks the records that still hold,
    * and gives the checker the environment's tables.
    */
-  begin(c: Checked): void {
+  begin(c: Checked, setAside: Iterable<RulesUnit>): void {
     const env = environmentOf(c, this.lastEnv ?? []);
     this.texts = c.declared.texts;
     const i = this.environments.findIndex((e) => sameParts(e.env, env));
@@ -181,9 +202,13 @@ export class CheckMemo {
     this.current = new Map();
     this.environments.push({ env, units: this.current, parts: this.currentParts, tables });
     if (this.environments.length > ENVIRONMENTS) this.environments.shift();
-    this.gameChecked = !this.lastEnv || !sameParts(this.lastEnv, env);
+    this.sameEnvironment = !!this.lastEnv && sameParts(this.lastEnv, env);
+    this.gameChecked = !this.sameEnvironment;
     this.lastEnv = env;
     this.used.length = 0;
+    this.slots.clear();
+    this.unsettled.clear();
+    for (const u of setAside) this.unsettled.add(u);
     this.loose = emptyRecord();
     for (const m of recordedMaps) (c as unknown as Record<RecordedMap, unknown>)[m] = tables.maps[m];
     // Which compile last met each tree, rather than a set of this compile's: nothing is made per declaration.
@@ -198,7 +223,7 @@ export class CheckMemo {
 
   /** The record of a declaration checked before with the same inputs, its entries set again where the tables lack them; kept for the next compile too. */
   reuse(p: Placed<A.Decl>): DeclRecord | undefined {
-    const found = this.previous?.get(this.placeOf(p.unit))?.get(p.decl);
+    const found = this.slotOf(p.unit).previous?.get(p.decl);
     if (!found) return undefined;
     const t = this.tables;
     if (!t.present.has(found) || t.shared.has(p.decl)) {
@@ -220,6 +245,7 @@ export class CheckMemo {
     this.used.push(record);
     if (fresh) {
       this.tables.present.add(record);
+      this.unsettled.add(p.unit);
       if (!p.unit.owner) this.gameChecked = true;
     }
     if (!this.current) return;
@@ -228,13 +254,27 @@ export class CheckMemo {
       const [start, end] = [f.toFile(0), f.toFile(f.text.length)];
       if (record.diagnostics.some((d) => d.at.file !== f.file || d.at.start < start || d.at.end > end)) return;
     }
-    const site = this.placeOf(p.unit);
-    let unit = this.current.get(site);
-    if (!unit) {
-      unit = new Map();
-      this.current.set(site, unit);
+    const slot = this.slotOf(p.unit);
+    if (!slot.current) {
+      const site = this.placeOf(p.unit);
+      slot.current = this.current.get(site);
+      if (!slot.current) {
+        slot.current = new Map();
+        this.current.set(site, slot.current);
+      }
     }
-    unit.set(p.decl, record);
+    slot.current.set(p.decl, record);
+  }
+
+  /** Where a rules text's records are kept, looked up once a compile rather than once a declaration. */
+  private slotOf(u: RulesUnit): { previous: UnitRecords | undefined; current: UnitRecords | undefined } {
+    let slot = this.slots.get(u);
+    if (!slot) {
+      const site = this.placeOf(u);
+      slot = { previous: this.previous?.get(site), current: this.current?.get(site) };
+      this.slots.set(u, slot);
+    }
+    return slot;
   }
 
   /**
@@ -316,12 +356,36 @@ export class CheckMemo {
    * game's rules (`game`), when they may have changed (checked again, or another environment).
    */
   fact<T>(unit: RulesUnit, decl: A.Decl, check: string, game: boolean, derive: () => T): T {
-    const record = this.current?.get(this.placeOf(unit))?.get(decl);
+    const record = this.slotOf(unit).current?.get(decl);
     if (!record) return derive();
     const known = record.facts?.get(check);
     if (known && (!game || known.game === this.game)) return known.value as T;
     const value = derive();
     (record.facts ??= new Map()).set(check, { game: game ? this.game : undefined, value });
+    return value;
+  }
+
+  /**
+   * What a whole-pack check derives from one rules text (`derive`, over its declarations), kept
+   * with the text: taken again when the last compile derived or took it for the same text, in the
+   * same environment as this one (so its declarations' records are the last compile's), no
+   * declaration of the text was checked again or set aside, and, for a check that also reads the
+   * game's rules (`game`), they are unchanged. One look-up a rules text, where `fact` is one a
+   * declaration: a card's edit derives again that card's part alone.
+   */
+  unitFact<T>(unit: RulesUnit, check: string, game: boolean, derive: () => T): T {
+    let facts = this.unitFacts.get(unit);
+    const known = facts?.get(check);
+    if (known && known.compile >= this.compiles - 1 && this.sameEnvironment && !this.unsettled.has(unit) && (!game || known.game === this.game)) {
+      known.compile = this.compiles;
+      return known.value as T;
+    }
+    const value = derive();
+    if (!facts) {
+      facts = new Map();
+      this.unitFacts.set(unit, facts);
+    }
+    facts.set(check, { compile: this.compiles, game: game ? this.game : undefined, value });
     return value;
   }
 
@@ -369,19 +433,36 @@ function environmentOf(c: Checked, last: readonly string[]): readonly string[] {
   const parts = new Parts(last);
   // Every file's value with its rules texts (the game's and the cards') taken out, and its cards but for their kinds and ids.
   for (const f of d.files) parts.push(f.path, f.data !== null && typeof f.data === 'object' ? valueWithoutRules(f.data) : String(f.data));
-  // Map.forEach, not for…of: a compile goes over every declaration here, and entries would be arrays made for nothing.
-  c.events.forEach((p, name) => !p.unit.owner && parts.push(signature('event', name, p.decl, false)));
-  c.fns.forEach((p, name) => !p.unit.owner && parts.push(signature('fn', name, p.decl, true)));
-  c.pipelines.forEach((p, name) => !p.unit.owner && parts.push(signature('pipeline', name, p.decl, true)));
-  c.procs.forEach((p, name) => !p.unit.owner && parts.push(signature('proc', name, p.decl, true)));
-  c.checks.forEach((p, name) => parts.push(signature('check', name, p.decl, false)));
-  c.guards.forEach((p, name) => parts.push(signature('guard', name, p.decl, false)));
-  c.actions.forEach((list, name) => {
-    for (const p of list) if (!p.unit.owner) parts.push(signature('action', name, p.decl, true));
-  });
+  for (const x of gameSignatures(c)) parts.push(x);
   for (const u of d.units) parts.push(unitNames(u));
   parts.push(brokenNames(d.broken));
   return parts.list();
+}
+
+/**
+ * The signatures of the game's own rules, in the order the checker's maps hold them. They depend on
+ * the game's rules texts alone (a card declares none of what they list: compiler/check.ts collect),
+ * so the last list is given back while those texts are the same ones in the same order.
+ */
+let lastGame: { units: RulesUnit[]; signatures: string[] } = { units: [], signatures: [] };
+
+function gameSignatures(c: Checked): string[] {
+  const units: RulesUnit[] = [];
+  for (const u of c.declared.units) if (!u.owner) units.push(u);
+  if (units.length === lastGame.units.length && units.every((u, i) => u === lastGame.units[i])) return lastGame.signatures;
+  const out: string[] = [];
+  // Map.forEach, not for…of: entries would be arrays made for nothing.
+  c.events.forEach((p, name) => !p.unit.owner && out.push(signature('event', name, p.decl, false)));
+  c.fns.forEach((p, name) => !p.unit.owner && out.push(signature('fn', name, p.decl, true)));
+  c.pipelines.forEach((p, name) => !p.unit.owner && out.push(signature('pipeline', name, p.decl, true)));
+  c.procs.forEach((p, name) => !p.unit.owner && out.push(signature('proc', name, p.decl, true)));
+  c.checks.forEach((p, name) => out.push(signature('check', name, p.decl, false)));
+  c.guards.forEach((p, name) => out.push(signature('guard', name, p.decl, false)));
+  c.actions.forEach((list, name) => {
+    for (const p of list) if (!p.unit.owner) out.push(signature('action', name, p.decl, true));
+  });
+  lastGame = { units, signatures: out };
+  return out;
 }
 
 /** The names of broken declarations as one text: the last one given back while they are the same. */

@@ -1,3 +1,4 @@
+import type * as A from '../dsl/ast.ts';
 import { MAX_NESTING, shapeOf } from './declShape.ts';
 import type { Declared } from './declare.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
@@ -11,8 +12,8 @@ import { fragmentSpan } from './load.ts';
 export function checkNesting(d: Declared, report: (d: DiagnosticInput) => void): void {
   for (let i = 0; i < d.units.length; i++) {
     const unit = d.units[i];
-    // Every compile measures every unit (a cached answer each, but for the changed ones, compiler/declShape.ts): only a unit with a deep declaration is copied.
-    if (!unit.program.decls.some((decl) => shapeOf(decl).deepest)) continue;
+    // Every compile measures every unit (a cached answer each, but for the changed ones): only a unit with a deep declaration is copied.
+    if (!deepIn(unit.program.decls)) continue;
     const kept = unit.program.decls.filter((decl) => {
       const deepest = shapeOf(decl).deepest;
       if (!deepest) return true;
@@ -28,4 +29,16 @@ export function checkNesting(d: Declared, report: (d: DiagnosticInput) => void):
     // Replaced, not changed: the unit may be one a compile session keeps for the next compile (compiler/declareMemo.ts).
     if (kept.length !== unit.program.decls.length) d.units[i] = { ...unit, program: { decls: kept } };
   }
+}
+
+/** Whether a list of declarations holds one nested too deep, by list: the parser gives the same list for the same text (dsl/parser.ts). */
+const deep = new WeakMap<A.Decl[], boolean>();
+
+function deepIn(decls: A.Decl[]): boolean {
+  let found = deep.get(decls);
+  if (found === undefined) {
+    found = decls.some((decl) => !!shapeOf(decl).deepest);
+    deep.set(decls, found);
+  }
+  return found;
 }

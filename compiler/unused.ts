@@ -15,10 +15,10 @@ export function reportUnused(c: Checked, report: (x: DiagnosticInput) => void, m
   // A session's tables also hold the calls of declarations checked before (compiler/incremental.ts): its records say which are this compile's.
   const calls = memo ? memo.eachRecord('called', (r) => calledNames(r.entries.calls.map(([, t]) => t as CallTarget))) : [calledNames(c.calls.values())];
   const emits: string[][] = [];
-  for (const u of c.declared.units) for (const d of u.program.decls) emits.push(emitsOf(d));
+  for (const u of c.declared.units) emits.push(emitsOf(u.program.decls));
   // What is found depends only on these names and on the declarations and where they stand: an edit that changes none of them finds it again.
   const key = () => {
-    const out: unknown[] = [calls.length, ...calls, ...emits];
+    const out: unknown[] = [calls.length, ...calls, emits.length, ...emits];
     const place = (p: Placed<A.Decl>, name: string) => out.push(name, p.decl, p.unit.fragment, p.unit.fromBase);
     for (const m of [c.fns, c.pipelines, c.procs, c.checks, c.events] as Array<Map<string, Placed<A.Decl>>>) {
       out.push(m.size);
@@ -50,16 +50,16 @@ function calledNames(targets: Iterable<CallTarget>): string[] {
   return [...out];
 }
 
-/** The events a declaration emits, by tree: the same tree emits the same events. */
-const emits = new WeakMap<A.Decl, string[]>();
+/** The events a rules text's declarations emit, by their list: the same trees emit the same events. */
+const emits = new WeakMap<A.Decl[], string[]>();
 
-function emitsOf(d: A.Decl): string[] {
-  let out = emits.get(d);
+function emitsOf(decls: A.Decl[]): string[] {
+  let out = emits.get(decls);
   if (!out) {
     const found = new Set<string>();
-    walkDecl(d, { stmt: (s) => s.kind === 'emit' && found.add(s.event) });
+    for (const d of decls) walkDecl(d, { stmt: (s) => s.kind === 'emit' && found.add(s.event) });
     out = [...found];
-    emits.set(d, out);
+    emits.set(decls, out);
   }
   return out;
 }
