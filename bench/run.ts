@@ -371,7 +371,7 @@ if (runs('simulations')) {
       return { before: s.first - start, between: s.last - s.first - s.playing, after: end - s.last, back: s.back - s.last };
     };
     const med = (xs: typeof one, f: (x: (typeof one)[number]) => number) => median(xs.map(f));
-    const gaps = (k: number) => ['before', 'between', 'after'].map((g) => med(two, (x) => idle(x, k)[g as 'before']).toFixed(1)).join(' · ');
+    const gaps = (k: number) => (['before', 'between', 'after'] as const).map((g) => med(two, (x) => idle(x, k)[g]).toFixed(1)).join(' · ');
     rows.push({
       figure: `${players} players, 2 threads: ms a game in its games, this thread · the worker`,
       value: `${med(two, (x) => perGame(x, 0)).toFixed(2)} · ${med(two, (x) => perGame(x, 1)).toFixed(2)}`,
