@@ -146,6 +146,20 @@ describe('a compile session gives what a cold compile gives', () => {
     expect(session.analyze(original).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 
+  it('a game function whose result type alone changes (no name does) reports at the cards that call it, and changing it back clears them', () => {
+    const dir = 'content/smallworld-wow';
+    const original = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
+    const session = new CompileSession();
+    expect(session.analyze(original).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const signature = 'fn feeToConquer(r: region): number';
+    const file = original.find((f) => f.text.includes(signature))!;
+    const retyped = original.map((f) => (f === file ? { path: f.path, text: f.text.replace(signature, 'fn feeToConquer(r: region): bool') } : f));
+    const broken = session.analyze(retyped);
+    expect(broken.diagnostics).toEqual(analyze(retyped).diagnostics);
+    expect(broken.diagnostics.filter((d) => d.severity === 'error' && /^(races|powers)\//.test(d.file)).map((d) => d.file).sort()).toEqual(['powers/champions.yaml', 'races/ethereals.yaml', 'races/gnomes.yaml']);
+    expect(session.analyze(original).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
   // Each rule is added to a card's rules and taken away again; the whole-pack checks read what the
   // session replays and what they derived from it before (compiler/incremental.ts).
   const added: Array<[code: string, rule: string]> = [
