@@ -104,6 +104,10 @@ export function legalChoices(state: GameState, options: { labels?: boolean } = {
 const NO_ARGS: Value[] = [];
 /** A `skip`'s arguments, in a playout's listing's run. */
 const SKIP: Value[][] = [NO_ARGS];
+// Frozen: a write to one would throw, not reach every playout's listing.
+const NO_IDS = Object.freeze([]) as unknown as string[];
+const NO_CODES = Object.freeze([]) as unknown as Array<ActionCode | null>;
+const NO_ARGS_LISTS = Object.freeze([]) as unknown as Value[][];
 
 /**
  * A listing under way: the choices handed to the caller, and what `apply` keeps of them (`Listed`).
@@ -139,7 +143,8 @@ function listChoices(state: GameState, labels: boolean, blind = false, asked = f
   const prog = programFor(state);
   const pack = prog.pack;
   const p = state.prompt;
-  const l: Listing = { choices: blind ? null : [], ids: [], players: [], codes: [], args: [], standingFrom: 0, runs: blind ? [] : null };
+  // A playout's listing fills only its runs: the lists of choices it leaves empty are one list, never written.
+  const l: Listing = blind ? { choices: null, ids: NO_IDS, players: NO_IDS, codes: NO_CODES, args: NO_ARGS_LISTS, standingFrom: 0, runs: [] } : { choices: [], ids: [], players: [], codes: [], args: [], standingFrom: 0, runs: null };
   if (!p || state.over) return l;
   const shared = new ListingChecks();
   const offer = p.kind === 'choose' ? NO_ACTIONS : offered(prog, state);
