@@ -46,7 +46,7 @@ describe('a compiled pack sent to another thread', () => {
       const pack = packOf(dir);
       const play = chunkPlayer({ pack: sent(pack) });
       const seeds = [1, 2, 3];
-      expect(await play({ players, seeds, agents: ['random'], maxSteps: 5000 })).toEqual(seeds.map((seed) => playGame(pack, { players, seed, agents: ['random'], maxSteps: 5000 })));
+      expect((await play({ players, seeds, agents: ['random'], maxSteps: 5000 })).games).toEqual(seeds.map((seed) => playGame(pack, { players, seed, agents: ['random'], maxSteps: 5000 })));
     }
   });
 
