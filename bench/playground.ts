@@ -120,19 +120,45 @@ async function playByBots(page: Page) {
 
 /**
  * In the page: the keydown's time stamp, the moment the compile status turns to the state awaited
- * with the squiggles to match, and the moment the game pane changes for a newer pack, each with the end of the next frame painted
- * (a message posted from a requestAnimationFrame callback is handled once that frame is done).
+ * with the squiggles to match, and the moment the game pane changes for a newer pack, each with the
+ * end of the frame that paints it: the frame under way when the change was made in one's
+ * requestAnimationFrame callbacks, else the next (a message posted from a requestAnimationFrame
+ * callback is handled once that frame is done).
  * Source text, not a function: tsx would wrap the function's inner functions in a helper the page lacks.
  */
 const installProbe = `(() => {
   const app = window.playground.app;
   const probe = { key: 0, want: '', before: 0, diag: 0, diagPainted: 0, replay: 0, replayPainted: 0 };
   window.probe = probe;
-  const afterPaint = (then) => requestAnimationFrame(() => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => then(performance.now());
-    ch.port2.postMessage(0);
+  // A change made by a frame's requestAnimationFrame callbacks (whoever's: the page's, Monaco's) is
+  // painted in that frame, one made in any other task in the next. A frame is open from its first
+  // callback to its layout: a ResizeObserver's callback, which runs after the frame's layout and
+  // before its paint, closes it (a probe element changes width in every frame opened, so that it
+  // runs). A message posted then is handled once the frame is done: that is when it is painted.
+  const raf = window.requestAnimationFrame.bind(window);
+  let open = false;
+  const waiting = [];
+  const painted = new MessageChannel();
+  painted.port1.onmessage = () => {
+    const at = performance.now();
+    for (const then of waiting.splice(0)) then(at);
+  };
+  const probeBox = document.createElement('div');
+  probeBox.style.cssText = 'position:fixed;left:0;top:0;height:0;width:1px;visibility:hidden;pointer-events:none';
+  document.body.append(probeBox);
+  new ResizeObserver(() => {
+    if (!open) return;
+    open = false;
+    painted.port2.postMessage(0);
+  }).observe(probeBox);
+  window.requestAnimationFrame = (cb) => raf((ts) => {
+    if (!open) {
+      open = true;
+      probeBox.style.width = probeBox.style.width === '1px' ? '2px' : '1px';
+    }
+    cb(ts);
   });
+  const afterPaint = (then) => (open ? waiting.push(then) : window.requestAnimationFrame(() => waiting.push(then)));
   document.addEventListener('keydown', (ev) => {
     Object.assign(probe, { key: ev.timeStamp, before: app.played?.version ?? 0, diag: 0, diagPainted: 0, replay: 0, replayPainted: 0 });
   }, true);

@@ -19,7 +19,7 @@ import { prefs, savePrefs } from './prefs.ts';
 import type { CompileResponse, PackResponse, PlayResponse } from './protocol.ts';
 import { GameSession } from './session.ts';
 import { makeTabs } from './tabs/index.ts';
-import { afterPaint } from './frames.ts';
+import { afterPaint, drawInFrame } from './frames.ts';
 import { emptyKeystroke, pageClock } from './trace.ts';
 import { TabPanel } from './tabs/panel.ts';
 import { dependencyIds, scenariosOf, sourcesOf, Workspace } from './workspace.ts';
@@ -224,9 +224,11 @@ class App implements AppContext {
     requestAnimationFrame(() => {
       const r = this.engine.compiledByNow();
       if (!r) return;
-      this.timing.inFrame = 1;
-      answered(r);
-      queueMicrotask(() => this.editor.editor.render());
+      drawInFrame(() => {
+        this.timing.inFrame = 1;
+        answered(r);
+        queueMicrotask(() => this.editor.editor.render());
+      });
     });
   }
 
