@@ -36,9 +36,10 @@
  *
  * Whole-pack checks (duplicates, recursion, unused declarations, field writers, guards) run on
  * every compile over the replayed results, and what they derive from one declaration is kept with
- * its record (`fact`): a card's part of them is derived again only when the card was checked again
- * or the game's rules changed. So the diagnostics are those of a cold compile
- * (test/incremental.test.ts).
+ * its record (`fact`), what they derive from a whole rules text with the text (`unitFact`): a card's
+ * part of them is derived again only when the card was checked again or the game's rules changed,
+ * and an edit of one card looks up the others' once a rules text, not once a declaration. So the
+ * diagnostics are those of a cold compile (test/incremental.test.ts).
  */
 import type * as A from '../dsl/ast.ts';
 import type { Checked, Placed } from './check.ts';
