@@ -143,6 +143,13 @@ function size(t: Tables): number {
 /** The records of one rules text, by declaration. */
 type UnitRecords = Map<A.Decl, DeclRecord>;
 
+/** A rules text's records in the environment's last compile and in this one (kept for the next), and all of this compile's, kept or not. */
+interface Slot {
+  previous: UnitRecords | undefined;
+  current: UnitRecords | undefined;
+  records: DeclRecord[];
+}
+
 /** Environments kept: typing a declaration of the game's rules goes back and forth between a few (broken, mended). */
 const ENVIRONMENTS = 4;
 
@@ -179,7 +186,9 @@ export class CheckMemo {
   /** The last run of each whole-pack check run through `again`: what it read and what it reported. */
   private readonly runs = new Map<string, { key: unknown[]; diagnostics: DiagnosticInput[] }>();
   /** Each rules text's records in the environment's last compile and in this one, found once a compile (`slotOf`). */
-  private readonly slots = new Map<RulesUnit, { previous: UnitRecords | undefined; current: UnitRecords | undefined }>();
+  private readonly slots = new Map<RulesUnit, Slot>();
+  /** The game's own rules texts in this compile, the last compile's list itself while they are the same. */
+  private gameUnits: readonly RulesUnit[] = [];
   /** The compiles of this session so far, and the last of them to meet each tree. */
   private compiles = 0;
   private readonly metIn = new WeakMap<A.Decl, number>();
@@ -189,7 +198,9 @@ export class CheckMemo {
    * and gives the checker the environment's tables.
    */
   begin(c: Checked, setAside: Iterable<RulesUnit>): void {
-    const env = environmentOf(c, this.lastEnv ?? []);
+    const game = gameRules(c);
+    this.gameUnits = game.units;
+    const env = environmentOf(c, game.signatures, this.lastEnv ?? []);
     this.texts = c.declared.texts;
     const i = this.environments.findIndex((e) => sameParts(e.env, env));
     const found = i < 0 ? undefined : this.environments[i];
@@ -244,6 +255,7 @@ export class CheckMemo {
   /** A record of this compile (`fresh`: checked now, its entries just set). */
   keep(p: Placed<A.Decl>, record: DeclRecord, fresh = false): void {
     this.used.push(record);
+    this.slotOf(p.unit).records.push(record);
     if (fresh) {
       this.tables.present.add(record);
       this.unsettled.add(p.unit);
@@ -268,11 +280,11 @@ export class CheckMemo {
   }
 
   /** Where a rules text's records are kept, looked up once a compile rather than once a declaration. */
-  private slotOf(u: RulesUnit): { previous: UnitRecords | undefined; current: UnitRecords | undefined } {
+  private slotOf(u: RulesUnit): Slot {
     let slot = this.slots.get(u);
     if (!slot) {
       const site = this.placeOf(u);
-      slot = { previous: this.previous?.get(site), current: this.current?.get(site) };
+      slot = { previous: this.previous?.get(site), current: this.current?.get(site), records: [] };
       this.slots.set(u, slot);
     }
     return slot;
@@ -317,19 +329,28 @@ export class CheckMemo {
     this.tables.live = Math.max(this.tables.live, live);
   }
 
-  /** What `derive` gives for each record of this compile and for what was checked outside them, kept with each record. */
-  eachRecord<T>(check: string, derive: (r: DeclRecord) => T): T[] {
-    const out = [derive(this.loose)];
-    for (const r of this.used) {
-      const known = r.facts?.get(check);
+  /**
+   * What `derive` gives for the records of this compile: those of each rules text of `units` (kept
+   * with the text, as `unitFact` keeps), each part's, and what was checked outside them.
+   */
+  eachUnit<T>(check: string, units: readonly RulesUnit[], derive: (records: readonly DeclRecord[]) => T): T[] {
+    const out = [derive([this.loose])];
+    this.currentParts.forEach((part) => {
+      const known = part.record.facts?.get(check);
       if (known) out.push(known.value as T);
       else {
-        const value = derive(r);
-        (r.facts ??= new Map()).set(check, { value });
+        const value = derive([part.record]);
+        (part.record.facts ??= new Map()).set(check, { value });
         out.push(value);
       }
-    }
+    });
+    for (const u of units) out.push(this.unitFact(u, check, false, () => derive(this.slots.get(u)?.records ?? [])));
     return out;
+  }
+
+  /** The game's own rules texts of this compile, in order: the same list as the last compile's while they are the same texts. */
+  gameRules(): readonly RulesUnit[] {
+    return this.gameUnits;
   }
 
   /**
@@ -429,28 +450,29 @@ function sameParts(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** Everything a declaration's check reads besides its own declarations, as texts (see the top of this file); `last` the environment of the last compile. */
-function environmentOf(c: Checked, last: readonly string[]): readonly string[] {
+function environmentOf(c: Checked, signatures: readonly string[], last: readonly string[]): readonly string[] {
   const d = c.declared;
   const parts = new Parts(last);
   // Every file's value with its rules texts (the game's and the cards') taken out, and its cards but for their kinds and ids.
   for (const f of d.files) parts.push(f.path, f.data !== null && typeof f.data === 'object' ? valueWithoutRules(f.data) : String(f.data));
-  for (const x of gameSignatures(c)) parts.push(x);
+  for (const x of signatures) parts.push(x);
   for (const u of d.units) parts.push(unitNames(u));
   parts.push(brokenNames(d.broken));
   return parts.list();
 }
 
 /**
- * The signatures of the game's own rules, in the order the checker's maps hold them. They depend on
- * the game's rules texts alone (a card declares none of what they list: compiler/check.ts collect),
- * so the last list is given back while those texts are the same ones in the same order.
+ * The game's own rules texts, and the signatures of their declarations in the order the checker's
+ * maps hold them. The signatures depend on those texts alone (a card declares none of what they
+ * list: compiler/check.ts collect), so the last lists themselves are given back while the texts are
+ * the same ones in the same order.
  */
 let lastGame: { units: RulesUnit[]; signatures: string[] } = { units: [], signatures: [] };
 
-function gameSignatures(c: Checked): string[] {
+function gameRules(c: Checked): { units: RulesUnit[]; signatures: string[] } {
   const units: RulesUnit[] = [];
   for (const u of c.declared.units) if (!u.owner) units.push(u);
-  if (units.length === lastGame.units.length && units.every((u, i) => u === lastGame.units[i])) return lastGame.signatures;
+  if (units.length === lastGame.units.length && units.every((u, i) => u === lastGame.units[i])) return lastGame;
   const out: string[] = [];
   // Map.forEach, not for…of: entries would be arrays made for nothing.
   c.events.forEach((p, name) => !p.unit.owner && out.push(signature('event', name, p.decl, false)));
@@ -463,7 +485,7 @@ function gameSignatures(c: Checked): string[] {
     for (const p of list) if (!p.unit.owner) out.push(signature('action', name, p.decl, true));
   });
   lastGame = { units, signatures: out };
-  return out;
+  return lastGame;
 }
 
 /** The names of broken declarations as one text: the last one given back while they are the same. */

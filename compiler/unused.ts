@@ -13,17 +13,15 @@ import { walkDecl } from '../dsl/walk.ts';
 
 export function reportUnused(c: Checked, report: (x: DiagnosticInput) => void, memo?: CheckMemo): void {
   // A session's tables also hold the calls of declarations checked before (compiler/incremental.ts): its records say which are this compile's.
-  const calls = memo ? memo.eachRecord('called', (r) => calledNames(r.entries.calls.map(([, t]) => t as CallTarget))) : [calledNames(c.calls.values())];
+  const calls = memo ? memo.eachUnit('called', c.declared.units, (records) => calledNames(records.flatMap((r) => r.entries.calls.map(([, t]) => t as CallTarget)))) : [calledNames(c.calls.values())];
   const emits: string[][] = [];
   for (const u of c.declared.units) emits.push(emitsOf(u.program.decls));
-  // What is found depends only on these names and on the declarations and where they stand: an edit that changes none of them finds it again.
+  // What is found depends only on these names and on the declarations and where they stand: an
+  // edit that changes none of them finds it again. What is declared by name is the game's rules
+  // texts' (the same list while they are the same texts) and the cards' own functions.
   const key = () => {
-    const out: unknown[] = [calls.length, ...calls, emits.length, ...emits];
-    const place = (p: Placed<A.Decl>, name: string) => out.push(name, p.decl, p.unit.fragment, p.unit.fromBase);
-    for (const m of [c.fns, c.pipelines, c.procs, c.checks, c.events] as Array<Map<string, Placed<A.Decl>>>) {
-      out.push(m.size);
-      m.forEach(place);
-    }
+    const out: unknown[] = [calls.length, ...calls, emits.length, ...emits, memo!.gameRules()];
+    c.fns.forEach((p, name) => p.unit.owner && out.push(name, p.decl, p.unit.fragment, p.unit.fromBase));
     return out;
   };
   againOf(memo, 'unused', key, report, (report) => {

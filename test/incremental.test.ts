@@ -160,6 +160,20 @@ describe('a compile session gives what a cold compile gives', () => {
     expect(session.analyze(original).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 
+  it('a function added to the game’s rules that nothing calls is reported unused in a session as cold, and no more once it is gone', () => {
+    const dir = 'content/smallworld-wow';
+    const original = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
+    const signature = 'fn feeToConquer(r: region): number';
+    const file = original.find((f) => f.text.includes(signature))!;
+    const added = original.map((f) => (f === file ? { path: f.path, text: f.text.replace(signature, `fn neverCalled(): number = 1\n  ${signature}`) } : f));
+    const session = new CompileSession();
+    expect(session.analyze(original).diagnostics).toEqual([]);
+    const warm = session.analyze(added);
+    expect(warm.diagnostics).toEqual(analyze(added).diagnostics);
+    expect(warm.diagnostics.map((d) => [d.code, d.file, d.message])).toEqual([['RB0540', file.path, 'the function `neverCalled` is never called']]);
+    expect(session.analyze(original).diagnostics).toEqual([]);
+  });
+
   // Each rule is added to a card's rules and taken away again; the whole-pack checks read what the
   // session replays and what they derived from it before (compiler/incremental.ts).
   const added: Array<[code: string, rule: string]> = [
