@@ -249,6 +249,51 @@ describe('tree search', () => {
     expect(pick('mcts:20:policy=prefer:prior=2:value=end:close=2')).toBe('choose opal');
   });
 
+  it("reusing its tree, a bot reads the preference at its decision in the real state, not in the world its kept subtree was searched in", () => {
+    // A lure whose every move draws an omen (1 or 2) the gems' preference turns on: the ruby is
+    // liked at 1, the glass at 2, by 2 points or more, so `close=1` takes the liked gem unsearched.
+    // The subtree kept from the move into the vault read the preference in worlds whose omens were
+    // drawn anew; the gem taken must still be the one the real omen makes liked.
+    const files = readPackFolder(join(packs, 'lure')).map((f) => {
+      if (f.path !== 'game.yaml') return f;
+      const text = [
+        ['      points: number\n', '      points: number\n      omen: number\n'],
+        ['    game.at = to\n', '    game.at = to\n    game.omen = random(2)\n'],
+        ['    move: 0 - distance(to, first(rooms where vault))', '    move: "0"'],
+        ['      gem: it.worth', '      gem: if game.omen == 1 then it.worth else 0 - it.worth'],
+        ['      none: "-1"', '      none: "-20"'],
+      ].reduce((t, [from, to]) => {
+        expect(t).toContain(from);
+        return t.replace(from, to);
+      }, f.text);
+      return { ...f, text };
+    });
+    const omens = compiled(files);
+    const taken = (kind: AgentKind, seed: number) => {
+      let liked: string | undefined;
+      const g = playByAgents(omens, {
+        players: 1,
+        seed,
+        agents: kind,
+        maxSteps: 40,
+        observe: (st) => {
+          const legal = st.over ? [] : choicesOfAsked(st);
+          if (!legal.some((c) => c.id === 'choose ruby')) return;
+          const points = preferences(omens, st, legal)!;
+          liked = legal[points.indexOf(Math.max(...points))].id;
+        },
+      });
+      return { liked, took: g.state.choices.at(-1) };
+    };
+    const seeds = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+    for (const kind of ['mcts:20:reuse:prior=1:close=1', 'mcts:20:prior=1:close=1'] as AgentKind[]) {
+      const games = seeds.map((seed) => taken(kind, seed));
+      expect(games.map((g) => g.liked).filter((l) => l === 'choose ruby').length, kind).toBeGreaterThanOrEqual(3);
+      expect(games.map((g) => g.liked).filter((l) => l === 'choose glass').length, kind).toBeGreaterThanOrEqual(3);
+      expect(games.map((g) => g.took), kind).toEqual(games.map((g) => g.liked));
+    }
+  });
+
   it('a preference reads an action\'s arguments by name, and an option picked in a prompt as `it`, without playing either', () => {
     const vault = compiled(readPackFolder(join(packs, 'vault')));
     const st = newGame(vault, { players: 1, seed: 1 });

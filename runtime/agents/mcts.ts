@@ -144,6 +144,9 @@ export function mctsAgent(pack: CompiledPack, seed: number | string, player: str
       if (legal.length === 1) return legal[0];
       const random = decisionRandom(seed, kind, player, state);
       const root = (o.reuse && kept && continues(kept.choices, state.choices) && kept.root) || node(null);
+      // A kept root's points were read in one of the last search's worlds, whose dice and hidden
+      // cards were its own: what this decision skips (`close`), prunes or breaks ties by is read anew.
+      root.prefs = undefined;
       const observers = o.team ? state.players : [who];
       const range = { lo: Infinity, hi: -Infinity };
       const end: TurnEnd | undefined = o.horizon === 'learned' ? { turn: state.turn, change: new Map(), seen: 0 } : undefined;
