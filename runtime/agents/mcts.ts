@@ -289,7 +289,9 @@ function iterate(pack: CompiledPack, world: GameState, root: Node, offered: Choi
 function ledPick(pack: CompiledPack, st: GameState, at: Node, legal: Choice[], temperature: number, range: { lo: number; hi: number }): Choice | undefined {
   const values = preferenceAt(pack, st, at, legal);
   if (!values) return undefined;
-  const top = Math.max(...values);
+  // A loop, not a spread: a spread of a pack's hundred thousand choices overflows the call stack.
+  let top = -Infinity;
+  for (const v of values) if (v > top) top = v;
   const weights = values.map((v) => Math.exp((v - top) / temperature));
   const sum = weights.reduce((a, b) => a + b, 0);
   let visits = 0;
