@@ -236,9 +236,10 @@ describe('tree search', () => {
     // there finds them all alike and follows the prior; played to the end, the ruby is seen to cost.
     expect(seeds.map((seed) => score(lure, 'prefer', seed))).toEqual(seeds.map(() => -5));
     expect(seeds.map((seed) => score(lure, 'mcts:20:policy=prefer:prior=2:depth=0', seed))).toEqual(seeds.map(() => -5));
-    const ended = seeds.map((seed) => score(lure, 'mcts:20:policy=prefer:prior=2:value=end', seed));
-    expect(ended.every((v) => v >= -5)).toBe(true);
-    expect(ended.filter((v) => v === 3).length).toBeGreaterThanOrEqual(2);
+    // Played to the end it never takes the ruby: it takes the opal (3), or, on the seeds where its
+    // preferred playouts (one choice in ten at random) walked on to the ruby so often that the way
+    // to the vault looked worse than a dead end, it spends its moves in the dead ends (0).
+    expect(seeds.map((seed) => score(lure, 'mcts:20:policy=prefer:prior=2:value=end', seed))).toEqual([0, 3, 0, 3, 0, 0, 0, 3]);
     const atVault = after(lure, 1, 1, ['move hall', 'move vault']);
     const gems = choicesOfAsked(atVault);
     const pick = (kind: AgentKind) => agent(kind, 1, 'p1', lure).choose(atVault, gems, 'p1').id;
