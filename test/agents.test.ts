@@ -248,6 +248,11 @@ describe('tree search', () => {
     // `close=`: the ruby is 2 points above the opal, so at 1 the bot takes it unsearched, at 2 it searches.
     expect(pick('mcts:20:policy=prefer:prior=2:value=end:close=1')).toBe('choose ruby');
     expect(pick('mcts:20:policy=prefer:prior=2:value=end:close=2')).toBe('choose opal');
+    // Ties of visits go to the preference, not to the better mean. With `prior=100` the priors are
+    // near equal: the first iteration takes the liked ruby (-5), the second the opal (3), and two
+    // iterations end one visit each, so the ruby; a third visits the opal again.
+    expect(pick('mcts:2:prior=100:value=end')).toBe('choose ruby');
+    expect(pick('mcts:3:prior=100:value=end')).toBe('choose opal');
   });
 
   it("reusing its tree, a bot reads the preference at its decision in the real state, not in the world its kept subtree was searched in", () => {
