@@ -177,7 +177,7 @@ const NO_ACTIONS: readonly ActionCode[] = [];
 function actionChoices(prog: Program, state: GameState, a: ActionCode, actor: string, asked: string, labels: boolean, l: Listing, shared: ListingChecks, keep: boolean): void {
   const c = actionCtx(prog, state, a, actor, NO_ARGS);
   // An action of one parameter that keeps no answers and takes none has its values found in one call.
-  const values = !keep && a.params.length === 1 && shared.none() ? valuesOf(a, c) : null;
+  const values = oneCall && !keep && a.params.length === 1 && shared.none() ? valuesOf(a, c) : null;
   const found = values === null ? combinations(a, c, actor, shared, keep) : null;
   // Spent, its parameters' domains were still asked: they count against the budget as they did.
   if (limitReason(a, state, actor) !== null) return;
@@ -727,6 +727,39 @@ function valuesOf(a: ActionCode, c: RunCtx): Value[] {
   if (domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where, 'choices');
   a.candidates(c, domain, found);
   return found;
+}
+
+/** Off only inside `listingSteps`: every listing finds such an action's values by `valuesOf`. */
+let oneCall = true;
+
+/**
+ * The choices a listing of `state` gives (`blind`: a playout's, as player, action and arguments;
+ * else `legalChoices`', labelled) and the budget steps it took, with an action of one parameter that
+ * keeps no answers found by one call of its `candidates` (`valuesOf`, as every listing finds it) or,
+ * `oneCall` false, asked candidate by candidate as `singles` asks an action that keeps its answers.
+ * Internal: test/listing-budget.test.ts holds the two to the same choices and the same steps, which
+ * no listing's result shows.
+ */
+export function listingSteps(state: GameState, options: { oneCall: boolean; blind: boolean }): { listed: Array<Pick<Choice, 'player' | 'action' | 'args'>>; steps: number } {
+  const was = oneCall;
+  oneCall = options.oneCall;
+  try {
+    return withStepBudget(() =>
+      withFrozenState(() => {
+        const l = listChoices(state, !options.blind, options.blind);
+        const steps = stepsTaken();
+        if (l.runs === null) return { listed: l.choices!.map(({ player, action, args }) => ({ player, action, args })), steps };
+        const listed: Array<Pick<Choice, 'player' | 'action' | 'args'>> = [];
+        for (const r of l.runs) {
+          const all = r.values !== null ? r.values.map((v) => [v]) : r.args!;
+          for (const args of all) listed.push({ player: r.player, action: r.code ? r.code.name : args.length ? 'choose' : 'skip', args });
+        }
+        return { listed, steps };
+      }),
+    );
+  } finally {
+    oneCall = was;
+  }
 }
 
 function actionKey(a: ActionCode): string {
