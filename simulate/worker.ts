@@ -50,7 +50,12 @@ export interface SimulationWorkerData {
   pack: PackForm;
 }
 
-/** Now by the clock every thread of this process reads alike (ms since the epoch): each thread's own `performance.now()` counts from its own start. */
+/**
+ * Now by the clock every thread of this process reads alike (ms since the epoch, finer than
+ * `Date.now()`'s whole ones). Node 20 gives a worker thread the main thread's time origin (a worker
+ * and its parent read the same `performance.now()`, measured), but does not document it, and a
+ * browser's worker counts from its own start: adding each thread's origin holds either way.
+ */
 export const sharedClock = (): number => performance.timeOrigin + performance.now();
 
 /**
