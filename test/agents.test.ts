@@ -59,21 +59,48 @@ describe('bot names', () => {
       ['mcts:0', /from 1 to 1,000,000/],
       ['mcts:1e3', /iterations must be a whole number/],
       ['mcts:100:teams', /`teams` is not an option of mcts/],
-      ['mcts:100:depth=x', /`depth=x` is not an option/],
-      ['mcts:100:ms=0', /`ms=0` is not an option/],
-      ['mcts:100:horizon=round', /`horizon=round` is not an option/],
-      ['mcts:100:policy=best', /`policy=best` is not an option/],
-      ['mcts:100:prune=0', /`prune=0` is not an option/],
-      ['mcts:100:prior=0', /`prior=0` is not an option/],
-      ['mcts:100:value=score', /`value=score` is not an option/],
-      ['mcts:100:close=-1', /`close=-1` is not an option/],
-      ['mcts:100:noise=101', /`noise=101` is not an option/],
+      ['mcts:100:tries=3', /`tries=3` is not an option of mcts/],
+      ['mcts:100:team=1', /`team=1` is not an option of mcts/],
+      ['mcts:100:depth=x', /`depth=x`: the value of `depth` must be a whole number of choices/],
+      ['mcts:100:ms=0', /`ms=0`: the value of `ms` must be a whole number of milliseconds from 1/],
+      ['mcts:100:horizon=round', /`horizon=round`: the value of `horizon` must be `turn` or `learned`/],
+      ['mcts:100:policy=best', /`policy=best`: the value of `policy` must be `greedy` or `prefer`/],
+      ['mcts:100:prune=0', /`prune=0`: the value of `prune` must be a whole number of choices from 1/],
+      ['mcts:100:prior=0', /`prior=0`: the value of `prior` must be a whole number/],
+      ['mcts:100:prior=0.5', /`prior=0.5`: the value of `prior` must be a whole number of the preference's points from 1/],
+      ['mcts:100:value=score', /`value=score`: the value of `value` must be `estimate` or `end`/],
+      ['mcts:100:value=end=1', /`value=end=1`: the value of `value` must be/],
+      ['mcts:100:close=-1', /`close=-1`: the value of `close` must be a whole number/],
+      ['mcts:100:noise=101', /`noise=101`: the value of `noise` must be a whole percentage from 0 to 100/],
       ['mcts:100:value=end:horizon=turn', /`value=end` values none by it; drop one of them/],
+      ['mcts:100:depth=10:value=end', /`depth=10` cuts a playout for the estimate to value, and `value=end` plays every playout to the end; drop `depth=`/],
+      ['mcts:100:noise=5', /without `policy=` every choice of a playout is; add `policy=greedy` or `policy=prefer`, or drop `noise=`/],
     ] as const) {
       expect(() => parseAgentKind(name), name).toThrow(AgentKindError);
       expect(() => parseAgentKind(name), name).toThrow(why);
       expect(() => parseAgentKind(name), name).toThrow(/choose `random`, `greedy`, `prefer` or `mcts:<iterations>`/);
     }
+  });
+
+  it("takes `depth=0` with `value=end` (the bench names every search with a depth), and `value=end` alone at the default depth", () => {
+    expect(parseAgentKind('mcts:8:team:depth=0:policy=prefer:value=end:prior=10:close=2')).toMatchObject({ depth: 0, value: 'end', prior: 10, close: 2 });
+    expect(parseAgentKind('mcts:8:value=end')).toMatchObject({ depth: 30, value: 'end' });
+  });
+
+  it("refuses an option that reads the pack's preference for a pack that declares none, naming the options and the pack", () => {
+    expect(tictactoe.rules.prefer).toBeUndefined();
+    for (const [name, named] of [
+      ['mcts:10:prior=2', /`prior=` reads the pack's `scoring: prefer`, which it does not declare; drop it$/],
+      ['mcts:10:close=1', /`close=` reads/],
+      ['mcts:10:prune=2', /`prune=` reads/],
+      ['mcts:10:policy=prefer:prior=1', /`prior=`, `policy=prefer` read the pack's `scoring: prefer`, which it does not declare; drop them$/],
+    ] as const) {
+      expect(() => agent(name, 1, 'p1', tictactoe), name).toThrow(AgentKindError);
+      expect(() => agent(name, 1, 'p1', tictactoe), name).toThrow(new RegExp(`^\`${name}\` is not a bot for ${tictactoe.name.en}: `));
+      expect(() => agent(name, 1, 'p1', tictactoe), name).toThrow(named);
+    }
+    const vault = compiled(readPackFolder(join(packs, 'vault')));
+    expect(agent('mcts:10:policy=prefer:prior=1:close=1:prune=2', 1, 'p1', vault).kind).toBe('mcts:10:policy=prefer:prior=1:close=1:prune=2');
   });
 
   it('a command line with a bad bot is a usage error (exit 2) that names it', async () => {

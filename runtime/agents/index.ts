@@ -67,22 +67,35 @@ export function parseAgentKind(name: string): AgentSpec {
   if (iterations === undefined || iterations < 1 || iterations > MAX_ITERATIONS) throw bad(`the iterations must be a whole number from 1 to ${MAX_ITERATIONS.toLocaleString('en')}`);
   const spec: AgentSpec = { kind: 'mcts', iterations, team: false, reuse: false, depth: DEFAULT_DEPTH };
   for (const flag of flags) {
-    const [key, value] = flag.split('=');
+    const at = flag.indexOf('=');
+    const [key, value] = at < 0 ? [flag, undefined] : [flag.slice(0, at), flag.slice(at + 1)];
+    const n = whole(value);
+    const valueOf = (what: string) => bad(`\`${flag}\`: the value of \`${key}\` must be ${what}`);
     if (flag === 'team') spec.team = true;
     else if (flag === 'reuse') spec.reuse = true;
-    else if (key === 'depth' && whole(value) !== undefined) spec.depth = whole(value)!;
-    else if (key === 'ms' && whole(value)) spec.ms = whole(value)!;
-    else if (key === 'prune' && whole(value)) spec.prune = whole(value)!;
-    else if (key === 'prior' && whole(value)) spec.prior = whole(value)!;
-    else if (key === 'noise' && whole(value) !== undefined && whole(value)! <= 100) spec.noise = whole(value)!;
-    else if (key === 'close' && whole(value) !== undefined) spec.close = whole(value)!;
-    else if (flag === 'value=estimate' || flag === 'value=end') spec.value = value as 'estimate' | 'end';
-    else if (flag === 'horizon=turn' || flag === 'horizon=learned') spec.horizon = value as 'turn' | 'learned';
-    else if (flag === 'policy=greedy' || flag === 'policy=prefer') spec.policy = value as 'greedy' | 'prefer';
-    else throw bad(`\`${flag}\` is not an option of mcts`);
+    else if (value === undefined || !MCTS_OPTIONS.has(key)) throw bad(`\`${flag}\` is not an option of mcts`);
+    else if (key === 'depth') spec.depth = n ?? throwing(valueOf('a whole number of choices (0 or more)'));
+    else if (key === 'ms') spec.ms = n || throwing(valueOf('a whole number of milliseconds from 1'));
+    else if (key === 'prune') spec.prune = n || throwing(valueOf('a whole number of choices from 1'));
+    else if (key === 'prior') spec.prior = n || throwing(valueOf("a whole number of the preference's points from 1"));
+    else if (key === 'noise') spec.noise = n !== undefined && n <= 100 ? n : throwing(valueOf('a whole percentage from 0 to 100'));
+    else if (key === 'close') spec.close = n ?? throwing(valueOf("a whole number of the preference's points (0 or more)"));
+    else if (key === 'value') spec.value = value === 'estimate' || value === 'end' ? value : throwing(valueOf('`estimate` or `end`'));
+    else if (key === 'horizon') spec.horizon = value === 'turn' || value === 'learned' ? value : throwing(valueOf('`turn` or `learned`'));
+    else spec.policy = value === 'greedy' || value === 'prefer' ? value : throwing(valueOf('`greedy` or `prefer`'));
   }
   if (spec.value === 'end' && spec.horizon) throw bad('`horizon=` moves a leaf the estimate values, and `value=end` values none by it; drop one of them');
+  // `depth=0` is taken with `value=end`: the bench writes a `depth=` into every search's name.
+  if (spec.value === 'end' && spec.depth && flags.some((f) => f.startsWith('depth='))) throw bad(`\`depth=${spec.depth}\` cuts a playout for the estimate to value, and \`value=end\` plays every playout to the end; drop \`depth=\``);
+  if (spec.noise !== undefined && !spec.policy) throw bad('`noise=` is the share of a greedy or preferred playout\'s choices taken at random, and without `policy=` every choice of a playout is; add `policy=greedy` or `policy=prefer`, or drop `noise=`');
   return spec;
+}
+
+/** The options of mcts that take a value (`name=value`). */
+const MCTS_OPTIONS = new Set(['depth', 'ms', 'prune', 'prior', 'noise', 'close', 'value', 'horizon', 'policy']);
+
+function throwing(e: Error): never {
+  throw e;
 }
 
 function whole(text: string | undefined): number | undefined {
@@ -92,6 +105,10 @@ function whole(text: string | undefined): number | undefined {
 /** The bot a name asks for, seated at `player`, for games of `pack` with `seed`. */
 export function agent(kind: AgentKind, seed: number | string, player: string, pack: CompiledPack): Agent {
   const spec = parseAgentKind(kind);
+  if (spec.kind === 'mcts' && !pack.rules.prefer) {
+    const reading = [spec.prior !== undefined && 'prior=', spec.close !== undefined && 'close=', spec.prune !== undefined && 'prune=', spec.policy === 'prefer' && 'policy=prefer'].filter((f): f is string => !!f);
+    if (reading.length) throw new AgentKindError(`\`${kind}\` is not a bot for ${pack.name.en ?? pack.id}: ${reading.map((f) => `\`${f}\``).join(', ')} ${reading.length > 1 ? 'read' : 'reads'} the pack's \`scoring: prefer\`, which it does not declare; drop ${reading.length > 1 ? 'them' : 'it'}`);
+  }
   if (spec.kind === 'greedy') return greedyAgent(seed, player);
   if (spec.kind === 'random') return randomAgent(seed, player);
   if (spec.kind === 'prefer') return preferAgent(pack, seed, player);
