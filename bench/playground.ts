@@ -240,8 +240,6 @@ function steps(side: Side, k: KeystrokeTrace, r?: ReplayTrace, replay = '') {
   note(side, 'posted → received by the page', k.received - k.workerSent);
   note(side, 'received → markers, lists, status set', k.shown - k.received);
   note(side, 'set → painted', k.painted - k.shown);
-  // Not a time: 1 when the page read the answer at the start of a frame, before painting it (playground/src/mailbox.ts).
-  if (k.inFrame !== undefined) note(side, 'answers read at the start of a frame (a count)', k.inFrame);
   if (!r) return;
   const n = (label: string, ms: number) => note(side, `${label} (${replay})`, ms);
   // The worker replays the game the compile carried before it posts the pack; else the page asks once the pack is in.

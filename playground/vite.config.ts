@@ -9,12 +9,6 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 const modules = existsSync(`${repo}/node_modules`) ? realpathSync(`${repo}/node_modules`) : `${repo}/node_modules`;
 
 /**
- * Cross-origin isolation: the page and its worker share memory (src/mailbox.ts), which browsers
- * allow only to an isolated page. Everything the playground loads is its own origin's.
- */
-const isolated = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
-
-/**
  * The playground is served from `playground/`, but it reads the packs under `content/` and runs the
  * real compiler and runtime from the repository, so the dev server may serve files from the whole repo.
  * A designer's own folder of packs (`RULEBOOK_PACKS`, set by `rulebook serve PATH`) is not among the
@@ -25,12 +19,10 @@ export default defineConfig({
   clearScreen: false,
   plugins: [servedPacks(process.env.RULEBOOK_PACKS || undefined)],
   server: {
-    headers: isolated,
     fs: { allow: [repo, modules] },
     // Editing content/ on disk would otherwise reload the page under the designer's edits.
     watch: { ignored: ['**/test-output/**', '**/.scratch/**'] },
   },
-  preview: { headers: isolated },
   worker: { format: 'es' },
   optimizeDeps: {
     // Pre-bundled together when the server starts: Monaco's parts must share one copy of its registries,

@@ -4,11 +4,10 @@
  * A worker that fails to load, throws, or does not answer in time is replaced by a fresh one, and
  * the requests it held are answered with the problem, so the page never waits forever.
  */
-import type { CompileInput, CompileRequest, CompileResponse, MailboxRequest, PackResponse, PaintedRequest, PlayRequest, PlayResponse, ScenariosResponse, ServiceAnswers, ServiceAsk, ServiceRequest, ServiceResponse, SimulateRequest, SimulateResponse, TextsResponse, WorkerResponse } from './protocol.ts';
+import type { CompileInput, CompileRequest, CompileResponse, PackResponse, PaintedRequest, PlayRequest, PlayResponse, ScenariosResponse, ServiceAnswers, ServiceAsk, ServiceRequest, ServiceResponse, SimulateRequest, SimulateResponse, TextsResponse, WorkerResponse } from './protocol.ts';
 import EngineWorker from './engine.worker.ts?worker';
 import { SentFiles } from './file-sync.ts';
 import { ReceivedGames } from './game-sync.ts';
-import { Mailbox } from './mailbox.ts';
 
 /**
  * Longer than any compile or replay of a real pack on a slow, busy machine; past it the worker is
@@ -44,33 +43,12 @@ export class EngineClient {
   /** A new worker was started; `compileLost` says whether a compile was among the requests lost. */
   onRestart: (compileLost: boolean) => void = () => {};
 
-  /** Where the worker also writes each compile's answer, when the page is cross-origin isolated (mailbox.ts). */
-  private readonly mailbox = Mailbox.create();
-
   constructor() {
     this.start();
   }
 
-  /**
-   * The answer of the compile under way, if the worker has written it (mailbox.ts): it is then this
-   * compile's answer, and its promise never resolves (its message, when it comes, is dropped).
-   */
-  compiledByNow(): CompileResponse | undefined {
-    if (!this.mailbox) return undefined;
-    for (const [id, p] of this.pending) {
-      if (p.kind !== 'compile') continue;
-      const answer = this.mailbox.read<CompileResponse>(id);
-      if (!answer) return undefined;
-      clearTimeout(p.timer);
-      this.pending.delete(id);
-      return answer;
-    }
-    return undefined;
-  }
-
   private start() {
     this.worker = new EngineWorker();
-    if (this.mailbox) this.worker.postMessage({ type: 'mailbox', buffer: this.mailbox.buffer } satisfies MailboxRequest);
     this.sent.forget();
     this.games.forget();
     this.summary = {};

@@ -17,9 +17,8 @@ import { wallClock } from './trace.ts';
 import { HeldFiles, type FileList } from './file-sync.ts';
 import { PostedGames } from './game-sync.ts';
 import { TextNames } from './text-names.ts';
-import { Mailbox } from './mailbox.ts';
 import { servicesAfterCompile } from './worker-queue.ts';
-import type { CardVerdict, CompileInput, CompileRequest, CompileResponse, GameRequest, MailboxRequest, PaintedRequest, PlayRequest, PlayResponse, ServiceAnswers, ServiceAsk, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
+import type { CardVerdict, CompileInput, CompileRequest, GameRequest, PaintedRequest, PlayRequest, PlayResponse, ServiceAnswers, ServiceAsk, SimulateRequest, TextFindingInfo, WorkerRequest, WorkerResponse } from './protocol.ts';
 
 import { playGame, type GameSummary } from '../../simulate/playout.ts';
 import { study } from '../../simulate/study.ts';
@@ -41,9 +40,7 @@ const gameNames = new TextNames();
 const line = new ReplayLine();
 
 /** Requests waiting for their turn, each with when it arrived (trace.ts), and a compile's files as read. */
-const queue: Array<{ req: Exclude<WorkerRequest, PaintedRequest | MailboxRequest>; got: number; input?: CompileInput }> = [];
-/** Where a compile's answer is also written, for the page to read in the keystroke's frame (mailbox.ts). */
-let mailbox: Mailbox | undefined;
+const queue: Array<{ req: Exclude<WorkerRequest, PaintedRequest>; got: number; input?: CompileInput }> = [];
 /** The pack's texts as the page has sent them: a compile brings those that changed. */
 const held = new HeldFiles();
 /** The games posted: one that draws as the last goes without the game. */
@@ -79,7 +76,6 @@ turn.port1.onmessage = () => drain();
 self.onmessage = (ev: MessageEvent<WorkerRequest>) => {
   const req = ev.data;
   if (req.type === 'painted') return painted(req.id);
-  if (req.type === 'mailbox') return void (mailbox = new Mailbox(req.buffer));
   const got = wallClock();
   // Every compile's texts are taken in, also of one skipped for a newer: the next brings only its own changes.
   queue.push({ req, got, input: req.type === 'compile' ? inputOf(req) : undefined });
@@ -138,9 +134,7 @@ function compile(id: number, req: CompileInput, got: number) {
   }
   const analysis = result;
   const lowering = !result.diagnostics.some((d) => d.severity === 'error');
-  const answer: CompileResponse = { type: 'compiled', id, diagnostics: result.diagnostics, lowering, ms: performance.now() - t0, clock: { got, sent: wallClock() } };
-  mailbox?.write(id, answer);
-  post(answer);
+  post({ type: 'compiled', id, diagnostics: result.diagnostics, lowering, ms: performance.now() - t0, clock: { got, sent: wallClock() } });
   symbolsOf = { analysis };
   if (!lowering) return;
   const lowering0 = performance.now();

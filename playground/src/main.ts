@@ -19,7 +19,7 @@ import { prefs, savePrefs } from './prefs.ts';
 import type { CompileResponse, PackResponse, PlayResponse } from './protocol.ts';
 import { GameSession } from './session.ts';
 import { makeTabs } from './tabs/index.ts';
-import { afterPaint, drawInFrame } from './frames.ts';
+import { afterPaint } from './frames.ts';
 import { emptyKeystroke, pageClock } from './trace.ts';
 import { TabPanel } from './tabs/panel.ts';
 import { dependencyIds, scenariosOf, sourcesOf, Workspace } from './workspace.ts';
@@ -28,9 +28,7 @@ import { packFiles } from './pack-files.ts';
 /**
  * A keystroke compiles at once when no compile is running; keystrokes while one runs make one more
  * compile of the newest text, asked as soon as the running one answers. So the diagnostics follow
- * the keyboard without a pause, and the worker never has more than one compile waiting. The answer
- * is read at the start of the keystroke's own frame when the worker has written it by then
- * (mailbox.ts), else taken from its message.
+ * the keyboard without a pause, and the worker never has more than one compile waiting.
  */
 
 class App implements AppContext {
@@ -211,24 +209,11 @@ class App implements AppContext {
     this.compiling = true;
     this.setStatus('compiling');
     this.timing.sent = performance.now();
-    const answered = (r: CompileResponse) => {
+    void this.engine.compile({ files: sourcesOf(this.files), dependencies: deps, scenarios: scenariosOf(this.files), game: this.game.request() }).then((r) => {
       if (key !== this.packKey) return;
       this.compiling = false;
       if (this.compileAgain) this.compileNow();
       this.onCompiled(r);
-    };
-    void this.engine.compile({ files: sourcesOf(this.files), dependencies: deps, scenarios: scenariosOf(this.files), game: this.game.request() }).then(answered);
-    // At the start of the next frame (the keystroke's, for a compile a keystroke asked for), before
-    // its style, layout and paint: the answer, when the worker has it by then, is drawn in that frame,
-    // the editor's underlines too (its markers become decorations in a microtask, then it renders at once).
-    requestAnimationFrame(() => {
-      const r = this.engine.compiledByNow();
-      if (!r) return;
-      drawInFrame(() => {
-        this.timing.inFrame = 1;
-        answered(r);
-        queueMicrotask(() => this.editor.editor.render());
-      });
     });
   }
 

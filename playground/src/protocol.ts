@@ -208,13 +208,7 @@ export interface PaintedRequest {
   id: number;
 }
 
-/** Sent first to a worker, where the page is cross-origin isolated: where to write compile answers for the page to read at once (mailbox.ts). */
-export interface MailboxRequest {
-  type: 'mailbox';
-  buffer: SharedArrayBuffer;
-}
-
-export type WorkerRequest = CompileRequest | PlayRequest | SimulateRequest | ServiceRequest | PaintedRequest | MailboxRequest;
+export type WorkerRequest = CompileRequest | PlayRequest | SimulateRequest | ServiceRequest | PaintedRequest;
 /** Sent once, when the worker's code has loaded: the watchdog starts counting from then. */
 export interface ReadyResponse {
   type: 'ready';

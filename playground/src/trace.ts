@@ -38,8 +38,6 @@ export interface KeystrokeTrace extends WorkerRoundTrip {
   key: number;
   /** The editor reported the changed text. */
   edit: number;
-  /** 1 when the answer was read from the mailbox at the start of a frame (mailbox.ts), 0 when it came by message. */
-  inFrame: number;
 }
 
 /** A replay's way to the board: the answer is the replayed game, drawn. */
@@ -56,7 +54,7 @@ export interface ReplayTrace extends WorkerRoundTrip {
 }
 
 export function emptyKeystroke(): KeystrokeTrace {
-  return { key: 0, edit: 0, sent: 0, workerGot: 0, workerSent: 0, workerMs: 0, received: 0, shown: 0, painted: 0, inFrame: 0 };
+  return { key: 0, edit: 0, sent: 0, workerGot: 0, workerSent: 0, workerMs: 0, received: 0, shown: 0, painted: 0 };
 }
 
 export function emptyReplay(): ReplayTrace {
