@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { AgentKindError } from '../runtime/agents/index.ts';
 import { check } from './check.ts';
 import { cleanIo, processIo, UsageError, type Io } from './io.ts';
 import { newCard, newPack } from './new.ts';
@@ -186,7 +187,7 @@ export async function main(argv: string[], terminalIo: Io = processIo()): Promis
     return code;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    if (e instanceof UsageError) {
+    if (e instanceof UsageError || e instanceof AgentKindError) {
       io.err(`rulebook: ${e.message}\n`);
       return 2;
     }
