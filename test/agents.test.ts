@@ -107,6 +107,10 @@ describe('bot names', () => {
     const { code, err } = await rulebook(['play', join(packs, 'tictactoe'), '--bots', 'mcts:lots']);
     expect(code).toBe(2);
     expect(err).toContain('`mcts:lots` is not a bot');
+    // Refused once the pack is known: the pack has no preference for `prior=` to read.
+    const unread = await rulebook(['play', join(packs, 'tictactoe'), '--bots', 'mcts:10:prior=1']);
+    expect(unread.code).toBe(2);
+    expect(unread.err).toBe("rulebook: `mcts:10:prior=1` is not a bot for Tic-tac-toe: `prior=` reads the pack's `scoring: prefer`, which it does not declare; drop it\n");
   });
 });
 
