@@ -417,7 +417,7 @@ if (runs('baseline')) {
   const b = await raceBaseline({ games, rounds, warmMs: 5000 });
   if ('skip' in b) console.log(`skipped: ${b.skip}`);
   else {
-    console.log(`${BASELINE_REV} from ${b.dir}, on ${b.packages}`);
+    console.log(`${BASELINE_REV} from ${b.dir} (removed since), on ${b.packages}`);
     const row = (f: typeof b.then, how: string) => ({
       figure: `${f.name} on its own pack: ${how} (${f.choicesPerGame.toFixed(0)} choices a game${f.unfinished ? `, ${f.unfinished} unfinished` : ''})`,
       value: perS(f.cpu, 'games'),
