@@ -38,7 +38,7 @@
  *   Memory per game state. Everything else is CPU time (bench/measure.ts).
  * - Small World, 4 players, random bots, single-threaded: this engine against the one issue #12 was
  *   filed at (4dab188), each on its own commit's pack in a child process, interleaved
- *   (bench/baseline.ts). It takes the old engine from git the first time, and about a minute (the
+ *   (bench/baseline.ts). It takes the old engine from git each run, and about a minute (the
  *   old engine plays BASELINE_ROUNDS (default 5) batches of BASELINE_GAMES (default 30) games and
  *   5 CPU-seconds of warm-up); a clone without that history skips it with one line.
  *
