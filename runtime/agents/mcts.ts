@@ -44,7 +44,8 @@ export interface MctsOptions {
   /**
    * The percentage of a greedy or preferred playout's choices picked at random (default 10). At 0
    * a preferred playout is the preference's own game, its ties aside: what the worlds dealt anew
-   * and the reseeded dice make of it is then all that differs between playouts.
+   * and the reseeded dice make of it is then all that differs between playouts. An explicit 10
+   * plays other games than the default: the bot's generator is seeded by its name.
    */
   noise?: number;
   /**
@@ -67,8 +68,8 @@ export interface MctsOptions {
   /**
    * How a leaf is valued: `estimate` (the default) by the pack's `scoring: estimate` at the cut
    * (`depth`), or `end`: the playout goes on to the game's end and the leaf is worth its score
-   * there, the estimate unread. With `policy=prefer` a leaf is then worth what the preference makes
-   * of it, a real outcome.
+   * there, not the estimate (which a greedy playout still reads to pick its choices). With
+   * `policy=prefer` a leaf is then worth what the preference makes of it, a real outcome.
    */
   value?: 'estimate' | 'end';
   /**
@@ -76,6 +77,7 @@ export interface MctsOptions {
    * choice is more than `close` points above every other the bot plays it without a search;
    * otherwise the search considers the choices within `close` points of the best (and `prune`
    * still applies). A game of many choices then spends its iterations on the few that are close.
+   * At the decision only: below it the tree considers every legal choice, or `prune`'s.
    */
   close?: number;
   /**
@@ -126,11 +128,13 @@ interface TurnEnd {
  * Information-set Monte Carlo tree search (single observer) through `legalChoices` and `apply` (in
  * playout mode on the worlds it deals, `playoutApplyChoice`: in place, no log line, no record read)
  * alone. Each iteration deals a world consistent with what the player sees (`determinise`), walks
- * the tree by UCT among the choices legal in that world (counting how often each was available),
- * adds one node, plays on at random to the end (or to `depth` choices when the pack declares an
- * estimate) and backs the reward up: each node is scored for the player who made its choice. The
- * pick is the most visited of the legal choices. All randomness comes from a generator seeded by
- * the game's seed, the player and the step, so the pick depends on those and the state alone.
+ * the tree among the choices legal in that world (counting how often each was available) by UCT,
+ * or by PUCT with the pack's preference as the prior (`prior`), adds one node, plays on (at random,
+ * or by `policy`) to the end, or to `depth` choices when the pack declares an estimate and
+ * `value` is not `end`, and backs the reward up: each node is scored for the player who made its
+ * choice. The pick is the most visited of the legal choices (ties to the preference under
+ * `prior`, then to the better mean). All randomness comes from a generator seeded by the game's
+ * seed, the bot's name, the player and the step, so the pick depends on those and the state alone.
  *
  * The reward of a player is their score's lead over the best other player (a draw is 0), by the
  * pack's `scoring` at the end or its `estimate` at the cut; in team mode (or alone at the table)
