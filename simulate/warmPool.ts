@@ -50,8 +50,8 @@ const taken = new Map<string, string[]>();
  * 900`). Node says whether it takes a thread's options only by refusing them: a thread's constructor
  * throws ERR_WORKER_INVALID_EXEC_ARGV, before the thread starts, and which options it refused only
  * in that error's words, which are not read here (they are Node's to change). So the options are asked
- * together, and a group refused is asked again in halves down to single options: a group taken starts
- * a thread, stopped at once. Refusals are option by option, so the groups taken make up all that is.
+ * together, and a group refused is asked again in halves down to single options (`takes`, which
+ * starts no thread). Refusals are option by option, so the groups taken make up all that is.
  * Should Node refuse for another reason, the thread gets no option at all rather than a start that fails.
  */
 function takenByThreads(argv: string[]): string[] {
@@ -85,13 +85,23 @@ function takenOf(options: string[][]): string[][] {
   return [...takenOf(options.slice(0, half)), ...takenOf(options.slice(half))];
 }
 
-/** Whether a thread starts with `argv`; one that does is stopped before it runs anything of its own. */
+/** Data no thread can be sent: the probe's thread fails to be given it. */
+const UNSENDABLE = (): void => undefined;
+
+/**
+ * Whether a thread starts with `argv`, found without starting one. Node's constructor checks the
+ * options, then sends the thread its `workerData`, then starts it (lib/internal/worker.js, Node 20):
+ * data it cannot send (a function) fails it in between, so a preload among the options (`--require`,
+ * `--import`) never runs in a probe thread. A Node whose constructor took the data would give a
+ * thread, stopped at once (its preloads may run, its script does not).
+ */
 function takes(argv: string[]): boolean {
   let thread: Worker;
   try {
-    thread = new Worker('', { eval: true, execArgv: argv });
+    thread = new Worker('', { eval: true, execArgv: argv, workerData: UNSENDABLE });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ERR_WORKER_INVALID_EXEC_ARGV') return false;
+    if ((e as Error).name === 'DataCloneError') return true;
     throw e;
   }
   // A preload that fails (a `--require` of a missing file) is the simulation's threads' to report, not this probe's.

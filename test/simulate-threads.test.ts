@@ -36,4 +36,20 @@ describe("worker threads' Node options", () => {
     const argv = ['--title=x', '--no-warnings', '--max-old-space-size=64', '--conditions', 'dev', '--stack-size', '900', '--require', '/no/such/preload.cjs', '--not-an-option'];
     expect(threadExecArgv(argv)).toEqual(['--no-warnings', '--conditions', 'dev', '--require', '/no/such/preload.cjs']);
   });
+
+  // A preload among the options (tsx's loader, under vitest) would run in every thread the probe started.
+  it('are found without starting a thread', async () => {
+    const started: unknown[] = [];
+    const onWorker = (w: unknown) => started.push(w);
+    process.on('worker', onWorker);
+    try {
+      const argv = ['--require', '/no/such/probed-preload.cjs', '--max-old-space-size=64', '--no-warnings'];
+      expect(threadExecArgv(argv)).toEqual(['--require', '/no/such/probed-preload.cjs', '--no-warnings']);
+      // Node announces a thread it started on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(started).toEqual([]);
+    } finally {
+      process.off('worker', onWorker);
+    }
+  });
 });
