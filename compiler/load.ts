@@ -165,7 +165,11 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
       continue;
     }
     const parsed = parseAt(src.path, src.text);
-    const { doc, unreadable } = parsed;
+    const { unreadable } = parsed;
+    // Only a file the reader left to the library has its errors looked at: for one the reader read,
+    // the document is made later, when some pass asks for it, and its errors (where the reader and
+    // the library part ways) would change the same text's diagnostics from one compile to the next.
+    const doc = parsed.root ? undefined : parsed.doc;
     if (doc?.errors.length) {
       // After the first syntax error the parser is out of step and the rest mostly repeats it;
       // duplicate keys are independent of each other and are all reported.

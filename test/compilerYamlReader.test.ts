@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { compile } from '../compiler/index.ts';
+import { compile, CompileSession } from '../compiler/index.ts';
 import { readYaml, type Place } from '../compiler/yamlReader.ts';
 import { frozenValue } from '../compiler/yamlValue.ts';
 import { seeded } from './helpers/rulesTexts.ts';
@@ -146,6 +146,22 @@ describe('the pack files reader', () => {
     const read = readYaml(keys);
     expect(Object.keys(read?.value as object).length).toBe(50000);
     expect(readYaml(`${keys}k49999: 0\n`)).toBeUndefined();
+  });
+
+  it('gives the same text the same diagnostics on every compile, alone or in a session', () => {
+    const manifest = { path: 'pack.yaml', text: 'id: t\nversion: 1.0.0\nname: { en: T }\nlanguages: [en]\nplayers: { min: 1, max: 2 }\n' };
+    // Texts the reader once read where the library finds an error: a later pass asking for the
+    // library's document must not turn the next compile's diagnostics into that error.
+    const texts = [`- "${'k'.repeat(1100)}": 1\n`, '- "a\\\n  b"\n', `- ${'['.repeat(2000)}${']'.repeat(2000)}\n`, `- ${'k'.repeat(1000)}${' '.repeat(30)}: 1\n`];
+    const seen = (r: ReturnType<typeof compile>) => r.diagnostics.map((d) => [d.code, d.file, d.line, d.column, d.message]);
+    for (const text of texts) {
+      const files = [manifest, { path: 'a.yaml', text }];
+      const first = seen(compile(files));
+      expect(first.length).toBeGreaterThan(0);
+      expect({ text, again: seen(compile(files)) }).toEqual({ text, again: first });
+      const session = new CompileSession();
+      expect({ text, session: [seen(session.compile(files)), seen(session.compile(files))] }).toEqual({ text, session: [first, first] });
+    }
   });
 
   it('gives a compile the diagnostics of the library where it leaves a file to it', () => {
