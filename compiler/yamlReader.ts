@@ -380,8 +380,11 @@ class Reader {
     for (;;) {
       const ch = s[i];
       if (isEnd(ch)) throw unread;
-      if (q === '"' && ch === '\\') i += 2;
-      else if (ch === q) {
+      if (q === '"' && ch === '\\') {
+        // An escaped line break: the scalar goes on over the next line.
+        if (isEnd(s[i + 1])) throw unread;
+        i += 2;
+      } else if (ch === q) {
         if (q === "'" && s[i + 1] === "'") i += 2;
         else return i + 1;
       } else i++;

@@ -124,6 +124,11 @@ describe('the pack files reader', () => {
       'a: !!str 1\n',
       'a: one\n  two\n',
       'a: "one\n  two"\n',
+      // A backslash ending a line in double quotes escapes the line break: a multi-line scalar.
+      'a: "x\\\n  b"\n',
+      'a: [ "x\\\n  b" ]\n',
+      '"x\\\n  b": 1\n',
+      'a: "x\\\nb"\n',
       'a: 1\na: 2\n',
       'a:\n\t- 1\n',
       'a: 1\r\nb: 2\r\n',
