@@ -56,6 +56,7 @@ import { runInNewContext } from 'node:vm';
 import { parseDocument } from 'yaml';
 import { compile, CompileSession, type SourceFile } from '../compiler/index.ts';
 import { readPackFolder } from '../compiler/packFolder.ts';
+import { readYaml } from '../compiler/yamlReader.ts';
 import { apply, legalChoices, newGame, replay, type CompiledPack, type GameState } from '../runtime/index.ts';
 import { buildIsCurrent } from '../bin/built.mjs';
 import { buildNode } from '../scripts/build.mjs';
@@ -131,9 +132,13 @@ if (runs('compile')) {
   const files = readPackFolder(DEFAULT_PACK).filter((f) => !f.path.startsWith('scenarios/'));
   const pack = packOf(files);
   section(`compiling ${DEFAULT_PACK} (${files.length} files, ${(files.reduce((s, f) => s + f.text.length, 0) / 1024).toFixed(0)} KB)`);
+  const parsed = (text: string) => parseDocument(text, { uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
   const coldContenders = {
     parse: (texts: SourceFile[]) => {
-      for (const f of texts) parseDocument(f.text, { uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
+      for (const f of texts) parsed(f.text);
+    },
+    read: (texts: SourceFile[]) => {
+      for (const f of texts) readYaml(f.text) ?? parsed(f.text);
     },
     compile: (texts: SourceFile[]) => packOf(texts),
   };
@@ -141,8 +146,11 @@ if (runs('compile')) {
   // rounds first, else the first timed rounds measure the JIT (0.56-0.62× warmed against 0.86-1.14×).
   for (let r = 0; r < 5; r++) for (const run of Object.values(coldContenders)) run(fresh(files, `warm ${r}`));
   const cold = interleaved(ROUNDS, coldContenders, (r) => fresh(files, `cold ${r}`));
-  rows.push({ figure: "YAML parse of every file (the yaml library's document; the compile reads plain files without it)", value: ms(cold.parse) });
-  rows.push({ figure: 'cold compile (no parse cached)', value: ms(cold.compile), ratio: `${times(cold.compile / cold.parse)} the parse`, target: '≤ 1.5× the parse' });
+  rows.push({ figure: "YAML parse of every file (the yaml library's document)", value: ms(cold.parse) });
+  rows.push({ figure: 'the same read as the compile reads them (own reader, else the library)', value: ms(cold.read), ratio: `${times(cold.read / cold.parse)} the parse` });
+  // The issue's yardstick is the library's parse; against the compile's own reading, the second
+  // ratio is what its passes after the YAML cost, so a slower pass shows even though the first holds.
+  rows.push({ figure: 'cold compile (no parse cached)', value: ms(cold.compile), ratio: `${times(cold.compile / cold.parse)} the parse, ${times(cold.compile / cold.read)} the read`, target: '≤ 1.5× the parse' });
 
   const card = 'races/orcs.yaml';
   const edited = (r: number | string) => files.map((f) => (f.path === card ? fresh([f], `edit ${r}`)[0] : f));
