@@ -80,6 +80,13 @@ const FLOW = new Set([',', '[', ']', '{', '}']);
 /** Text the subset never holds: tabs, carriage returns, a byte order mark, control and C1 characters, line and paragraph separators. */
 const OUTSIDE = /[\t\r\ufeff\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]|^(?:---|\.\.\.)(?:[ \n]|$)|^%/m;
 
+/**
+ * The library refuses an implicit block key whose `:` is more than 1024 characters past the key's
+ * start (trailing spaces and quotes counted); a flow mapping's key has no such limit. Keys near it
+ * are left to the library to decide.
+ */
+const MAX_KEY = 1000;
+
 const isEnd = (ch: string | undefined) => ch === undefined || ch === '\n';
 const isBlank = (ch: string | undefined) => ch === undefined || ch === '\n' || ch === ' ';
 
@@ -311,7 +318,7 @@ class Reader {
       const text = this.quoted(start, end);
       let at = end;
       while (s[at] === ' ') at++;
-      if (s[at] !== ':') throw unread;
+      if (s[at] !== ':' || (!flow && at - start > MAX_KEY)) throw unread;
       this.pos = at;
       return { kind: 0, start, end, type: q === '"' ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE, value: text, exact: true };
     }
@@ -325,9 +332,9 @@ class Reader {
       if (flow && FLOW.has(ch)) throw unread;
       i++;
     }
+    if (!flow && i - start > MAX_KEY) throw unread;
     let end = i;
     while (s[end - 1] === ' ') end--;
-    if (end - start > 1000) throw unread;
     const source = s.slice(start, end);
     this.pos = i;
     return { kind: 0, start, end, type: Scalar.PLAIN, value: resolvePlain(source), exact: true };

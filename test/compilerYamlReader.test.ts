@@ -114,6 +114,9 @@ describe('the pack files reader', () => {
       'a: [1, [2, 3], {b: c}, [ ], {}]\nb: { c: "d", e: \'f\', "g":1, h: [x y, z] }\nc:\n  { i: 1,\n    j: 2 }\n',
       'a: |\n  x\n   y\n\n  z\n\nb: >\n  x\n  y\n\n  z\n   w\nc: |-\n  x\n\nd: >-\n  x\n# c\ne: |\n  v',
       '__proto__: 1\na: { __proto__: 1, toString: 2 }\nb:   \nc: x # c\n  # indented comment\nd: "y" # c\n',
+      // Keys up to the library's limit, and a flow mapping's, which has none.
+      `${'k'.repeat(990)}: 1\n"${'q'.repeat(990)}": 2\n`,
+      `a: { ${'k'.repeat(1100)}: 1, "${'q'.repeat(1100)}": 2 }\n`,
     ];
     for (const text of within) expect({ text, found: differences(text) }).toEqual({ text, found: [] });
   });
@@ -129,6 +132,14 @@ describe('the pack files reader', () => {
       'a: [ "x\\\n  b" ]\n',
       '"x\\\n  b": 1\n',
       'a: "x\\\nb"\n',
+      // The library allows 1024 characters from an implicit block key's start to its `:`.
+      `${'k'.repeat(1100)}: 1\n`,
+      `${'k'.repeat(1000)}${' '.repeat(30)}: 1\n`,
+      `"${'k'.repeat(1100)}": 1\n`,
+      `'${'k'.repeat(1100)}': 1\n`,
+      `"${'k'.repeat(990)}"${' '.repeat(40)}: 1\n`,
+      `- "${'k'.repeat(1100)}": 1\n`,
+      `a:\n  - ${'k'.repeat(1000)}${' '.repeat(30)}: 1\n`,
       'a: 1\na: 2\n',
       'a:\n\t- 1\n',
       'a: 1\r\nb: 2\r\n',
