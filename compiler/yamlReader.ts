@@ -106,8 +106,17 @@ export function readYaml(text: string): Read | undefined {
   }
 }
 
+/**
+ * How deeply collections may nest in what the reader reads. The library's own limit depends on how
+ * much of the call stack is left when it parses (about 1,600 flow lists in a fresh Node 20), so
+ * past a fixed depth well below it the library decides.
+ */
+const MAX_DEPTH = 256;
+
 class Reader {
   private pos = 0;
+  /** Collections open around `pos`. */
+  private depth = 0;
 
   constructor(private readonly src: string) {}
 
@@ -211,8 +220,14 @@ class Reader {
     }
   }
 
+  /** Into a collection: past `MAX_DEPTH`, the file is left to the library. */
+  private enter(): void {
+    if (++this.depth > MAX_DEPTH) throw unread;
+  }
+
   private map(col: number): Place {
     const s = this.src;
+    this.enter();
     const value: Record<string, unknown> = {};
     const names: string[] = [];
     const keys: ScalarPlace[] = [];
@@ -258,11 +273,13 @@ class Reader {
       if (nextCol < col) break;
       if (!this.isKey(next)) throw unread;
     }
+    this.depth--;
     return { kind: 1, value: Object.freeze(value), names, keys, values };
   }
 
   private seq(col: number): Place {
     const s = this.src;
+    this.enter();
     const value: unknown[] = [];
     const items: Place[] = [];
     for (;;) {
@@ -302,6 +319,7 @@ class Reader {
       this.pos = next;
       if (nextCol < col || s[next] !== '-' || !isBlank(s[next + 1])) break;
     }
+    this.depth--;
     return { kind: 2, value: Object.freeze(value), items };
   }
 
@@ -421,6 +439,13 @@ class Reader {
    * the first must be indented past `col`. Leaves `this.pos` after its closing bracket.
    */
   private flow(col: number): Place {
+    this.enter();
+    const node = this.flowCollection(col);
+    this.depth--;
+    return node;
+  }
+
+  private flowCollection(col: number): Place {
     const s = this.src;
     const open = s[this.pos];
     const close = open === '[' ? ']' : '}';

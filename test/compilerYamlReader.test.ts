@@ -117,6 +117,7 @@ describe('the pack files reader', () => {
       // Keys up to the library's limit, and a flow mapping's, which has none.
       `${'k'.repeat(990)}: 1\n"${'q'.repeat(990)}": 2\n`,
       `a: { ${'k'.repeat(1100)}: 1, "${'q'.repeat(1100)}": 2 }\n`,
+      `a: ${'['.repeat(200)}${']'.repeat(200)}\nb:\n${'- '.repeat(200)}x\n`,
     ];
     for (const text of within) expect({ text, found: differences(text) }).toEqual({ text, found: [] });
   });
@@ -140,6 +141,11 @@ describe('the pack files reader', () => {
       `"${'k'.repeat(990)}"${' '.repeat(40)}: 1\n`,
       `- "${'k'.repeat(1100)}": 1\n`,
       `a:\n  - ${'k'.repeat(1000)}${' '.repeat(30)}: 1\n`,
+      // Nested deeper than the reader goes: how deep the library can go depends on the stack left.
+      `a: ${'['.repeat(300)}${']'.repeat(300)}\n`,
+      `a: ${'{b: '.repeat(300)}1${'}'.repeat(300)}\n`,
+      `${'- '.repeat(300)}x\n`,
+      Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}k:\n`).join('') + `${' '.repeat(300)}x\n`,
       'a: 1\na: 2\n',
       'a:\n\t- 1\n',
       'a: 1\r\nb: 2\r\n',
