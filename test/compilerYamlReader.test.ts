@@ -34,8 +34,10 @@ function differences(text: string): string[] | undefined {
   if (!read) return undefined;
   const doc = docOf(text);
   if (doc.errors.length) return [`the library finds an error: ${doc.errors[0].message}`];
-  const value = frozenValue(doc);
-  if (!isDeepStrictEqual(value, read.value) || JSON.stringify(value) !== JSON.stringify(read.value)) return [`values differ: ${JSON.stringify(value)} against ${JSON.stringify(read.value)}`];
+  // The library's own conversion as well as the compiler's: one piece of project code agreeing with another proves less.
+  for (const value of [frozenValue(doc), doc.toJS()]) {
+    if (!isDeepStrictEqual(value, read.value) || JSON.stringify(value) !== JSON.stringify(read.value)) return [`values differ: ${JSON.stringify(value)} against ${JSON.stringify(read.value)}`];
+  }
   const found: string[] = [];
   const walk = (node: unknown, place: Place, path: string) => {
     if (place.kind === 0) {
@@ -60,7 +62,7 @@ function differences(text: string): string[] | undefined {
 }
 
 /** Pieces a mutation puts in: YAML's indicators, scalars of each core type, indentation. */
-const pieces = [' ', '\n', ':', ': ', '- ', '#', ' #', '"', "'", "''", '[', ']', '{', '}', ', ', '|', '>', '|-', '>-', '|+', '  ', '\n  ', '\n    ', '\n- ', 'a', '1', '-1', '~', 'null', 'Null', 'true', 'False', '0x1F', '0o17', '1e3', '.5', '.inf', '-.Inf', '.nan', '\\', '\\n', '\\u00e9', '\\x41', '&a ', '*a', '!!str ', '? ', '---\n', '...\n', '%YAML 1.2\n', '\t', '\r\n', '__proto__: ', '<<: ', 'é', '\u2028'];
+const pieces = [' ', '\n', ':', ': ', '- ', '#', ' #', '"', "'", "''", '[', ']', '{', '}', ', ', '|', '>', '|-', '>-', '|+', '  ', '\n  ', '\n    ', '\n- ', 'a', '1', '-1', '~', 'null', 'Null', 'true', 'False', '0x1F', '0o17', '1e3', '.5', '.inf', '-.Inf', '.nan', '\\', '\\n', '\\u00e9', '\\x41', '&a ', '*a', '!!str ', '? ', '---\n', '...\n', '%YAML 1.2\n', '\t', '\r\n', '__proto__: ', '<<: ', 'é', '\u2028', '\\\n', '\ufeff', ']#', '}#', 'k'.repeat(1020), ' '.repeat(30)];
 
 /** A text with one to three pieces inserted, characters deleted, or a line's indentation changed. */
 function mutate(text: string, random: () => number): string {
@@ -118,6 +120,8 @@ describe('the pack files reader', () => {
       `${'k'.repeat(990)}: 1\n"${'q'.repeat(990)}": 2\n`,
       `a: { ${'k'.repeat(1100)}: 1, "${'q'.repeat(1100)}": 2 }\n`,
       `a: ${'['.repeat(200)}${']'.repeat(200)}\nb:\n${'- '.repeat(200)}x\n`,
+      // A folded block's blank line before a more indented line is kept as a line break.
+      'a: >\n  x\n\n   y\n  z\nb: >\n  x\n\n\n   y\n\n  z\nc: >-\n  x\n   y\n\n  z\n\n   w\n  v\n',
     ];
     for (const text of within) expect({ text, found: differences(text) }).toEqual({ text, found: [] });
   });
@@ -150,6 +154,10 @@ describe('the pack files reader', () => {
       'a:\n\t- 1\n',
       'a: 1\r\nb: 2\r\n',
       '%YAML 1.1\n---\na: 1\n',
+      '\ufeffa: 1\n',
+      'a: [1, 2]# c\n',
+      'a: { b: 1 }# c\n',
+      'a: [1, "x"# c\n  ]\n',
       'a: 1\n---\nb: 2\n',
       '? a\n: 1\n',
       '<<: { a: 1 }\n',
