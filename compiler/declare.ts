@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type * as A from '../dsl/ast.ts';
-import { parseExpression, parseRules, parseType } from '../dsl/parser.ts';
+import { parseExpression, parseRules, parseType, readRules, type RulesParse } from '../dsl/parser.ts';
 import { builtinKinds, isReservedName, typeNames } from '../dsl/language.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentOf, fragmentSpan, spanAt, type LoadedFile, type LoadedPack } from './load.ts';
@@ -490,11 +490,31 @@ function placed(file: LoadedFile, v: unknown): unknown {
 }
 
 /**
+ * Cards' rules trees, by card and text. The checker's tables are keyed by node, and what a card's
+ * nodes get there depends on the card (`self` is of its kind, a call may name its own function),
+ * and every pass after the checking (field writers, guards, the lowering) reads them for all
+ * cards at once: one text on two cards must be two trees, or each card would read the entries of
+ * whichever was checked last. Kept by card, so an unchanged card has the same tree from compile to
+ * compile (compiler/incremental.ts); the game's own rules, which have no card, share the parser's.
+ */
+const cardPrograms = new LRUCache<string, RulesParse>({ maxSize: 4 * 1024 * 1024, sizeCalculation: (_r, key) => Math.max(1, key.length) });
+
+function cardRules(owner: EntitySym, text: string): RulesParse {
+  const key = `${owner.kind}\u0000${owner.id}\u0000${text}`;
+  let r = cardPrograms.get(key);
+  if (!r) {
+    r = readRules(text);
+    cardPrograms.set(key, r);
+  }
+  return r;
+}
+
+/**
  * Parses a rules text. The parser recovers from a syntax error, so one broken declaration neither
  * hides the others nor makes every use of it an error.
  */
 function parseUnit(d: Declared, fragment: Fragment, report: (d: DiagnosticInput) => void, broken: string[], owner?: EntitySym): RulesUnit {
-  const parsed = parseRules(fragment.text);
+  const parsed = owner ? cardRules(owner, fragment.text) : parseRules(fragment.text);
   for (const e of parsed.errors) report({ code: 'RB0301', message: e.message, at: fragmentSpan(fragment, e.span), hint: syntaxHint(e.message) });
   for (const name of parsed.broken) {
     d.broken.add(name);

@@ -26,8 +26,9 @@
  * too, and a replayed record's entries are set again only when they are not there already: they
  * hold the entries of every declaration checked in that environment since the tables were made,
  * and a tree checked in the same environment always gets the same entries, so an older compile's
- * tables still answer for its own trees. A tree that stands at two places (the same rules text on
- * two cards) is set again every time, in order, as a cold compile sets it. The tables are made
+ * tables still answer for its own trees. A tree that stands at two places (the same rules text in
+ * two of the game's files; a card's tree is its own, compiler/declare.ts) is set again every time,
+ * in order, as a cold compile sets it. The tables are made
  * anew once stale entries outnumber the live ones, so they stay within a few compiles' size.
  *
  * What is checked outside any declaration — the game's checks and guards, the kinds' roles, the
