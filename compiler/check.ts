@@ -131,11 +131,11 @@ export function check(d: Declared, report: (x: DiagnosticInput) => void, memo?: 
     report(x);
   };
   const setAside = collect(c, counted);
-  memo?.begin(c, setAside);
+  memo?.begin(c, setAside.keys());
   new Checker(c, counted, memo).run();
   memo?.checked();
-  checkFieldWrites(c, counted, memo);
-  checkGuards(c, counted, memo);
+  checkFieldWrites(c, counted, setAside, memo);
+  checkGuards(c, counted, setAside, memo);
   // Broken rules record no calls: what they would have used is not unused.
   if (!errors) reportUnused(c, report, memo);
   return c;
@@ -159,17 +159,26 @@ function listIn<T>(m: Map<string, T[]>, key: string): T[] {
 }
 
 /**
- * Gathers every declaration by name; duplicates and misplaced declarations are reported here.
- * Gives the rules texts with a declaration set aside (reported, or replaced by an `override`), which
- * the checker never checks.
+ * The declarations set aside (reported, or replaced by an `override`), by rules text: the checker
+ * never checks them, so the passes that walk every rules text skip them. By text and not by tree:
+ * one tree may stand in two of the game's files, set aside in one and checked in the other, and the
+ * tables then hold the other's entries for its nodes.
  */
-function collect(c: Checked, report: (x: DiagnosticInput) => void): Set<RulesUnit> {
+export type SetAside = ReadonlyMap<RulesUnit, ReadonlySet<A.Decl>>;
+
+/** Gathers every declaration by name; duplicates and misplaced declarations are reported here. */
+function collect(c: Checked, report: (x: DiagnosticInput) => void): SetAside {
   const at = (u: RulesUnit, s: A.Span) => fragmentSpan(u.fragment, s);
-  const setAside = new Set<RulesUnit>();
+  const aside = new Map<RulesUnit, Set<A.Decl>>();
+  const setAside = (unit: RulesUnit, decl: A.Decl) => {
+    const decls = aside.get(unit);
+    if (decls) decls.add(decl);
+    else aside.set(unit, new Set([decl]));
+  };
   // Where each name was declared, found only for a duplicate's hint.
   const named = new Map<string, { decl: A.Decl & { nameSpan: A.Span }; unit: RulesUnit }>();
-  const replace = (name: string, replaced: RulesUnit) => {
-    setAside.add(replaced);
+  const replace = (name: string, replaced: RulesUnit, decl: A.Decl) => {
+    setAside(replaced, decl);
     c.events.delete(name);
     c.fns.delete(name);
     c.pipelines.delete(name);
@@ -181,7 +190,7 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): Set<RulesUni
     for (const decl of unit.program.decls) {
       if (unit.owner && globalOnly.has(decl.kind)) {
         report({ code: 'RB0401', message: `a card cannot declare \`${decl.kind}\`: cards add \`on\`, \`modify\` and \`action\` rules, and \`fn\` helpers of their own`, at: at(unit, decl.nameSpan), hint: `move this \`${decl.kind}\` into the pack's own \`rules:\`` });
-        setAside.add(unit);
+        setAside(unit, decl);
         continue;
       }
       const placed = { decl, unit, slots: 0 } as Placed<never>;
@@ -190,7 +199,7 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): Set<RulesUni
         const key = cardFnKey(unit.owner.id, decl.name);
         if (c.fns.has(key)) {
           report({ code: 'RB0404', message: `the card \`${unit.owner.id}\` declares the function \`${decl.name}\` twice`, at: at(unit, decl.nameSpan) });
-          setAside.add(unit);
+          setAside(unit, decl);
         } else c.fns.set(key, placed);
         continue;
       }
@@ -202,7 +211,7 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): Set<RulesUni
       if (global) {
         const prev = named.get(decl.name);
         if (prev && decl.override && prev.unit.fromBase && !unit.fromBase) {
-          replace(decl.name, prev.unit);
+          replace(decl.name, prev.unit, prev.decl);
         } else if (decl.override && !prev && !unit.fromBase) {
           report({ code: 'RB0406', message: `\`override ${decl.kind} ${decl.name}\` replaces nothing: the base pack has no \`${decl.name}\``, at: at(unit, decl.nameSpan), hint: 'remove `override` to declare something new' });
         } else if (prev || builtinTable.has(decl.name)) {
@@ -213,7 +222,7 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): Set<RulesUni
               ? `the other declaration is at ${where(at(prev.unit, prev.decl.nameSpan))}; a name is declared once, so rename or remove one`
               : `\`${decl.name}\` is a built-in function; pick another name`;
           report({ code: 'RB0402', message: `\`${decl.name}\` is declared twice`, at: at(unit, decl.nameSpan), hint });
-          setAside.add(unit);
+          setAside(unit, decl);
           continue;
         }
         named.set(decl.name, { decl, unit });
@@ -241,7 +250,7 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): Set<RulesUni
           const list = c.actions.get(decl.name) ?? [];
           if (unit.owner && list.some((p) => p.unit.owner === unit.owner)) {
             report({ code: 'RB0404', message: `the card \`${unit.owner.id}\` declares the action \`${decl.name}\` twice`, at: at(unit, decl.nameSpan) });
-            setAside.add(unit);
+            setAside(unit, decl);
             continue;
           }
           list.push(placed);
@@ -263,13 +272,13 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): Set<RulesUni
         case 'flow':
           if (c.flow) {
             report({ code: 'RB0405', message: 'a pack has one `flow`; this is a second one', at: at(unit, decl.nameSpan), hint: 'call procedures from the one flow instead' });
-            setAside.add(unit);
+            setAside(unit, decl);
           } else c.flow = placed;
           break;
       }
     }
   }
-  return setAside;
+  return aside;
 }
 
 class Checker {

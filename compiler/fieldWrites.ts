@@ -11,7 +11,7 @@
  */
 import type * as A from '../dsl/ast.ts';
 import { walkStmts } from '../dsl/walk.ts';
-import type { Checked } from './check.ts';
+import type { Checked, SetAside } from './check.ts';
 import type { RulesUnit, WriteDirection } from './declare.ts';
 import { writerKeys } from './declare.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
@@ -19,7 +19,7 @@ import { factOf, unitFactOf, type CheckMemo } from './incremental.ts';
 import { fragmentSpan } from './load.ts';
 import { closest } from './suggest.ts';
 
-export function checkFieldWrites(c: Checked, report: (x: DiagnosticInput) => void, memo?: CheckMemo): void {
+export function checkFieldWrites(c: Checked, report: (x: DiagnosticInput) => void, setAside: SetAside, memo?: CheckMemo): void {
   const d = c.declared;
   let guarded = false;
   for (const [kindName, kind] of d.kinds) {
@@ -52,7 +52,10 @@ export function checkFieldWrites(c: Checked, report: (x: DiagnosticInput) => voi
   for (const unit of d.units) {
     const found = unitFactOf(memo, unit, 'fieldWrites', true, () => {
       const out: DiagnosticInput[] = [];
+      const aside = setAside.get(unit);
       for (const decl of unit.program.decls) {
+        // Never checked: the tables hold nothing of its own for it.
+        if (aside?.has(decl)) continue;
         const body = bodyOf(decl);
         // What a rule reports reads its own tables, the fields' writers and the game's procedures only.
         if (body) out.push(...factOf(memo, unit, decl, 'fieldWrites', true, () => writesReported(c, unit, decl, body)));

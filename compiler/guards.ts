@@ -14,7 +14,7 @@
 import type * as A from '../dsl/ast.ts';
 import { printExpr } from '../dsl/printer.ts';
 import { stmtBlocks } from '../dsl/walk.ts';
-import type { Checked } from './check.ts';
+import type { Checked, SetAside } from './check.ts';
 import type { DiagnosticInput } from './diagnostic.ts';
 import { factOf, unitFactOf, type CheckMemo } from './incremental.ts';
 import { fragmentSpan } from './load.ts';
@@ -36,7 +36,7 @@ interface Unreached {
   kind: string;
 }
 
-export function checkGuards(c: Checked, report: (x: DiagnosticInput) => void, memo?: CheckMemo): void {
+export function checkGuards(c: Checked, report: (x: DiagnosticInput) => void, setAside: SetAside, memo?: CheckMemo): void {
   if (!c.guardOf.size) return;
   const effects = new Map<string, ProcEffect>();
 
@@ -115,8 +115,10 @@ export function checkGuards(c: Checked, report: (x: DiagnosticInput) => void, me
     if (!unit.owner) continue;
     const found = unitFactOf(memo, unit, 'guards', true, () => {
       const all: DiagnosticInput[] = [];
+      const aside = setAside.get(unit);
       for (const decl of unit.program.decls) {
-        if (decl.kind !== 'action' && decl.kind !== 'on') continue;
+        // A declaration set aside was never checked: the tables hold nothing of its own for it.
+        if ((decl.kind !== 'action' && decl.kind !== 'on') || aside?.has(decl)) continue;
         // What a card's rule reports reads its own tables and the game's procedures and guards only.
         const reported = factOf(memo, unit, decl, 'guards', true, () => {
           const out: DiagnosticInput[] = [];

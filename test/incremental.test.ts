@@ -298,4 +298,46 @@ describe('a compile session gives what a cold compile gives', () => {
       expect(playedDigest(warm.pack!, step, 60), `step ${step}`).toBe(playedDigest(cold.pack!, step, 60));
     }
   });
+
+  // A declaration set aside (a duplicate, a `proc` on a card) is never checked, so the passes over
+  // every rules text skip it: the tables may hold entries for its tree from an earlier compile in
+  // which the same text stood where it was checked, or, for one text in two of the game's files,
+  // from the other file.
+  it('a declaration set aside is skipped by the field writers, in a session as cold, whichever text it was before', () => {
+    const tiny = readPackFolder('test/packs/tiny').filter((f) => !f.path.startsWith('scenarios/'));
+    const raises = 'proc p2(x: player) {\n    x.points += 5\n  }';
+    const lowers = 'proc p2(x: player) {\n    x.points -= 0\n  }';
+    const gameText = (card: string) =>
+      tiny
+        .find((f) => f.path === 'game.yaml')!
+        .text.replace('      points: number', '      points: { type: number, raisedOnlyBy: [award] }')
+        .replace('  action pass "Pass" { }', '  action pass "Pass" { }\n  proc award(p: player) {\n    p.points += 1\n  }')
+        .replace('    terrain: hills\n    next: [b]', `    terrain: hills\n    next: [b]${card ? `\n    rules: |\n      ${card.replace(/\n/g, '\n    ')}` : ''}`);
+    const pack = (a: string, b: string, card = ''): SourceFile[] => [
+      ...tiny.filter((f) => f.path !== 'game.yaml'),
+      { path: 'game.yaml', text: gameText(card) },
+      { path: 'a.yaml', text: `rules: |\n  ${a}\n` },
+      ...(b ? [{ path: 'b.yaml', text: `rules: |\n  ${b}\n` }] : []),
+    ];
+    const at = (r: ReturnType<typeof analyze>, code: string) => r.diagnostics.filter((d) => d.code === code).map((d) => `${d.file}:${d.line}`);
+    // b.yaml's p2 is the duplicate; a card's proc is refused: either way only a.yaml's raise is reported.
+    const steps: Array<[what: string, files: SourceFile[], set: string]> = [
+      ['the raise checked, the duplicate lowers', pack(raises, lowers), 'RB0402'],
+      ['the texts swapped', pack(lowers, raises), 'RB0402'],
+      ['swapped back', pack(raises, lowers), 'RB0402'],
+      ['one text in both files', pack(raises, raises), 'RB0402'],
+      ['a card holds the raise', pack(lowers, '', raises), 'RB0401'],
+      ['the game holds the raise, the card the other', pack(raises, '', lowers), 'RB0401'],
+      ['the card holds the raise again', pack(lowers, '', raises), 'RB0401'],
+    ];
+    const session = new CompileSession();
+    for (const [what, files, set] of steps) {
+      const cold = analyze(files);
+      expect(session.analyze(files).diagnostics, what).toEqual(cold.diagnostics);
+      expect(at(cold, set), what).toHaveLength(1);
+      const raised = files.find((f) => f.path === 'a.yaml')!.text.includes('+= 5');
+      const claim = `game.yaml:${files.find((f) => f.path === 'game.yaml')!.text.split('\n').findIndex((l) => l.includes('me.points += claimValue(s)')) + 1}`;
+      expect(at(cold, 'RB0557').filter((x) => x !== claim), what).toEqual(raised ? ['a.yaml:3'] : []);
+    }
+  });
 });
