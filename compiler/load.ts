@@ -33,6 +33,8 @@ interface Parsed {
   data?: unknown;
   /** Why `toJS` refused the document (an alias without its anchor, too many aliases). */
   unreadable?: string;
+  /** Where the text nests past `MAX_NESTING`, and how: then neither parser read it. */
+  tooDeep?: Nesting;
   /** The file as loaded, by path: an unchanged file is the same object from compile to compile, so the passes after may keep what they read of it by file. */
   loaded?: Map<string, LoadedFile>;
 }
@@ -86,6 +88,12 @@ function parseYaml(text: string): Parsed {
   const key = cacheKey(text);
   let parsed = parsedByText.get(key);
   if (parsed?.text !== text) {
+    const tooDeep = nestingPast(text);
+    if (tooDeep) {
+      parsed = { text, tooDeep };
+      parsedByText.set(key, parsed);
+      return parsed;
+    }
     const read = readYaml(text);
     if (read) {
       parsed = { text, data: read.value, root: read.root };
@@ -104,6 +112,39 @@ function parseYaml(text: string): Parsed {
     parsedByText.set(key, parsed);
   }
   return parsed;
+}
+
+/**
+ * How deeply a pack file may nest its collections. The yaml library recurses once a level: past
+ * about 1,600 levels it reports the stack exhausted, and a file of some fifty thousand compact
+ * `- - -` levels made it abort the whole process out of memory, so a file is measured before either
+ * parser runs, by bounds no nesting can pass: the width of a line's indentation with its compact
+ * `- `, `? ` and `: ` indicators, and the `[` and `{` open and not yet closed (counted wherever
+ * they stand, in quotes and comments too). No real pack file comes near either.
+ */
+export const MAX_NESTING = 1000;
+
+interface Nesting {
+  at: number;
+  bracket: boolean;
+}
+
+const LEADING = /(?:[ \t]|[-?:](?=[ \t\r\n]|$))*/y;
+
+function nestingPast(text: string): Nesting | undefined {
+  let open = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      if (++open > MAX_NESTING) return { at: i, bracket: true };
+    } else if ((c === 0x5d || c === 0x7d) && open > 0) open--;
+    else if (i === 0 || text.charCodeAt(i - 1) === 0x0a) {
+      LEADING.lastIndex = i;
+      LEADING.exec(text);
+      if (LEADING.lastIndex - i > MAX_NESTING) return { at: i + MAX_NESTING, bracket: false };
+    }
+  }
+  return undefined;
 }
 
 // `logLevel: 'error'`: the yaml library's warnings would go to the console, past the diagnostics.
@@ -165,6 +206,16 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
       continue;
     }
     const parsed = parseAt(src.path, src.text);
+    if (parsed.tooDeep) {
+      const { at, bracket } = parsed.tooDeep;
+      report({
+        code: 'RB0001',
+        message: bracket ? `this YAML is malformed: more than ${MAX_NESTING} \`[\` and \`{\` are open here, nested deeper than a pack file may be` : `this YAML is malformed: this line is indented past column ${MAX_NESTING} (its \`- \` items counted), nested deeper than a pack file may be`,
+        at: { file: src.path, start: at, end: at + 1 },
+        hint: `a pack file may nest its lists and mappings at most ${MAX_NESTING} deep: write the deep part flatter, or close the brackets left open`,
+      });
+      continue;
+    }
     const { unreadable } = parsed;
     // Only a file the reader left to the library has its errors looked at: for one the reader read,
     // the document is made later, when some pass asks for it, and its errors (where the reader and

@@ -1,13 +1,15 @@
 /**
- * Sizes and parsing: files too large to be pack or scenario files, YAML alias bombs, a value where
- * JavaScript expects text, expressions and blocks nested past the call stack, a huge comment
- * block, an absurd number of players. Each is refused with a positioned diagnostic, never RB9000,
- * and the large ones run in a child process held to 512 MB and 10 s.
+ * Sizes and parsing: files too large to be pack or scenario files, YAML alias bombs, YAML nested
+ * past what a pack file may hold, a value where JavaScript expects text, expressions and blocks
+ * nested past the call stack, a huge comment block, an absurd number of players. Each is refused
+ * with a positioned diagnostic, never RB9000, and the large ones run in a child process held to
+ * 512 MB and 10 s.
  */
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compile, type Diagnostic } from '../../compiler/index.ts';
+import { MAX_NESTING } from '../../compiler/load.ts';
 import { readScenarioFile } from '../../scenario/read.ts';
 import { rulebook } from '../helpers/cli.ts';
 import { budget, MANIFEST, expectPositioned, rulebookChild, tempFolder, writeFiles } from './harness.ts';
@@ -118,5 +120,50 @@ describe('values and nesting', () => {
     const d = diagnostics.find((x) => x.file === 'pack.yaml' && /players\.max/.test(x.message));
     expectPositioned(d, texts);
     expect(d!.message).toMatch(/64/);
+  });
+});
+
+function deepYaml(text: string): { d: Diagnostic | undefined; all: Diagnostic[]; texts: Record<string, string> } {
+  const texts = { 'pack.yaml': MANIFEST(), 'deep.yaml': text };
+  const all = compile(Object.entries(texts).map(([path, t]) => ({ path, text: t }))).diagnostics;
+  expect(all.filter((d) => d.code === 'RB9000')).toEqual([]);
+  return { d: all.find((d) => d.file === 'deep.yaml'), all, texts };
+}
+
+// Tens of thousands of compact `- - -` levels made the yaml library abort the whole process out of
+// memory: compiler/load.ts refuses a file nested past MAX_NESTING before either parser runs.
+describe('YAML nested past the limit', () => {
+  it('a pack of files 100,001 and 50,001 compact `- ` levels deep is refused, not a crash of the process', child, () => {
+    const dir = writeFiles(join(root, 'deep-compact'), { 'pack.yaml': MANIFEST('compact'), 'a.yaml': `${'- '.repeat(100_001)}x\n`, 'b.yaml': `${'- '.repeat(50_001)}x\n` });
+    const r = rulebookChild(['check', dir]);
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/a\.yaml:1:1001: error RB0001: this YAML is malformed: this line is indented past column 1000/);
+    expect(r.out).toMatch(/b\.yaml:1:1001: error RB0001/);
+    expect(r.out).not.toMatch(/RB9000/);
+  });
+
+  it('flow brackets opened past the limit are refused where the one too many opens', budget, () => {
+    const text = `a: ${'['.repeat(50_000)}${']'.repeat(50_000)}\n`;
+    const { d, texts } = deepYaml(text);
+    expectPositioned(d, texts);
+    expect([d?.code, d?.line, d?.column, d?.message]).toEqual(['RB0001', 1, 4 + MAX_NESTING, `this YAML is malformed: more than ${MAX_NESTING} \`[\` and \`{\` are open here, nested deeper than a pack file may be`]);
+    expect(d?.hint).toMatch(/at most 1000 deep/);
+  });
+
+  it('mappings indented past the limit are refused on the line that passes it', budget, () => {
+    const text = Array.from({ length: 1100 }, (_, i) => `${' '.repeat(i)}k${i}:\n`).join('');
+    const { d, texts } = deepYaml(text);
+    expectPositioned(d, texts);
+    expect([d?.code, d?.line, d?.column]).toEqual(['RB0001', MAX_NESTING + 2, MAX_NESTING + 1]);
+  });
+
+  it('brackets closed as they go, and nesting up to the limit, are left to the parsers', budget, () => {
+    const within = [`b: [${'[], '.repeat(5000)}[]]\n`, `a: ${'['.repeat(MAX_NESTING)}${']'.repeat(MAX_NESTING)}\n`, `${' '.repeat(MAX_NESTING - 1)}x: 1\n`, `${'- '.repeat(MAX_NESTING / 2)}x\n`];
+    for (const text of within) {
+      const { all } = deepYaml(text);
+      expect({ text: text.slice(0, 20), refused: all.filter((d) => /nested deeper/.test(d.message)) }).toEqual({ text: text.slice(0, 20), refused: [] });
+    }
+    expect(deepYaml(`b: [${'[], '.repeat(5000)}[]]\n`).all.filter((d) => d.file === 'deep.yaml' && d.code.startsWith('RB00'))).toEqual([]);
   });
 });
