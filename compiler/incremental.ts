@@ -190,6 +190,8 @@ export class CheckMemo {
   private readonly slots = new Map<RulesUnit, Slot>();
   /** The game's own rules texts in this compile, the last compile's list itself while they are the same. */
   private gameUnits: readonly RulesUnit[] = [];
+  /** The game's own rules texts and their declarations' signatures in the last compile (`gameRules`). */
+  private lastGame: GameRules = { units: [], signatures: [] };
   /** The compiles of this session so far, and the last of them to meet each tree. */
   private compiles = 0;
   private readonly metIn = new WeakMap<A.Decl, number>();
@@ -199,7 +201,8 @@ export class CheckMemo {
    * and gives the checker the environment's tables.
    */
   begin(c: Checked, setAside: Iterable<RulesUnit>): void {
-    const game = gameRules(c);
+    const game = gameRules(c, this.lastGame);
+    this.lastGame = game;
     this.gameUnits = game.units;
     const env = environmentOf(c, game.signatures, this.lastEnv ?? []);
     this.texts = c.declared.texts;
@@ -256,7 +259,8 @@ export class CheckMemo {
   /** A record of this compile (`fresh`: checked now, its entries just set). */
   keep(p: Placed<A.Decl>, record: DeclRecord, fresh = false): void {
     this.used.push(record);
-    this.slotOf(p.unit).records.push(record);
+    const slot = this.slotOf(p.unit);
+    slot.records.push(record);
     if (fresh) {
       this.tables.present.add(record);
       this.unsettled.add(p.unit);
@@ -268,7 +272,6 @@ export class CheckMemo {
       const [start, end] = [f.toFile(0), f.toFile(f.text.length)];
       if (record.diagnostics.some((d) => d.at.file !== f.file || d.at.start < start || d.at.end > end)) return;
     }
-    const slot = this.slotOf(p.unit);
     if (!slot.current) {
       const site = this.placeOf(p.unit);
       slot.current = this.current.get(site);
@@ -394,7 +397,10 @@ export class CheckMemo {
    * same environment as this one (so its declarations' records are the last compile's), no
    * declaration of the text was checked again or set aside, and, for a check that also reads the
    * game's rules (`game`), they are unchanged. One look-up a rules text, where `fact` is one a
-   * declaration: a card's edit derives again that card's part alone.
+   * declaration: a card's edit derives again that card's part alone. Today any edit of the game's
+   * rules also makes every card's unit a new object (compiler/declareMemo.ts takes no file with
+   * rules of the game), so the `game` test never decides alone; it is what keeps this right if that
+   * memo ever keeps cards across such an edit (test/incremental.test.ts, a game procedure's body).
    */
   unitFact<T>(unit: RulesUnit, check: string, game: boolean, derive: () => T): T {
     let facts = this.unitFacts.get(unit);
@@ -462,18 +468,24 @@ function environmentOf(c: Checked, signatures: readonly string[], last: readonly
   return parts.list();
 }
 
+interface GameRules {
+  units: RulesUnit[];
+  signatures: string[];
+}
+
 /**
  * The game's own rules texts, and the signatures of their declarations in the order the checker's
- * maps hold them. The signatures depend on those texts alone (a card declares none of what they
- * list: compiler/check.ts collect), so the last lists themselves are given back while the texts are
- * the same ones in the same order.
+ * maps hold them. The signatures list only the game's own declarations (the checker's maps of
+ * actions and functions also hold the cards', left out here), so they depend on those texts alone,
+ * and the last lists themselves (`last`) are given back while the texts are the same ones in the
+ * same order. The order of the actions' names may depend on a card declaring one first; a list kept
+ * keeps the old order, and a list made anew in another order only makes the environment look
+ * changed, so that its rules are checked again, never replayed wrongly.
  */
-let lastGame: { units: RulesUnit[]; signatures: string[] } = { units: [], signatures: [] };
-
-function gameRules(c: Checked): { units: RulesUnit[]; signatures: string[] } {
+function gameRules(c: Checked, last: GameRules): GameRules {
   const units: RulesUnit[] = [];
   for (const u of c.declared.units) if (!u.owner) units.push(u);
-  if (units.length === lastGame.units.length && units.every((u, i) => u === lastGame.units[i])) return lastGame;
+  if (units.length === last.units.length && units.every((u, i) => u === last.units[i])) return last;
   const out: string[] = [];
   // Map.forEach, not for…of: entries would be arrays made for nothing.
   c.events.forEach((p, name) => !p.unit.owner && out.push(signature('event', name, p.decl, false)));
@@ -485,8 +497,7 @@ function gameRules(c: Checked): { units: RulesUnit[]; signatures: string[] } {
   c.actions.forEach((list, name) => {
     for (const p of list) if (!p.unit.owner) out.push(signature('action', name, p.decl, true));
   });
-  lastGame = { units, signatures: out };
-  return lastGame;
+  return { units, signatures: out };
 }
 
 /** The names of broken declarations as one text: the last one given back while they are the same. */

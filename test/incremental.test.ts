@@ -340,4 +340,20 @@ describe('a compile session gives what a cold compile gives', () => {
       expect(at(cold, 'RB0557').filter((x) => x !== claim), what).toEqual(raised ? ['a.yaml:3'] : []);
     }
   });
+
+  // A procedure's body is no part of the environment: a card's guard report through it is kept
+  // with the card (`unitFact`) and must be derived again when the game's rules change.
+  it('a game procedure whose body alone changes reports again at the card that calls it, in a session as cold', () => {
+    const original = readPackFolder('content/smallworld-wow').filter((f) => !f.path.startsWith('scenarios/'));
+    const rule = 'on turnEnded(p) when p == holder {\n  for r in inPlay() where owner == holder {\n    zap(r)\n  }\n}';
+    const withCard = original.map((f) => (f.path === 'races/orcs.yaml' ? { path: f.path, text: f.text.replace(/(\n {4}rules: \|\n)/, `$1${rule.split('\n').map((l) => `      ${l}\n`).join('')}`) } : f));
+    expect(withCard.find((f) => f.path === 'rules/conquest.yaml')!.text).toMatch(/\nrules: \|\n/);
+    const game = (body: string) => withCard.map((f) => (f.path === 'rules/conquest.yaml' ? { path: f.path, text: f.text.replace(/\nrules: \|\n/, `\nrules: |\n  proc zap(r: region) {\n    ${body}\n  }\n`) } : f));
+    const session = new CompileSession();
+    for (const [body, changes] of [['r.beasts += 0', true], ['let n = 1', false], ['r.beasts += 1', true], ['let n = 1', false]] as const) {
+      const cold = analyze(game(body));
+      expect(session.analyze(game(body)).diagnostics, body).toEqual(cold.diagnostics);
+      expect(cold.diagnostics.filter((d) => d.code === 'RB0620').map((d) => d.file), body).toEqual(changes ? ['races/orcs.yaml'] : []);
+    }
+  });
 });
