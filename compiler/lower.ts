@@ -21,7 +21,7 @@ import * as Ty from './types.ts';
 import type { Type } from './types.ts';
 import type { ActionDef, Block, CardBinding, Check, CompiledPack, Expr, ListRef, ModifierDef, Origin, RecordRef, Stmt } from '../runtime/compiled.ts';
 import { kindLookup } from '../runtime/kindOf.ts';
-import { table } from '../runtime/table.ts';
+import { table, type Table } from '../runtime/table.ts';
 import type { EntityInfo, FieldInfo, KindInfo, Value } from '../runtime/types.ts';
 
 export function lower(c: Checked): CompiledPack {
@@ -55,12 +55,15 @@ class Lowering {
       hidden[name] = [...k.state.values()].filter((f) => f.hidden).map((f) => f.name);
     }
     const entities = table<EntityInfo>();
+    const starts = table<Table<Value>>();
     const byKind = table<string[]>([...d.kinds.keys()].map((k) => [k, [] as string[]]));
     for (const [id, e] of d.entities) {
       const kind = d.kinds.get(e.kind)!;
       const props = table<Value>();
       for (const [f, sym] of kind.props) props[f] = (e.values[f] as Value) ?? sym.default;
       entities[id] = { id, kind: e.kind, name: table(Object.entries(e.name)), text: table(Object.entries(e.text)), props };
+      const given = [...kind.state.keys()].filter((f) => f in e.values);
+      if (given.length) starts[id] = table(given.map((f) => [f, e.values[f] as Value]));
       byKind[e.kind].push(id);
     }
     const links = table<string[]>();
@@ -83,6 +86,7 @@ class Lowering {
       players: d.manifest.players,
       kinds,
       entities,
+      starts,
       byKind,
       enums: table([...d.enums].map(([n, e]) => [n, e.values])),
       dice: table([...d.dice].map(([n, x]) => [n, x.faces])),

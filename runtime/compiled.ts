@@ -15,6 +15,12 @@ export interface CompiledPack {
   players: { min: number; max: number };
   kinds: Table<KindInfo>;
   entities: Table<EntityInfo>;
+  /**
+   * Entity id → the state fields its item gives a value → that value: where its record starts
+   * instead of the field's default. Apart from `props`, as state is the game's to change and props
+   * never change; only the entities that give one are here.
+   */
+  starts: Table<Table<Value>>;
   byKind: Table<string[]>;
   enums: Table<string[]>;
   dice: Table<Value[]>;

@@ -17,12 +17,12 @@ interface Starts {
  */
 const starts = new WeakMap<CompiledPack, Starts>();
 
-function startOf(pack: CompiledPack, kind: string, id: string, props?: Record<string, Value>): Start {
+function startOf(pack: CompiledPack, kind: string, id: string, given?: Record<string, Value>): Start {
   const fields: string[] = [];
   const values: Value[] = [];
   for (const [f, info] of Object.entries(pack.kinds[kind]?.state ?? {})) {
     fields.push(f);
-    values.push(props && f in props ? props[f] : info.default);
+    values.push(given && f in given ? given[f] : info.default);
   }
   return [id, fields, values];
 }
@@ -33,7 +33,7 @@ function startsOf(pack: CompiledPack): Starts {
   const entities: Start[] = [];
   for (const [kind, ids] of Object.entries(pack.byKind)) {
     if (!Object.keys(pack.kinds[kind].state).length) continue;
-    for (const id of ids) entities.push(startOf(pack, kind, id, pack.entities[id].props));
+    for (const id of ids) entities.push(startOf(pack, kind, id, pack.starts[id]));
   }
   s = { entities, player: startOf(pack, 'player', ''), game: startOf(pack, 'game', 'game') };
   starts.set(pack, s);

@@ -17,7 +17,7 @@ import { table, type Table } from './table.ts';
 import type { EntityInfo, FieldInfo, KindInfo, Value } from './types.ts';
 
 /** Changes whenever CompiledPack changes shape, so a thread of another build refuses the form. */
-export const PACK_FORM = 1;
+export const PACK_FORM = 2;
 
 export interface PackForm {
   format: typeof PACK_FORM;
@@ -155,6 +155,13 @@ function inRange(pack: PackForm['pack']): void {
     }
     for (const [k, x] of Object.entries(n)) if (typeof x === 'object' && x !== null) walk(x, slots, `${at}.${k}`);
   };
+  // A start the runtime would never read (a field its entity's kind lacks) is a form of another pack.
+  for (const [id, given] of Object.entries(pack.starts)) {
+    const entity = pack.entities[id];
+    if (!entity) bad(`pack.starts.${id}`, `gives starting state to ${JSON.stringify(id)}, which is no entity of the pack`);
+    const kindState = pack.kinds[entity.kind]?.state ?? table();
+    for (const f of Object.keys(given)) if (!(f in kindState)) bad(`pack.starts.${id}.${f}`, `starts the field ${JSON.stringify(f)}, which the kind ${JSON.stringify(entity.kind)} has not`);
+  }
   const at = 'pack.rules';
   for (const [name, list] of Object.entries(r.actions)) {
     list.forEach((a, i) => {
@@ -371,6 +378,7 @@ const compiledPack = fields<PackForm['pack']>({
   players: fields({ min: int, max: int }),
   kinds: tableOf(fields<KindInfo>({ name: str, plural: str, props: tableOf(field), state: tableOf(field), graph: optional(str), roles: list(str) })),
   entities: tableOf(fields<EntityInfo>({ id: str, kind: str, name: texts, text: texts, props: tableOf(value) })),
+  starts: tableOf(tableOf(value)),
   byKind: tableOf(list(str)),
   enums: tableOf(list(str)),
   dice: tableOf(list(value)),

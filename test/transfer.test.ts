@@ -63,7 +63,7 @@ describe('a compiled pack sent to another thread', () => {
   it('a form that is not a compiled pack is refused with where it goes wrong', () => {
     const good = () => sent(packOf('test/packs/tictactoe'));
     expect(refusal(42)).toBe('malformed compiled pack: the form should be an object, not 42');
-    expect(refusal({ format: PACK_FORM + 1, pack: good().pack })).toMatch(/format 2, this thread reads format 1/);
+    expect(refusal({ format: PACK_FORM + 1, pack: good().pack })).toContain(`format ${PACK_FORM + 1}, this thread reads format ${PACK_FORM}`);
     expect(refusal({ format: PACK_FORM })).toBe('malformed compiled pack: pack should be an object, not undefined');
 
     const withFn = good();
