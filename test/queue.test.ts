@@ -123,7 +123,8 @@ describe('a study through the queue', () => {
     // The killed worker's shard stalled, went back to the queue and was played by the other worker.
     expect(job.stalledCounter).toBeGreaterThanOrEqual(1);
     expect(job.processedBy).not.toContain(String(a.process.pid));
-    expect(b.log()).toContain(`played ${job.name} (job ${jobId})`);
+    // The queue hears of the shard's end before the worker's own line about it comes through its pipe.
+    await until('worker b to say it played the shard', () => b.log().includes(`played ${job.name} (job ${jobId})`), WAIT);
 
     const whole = await simulate(c4, { games, players: 2, seed: 3, agents: [...agents], maxSteps: 10_000, workers: 1 });
     expect(merged.games.map((g) => g.seed)).toEqual(Array.from({ length: games }, (_, i) => 3 + i));
