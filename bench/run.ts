@@ -3,11 +3,12 @@
  * interleaved round by round and each figure the median of its rounds (bench/measure.ts).
  *
  * - Compiling the default pack cold (every parse cache missed: each round's texts are fresh, a
- *   comment added to every file and every rules block) against only parsing its YAML; re-checking
+ *   comment added to every file and every rules block) against the yaml library's parse of its files
+ *   and against the compile's own reading of them (compiler/yamlReader.ts); re-checking
  *   after a one-card edit in a compile session (compiler/incremental.ts: the card's rules checked
  *   again, the rest replayed), its diagnostics alone and with the pack lowered, each timed over
  *   successive edits as an editor makes them; that edit with a 150-choice game replayed under the
- *   new rules; the replay alone.
+ *   new rules; the replay alone. Both sections run five untimed rounds first (the JIT's warm-up).
  * - Random playouts of tic-tac-toe and Connect Four written three ways — packs (test/packs/),
  *   boardgame.io games run headless by its reducer in production mode, and plain TypeScript —
  *   all picking among the same legally ordered moves with the same seeded picks, so each plays the
