@@ -195,6 +195,25 @@ class Reader {
     return [name, key.value === null ? '' : name];
   }
 
+  /**
+   * The value of a key or a dash with nothing after it on its line (`at`: the line's end or its
+   * comment): the collection on the lines below when they are indented past `col` (or, under a key,
+   * `dashAtColumn`, a list at the key's own column), else an empty value. Leaves `this.pos` where
+   * the next line is looked for.
+   */
+  private nothingAfter(at: number, col: number, dashAtColumn: boolean): Place {
+    const s = this.src;
+    if (s[at] === '#' && s[at - 1] !== ' ') throw unread;
+    const next = this.nextLine(at);
+    const nextCol = next < 0 ? -1 : this.column(next);
+    if (nextCol > col || (dashAtColumn && nextCol === col && s[next] === '-' && isBlank(s[next + 1]))) {
+      this.pos = next;
+      return this.below(nextCol, col);
+    }
+    this.pos = at;
+    return { kind: 0, start: at, end: at, type: Scalar.PLAIN, value: null, exact: false };
+  }
+
   /** A value on the lines below its key or dash, starting at `this.pos`, at column `at`, in a collection at column `col`. */
   private below(at: number, col: number): Place {
     const s = this.src;
@@ -241,23 +260,13 @@ class Reader {
       while (s[at] === ' ') at++;
       const ch = s[at];
       let node: Place;
-      let next: number;
       if (isEnd(ch) || ch === '#') {
-        if (ch === '#' && s[at - 1] !== ' ') throw unread;
-        next = this.nextLine(at);
-        const nextCol = next < 0 ? -1 : this.column(next);
-        if (nextCol > col || (nextCol === col && s[next] === '-' && isBlank(s[next + 1]))) {
-          this.pos = next;
-          node = this.below(nextCol, col);
-          next = this.nextLine(this.pos);
-        } else {
-          node = { kind: 0, start: at, end: at, type: Scalar.PLAIN, value: null, exact: false };
-        }
+        node = this.nothingAfter(at, col, true);
       } else {
         this.pos = at;
         node = this.inline(col);
-        next = this.nextLine(this.pos);
       }
+      const next = this.nextLine(this.pos);
       if (property === '__proto__') Object.defineProperty(value, property, { value: node.value, writable: true, enumerable: true, configurable: true });
       else value[property] = node.value;
       names.push(name);
@@ -288,26 +297,16 @@ class Reader {
       while (s[at] === ' ') at++;
       const ch = s[at];
       let node: Place;
-      let next: number;
       if (isEnd(ch) || ch === '#') {
-        if (ch === '#' && s[at - 1] !== ' ') throw unread;
-        next = this.nextLine(at);
-        const nextCol = next < 0 ? -1 : this.column(next);
-        if (nextCol > col) {
-          this.pos = next;
-          node = this.below(nextCol, col);
-          next = this.nextLine(this.pos);
-        } else {
-          node = { kind: 0, start: at, end: at, type: Scalar.PLAIN, value: null, exact: false };
-        }
+        node = this.nothingAfter(at, col, false);
       } else {
         this.pos = at;
         const c = this.column(at);
         if (ch === '-' && isBlank(s[at + 1])) node = this.seq(c);
         else if (ch !== '[' && ch !== '{' && ch !== '|' && ch !== '>' && this.isKey(at)) node = this.map(c);
         else node = this.inline(col);
-        next = this.nextLine(this.pos);
       }
+      const next = this.nextLine(this.pos);
       value.push(node.value);
       items.push(node);
       if (next < 0) {
