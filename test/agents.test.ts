@@ -331,6 +331,52 @@ describe('tree search', () => {
     }
   });
 
+  it("led by the preference (`prior=`), a search reads it at its decision in the real state, not in the first world it deals", () => {
+    // A lure whose gems shine by a hidden field (nobody's to see, so every world deals the shines
+    // anew among the gems) and whose preference likes the shiniest: the ruby, in the real state.
+    // A few iterations whose leaves are all alike (the estimate sees no gem) follow the prior
+    // alone, so the gem taken is the one the prior at the decision likes most: the ruby, as
+    // `prefer` takes it, whatever the first world dealt.
+    const shiny = compiled(
+      readPackFolder(join(packs, 'lure')).map((f) => {
+        if (f.path !== 'game.yaml') return f;
+        const text = [
+          ['      cursed: bool\n', '      cursed: bool\n    state:\n      shine: { type: number, hidden: true }\n'],
+          ['    worth: 1\n', '    worth: 1\n    shine: 1\n'],
+          ['    worth: 5\n', '    worth: 5\n    shine: 5\n'],
+          ['    worth: 3\n', '    worth: 3\n    shine: 3\n'],
+          ['      gem: it.worth', '      gem: it.shine'],
+        ].reduce((t, [from, to]) => {
+          expect(t).toContain(from);
+          return t.replace(from, to);
+        }, f.text);
+        return { ...f, text };
+      }),
+    );
+    expect(shiny.hidden.gem).toEqual(['shine']);
+    const atVault = after(shiny, 1, 1, ['move hall', 'move vault']);
+    const gems = choicesOfAsked(atVault);
+    const liked = (st: GameState) => {
+      const points = preferences(shiny, st, gems)!;
+      return gems[points.indexOf(Math.max(...points))].id;
+    };
+    expect(liked(atVault)).toBe('choose ruby');
+    expect(agent('prefer', 1, 'p1', shiny).choose(atVault, gems, 'p1').id).toBe('choose ruby');
+    // The worlds do not agree with the real state: most like another gem.
+    let n = 0;
+    const random = () => ((n = (n * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const worlds = Array.from({ length: 12 }, () => liked(determinise(shiny, atVault, ['p1'], random)));
+    expect(worlds.filter((w) => w !== 'choose ruby').length).toBeGreaterThanOrEqual(4);
+    const seeds = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+    for (const kind of ['mcts:1:prior=1:depth=0', 'mcts:4:prior=1:depth=0'] as AgentKind[]) {
+      expect(seeds.map((seed) => agent(kind, seed, 'p1', shiny).choose(atVault, gems, 'p1').id), kind).toEqual(seeds.map(() => 'choose ruby'));
+    }
+    // Reusing its tree: the root kept from the move into the vault (one iteration a decision: no gem
+    // searched under it yet) is read anew at the decision, in the real state, not in its first world.
+    const took = (kind: AgentKind, seed: number) => playByAgents(shiny, { players: 1, seed, agents: kind, maxSteps: 40 }).state.choices;
+    expect(seeds.map((seed) => took('mcts:1:reuse:prior=1:depth=0', seed))).toEqual(seeds.map(() => ['move hall', 'move vault', 'choose ruby']));
+  });
+
   it('a preference reads an action\'s arguments by name, and an option picked in a prompt as `it`, without playing either', () => {
     const vault = compiled(readPackFolder(join(packs, 'vault')));
     const st = newGame(vault, { players: 1, seed: 1 });

@@ -107,7 +107,8 @@ interface Node {
   children: Map<string, Node>;
   /**
    * The preference's points for each choice seen legal here, by id, read in the first world that
-   * listed it: a visit reads only the choices no earlier visit listed, not the whole list again.
+   * listed it (at the decision, in the real state): a visit reads only the choices no earlier
+   * visit listed, not the whole list again.
    */
   prefs?: Map<string, number>;
   /** With `horizon: learned`, the state's turn and the estimates of the world it was first reached in. */
@@ -158,6 +159,9 @@ export function mctsAgent(pack: CompiledPack, seed: number | string, player: str
       const started = o.ms === undefined ? 0 : performance.now();
       const offered = considered(pack, state, root, legal, o, o.close);
       if (offered.length === 1) return offered[0];
+      // The prior at the decision is read here, in the real state, as `close` and `prune` read it:
+      // read in the first world dealt, it would be of that world's hidden cards.
+      if (o.prior !== undefined) preferenceAt(pack, state, root, offered);
       for (let i = 0; i < o.iterations; i++) {
         if (o.ms !== undefined && performance.now() - started > o.ms) break;
         iterate(pack, determinise(pack, state, observers, random), root, offered, o, random, range, end);
