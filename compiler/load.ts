@@ -431,7 +431,8 @@ function readFragment(file: LoadedFile, path: Array<string | number>): Fragment 
     let at = bodyStart;
     let cursor = 0;
     for (const l of rawLines) {
-      const words = l.slice(Math.min(indent, l.length));
+      // A CRLF file's line ends in its `\r`, which the value does not hold.
+      const words = l.slice(Math.min(indent, l.length), l.endsWith('\r') ? -1 : undefined);
       const found = words.length ? text.indexOf(words, cursor) : -1;
       if (found >= 0) {
         lineFileStarts.push(at + Math.min(indent, l.length));

@@ -6,9 +6,11 @@ import { isScalar, parseDocument, Scalar, type ScalarTag } from 'yaml';
  * library's document would (compiler/yamlValue.ts) and the same range for every scalar, without
  * building the document: the library's lexer, syntax tree and composer made a cold compile's YAML
  * parse cost as much as all the rest of the compiler. Anything outside that subset (anchors, tags,
- * multi-line plain or quoted scalars, tabs, directives, a duplicate key, any syntax error) makes
- * it give up, and the file is read by the library as before, so every diagnostic of a malformed
- * file is still the library's. test/compilerYamlReader.test.ts checks it against the library on
+ * multi-line plain or quoted scalars, tabs but between two characters of a scalar's text, directives,
+ * a duplicate key, any syntax error) makes it give up, and the file is read by the library as
+ * before, so every diagnostic of a malformed file is still the library's. A file written with
+ * CRLF line ends or a leading byte order mark is read as its text without them, and every range
+ * given back in the file as written. test/compilerYamlReader.test.ts checks it against the library on
  * every shipped file and on thousands of mutations of them.
  */
 
@@ -77,8 +79,15 @@ function resolvePlain(source: string): unknown {
 /** Characters that open something other than a plain scalar, or that the library refuses there. */
 const INDICATOR = new Set(['-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`']);
 const FLOW = new Set([',', '[', ']', '{', '}']);
-/** Text the subset never holds: tabs, carriage returns, a byte order mark, control and C1 characters, line and paragraph separators. */
-const OUTSIDE = /[\t\r\ufeff\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]|^(?:---|\.\.\.)(?:[ \n]|$)|^%/m;
+/**
+ * Text the subset never holds: a carriage return but before a line feed (those are taken out
+ * first), a byte order mark but the text's first character (likewise), control and C1 characters,
+ * line and paragraph separators; and a tab where the library could take it for a space — at a
+ * line's start or end, beside a space, or beside an indicator it could separate from a value
+ * (`key:<tab>value`, `-<tab>item`, `[<tab>a`, `a<tab>: b`, `a<tab># comment`, `[a<tab>]`).
+ * Between two other characters a tab is text, as the library reads it.
+ */
+const OUTSIDE = /[\r\ufeff\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]|\t(?:(?<![^ \t\n:\-?,[\]{}|>]\t)|(?![^ \t\n:\]},#]))|^(?:---|\.\.\.)(?:[ \n]|$)|^%/m;
 
 /**
  * The library refuses an implicit block key whose `:` is more than 1024 characters past the key's
@@ -95,15 +104,55 @@ const isBlank = (ch: string | undefined) => ch === undefined || ch === '\n' || c
  * reads it, and says what is wrong if anything is).
  */
 export function readYaml(text: string): Read | undefined {
-  if (OUTSIDE.test(text)) return undefined;
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let src = bom ? text.slice(1) : text;
+  // Where each `\r` of a `\r\n` stood in the text without them: its line feed's place there.
+  let breaks: number[] | undefined;
+  if (src.includes('\r\n')) {
+    breaks = [];
+    for (let at = src.indexOf('\r\n'); at >= 0; at = src.indexOf('\r\n', at + 2)) breaks.push(at - breaks.length);
+    src = src.replace(/\r\n/g, '\n');
+  }
+  // The library takes a list opening right after a byte order mark for one more indented than the
+  // lines below it, and fails the file: its error, not a reading the library would not give.
+  if ((bom && src[0] === '-') || OUTSIDE.test(src)) return undefined;
   try {
-    return new Reader(text).document();
+    const read = new Reader(src).document();
+    if (!bom && !breaks) return read;
+    const inFile = writtenAt(bom, breaks ?? []);
+    return { value: read.value, root: moved(read.root, inFile) };
   } catch (err) {
     if (err === unread) return undefined;
     // Nested past the call stack: the library says so in its own words.
     if (err instanceof RangeError) return undefined;
     throw err;
   }
+}
+
+/**
+ * The place in the file as written of a place in the text read: past the byte order mark, and past
+ * each `\r` taken out before it. A range ending at a line's end ends before that line's `\r`, as
+ * the library's does; one ending after the line feed (a block scalar's) takes the `\r` in.
+ */
+function writtenAt(bom: number, breaks: number[]): (at: number) => number {
+  return (at) => {
+    // How many of the `\r` stood before `at`: those whose line feed is before it.
+    let low = 0;
+    let high = breaks.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (breaks[mid] < at) low = mid + 1;
+      else high = mid;
+    }
+    return at + bom + low;
+  };
+}
+
+/** A place and the places inside it, their ranges moved by `inFile`. */
+function moved(place: Place, inFile: (at: number) => number): Place {
+  if (place.kind === 0) return { ...place, start: inFile(place.start), end: inFile(place.end) };
+  if (place.kind === 1) return { ...place, keys: place.keys.map((k) => moved(k, inFile) as ScalarPlace), values: place.values.map((v) => moved(v, inFile)) };
+  return { ...place, items: place.items.map((i) => moved(i, inFile)) };
 }
 
 /**
@@ -135,8 +184,9 @@ class Reader {
   }
 
   /**
-   * From `at` (a line's start or a line's end), the first character of the next line holding more
-   * than spaces and a comment, or -1 at the end of the text.
+   * From `at` (a line's start, a line's end, or a comment whose `#` follows a space), the first
+   * character of the next line holding more than spaces and a comment, or -1 at the end of the
+   * text. A `#` found here is at a line's start, after spaces, or at `at`: a comment in each case.
    */
   private nextLine(at: number): number {
     const s = this.src;
@@ -146,8 +196,6 @@ class Reader {
       const ch = s[i];
       if (ch === undefined) return -1;
       if (ch === '#') {
-        // A comment after content needs a space before it; at a line's start or after spaces it has one.
-        if (i > 0 && s[i - 1] !== ' ' && s[i - 1] !== '\n') throw unread;
         i = s.indexOf('\n', i);
         if (i < 0) return -1;
       }
@@ -388,10 +436,9 @@ class Reader {
     }
     let end = i;
     while (s[end - 1] === ' ') end--;
+    // A plain scalar going on over more indented lines is left to the library by the caller, which
+    // refuses a line indented past `col` after any value.
     this.pos = this.lineEnd(end);
-    // A plain scalar goes on over more indented lines: left to the library.
-    const next = this.nextLine(this.pos);
-    if (next >= 0 && this.column(next) > col) throw unread;
     const value = resolvePlain(s.slice(start, end));
     return { kind: 0, start, end, type: Scalar.PLAIN, value, exact: true };
   }
@@ -421,12 +468,8 @@ class Reader {
     if (s[start] === "'") return body.includes("''") ? body.replace(/''/g, "'") : body;
     if (!body.includes('\\')) return body;
     return body.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, e: string) => {
-      if (e.length === 5) {
-        const code = parseInt(e.slice(1), 16);
-        // A lone half of a surrogate pair: left to the library's own handling.
-        if (code >= 0xd800 && code <= 0xdfff) throw unread;
-        return String.fromCharCode(code);
-      }
+      // The library's `String.fromCodePoint` of four hex digits: the one code unit, a half of a surrogate pair too.
+      if (e.length === 5) return String.fromCharCode(parseInt(e.slice(1), 16));
       const c = ESCAPES.get(e);
       if (c === undefined) throw unread;
       return c;

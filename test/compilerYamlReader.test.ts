@@ -27,6 +27,13 @@ function yamlFiles(dir: string): string[] {
 
 const files = ['content', 'test', 'examples'].flatMap(yamlFiles);
 const texts = files.map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+/** A file as written on Windows: CRLF line ends, with or without a byte order mark. */
+const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+const variants = texts.flatMap((f) => [
+  { path: `${f.path} (CRLF)`, text: crlf(f.text) },
+  { path: `${f.path} (BOM)`, text: `\ufeff${f.text}` },
+  { path: `${f.path} (BOM, CRLF)`, text: `\ufeff${crlf(f.text)}` },
+]);
 
 /** What differs between the reader's reading of `text` and the library's, or `undefined` when the reader left it to the library. */
 function differences(text: string): string[] | undefined {
@@ -62,7 +69,7 @@ function differences(text: string): string[] | undefined {
 }
 
 /** Pieces a mutation puts in: YAML's indicators, scalars of each core type, indentation. */
-const pieces = [' ', '\n', ':', ': ', '- ', '#', ' #', '"', "'", "''", '[', ']', '{', '}', ', ', '|', '>', '|-', '>-', '|+', '  ', '\n  ', '\n    ', '\n- ', 'a', '1', '-1', '~', 'null', 'Null', 'true', 'False', '0x1F', '0o17', '1e3', '.5', '.inf', '-.Inf', '.nan', '\\', '\\n', '\\u00e9', '\\x41', '&a ', '*a', '!!str ', '? ', '---\n', '...\n', '%YAML 1.2\n', '\t', '\r\n', '__proto__: ', '<<: ', 'é', '\u2028', '\\\n', '\ufeff', ']#', '}#', 'k'.repeat(1020), ' '.repeat(30)];
+const pieces = [' ', '\n', ':', ': ', '- ', '#', ' #', '"', "'", "''", '[', ']', '{', '}', ', ', '|', '>', '|-', '>-', '|+', '  ', '\n  ', '\n    ', '\n- ', 'a', '1', '-1', '~', 'null', 'Null', 'true', 'False', '0x1F', '0o17', '1e3', '.5', '.inf', '-.Inf', '.nan', '\\', '\\n', '\\u00e9', '\\x41', '&a ', '*a', '!!str ', '? ', '---\n', '...\n', '%YAML 1.2\n', '\t', '\r\n', '__proto__: ', '<<: ', 'é', '\u2028', '\\\n', '\ufeff', '\r', 'x\ty', '\t#', ':\t', '-\t', ']#', '}#', 'k'.repeat(1020), ' '.repeat(30)];
 
 /** A text with one to three pieces inserted, characters deleted, or a line's indentation changed. */
 function mutate(text: string, random: () => number): string {
@@ -92,12 +99,29 @@ describe('the pack files reader', () => {
     expect(texts.filter((f) => f.path.startsWith('content/') && !read.includes(f)).map((f) => f.path)).toEqual([]);
   });
 
+  it('reads every YAML file of the repository written with CRLF line ends or a byte order mark as the library does, ranges in the file as written', () => {
+    const left = variants.filter((f) => {
+      const found = differences(f.text);
+      expect({ path: f.path, found }).toEqual({ path: f.path, found: found && [] });
+      return found === undefined;
+    });
+    // A modder's file saved on Windows is read as fast as the same file with LF line ends, but for
+    // a list right after a byte order mark, which the library fails (a scenario file's form).
+    const leftAsIs = new Set(texts.filter((f) => !readYaml(f.text)).map((f) => f.path));
+    const leftToo = (f: { path: string; text: string }) => leftAsIs.has(f.path.replace(/ \(.*\)$/, '')) || f.text.startsWith('\ufeff-');
+    expect(left.filter((f) => !leftToo(f)).map((f) => f.path)).toEqual([]);
+    expect(variants.filter((f) => f.path.startsWith('content/') && left.includes(f)).map((f) => f.path)).toEqual([]);
+  });
+
   it('reads seeded mutations of them as the library does, or leaves them to it', () => {
     const random = seeded(12);
     const small = texts.filter((f) => f.text.length < 20000);
     let readCount = 0;
     for (let k = 0; k < 4000; k++) {
-      const text = mutate(small[Math.floor(random() * small.length)].text, random);
+      const original = small[Math.floor(random() * small.length)].text;
+      // A third as written on Windows, mutated after: a piece put in brings its own line ends.
+      const written = k % 3 === 0 ? original : k % 3 === 1 ? crlf(original) : `\ufeff${crlf(original)}`;
+      const text = mutate(written, random);
       const found = differences(text);
       if (found) readCount++;
       expect({ k, text, found }).toEqual({ k, text, found: found && [] });
@@ -122,6 +146,15 @@ describe('the pack files reader', () => {
       `a: ${'['.repeat(200)}${']'.repeat(200)}\nb:\n${'- '.repeat(200)}x\n`,
       // A folded block's blank line before a more indented line is kept as a line break.
       'a: >\n  x\n\n   y\n  z\nb: >\n  x\n\n\n   y\n\n  z\nc: >-\n  x\n   y\n\n  z\n\n   w\n  v\n',
+      // CRLF line ends and a byte order mark: the ranges are in the file as written.
+      'a: 1\r\nb: "x" # c\r\nc: |\r\n  l1\r\n  l2\r\n\r\nd: >\r\n  f1\r\n  f2\r\n\r\n  f3\r\ne: [1,\r\n  2]\r\nf:\r\n  - x # c\r\n  -\r\n',
+      '\ufeffa: 1\nb:\n  - c\n',
+      '\ufeff# c\r\na: { b: 1 }\r\n',
+      'a: 1\r\nb: 2',
+      // A tab between two characters of a scalar's text is text.
+      'a b: x\ty\n"p\tq": \'r\ts\'\nc: |\n  u\tv\nd: [e\tf, {g\th: i\tj}]\n# k\tl\n',
+      // Escapes of the halves of a surrogate pair, together and alone.
+      'a: "\\ud83d\\ude00"\nb: "\\ud800"\nc: "\\uDFFF x"\n',
     ];
     for (const text of within) expect({ text, found: differences(text) }).toEqual({ text, found: [] });
   });
@@ -152,9 +185,25 @@ describe('the pack files reader', () => {
       Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}k:\n`).join('') + `${' '.repeat(300)}x\n`,
       'a: 1\na: 2\n',
       'a:\n\t- 1\n',
-      'a: 1\r\nb: 2\r\n',
+      // A tab the library may take for a space.
+      'a:\tb\n',
+      'a: b\t\n',
+      'a: b\t# c\n',
+      'a: b \tc\n',
+      '-\ta\n',
+      'a: [b\t]\n',
+      'a: [\tb]\n',
+      'a\t: b\n',
+      'a: |\t\n  x\n',
+      // A carriage return not before a line feed, a byte order mark not at the start.
+      'a: 1\rb: 2\n',
+      'a: 1\r\r\nb: 2\n',
+      'a: 1\n\ufeffb: 2\n',
+      '\ufeff\ufeffa: 1\n',
       '%YAML 1.1\n---\na: 1\n',
-      '\ufeffa: 1\n',
+      '\ufeff%YAML 1.1\n---\na: 1\n',
+      '\ufeff---\r\na: 1\r\n',
+      '\ufeff- a\n',
       'a: [1, 2]# c\n',
       'a: { b: 1 }# c\n',
       'a: [1, "x"# c\n  ]\n',
@@ -191,6 +240,27 @@ describe('the pack files reader', () => {
       expect({ text, again: seen(compile(files)) }).toEqual({ text, again: first });
       const session = new CompileSession();
       expect({ text, session: [seen(session.compile(files)), seen(session.compile(files))] }).toEqual({ text, session: [first, first] });
+    }
+  });
+
+  it('gives a pack written with CRLF line ends and a byte order mark the same diagnostics, at the same lines and columns', () => {
+    // A misspelled key in the YAML, and a rules block's unknown field on its 37th line.
+    const game = readFileSync('test/packs/tiny/game.yaml', 'utf8').replace('s.owner = me', 's.owner = me\n    s.bogus = 3').replace('terrain:', 'terain:');
+    const pack = readFileSync('test/packs/tiny/pack.yaml', 'utf8');
+    const seen = (write: (text: string) => string) =>
+      compile([
+        { path: 'pack.yaml', text: write(pack) },
+        { path: 'game.yaml', text: write(game) },
+      ]).diagnostics.map((d) => [d.code, d.file, d.line, d.column, d.endLine, d.endColumn]);
+    const lf = seen((t) => t);
+    expect(lf.map((d) => [d[0], d[2]])).toEqual([
+      ['RB0207', 8],
+      ['RB0523', 37],
+    ]);
+    const folded = (t: string) => t.replace('rules: |', 'rules: >');
+    for (const write of [crlf, (t: string) => `\ufeff${crlf(t)}`, (t: string) => `\ufeff${t}`]) {
+      expect(seen(write)).toEqual(lf);
+      expect(seen((t) => write(folded(t)))).toEqual(seen(folded));
     }
   });
 
