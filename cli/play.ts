@@ -2,7 +2,7 @@ import { apply, legalChoices, newGame, standings, type GameState, type LogEntry 
 import { playByAgents } from '../runtime/agents/index.ts';
 import { display } from '../runtime/values.ts';
 import type { CompiledPack } from '../compiler/index.ts';
-import { botKinds, runnablePack } from './runnable.ts';
+import { botKinds, checkBots, runnablePack } from './runnable.ts';
 import { plural } from './check.ts';
 import type { Io } from './io.ts';
 
@@ -26,6 +26,7 @@ export async function play(dir: string, options: PlayOptions, io: Io): Promise<n
   const runnable = runnablePack(dir, options.players, io);
   if (!runnable) return 1;
   const { pack, players } = runnable;
+  checkBots(kinds, pack);
   const human = !options.json && !options.quiet;
   if (human) io.out(`${pack.name.en ?? pack.id}: ${players} players, seed ${options.seed}${kinds ? `, bots${Array.isArray(options.bots) ? ` (${kinds.join(', ')})` : ''}` : ''}\n`);
   let shown = 0;

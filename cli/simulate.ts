@@ -12,7 +12,7 @@ import { MergeError, mergeShards, parseShard, shardGames } from '../simulate/sha
 import { study } from '../simulate/study.ts';
 import type { GameSummary } from '../simulate/playout.ts';
 import { UsageError, type Io } from './io.ts';
-import { botKinds, runnablePack } from './runnable.ts';
+import { botKinds, checkBots, runnablePack } from './runnable.ts';
 import { rulebookVersion } from './version.ts';
 import { redisUrl } from './worker.ts';
 
@@ -59,6 +59,7 @@ export async function simulateCommand(dir: string, o: SimulateOptions, io: Io): 
   const runnable = runnablePack(dir, o.players, io);
   if (!runnable) return 1;
   const { pack, players, content } = runnable;
+  checkBots(agents, pack);
   // The worker threads start, and link the pack compiled here, while this thread sets the study up.
   if (o.queue === undefined && asked.count === 1) await startWorkers(content, { games: o.games, workers: o.workers ?? availableParallelism() });
   const settings: StudySettings = { pack: { id: pack.id, name: pack.name.en ?? pack.id, hash: content.hash }, rulebook: rulebookVersion(), players, bots: o.bots, seed: o.seed, games: o.games, maxSteps: o.maxSteps };

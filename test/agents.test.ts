@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { compile } from '../compiler/index.ts';
 import type { SourceFile } from '../compiler/index.ts';
 import { readPackFolder } from '../compiler/packFolder.ts';
-import { agent, AgentKindError, choicesOfAsked, mctsAgent, parseAgentKind, playByAgents, type AgentKind } from '../runtime/agents/index.ts';
+import { agent, AgentKindError, agentSpecFor, choicesOfAsked, mctsAgent, parseAgentKind, playByAgents, type AgentKind } from '../runtime/agents/index.ts';
 import { determinise } from '../runtime/agents/determinise.ts';
 import { estimates, preferences } from '../runtime/estimate.ts';
 import { cloneState, writableRecord } from '../runtime/clone.ts';
@@ -103,6 +103,42 @@ describe('bot names', () => {
     expect(agent('mcts:10:policy=prefer:prior=1:close=1:prune=2', 1, 'p1', vault).kind).toBe('mcts:10:policy=prefer:prior=1:close=1:prune=2');
   });
 
+  it("refuses a bot that reads what the pack does not declare — `prefer` without a preference, `policy=greedy` or `horizon=` without an estimate — saying what to write instead", () => {
+    const vault = compiled(readPackFolder(join(packs, 'vault')));
+    const climb = compiled(readPackFolder(join(packs, 'climb')));
+    expect([tictactoe.rules.prefer, tictactoe.rules.estimate, vault.rules.estimate]).toEqual([undefined, undefined, undefined]);
+    const refusal = (seat: () => unknown): unknown => {
+      try {
+        seat();
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    };
+    const random = "it plays the pack's `scoring: prefer`, which it does not declare, so it would pick at random; write `random`, or declare `scoring: prefer` in the pack (docs/language.md)";
+    const greedy = "`policy=greedy` picks a playout's choices by the pack's `scoring: estimate`, which it does not declare, so its playouts would be random; drop it";
+    const toEnd = 'values a leaf the pack\'s `scoring: estimate` values as at its turn\'s end, and the pack declares none: every playout goes on to the game\'s end; drop it';
+    for (const [pack, name, why] of [
+      [tictactoe, 'prefer', random],
+      [tictactoe, 'mcts:10:depth=4:policy=greedy', greedy],
+      [vault, 'mcts:10:policy=greedy:noise=5', `${greedy}, or write \`policy=prefer\` to play them by the pack's preference`],
+      [tictactoe, 'mcts:10:horizon=learned', `\`horizon=learned\` ${toEnd}`],
+      [vault, 'mcts:10:depth=0:horizon=turn', `\`horizon=turn\` ${toEnd}`],
+    ] as const) {
+      const message = `\`${name}\` is not a bot for ${pack.name.en}: ${why}`;
+      for (const seat of [() => agentSpecFor(name, pack), () => agent(name, 1, 'p1', pack), () => playByAgents(pack, { players: pack.players.min, seed: 1, agents: name, maxSteps: 10 })]) {
+        const e = refusal(seat);
+        expect(e, name).toBeInstanceOf(AgentKindError);
+        expect((e as Error).message).toBe(message);
+      }
+      // The name alone is a bot: what it lacks is the pack's.
+      expect(() => parseAgentKind(name)).not.toThrow();
+    }
+    expect(agent('prefer', 1, 'p1', vault).kind).toBe('prefer');
+    expect(agent('mcts:10:depth=3:policy=greedy:horizon=turn', 1, 'p1', climb).kind).toBe('mcts:10:depth=3:policy=greedy:horizon=turn');
+    expect(agentSpecFor('mcts:10:horizon=learned', climb)).toMatchObject({ kind: 'mcts', horizon: 'learned' });
+  });
+
   it('a command line with a bad bot is a usage error (exit 2) that names it', async () => {
     const { code, err } = await rulebook(['play', join(packs, 'tictactoe'), '--bots', 'mcts:lots']);
     expect(code).toBe(2);
@@ -111,6 +147,14 @@ describe('bot names', () => {
     const unread = await rulebook(['play', join(packs, 'tictactoe'), '--bots', 'mcts:10:prior=1']);
     expect(unread.code).toBe(2);
     expect(unread.err).toBe("rulebook: `mcts:10:prior=1` is not a bot for Tic-tac-toe: `prior=` reads the pack's `scoring: prefer`, which it does not declare; drop it\n");
+    // Refused before the game: nothing of it is printed.
+    const random = await rulebook(['play', join(packs, 'tictactoe'), '--players', '2', '--bots', 'random', 'prefer']);
+    expect(random).toEqual({ code: 2, out: '', err: "rulebook: `prefer` is not a bot for Tic-tac-toe: it plays the pack's `scoring: prefer`, which it does not declare, so it would pick at random; write `random`, or declare `scoring: prefer` in the pack (docs/language.md)\n" });
+    // A study is refused before its first game, whatever plays it (threads, shards, a queue).
+    for (const where of [[], ['--workers', '2'], ['--shard', '1/2']]) {
+      const study = await rulebook(['simulate', join(packs, 'vault'), '--games', '4', '--bots', 'mcts:10:policy=greedy', ...where]);
+      expect(study, where.join(' ')).toEqual({ code: 2, out: '', err: "rulebook: `mcts:10:policy=greedy` is not a bot for Vault: `policy=greedy` picks a playout's choices by the pack's `scoring: estimate`, which it does not declare, so its playouts would be random; drop it, or write `policy=prefer` to play them by the pack's preference\n" });
+    }
   });
 });
 

@@ -102,13 +102,31 @@ function whole(text: string | undefined): number | undefined {
   return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
 }
 
-/** The bot a name asks for, seated at `player`, for games of `pack` with `seed`. */
-export function agent(kind: AgentKind, seed: number | string, player: string, pack: CompiledPack): Agent {
+/**
+ * What `kind` says for games of `pack`: its name read (`parseAgentKind`), and refused, with why and
+ * what to write instead, where the pack lacks what the bot reads (a `prefer` bot with no
+ * `scoring: prefer` would pick at random, a greedy playout with no `scoring: estimate` would too).
+ * Every seat is checked here (`agent`), and a command line through it before its first game.
+ */
+export function agentSpecFor(kind: string, pack: CompiledPack): AgentSpec {
   const spec = parseAgentKind(kind);
-  if (spec.kind === 'mcts' && !pack.rules.prefer) {
+  const refused = (why: string) => new AgentKindError(`\`${kind}\` is not a bot for ${pack.name.en ?? pack.id}: ${why}`);
+  if (spec.kind === 'prefer' && !pack.rules.prefer) throw refused("it plays the pack's `scoring: prefer`, which it does not declare, so it would pick at random; write `random`, or declare `scoring: prefer` in the pack (docs/language.md)");
+  if (spec.kind !== 'mcts') return spec;
+  if (!pack.rules.prefer) {
     const reading = [spec.prior !== undefined && 'prior=', spec.close !== undefined && 'close=', spec.prune !== undefined && 'prune=', spec.policy === 'prefer' && 'policy=prefer'].filter((f): f is string => !!f);
-    if (reading.length) throw new AgentKindError(`\`${kind}\` is not a bot for ${pack.name.en ?? pack.id}: ${reading.map((f) => `\`${f}\``).join(', ')} ${reading.length > 1 ? 'read' : 'reads'} the pack's \`scoring: prefer\`, which it does not declare; drop ${reading.length > 1 ? 'them' : 'it'}`);
+    if (reading.length) throw refused(`${reading.map((f) => `\`${f}\``).join(', ')} ${reading.length > 1 ? 'read' : 'reads'} the pack's \`scoring: prefer\`, which it does not declare; drop ${reading.length > 1 ? 'them' : 'it'}`);
   }
+  if (!pack.rules.estimate) {
+    if (spec.policy === 'greedy') throw refused(`\`policy=greedy\` picks a playout's choices by the pack's \`scoring: estimate\`, which it does not declare, so its playouts would be random; drop it${pack.rules.prefer ? ", or write `policy=prefer` to play them by the pack's preference" : ''}`);
+    if (spec.horizon) throw refused(`\`horizon=${spec.horizon}\` values a leaf the pack's \`scoring: estimate\` values as at its turn's end, and the pack declares none: every playout goes on to the game's end; drop it`);
+  }
+  return spec;
+}
+
+/** The bot a name asks for, seated at `player`, for games of `pack` with `seed`; refused as `agentSpecFor` refuses it. */
+export function agent(kind: AgentKind, seed: number | string, player: string, pack: CompiledPack): Agent {
+  const spec = agentSpecFor(kind, pack);
   if (spec.kind === 'greedy') return greedyAgent(seed, player);
   if (spec.kind === 'random') return randomAgent(seed, player);
   if (spec.kind === 'prefer') return preferAgent(pack, seed, player);

@@ -5,9 +5,9 @@ import { decisionRandom } from './decision.ts';
 import type { Agent } from './index.ts';
 
 /**
- * Plays the pack's `scoring: prefer` as it reads: the legal choice it likes most, ties (and a pack
- * with no preference) broken at random. No look-ahead, no copy of the state: as good as the plan
- * the pack's author wrote, and a measure of that plan.
+ * Plays the pack's `scoring: prefer` as it reads: the legal choice it likes most, ties broken at
+ * random. No look-ahead, no copy of the state: as good as the plan the pack's author wrote, and a
+ * measure of that plan. For a pack with no preference it would be `random`, and `agent` refuses it.
  */
 export function preferAgent(pack: CompiledPack, seed: number | string, player: string): Agent {
   return {
