@@ -103,7 +103,7 @@ export class BalanceTab implements Tab {
     };
     const games = h('select', { 'data-testid': 'balance-games', title: 'Games to play', onchange: () => change({ games: Number(games.value) }) }, [20, 50, 100, 200].map((n) => h('option', { value: n, selected: n === s?.games }, `${n} games`)));
     const seats = h('select', { 'data-testid': 'balance-players', title: 'Players', onchange: () => change({ players: Number(seats.value) }) }, players.map((n) => h('option', { value: n, selected: n === s?.players }, `${n} players`)));
-    const bots = h('select', { 'data-testid': 'balance-bots', title: 'random: a uniform pick; greedy: the best lead after playing the rest of its turn (slower); prefer: the choice that the pack’s scoring: prefer likes most (at random where it has none); mcts: a tree search of that many iterations a decision, team: for the table (much slower; docs/bots.md)', onchange: () => change({ bots: bots.value as Bots }) }, AGENT_KINDS.map((k) => h('option', { value: k, selected: k === s?.bots }, `${k} bots`)));
+    const bots = h('select', { 'data-testid': 'balance-bots', title: 'random: a uniform pick; greedy: the best lead after playing the rest of its turn (slower); prefer: the choice that the pack’s scoring: prefer likes most (refused for a pack with none); mcts: a tree search of that many iterations a decision, team: for the table (much slower; docs/bots.md)', onchange: () => change({ bots: bots.value as Bots }) }, AGENT_KINDS.map((k) => h('option', { value: k, selected: k === s?.bots }, `${k} bots`)));
     const start = () => {
       if (!s) return;
       this.runs.set(this.scope(s), { id: this.ctx.engine.simulate({ ...s, seed: 1 }), games: s.games });
