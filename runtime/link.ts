@@ -9,7 +9,7 @@ import { firstMatchOf } from './firstMatch.ts';
 import { maskable } from './sharedChecks.ts';
 import { keptKinds, planCalls, roleWritten, type Stale } from './holders.ts';
 import { logKept, logLine, pluralize, surelyFits } from './log.ts';
-import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type Binding, type BlockCode, type ExprFn, type FnCode, type Program, type RunCtx, type StmtFn } from './program.ts';
+import { BREAK, FINISH, NORMAL, type ActionCode, type Binding, type BlockCode, type ExprFn, type FnCode, type Program, type RunCtx, type StmtFn } from './program.ts';
 import { askToChoose, offerActions } from './prompts.ts';
 import { Refusal } from './refusal.ts';
 import { table, type Table } from './table.ts';
@@ -387,17 +387,13 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
           const options = ((src(c) as Value[]) ?? []).slice();
           if (!options.length && !optional) return NORMAL;
           const player = (by ? by(c) : c.me ?? c.st.current) as string;
-          askToChoose(c, { player, options, optional, text: prompt ? (prompt(c) as string) : undefined, rule, slot, body });
-          return SUSPEND;
+          return askToChoose(c, { player, options, optional, text: prompt ? (prompt(c) as string) : undefined, rule, slot, body });
         };
       }
       case 'offer': {
         const player = expr(s.player);
         const actions = s.actions;
-        return (c) => {
-          offerActions(c, player(c) as string, actions);
-          return SUSPEND;
-        };
+        return (c) => offerActions(c, player(c) as string, actions);
       }
       case 'emit': {
         const args = s.args.map(expr);
