@@ -2,6 +2,7 @@
 import type { Diagnostic, SourceFile } from '../../compiler/index.ts';
 import type { KindLook, Presentation } from '../../compiler/presentation.ts';
 import type { Choice, EntityInfo, GameState, KindInfo, LogEntry, Value } from '../../runtime/types.ts';
+import type { BotOffer } from './bot-offers.ts';
 
 export type { Diagnostic, SourceFile, Choice, EntityInfo, GameState, KindInfo, KindLook, LogEntry, Presentation, Value };
 
@@ -14,6 +15,8 @@ export interface PackSummary {
   byKind: Record<string, string[]>;
   players: { min: number; max: number };
   languages: string[];
+  /** The bots of the playground's list, each seated by the pack or refused with why (bot-offers.ts). */
+  bots: BotOffer[];
   /** How the pack's things are drawn. */
   presentation?: Presentation;
 }

@@ -13,6 +13,7 @@ import { legalChoices, standings, viewFor } from '../../runtime/index.ts';
 import { ReplayLine } from './replay-line.ts';
 import type { Choice, GameState, PackSummary } from './engine-types.ts';
 import { agent, type AgentKind } from '../../runtime/agents.ts';
+import { botOffers } from './bot-offers.ts';
 import { wallClock } from './trace.ts';
 import { HeldFiles, type FileList } from './file-sync.ts';
 import { PostedGames } from './game-sync.ts';
@@ -145,7 +146,7 @@ function compile(id: number, req: CompileInput, got: number) {
     return;
   }
   // Only plain data crosses to the page: the lowered rules are closures and stay here.
-  const summaryText = JSON.stringify({ id: pack.id, name: pack.name, players: pack.players, languages: pack.languages, kinds: pack.kinds, entities: pack.entities, byKind: pack.byKind, presentation: result.presentation });
+  const summaryText = JSON.stringify({ id: pack.id, name: pack.name, players: pack.players, languages: pack.languages, kinds: pack.kinds, entities: pack.entities, byKind: pack.byKind, bots: botOffers(pack), presentation: result.presentation });
   const summaryDigest = summaryNames.of(summaryText);
   const summary: PackSummary | undefined = summaryDigest === summaryPosted ? undefined : JSON.parse(summaryText);
   summaryPosted = summaryDigest;
