@@ -11,7 +11,8 @@
  * GAMES (default 12) games a round, ROUNDS (default 5) rounds, interleaved; PACK another folder of
  * the default pack (a checkout's, while this one is being edited), or another pack with PLAYERS
  * (default 4) players: `BASE=… PACK=test/packs/tictactoe PLAYERS=2 GAMES=2000` races a small game.
- * PLAYOUT=1 plays the games in playout mode (`playoutChoices`, `playoutApply`), as simulations do;
+ * PLAYOUT=1 plays the games in playout mode, as simulations do: driven (`playDriven`) where the
+ * checkout has it, else stepped (`playoutChoices`, `playoutApply`; PARTS=1 steps them too);
  * ENGINE=generated or =interpreter plays every game on that engine (else the default's warming).
  *
  * PARTS=1 (in playout mode) says what share of a game's time its listings and its new game take,
@@ -44,6 +45,8 @@ interface Engine {
   apply: typeof runtime.apply;
   playoutChoices: typeof runtime.playoutChoices;
   playoutApply: typeof runtime.playoutApply;
+  /** Absent from a checkout older than the driven playout: its playouts are then stepped. */
+  playDriven?: typeof runtime.playDriven;
   standings: typeof runtime.standings;
 }
 
@@ -81,6 +84,10 @@ function play(engine: Engine, pack: CompiledPack, from: number, games: number, h
     const pick = new RandomPicker(seed);
     if (twice.setup) engine.newGame(pack, { players: PLAYERS, seed, engine: ENGINE });
     let st = engine.newGame(pack, { players: PLAYERS, seed, engine: ENGINE });
+    if (PLAYOUT && !twice.listing && engine.playDriven) {
+      const r = engine.playDriven(st, (n) => (st.choices.length < 5000 ? pick.index(n) : -1));
+      if (!r.ok) throw new Error(`a listed choice was refused: ${r.reason}`);
+    }
     while (!st.over && st.choices.length < 5000) {
       if (twice.listing) engine.playoutChoices(st);
       const r = PLAYOUT ? engine.playoutApply(st, pick.index(engine.playoutChoices(st))) : engine.apply(st, legalPick(engine, st, pick));

@@ -4,10 +4,10 @@
  * score is shared). `engine` picks how its rules run (the generated code, else the interpreter).
  * A playout holds its state alone, so each choice changes it in place (`applyInPlace`), as a
  * search's rollouts may; `apply` would copy it. In playout mode (`playout`) nobody reads its record
- * either: the choices are picked by their place in the list, and no log or choice id is made
- * (`playoutChoices`, `playoutApply`), as a simulation's games are played.
+ * either: the choices are picked by their place in the list, and no log or choice id is made, and
+ * the game is driven (`playDriven`): listed, picked and made at each prompt without suspending.
  */
-import { applyInPlace, legalChoices, newGame, playoutApply, playoutChoices, standings, type CompiledPack, type EngineName, type GameState } from '../runtime/index.ts';
+import { applyInPlace, legalChoices, newGame, playDriven, standings, type CompiledPack, type EngineName, type GameState } from '../runtime/index.ts';
 import { RandomPicker, type Outcome } from './randomPlayout.ts';
 
 export function packPlayer(pack: CompiledPack, players = 2, engine?: EngineName, playout = false): (seed: number) => Outcome {
@@ -29,8 +29,9 @@ function appliedStep(st: GameState, pick: RandomPicker): GameState {
   return r.state;
 }
 
+/** The rest of the game driven (`playDriven`), by the same picks as stepping each choice would make. */
 function playoutStep(st: GameState, pick: RandomPicker): GameState {
-  const r = playoutApply(st, pick.index(playoutChoices(st)));
+  const r = playDriven(st, (n) => pick.index(n));
   if (!r.ok) throw new Error(`a listed choice was refused: ${r.reason}`);
-  return r.state;
+  return st;
 }

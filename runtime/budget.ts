@@ -37,6 +37,15 @@ export function withStepBudget<T>(run: () => T): T {
   }
 }
 
+/**
+ * The budget running now begun again, as `withStepBudget` begins one: a driven playout
+ * (`drivenPlayout.ts`) makes many choices under one call, each with a choice's budget.
+ */
+export function freshBudget(): void {
+  stepsLeft = STEP_BUDGET;
+  running = undefined;
+}
+
 /** The steps spent so far under the budget running now. */
 export function stepsTaken(): number {
   return STEP_BUDGET - stepsLeft;

@@ -1,12 +1,12 @@
 import { cloneJson, cloneState, copiedCounts, newTable, sameValue } from './clone.ts';
 import type { CompiledPack, Expr } from './compiled.ts';
-import { MAX_COMBINATIONS, spend, stepsTaken, withStepBudget } from './budget.ts';
+import { freshBudget, MAX_COMBINATIONS, spend, stepsTaken, withStepBudget } from './budget.ts';
 import { ctxFor, emptied, locals, newFrame, resume, runBlock, watching } from './engine.ts';
 import { forgetHolders, holdersOf, shareHolders, withFrozenState } from './holders.ts';
 import { linkExpression, programOf, warmed, type EngineName } from './link.ts';
 import { logKept, logLine, withoutLog } from './log.ts';
 import { playerId } from './players.ts';
-import { FINISH, SUSPEND, type ActionCode, type Program, type RunCtx } from './program.ts';
+import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type BlockCode, type Program, type RunCtx, type Signal } from './program.ts';
 import { Refusal } from './refusal.ts';
 import { seedState } from './rng.ts';
 import { fromSetup, keepSetup } from './setupSnapshot.ts';
@@ -23,6 +23,7 @@ export type { ApplyResult, Choice, GameState, NewGameOptions, Value, LogEntry } 
 export type { CompiledPack } from './compiled.ts';
 export { withEngine, type EngineName } from './link.ts';
 export { display } from './values.ts';
+export { playDriven, type DrivenEnd, type Picker } from './drivenPlayout.ts';
 
 
 /** A state loaded from JSON made ready to play with `pack`, by the engine given (else the default). */
@@ -464,25 +465,74 @@ function pick(prog: Program, next: GameState, prompt: Prompt, move: Move): void 
 
 /** An action taken at `prompt` (the one `next` was made from); `inPlace`: the tables of uses are `next`'s as it was, not copies. */
 function takeAction(prog: Program, next: GameState, prompt: Prompt, move: Move, inPlace: boolean): void {
-  const a = move.a!;
-  const { player, args } = move;
-  const step = next.choices.length - 1;
   // An `anytime` action interrupts the offer or the choice, which is asked again once the action is over.
   const after = move.anytime ? [newFrame(-1, 0, [], null, null, null, false, undefined, undefined, prompt)] : prompt.frames;
-  const c = actionCtx(prog, next, a, player, args, step);
+  const sig = runBlock(move.a!.body, 0, actionBegun(prog, next, move, inPlace));
+  if (sig === SUSPEND) {
+    const waiting = next.prompt!.frames;
+    for (let i = 0; i < after.length; i++) waiting.push(after[i]);
+  } else if (sig === FINISH) next.over = true;
+  else resume(after, prog, next, next.choices.length - 1);
+}
+
+/** The context of `move`'s action about to run in `next`, its use counted and its log line written. */
+function actionBegun(prog: Program, next: GameState, move: Move, inPlace: boolean): RunCtx {
+  const a = move.a!;
+  const { player, args } = move;
+  const c = actionCtx(prog, next, a, player, args, next.choices.length - 1);
   if (a.limit) {
     const usage = usageKey(a, player);
     const per = a.limit.per === 'turn' ? 'used' : 'usedGame';
     const uses = inPlace ? (next[per] = copiedCounts(next[per]) as Record<string, number>) : next[per];
     uses[usage] = (uses[usage] ?? 0) + 1;
   }
-  if (logKept()) logLine(next, step, `${display(prog.pack, player)}: ${labelOf(a, c, args, prog.pack)}`, a.origin.where, player);
-  const sig = runBlock(a.body, 0, c);
-  if (sig === SUSPEND) {
-    const waiting = next.prompt!.frames;
-    for (let i = 0; i < after.length; i++) waiting.push(after[i]);
-  } else if (sig === FINISH) next.over = true;
-  else resume(after, prog, next, step);
+  if (logKept()) logLine(next, c.step, `${display(prog.pack, player)}: ${labelOf(a, c, args, prog.pack)}`, a.origin.where, player);
+  return c;
+}
+
+/**
+ * Internal, for a driven playout (`drivenPlayout.ts`): the prompt just asked in `state` listed as
+ * `playoutChoices` lists it (`asked`: only the asked player's choices), under a choice's budget of
+ * its own, as the state's listing; how many choices it holds. The steps before it were the last
+ * choice's, and those after it are the next choice's, each with a budget of its own.
+ */
+export function drivenListing(state: GameState, asked: boolean): number {
+  counted(state);
+  freshBudget();
+  const l = withFrozenState(() => listChoices(state, false, true, asked));
+  metaOf(state).listed = l;
+  counted(state);
+  freshBudget();
+  return listedCount(l);
+}
+
+/**
+ * Internal: whether a game of `state`'s pack may be driven: not when it has an `anytime` action,
+ * whose choice is asked again once it is taken, from a frame that a driven prompt never writes.
+ */
+export function drivable(state: GameState): boolean {
+  return programFor(state).anytime.length === 0;
+}
+
+/**
+ * Internal: the `k`-th choice `drivenListing` listed, made where its prompt was asked, in the
+ * context `c` of the rule that asked (`body` and `slot`: a `choose`'s rest and variable), as
+ * `playoutApply` makes it: recorded blank, its action's body run; the signal the rule goes on with.
+ * A `break` in an action's body ends the action, not a loop around its offer, as `resume` has it.
+ */
+export function drivenPick(state: GameState, k: number, c: RunCtx, body: BlockCode | null, slot: number): Signal {
+  const prog = c.prog;
+  const move = pickedMove(prog, state, state.prompt!, k);
+  if ('reason' in move) throw new Refusal(move.reason);
+  metaOf(state).listed = undefined;
+  state.choices.push(move.recorded);
+  state.prompt = null;
+  if (move.a === undefined) {
+    c.env[slot] = move.value;
+    return runBlock(body!, 0, c);
+  }
+  const sig = runBlock(move.a.body, 0, actionBegun(prog, state, move, true));
+  return sig === BREAK ? NORMAL : sig;
 }
 
 /** Hidden information removed: other players' hidden fields and every hidden field of other kinds. */

@@ -1,0 +1,139 @@
+import { watching } from './engine.ts';
+import { drivable, drivenListing, drivenPick, playoutApply, playoutChoices } from './index.ts';
+import { drivePromptsWith, NOT_DRIVEN, type PromptDriver } from './prompts.ts';
+import type { BudgetName } from './refusal.ts';
+import type { ApplyResult, GameState } from './types.ts';
+
+/**
+ * A playout driven: a game in playout mode played on its own state, in place, by a picker, without
+ * suspending at each prompt. Stepping a playout (`playoutChoices`, then `playoutApply`) makes every
+ * prompt write its frames as the rule that asked unwinds, and every choice resume them; nobody
+ * reads them between two choices of a playout. Driven, a prompt the flow reaches is listed, its
+ * choice picked and made where it was asked (`drivenPick`), and the rule that asked goes on from
+ * there, the state the same byte for byte as stepping makes it (test/playout-driven.test.ts).
+ *
+ * Each choice gets a choice's budget, counted as stepping counts it: its listing one, its making and
+ * the rules up to the next prompt another. A drive runs inside the `playoutApply` of the choice that
+ * began it, whose undo puts the state back where it began, whatever the drive wrote. Where driving
+ * cannot do what stepping does, it stops and that undo puts the state back, and the same picks are
+ * made again by stepping, from where the drive began:
+ * - a choice refused (a `require`, a budget, any `Refusal`): stepping then gives the refusal with its
+ *   reason and rule, or its listing throws, as it would;
+ * - the picker stops, or nothing may be chosen: the frames of the prompt the game then waits at are
+ *   stepping's own. (Stepping resumes each frame with a copy of the locals it kept; the blocks of a
+ *   driven rule share theirs, so a block's frame written where a drive stops would keep the values
+ *   its inner blocks left in their locals, which stepping's does not: never read, but not the same
+ *   bytes.)
+ * A pack with an `anytime` action is stepped: its choice asks the prompt again from a frame.
+ */
+
+/** The place of the choice to make among `n` listed for `player` (`playoutChoices`' order), or -1 to stop before it. */
+export type Picker = (n: number, player: string) => number;
+
+/** How a driven playout ended, and how many choices it made: over, stopped by the picker, at a prompt with no choice, or refused. */
+export type DrivenEnd =
+  | { ok: true; made: number; end: 'over' | 'stopped' | 'none' }
+  | { ok: false; made: number; reason: string; rule?: string; budget?: BudgetName };
+
+interface Drive {
+  state: GameState;
+  pick: Picker;
+  asked: boolean;
+  /** The picks made while driven, the first the one that began the drive. */
+  picks: number[];
+  /** Whether a prompt was listed while driven: a refusal may then be one that stepping meets elsewhere. */
+  listed: boolean;
+  /** Why the drive stopped at a prompt, or null. */
+  end: 'stopped' | 'none' | null;
+}
+
+let drive: Drive | null = null;
+
+/** Thrown to end a drive at a prompt: past every frame of the rules, to the undo of the choice that began it. */
+const STOP = new Error('a driven playout stops');
+
+const atPrompt: PromptDriver = (c, body, slot) => {
+  const d = drive;
+  const st = c.st;
+  if (d === null || st !== d.state) return NOT_DRIVEN;
+  d.listed = true;
+  const n = drivenListing(st, d.asked);
+  const k = n === 0 ? -1 : d.pick(n, st.prompt!.player);
+  if (k < 0) {
+    d.end = n === 0 ? 'none' : 'stopped';
+    throw STOP;
+  }
+  d.picks.push(k);
+  return drivenPick(st, k, c, body, slot);
+};
+
+/**
+ * Plays `state` (in playout mode, at a prompt or over) on, in place, each choice the picker's
+ * (`asked`: among the asked player's choices only, as `playoutChoices(state, true)`), until the game
+ * is over, the picker stops (the choices open then listed, as `playoutChoices` lists them), no
+ * choice is open, or a choice is refused (the state then as it was before that choice, as
+ * `playoutApply` leaves it). Internal, as playout mode is.
+ */
+export function playDriven(state: GameState, pick: Picker, options: { asked?: boolean } = {}): DrivenEnd {
+  const asked = options.asked ?? false;
+  const drives = drivable(state);
+  let made = 0;
+  while (!state.over) {
+    if (!state.prompt) return { ok: true, made, end: 'none' };
+    const n = playoutChoices(state, asked);
+    if (n === 0) return { ok: true, made, end: 'none' };
+    const k = pick(n, state.prompt.player);
+    if (k < 0) return { ok: true, made, end: 'stopped' };
+    if (!drives) {
+      const r = playoutApply(state, k);
+      if (!r.ok) return refused(made, r);
+      made++;
+      continue;
+    }
+    const d: Drive = { state, pick, asked, picks: [k], listed: false, end: null };
+    const r = driven(d, k);
+    if (r !== null && (r.ok || !d.listed)) {
+      if (!r.ok) return refused(made, r);
+      made += d.picks.length;
+      continue;
+    }
+    const again = stepped(state, d.picks, asked);
+    made += again.made;
+    if (again.refused) return refused(made, again.refused);
+    if (d.end !== null) {
+      playoutChoices(state, asked);
+      return { ok: true, made, end: d.end };
+    }
+  }
+  return { ok: true, made, end: 'over' };
+}
+
+/** The `k`-th choice listed for `d.state` made, and the prompts after it driven; null when the drive stopped. */
+function driven(d: Drive, k: number): ApplyResult | null {
+  const outer = drive;
+  const outerDriver = drivePromptsWith(watching() ? null : atPrompt);
+  drive = d;
+  try {
+    return playoutApply(d.state, k);
+  } catch (e) {
+    if (e === STOP) return null;
+    throw e;
+  } finally {
+    drive = outer;
+    drivePromptsWith(outerDriver);
+  }
+}
+
+/** `picks` made again by stepping, from the prompt whose listing is the state's. */
+function stepped(state: GameState, picks: number[], asked: boolean): { made: number; refused?: ApplyResult & { ok: false } } {
+  for (let j = 0; j < picks.length; j++) {
+    if (j > 0) playoutChoices(state, asked);
+    const r = playoutApply(state, picks[j]);
+    if (!r.ok) return { made: j, refused: r };
+  }
+  return { made: picks.length };
+}
+
+function refused(made: number, r: ApplyResult & { ok: false }): DrivenEnd {
+  return { ok: false, made, reason: r.reason, ...(r.rule !== undefined && { rule: r.rule }), ...(r.budget !== undefined && { budget: r.budget }) };
+}

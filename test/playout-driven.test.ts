@@ -1,0 +1,196 @@
+/**
+ * A driven playout (`playDriven`) against stepping (`playoutChoices`, `playoutApply`): the same
+ * picks, in seeded games of every shipped and test pack, by both engines, make the same state byte
+ * for byte, over or stopped half-way (prompt, frames and all), and a game stopped so goes on by
+ * `legalChoices` and `apply` as the stepped one does. A choice refused while driven, by a `require`
+ * or a budget, is refused at the same choice for the same reason, the state left as it was before it.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compile, type CompiledPack } from '../compiler/index.ts';
+import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+import { STEP_BUDGET } from '../runtime/budget.ts';
+import { apply, legalChoices, newGame, playDriven, playoutApply, playoutChoices, type DrivenEnd, type EngineName, type GameState } from '../runtime/index.ts';
+import { Refusal } from '../runtime/refusal.ts';
+import { nextRandom, seedState } from '../runtime/rng.ts';
+import { compileOk } from './helpers/inlinePack.ts';
+
+function packIn(dir: string): CompiledPack {
+  const files = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
+  const { pack } = compile(files, { dependencies: dependenciesOf(dir, files) });
+  if (!pack) throw new Error(`${dir} does not compile`);
+  return pack;
+}
+
+/** Seeded random picks, `cap` of them at most (then it stops), each asked with the number listed and the player. */
+function picker(seed: number, cap = Infinity): { pick: (n: number, player: string) => number; asked: Array<[number, string]> } {
+  let rng = seedState(`driven ${seed}`);
+  const asked: Array<[number, string]> = [];
+  return {
+    asked,
+    pick: (n, player) => {
+      if (asked.length >= cap) return -1;
+      asked.push([n, player]);
+      const r = nextRandom(rng);
+      rng = r.state;
+      return Math.floor(r.value * n);
+    },
+  };
+}
+
+/** The same picks made by stepping, ended as `playDriven` ends, with what the picker was asked. */
+function stepped(st: GameState, pick: (n: number, player: string) => number, asked = false): DrivenEnd {
+  let made = 0;
+  while (!st.over) {
+    const n = playoutChoices(st, asked);
+    if (!n) return { ok: true, made, end: 'none' };
+    const k = pick(n, st.prompt!.player);
+    if (k < 0) return { ok: true, made, end: 'stopped' };
+    const r = playoutApply(st, k);
+    if (!r.ok) return { ok: false, made, reason: r.reason, ...(r.rule !== undefined && { rule: r.rule }), ...(r.budget !== undefined && { budget: r.budget }) };
+    made++;
+  }
+  return { ok: true, made, end: 'over' };
+}
+
+const dirs = [...readdirSync('content').map((d) => join('content', d)), ...readdirSync('test/packs').map((d) => join('test/packs', d))];
+const engines: EngineName[] = ['interpreter', 'generated'];
+
+describe('a driven playout is the stepped one, byte for byte', () => {
+  for (const dir of dirs) {
+    it(dir, { timeout: 240_000 }, () => {
+      const pack = packIn(dir);
+      const seeds = dir.startsWith('content/') ? [1, 2] : [1, 2, 3, 4, 5, 6];
+      let over = 0;
+      let stopped = 0;
+      for (const engine of engines) {
+        for (const players of new Set([pack.players.min, Math.min(pack.players.max, 4)])) {
+          for (const seed of seeds) {
+            // To the end (or 600 choices), and stopped after 1, 5 and 40 choices.
+            for (const cap of [600, 1, 5, 40]) {
+              const where = `${dir} ${engine} ${players}p seed ${seed} cap ${cap}`;
+              const a = newGame(pack, { players, seed, engine });
+              const b = newGame(pack, { players, seed, engine });
+              const pa = picker(seed, cap);
+              const pb = picker(seed, cap);
+              const endA = stepped(a, pa.pick, seed % 2 === 0);
+              const endB = playDriven(b, pb.pick, { asked: seed % 2 === 0 });
+              expect(endB, where).toEqual(endA);
+              expect(pb.asked, where).toEqual(pa.asked);
+              expect(JSON.stringify(b), where).toBe(JSON.stringify(a));
+              if (b.over) over++;
+              if (endB.ok && endB.end === 'stopped') {
+                stopped++;
+                // Stopped, it is a game like any other: listed and played on by `apply`.
+                const la = legalChoices(a);
+                const lb = legalChoices(b);
+                expect(lb, where).toEqual(la);
+                if (la.length) expect(JSON.stringify(apply(b, lb[0]).state), where).toBe(JSON.stringify(apply(a, la[0]).state));
+                // And by the driver's listing: the pick the picker stopped before may be made.
+                expect(playoutChoices(b), where).toBe(playoutChoices(a));
+                expect(JSON.stringify(playoutApply(b, 0)), where).toBe(JSON.stringify(playoutApply(a, 0)));
+              }
+            }
+          }
+        }
+      }
+      expect(over + stopped).toBeGreaterThan(0);
+      expect(stopped).toBeGreaterThan(0);
+    });
+  }
+});
+
+/** Ten rounds of turns, each offering `spin` (written by the test) and `rest`. */
+const rounds = (spin: string) =>
+  compileOk(`kinds:
+  game:
+    state:
+      n: number
+      xs: list<number>
+      s: text
+rules: |
+  ${spin.trim().replace(/\n/g, '\n  ')}
+  action rest "Rest" { }
+  flow {
+    loop max 10 {
+      for p in players {
+        turn p { offer p: spin, rest }
+      }
+    }
+  }
+`);
+
+describe('a choice refused while driven', () => {
+  const spinAfter = (rule: string) => rounds(`action spin "Spin" {\n  game.n += 1\n  game.xs += [1]\n  ${rule}\n}`);
+
+  it('by a require: refused at the same choice for the same reason and rule, the state as it was before it', () => {
+    // The third spin of the game is refused: the choices before it, driven, are kept.
+    const pack = spinAfter('require game.n < 3 else "too many spins"');
+    for (const engine of engines) {
+      const st = newGame(pack, { players: 2, seed: 1, engine });
+      // `spin` is listed first: the picker always spins.
+      const end = playDriven(st, () => 0);
+      const ref = newGame(pack, { players: 2, seed: 1, engine });
+      expect(end).toEqual(stepped(ref, () => 0));
+      expect(end).toMatchObject({ ok: false, made: 2, reason: 'too many spins', rule: 'game.yaml:11' });
+      expect(JSON.stringify(st)).toBe(JSON.stringify(ref));
+      expect((st.e.game as Record<string, unknown>).n).toBe(2);
+      // The state waits at the prompt of the refused choice, its listing made: the other pick is open.
+      expect(playoutApply(st, 1).ok).toBe(true);
+    }
+  });
+
+  it('by the step budget, past every loop the rules run: the same choice, the same reason, the state as it was', () => {
+    // Each spin costs more than the last: the budget runs out at some spin of the game, mid-way.
+    const pack = rounds(`action spin "Spin" {\n  game.n += 1\n  repeat game.n * ${Math.floor(STEP_BUDGET / 3)} { game.s = "x" }\n}`);
+    for (const engine of engines) {
+      const st = newGame(pack, { players: 2, seed: 1, engine });
+      const end = playDriven(st, () => 0);
+      const ref = newGame(pack, { players: 2, seed: 1, engine });
+      const want = stepped(ref, () => 0);
+      expect(want).toMatchObject({ ok: false, budget: 'step' });
+      expect(end).toEqual(want);
+      expect(JSON.stringify(st)).toBe(JSON.stringify(ref));
+    }
+  });
+
+  it('in a listing past its budget: thrown where stepping throws it, the choices before it kept', () => {
+    // The spins make the list `rest` ranges over longer, until listing it runs past the choices budget.
+    const pack = compileOk(`kinds:
+  game:
+    state:
+      n: number
+rules: |
+  action grow "Grow" {
+    game.n += 40000
+  }
+  action pick(k: number in 1..game.n + 1) "Pick {k}" { }
+  flow {
+    loop max 100 {
+      for p in players {
+        turn p { offer p: grow, pick }
+      }
+    }
+  }
+`);
+    for (const engine of engines) {
+      const thrown = (st: GameState, play: (st: GameState) => unknown) => {
+        try {
+          play(st);
+        } catch (e) {
+          if (e instanceof Refusal) return e.message;
+          throw e;
+        }
+        return null;
+      };
+      const a = newGame(pack, { players: 2, seed: 1, engine });
+      const b = newGame(pack, { players: 2, seed: 1, engine });
+      const ea = thrown(a, (st) => stepped(st, () => 0));
+      const eb = thrown(b, (st) => playDriven(st, () => 0));
+      expect(ea).toMatch(/budget/);
+      expect(eb).toBe(ea);
+      expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    }
+  });
+});
