@@ -1,3 +1,4 @@
+import { tableCopier } from './codegen/copier.ts';
 import { metaIfAny, metaOf, newMeta } from './stateMeta.ts';
 import type { Prompt, Value } from './types.ts';
 
@@ -47,7 +48,7 @@ export function cloneState<T extends StateLike>(st: T, ownRecords = false, plan?
   const src = metaOf(st);
   // Listing the keys of a large table without a prototype costs more than copying it: its ids are kept.
   const ids = plan !== undefined ? plan.ids : src.table === st.e && src.ids !== undefined ? src.ids : Object.keys(st.e);
-  const out = plan !== undefined && plan.inOrder ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords, plan.fields) : inOrder(st) ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords) : copiedByKeys(st, ids, ownRecords);
+  const out = plan !== undefined && plan.inOrder ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords, plan) : inOrder(st) ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords) : copiedByKeys(st, ids, ownRecords);
   if (ownRecords) {
     newMeta(out, src.prog, undefined, ids, out.e as object);
     return out as T;
@@ -64,13 +65,13 @@ export function cloneState<T extends StateLike>(st: T, ownRecords = false, plan?
  * The copy of a state whose fields are in a new game's order, made as one literal: V8 gives every
  * copy the same shape at once, where adding the fields one by one walked its shape tree each time.
  */
-function copiedInOrder(st: Record<string, unknown>, ids: string[], ownRecords: boolean, fields?: Array<string[] | null>): Record<string, unknown> {
+function copiedInOrder(st: Record<string, unknown>, ids: string[], ownRecords: boolean, plan?: CopyPlan): Record<string, unknown> {
   const out: Record<string, unknown> = {
     pack: cloneJson(st.pack),
     seed: cloneJson(st.seed),
     rng: cloneJson(st.rng),
     players: cloneJson(st.players),
-    e: fields !== undefined && ownRecords ? plannedTable(st.e as Record<string, Record<string, Value>>, ids, fields) : copiedTable(st.e as Record<string, Record<string, Value>>, ids, ownRecords),
+    e: plan !== undefined && ownRecords ? plannedTable(st.e as Record<string, Record<string, Value>>, plan) : copiedTable(st.e as Record<string, Record<string, Value>>, ids, ownRecords),
     current: cloneJson(st.current),
     turn: cloneJson(st.turn),
     used: copiedCounts(st.used as Record<string, Value>),
@@ -125,7 +126,21 @@ export interface CopyPlan {
   ids: string[];
   fields: Array<string[] | null>;
   inOrder: boolean;
+  /** The copies made so far by `fields`, until `copier` is made. */
+  copies: number;
+  /** The table's copier made as code (`codegen/copier.ts`), once it has been copied `COPIES_BEFORE_CODE` times; null where making code is forbidden. */
+  copier: TableCopier | null | undefined;
 }
+
+type TableCopier = (e: Record<string, Record<string, Value>>) => Record<string, Record<string, Value>>;
+
+/**
+ * Copies of a kept table made field by field before its copier is made as code: making it costs
+ * what a few dozen copies do, which a pack replayed once after an edit never gets back.
+ */
+const COPIES_BEFORE_CODE = 64;
+
+const COPIER_HELPERS = { record: newRecord, table: newTable, clone: cloneJson };
 
 export function copyPlan(st: StateLike): CopyPlan {
   const ids = Object.keys(st.e);
@@ -134,10 +149,21 @@ export function copyPlan(st: StateLike): CopyPlan {
     const keys = Object.keys(rec);
     return keys.every((k) => rec[k] === null || typeof rec[k] !== 'object') ? keys : null;
   });
-  return { ids, fields, inOrder: inOrder(st) };
+  return { ids, fields, inOrder: inOrder(st), copies: 0, copier: undefined };
 }
 
-function plannedTable(e: Record<string, Record<string, Value>>, ids: string[], fields: Array<string[] | null>): Record<string, Record<string, Value>> {
+function plannedTable(e: Record<string, Record<string, Value>>, plan: CopyPlan): Record<string, Record<string, Value>> {
+  if (plan.copier) return plan.copier(e);
+  if (plan.copier === undefined && ++plan.copies >= COPIES_BEFORE_CODE) {
+    try {
+      plan.copier = tableCopier(e, plan.ids, COPIER_HELPERS) as TableCopier;
+    } catch (err) {
+      // A page whose content security policy forbids making code copies field by field.
+      if (!(err instanceof EvalError)) throw err;
+      plan.copier = null;
+    }
+  }
+  const { ids, fields } = plan;
   const out = newTable();
   for (let i = 0; i < ids.length; i++) {
     const rec = e[ids[i]];

@@ -1,0 +1,77 @@
+/**
+ * A copier of one entity table that never changes (a kept setup, `setupSnapshot.ts`), made as
+ * JavaScript once it is copied often: a game of a small pack lasts a few choices, and copying the
+ * kept records field by field through one loop cost as much as a choice, each store to a field or
+ * an id of the pack's being one more name at the same place in the code, which V8 then looks up
+ * anew every time. Written out, each store has a place of its own, always the same name: V8 takes
+ * the record's next shape at once.
+ *
+ * Made the way the rules' code is (`emit.ts`): every id and field name is read from the table `T`
+ * by its index (`k3`), every other word of the source is ours, and what the copy calls comes in `H`.
+ * A value that is not a plain one (a list) is copied deeply (`H.clone`), so a game never shares
+ * with the kept setup, or with another game, anything it may write.
+ */
+
+/** Records written out by one function: past a few dozen stores, a function of V8's own bigger than it likes to optimise. */
+const RECORDS_A_FUNCTION = 32;
+
+export interface CopierHelpers {
+  /** An empty record, on the records' prototype. */
+  record(): Record<string, unknown>;
+  /** An empty table, on the records' prototype. */
+  table(): Record<string, Record<string, unknown>>;
+  /** A deep copy of a value holding lists. */
+  clone(v: unknown): unknown;
+}
+
+type Table = Record<string, Record<string, unknown>>;
+
+/**
+ * The copier of `e` (its records `ids`, in that order): a table with the same ids in the same order,
+ * each record's fields in its order. Throws what `new Function` throws where making code is
+ * forbidden (an `EvalError`, under a content security policy).
+ */
+export function tableCopier(e: Table, ids: string[], helpers: CopierHelpers): (e: Table) => Table {
+  const values: string[] = [];
+  const known = new Map<string, number>();
+  const ref = (s: string): string => {
+    let i = known.get(s);
+    if (i === undefined) {
+      i = values.length;
+      values.push(s);
+      known.set(s, i);
+    }
+    return `k${i}`;
+  };
+  // One copier a shape: records of one kind share it, and its stores see one shape each.
+  const shapes = new Map<string, number>();
+  const copiers: string[] = [];
+  const shapeOf = (rec: Record<string, unknown>): number => {
+    const keys = Object.keys(rec);
+    const deep = keys.map((k) => rec[k] !== null && typeof rec[k] === 'object');
+    const key = JSON.stringify([keys, deep]);
+    let n = shapes.get(key);
+    if (n === undefined) {
+      n = copiers.length;
+      shapes.set(key, n);
+      const stores = keys.map((k, i) => `o[${ref(k)}] = ${deep[i] ? `H.clone(r[${ref(k)}])` : `r[${ref(k)}]`};`).join('');
+      copiers.push(`function (r) {const o = H.record();${stores}return o;}`);
+    }
+    return n;
+  };
+  const parts: string[] = [];
+  for (let from = 0; from < ids.length; from += RECORDS_A_FUNCTION) {
+    let body = '';
+    for (let i = from; i < Math.min(ids.length, from + RECORDS_A_FUNCTION); i++) {
+      const id = ref(ids[i]);
+      body += `t[${id}] = c${shapeOf(e[ids[i]])}(e[${id}]);`;
+    }
+    parts.push(`function (e, t) {${body}}`);
+  }
+  const lines = ['"use strict";'];
+  for (let i = 0; i < values.length; i++) lines.push(`const k${i} = T[${i}];`);
+  copiers.forEach((c, i) => lines.push(`const c${i} = ${c};`));
+  parts.forEach((p, i) => lines.push(`const p${i} = ${p};`));
+  lines.push(`return function (e) {const t = H.table();${parts.map((_, i) => `p${i}(e, t);`).join('')}return t;};`);
+  return new Function('T', 'H', lines.join('\n'))(values, helpers) as (e: Table) => Table;
+}
