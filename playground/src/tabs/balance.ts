@@ -3,12 +3,15 @@
  * shows the balance study (simulate/study.ts) with the charts `rulebook simulate --html` draws
  * (simulate/charts.ts). Results belong to the pack, the rules they were played on and the settings
  * they were asked with: another pack, new rules or other settings show their own results, or none.
+ * The bots offered are those the pack can seat (bot-offers.ts); bots an edit of the rules took that
+ * away from are replaced by random ones, with a note saying why, until the rules seat them again.
  */
 import { BarWithErrorBar, BarWithErrorBarsController } from 'chartjs-chart-error-bars';
 import { Chart, registerables, type ChartConfiguration } from 'chart.js';
 import { studyCharts } from '../../../simulate/charts.ts';
 import type { Figure, Study } from '../../../simulate/study.ts';
-import { AGENT_KINDS } from '../../../runtime/agents/index.ts';
+import { parseAgentKind, type AgentKind } from '../../../runtime/agents/index.ts';
+import { botsPlaying, type BotOffer } from '../bot-offers.ts';
 import { h, clear } from '../dom.ts';
 import type { AppContext } from '../context.ts';
 import type { SimulateRequest, SimulateResponse } from '../protocol.ts';
@@ -33,9 +36,25 @@ interface Run {
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
+/** What a bot of the list does, for the list's tooltip (docs/bots.md says it at length). */
+function plays(kind: AgentKind): string {
+  const spec = parseAgentKind(kind);
+  if (spec.kind === 'random') return 'a uniform pick';
+  if (spec.kind === 'greedy') return 'the best lead after playing the rest of its turn (slower)';
+  if (spec.kind === 'prefer') return 'the choice that the pack’s scoring: prefer likes most';
+  return `a tree search of ${spec.iterations} iterations a decision${spec.team ? ', for the table' : ''} (much slower)`;
+}
+
+/** The list's tooltip: what each bot offered does, and why the others are not offered for this pack. */
+function botsTitle(offers: readonly BotOffer[]): string {
+  const offered = offers.filter((o) => o.refused === undefined).map((o) => `${o.kind}: ${plays(o.kind)}`);
+  const refused = offers.filter((o) => o.refused !== undefined).map((o) => `Not offered: ${o.refused}`);
+  return [`${offered.join('; ')} (docs/bots.md)`, ...refused].join('\n');
+}
+
 export class BalanceTab implements Tab {
   readonly id = 'balance';
-  /** The settings shown; the players' default is the pack's minimum. */
+  /** The settings asked for; the players' default is the pack's minimum. Bots the rules no longer seat stay asked for, and random ones play (`chosen`). */
   private settings: Settings | undefined;
   /** Runs by the scope they answer: pack, rules version and settings. */
   private runs = new Map<string, Run>();
@@ -67,8 +86,19 @@ export class BalanceTab implements Tab {
     const summary = this.ctx.summary;
     if (!summary) return undefined;
     const s = this.settings ?? { games: 20, players: summary.players.min, bots: 'random' };
-    // Settings carried over from rules with other player counts fall back to the pack's minimum.
-    return s.players >= summary.players.min && s.players <= summary.players.max ? s : { ...s, players: summary.players.min };
+    // Settings carried over from rules with other player counts fall back to the pack's minimum,
+    // and bots the rules no longer seat to random ones.
+    const players = s.players >= summary.players.min && s.players <= summary.players.max ? s.players : summary.players.min;
+    return { ...s, players, bots: botsPlaying(summary.bots, s.bots).kind };
+  }
+
+  /** The bots asked for and why random ones play instead, when an edit of the rules took what they need. */
+  private replaced(): { wanted: AgentKind; why: string } | undefined {
+    const summary = this.ctx.summary;
+    const wanted = this.settings?.bots;
+    if (!summary || !wanted) return undefined;
+    const why = botsPlaying(summary.bots, wanted).refused;
+    return why === undefined ? undefined : { wanted, why };
   }
 
   /** The run of the settings shown, on the rules compiled last. */
@@ -98,12 +128,14 @@ export class BalanceTab implements Tab {
     const players = summary ? Array.from({ length: summary.players.max - summary.players.min + 1 }, (_, i) => summary.players.min + i) : [];
     const change = (patch: Partial<Settings>) => {
       if (!s) return;
-      this.settings = { ...s, ...patch };
+      // Onto the settings asked for, so that bots replaced for now are still asked for after another setting changes.
+      this.settings = { ...s, bots: this.settings?.bots ?? s.bots, ...patch };
       this.ctx.renderTabs();
     };
     const games = h('select', { 'data-testid': 'balance-games', title: 'Games to play', onchange: () => change({ games: Number(games.value) }) }, [20, 50, 100, 200].map((n) => h('option', { value: n, selected: n === s?.games }, `${n} games`)));
     const seats = h('select', { 'data-testid': 'balance-players', title: 'Players', onchange: () => change({ players: Number(seats.value) }) }, players.map((n) => h('option', { value: n, selected: n === s?.players }, `${n} players`)));
-    const bots = h('select', { 'data-testid': 'balance-bots', title: 'random: a uniform pick; greedy: the best lead after playing the rest of its turn (slower); prefer: the choice that the pack’s scoring: prefer likes most (refused for a pack with none); mcts: a tree search of that many iterations a decision, team: for the table (much slower; docs/bots.md)', onchange: () => change({ bots: bots.value as Bots }) }, AGENT_KINDS.map((k) => h('option', { value: k, selected: k === s?.bots }, `${k} bots`)));
+    const offers = summary?.bots.filter((o) => o.refused === undefined) ?? [];
+    const bots = h('select', { 'data-testid': 'balance-bots', title: summary ? botsTitle(summary.bots) : 'The bots the pack can seat, once it compiles without errors', onchange: () => change({ bots: bots.value as Bots }) }, offers.map((o) => h('option', { value: o.kind, selected: o.kind === s?.bots }, `${o.kind} bots`)));
     const start = () => {
       if (!s) return;
       this.runs.set(this.scope(s), { id: this.ctx.engine.simulate({ ...s, seed: 1 }), games: s.games });
@@ -113,6 +145,8 @@ export class BalanceTab implements Tab {
     const run = this.current();
     const response = run?.response;
     const body: Array<HTMLElement | null> = [];
+    const replaced = this.replaced();
+    if (replaced) body.push(h('div', { class: 'problem warning', 'data-testid': 'balance-bots-replaced' }, `Random bots play instead: ${replaced.why}. The ${replaced.wanted} bots play again once the rules can seat them, unless other bots are picked meanwhile.`));
     if (!summary) body.push(h('div', { class: 'empty' }, 'Bots play once the pack compiles without errors.'));
     else if (!run) body.push(h('div', { class: 'empty', 'data-testid': 'balance-empty' }, 'Not run on these rules with these settings: play many games by bots, to see how often each seat and each card wins.'));
     else if (response?.error) body.push(h('div', { class: 'problem error' }, h('span', { class: 'sev' }, '✕'), h('div', { class: 'body' }, `${response.error} (after ${response.done} games)`)));
