@@ -10,7 +10,7 @@ import { reportUnused } from './unused.ts';
 import { checkFieldWrites } from './fieldWrites.ts';
 import { checkGuards } from './guards.ts';
 import { walkDecl, walkStmts } from '../dsl/walk.ts';
-import { LineIndex, type Fragment } from './source.ts';
+import { lineIndexOf, type Fragment } from './source.ts';
 import { closest } from './suggest.ts';
 import * as Ty from './types.ts';
 import type { Type } from './types.ts';
@@ -215,7 +215,7 @@ function collect(c: Checked, report: (x: DiagnosticInput) => void): SetAside {
         } else if (decl.override && !prev && !unit.fromBase) {
           report({ code: 'RB0406', message: `\`override ${decl.kind} ${decl.name}\` replaces nothing: the base pack has no \`${decl.name}\``, at: at(unit, decl.nameSpan), hint: 'remove `override` to declare something new' });
         } else if (prev || builtinTable.has(decl.name)) {
-          const where = (s: FileSpan) => `${s.file}:${new LineIndex(c.declared.texts.get(s.file) ?? '').position(s.start).line}`;
+          const where = (s: FileSpan) => `${s.file}:${lineIndexOf(c.declared.texts.get(s.file) ?? '').position(s.start).line}`;
           const hint = prev?.unit.fromBase && !unit.fromBase
             ? `the base pack declares it at ${where(at(prev.unit, prev.decl.nameSpan))}; write \`override ${decl.kind} ${decl.name}\` to replace it`
             : prev

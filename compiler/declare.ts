@@ -4,7 +4,7 @@ import { parseExpression, parseRules, parseType, readRules, type RulesParse } fr
 import { builtinKinds, isReservedName, typeNames } from '../dsl/language.ts';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import { fragmentOf, fragmentSpan, spanAt, type LoadedFile, type LoadedPack } from './load.ts';
-import { LineIndex, type Fragment } from './source.ts';
+import { lineIndexOf, type Fragment } from './source.ts';
 import { closest } from './suggest.ts';
 import { checkNesting } from './nesting.ts';
 import type { DeclareMemo, FileCards, GameUnits } from './declareMemo.ts';
@@ -159,9 +159,12 @@ export function declare(pack: LoadedPack, reportTo: (d: DiagnosticInput) => void
         continue;
       }
       d.enums.set(name, { values, at });
+      // By a set of the enum's own: a member's owners may be every enum of a hostile pack.
+      const seen = new Set<string>();
       values.forEach((v, i) => {
         const owners = d.members.get(v) ?? [];
-        if (owners.includes(name)) report({ code: 'RB0213', message: `\`${v}\` appears twice in the enum \`${name}\``, at: spanAt(file, ['enums', name, i]) });
+        if (seen.has(v)) report({ code: 'RB0213', message: `\`${v}\` appears twice in the enum \`${name}\``, at: spanAt(file, ['enums', name, i]) });
+        seen.add(v);
         owners.push(name);
         d.members.set(v, owners);
       });
@@ -270,7 +273,7 @@ export function declare(pack: LoadedPack, reportTo: (d: DiagnosticInput) => void
           code: 'RB0205',
           message: `the id \`${id}\` is used twice`,
           at,
-          hint: clash ? `it is already the ${clash.kind} at ${clash.file.path}:${new LineIndex(clash.file.text).position(clash.at.start).line}; ids are shared by every kind, enum member and die, so rename one` : 'it is already an enum member, kind or die; ids are shared by all of them',
+          hint: clash ? `it is already the ${clash.kind} at ${clash.file.path}:${lineIndexOf(clash.file.text).position(clash.at.start).line}; ids are shared by every kind, enum member and die, so rename one` : 'it is already an enum member, kind or die; ids are shared by all of them',
         });
         continue;
       }

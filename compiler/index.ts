@@ -10,7 +10,7 @@ import { LRUCache } from 'lru-cache';
 import { checkCycles, checkVersions, neededPacks, requirementsOf, type Requirement } from './requirements.ts';
 import { readPresentation, type Presentation } from './presentation.ts';
 import { checkSchemas } from './schema.ts';
-import { LineIndex, type SourceFile } from './source.ts';
+import { lineIndexOf, type SourceFile } from './source.ts';
 import { buildSymbols, emptySymbolIndex, type SymbolIndex } from './symbols.ts';
 import type { CompiledPack } from '../runtime/compiled.ts';
 
@@ -203,7 +203,7 @@ export function locate(d: DiagnosticInput, texts: Map<string, string>, options: 
     const [dep, ...rest] = d.at.file.split(':');
     text = options.dependencies?.[dep]?.find((f) => f.path === rest.join(':'))?.text ?? '';
   }
-  const idx = new LineIndex(text);
+  const idx = lineIndexOf(text);
   const s = idx.position(d.at.start);
   const e = idx.position(d.at.end);
   return {

@@ -1,9 +1,9 @@
-import { parseDocument, isDocument, isMap, isScalar, isSeq, isPair, type Document, type Node as YamlNode, Scalar, YAMLMap, visit, type YAMLError } from 'yaml';
+import { parseDocument, isDocument, isMap, isScalar, isSeq, isPair, type Document, type Node as YamlNode, type Pair, Scalar, YAMLMap, YAMLParseError, visit, type YAMLError } from 'yaml';
 import { LRUCache } from 'lru-cache';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import type { Fragment, SourceFile } from './source.ts';
 import { frozenValue } from './yamlValue.ts';
-import { readYaml, type Place } from './yamlReader.ts';
+import { readYaml, type MapPlace, type Place } from './yamlReader.ts';
 
 /** A YAML file of a pack, parsed, with its node positions kept. */
 export interface LoadedFile {
@@ -163,8 +163,42 @@ function leadingWidth(text: string, i: number): number {
   }
 }
 
-// `logLevel: 'error'`: the yaml library's warnings would go to the console, past the diagnostics.
-const documentOf = (text: string) => parseDocument(text, { uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
+/**
+ * The yaml library's document of a text, a key written twice in a mapping among its errors.
+ * `logLevel: 'error'`: the library's warnings would go to the console, past the diagnostics. Its
+ * own `uniqueKeys` compares each key with every key before it in the mapping: 20,000 keys in one
+ * mapping of a file the reader left to it took 3.4 s to parse, 40,000 keys 21 s. The same check is
+ * made here by a set a mapping, and its errors put where the library's would stand.
+ */
+export function documentOf(text: string): Document.Parsed {
+  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, logLevel: 'error' });
+  const found: YAMLParseError[] = [];
+  visit(doc, {
+    Map(_key, map) {
+      if (map.items.length > 1) twice(map.items, found);
+    },
+  });
+  // After the library's own: the first of those is the syntax error reported, and a compile's diagnostics are sorted by place.
+  doc.errors.push(...found);
+  return doc;
+}
+
+/**
+ * Each key of a mapping equal to one before it, as the library's `uniqueKeys: true` finds them: two
+ * scalar keys of the same value (`===`, so never a NaN), at the later key's start.
+ */
+function twice(items: Pair[], found: YAMLParseError[]): void {
+  const seen = new Set<unknown>();
+  for (const { key } of items) {
+    if (!isScalar(key)) continue;
+    const value = key.value;
+    if (Number.isNaN(value)) continue;
+    if (seen.has(value)) {
+      const at = key.range?.[0] ?? 0;
+      found.push(new YAMLParseError([at, at + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
+    } else seen.add(value);
+  }
+}
 
 /** A file as the passes see it; its document made when first asked for. */
 function loadedFile(path: string, parsed: Parsed): LoadedFile {
@@ -306,8 +340,43 @@ function unclosed(doc: Document.Parsed, at: number, map: boolean): number | unde
 /** The key node of `key` in a mapping, and its value node. */
 export function entryOf(map: unknown, key: string): { key: YamlNode; value: YamlNode | null } | undefined {
   if (!isMap(map)) return undefined;
-  const pair = map.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
+  const pair = map.items.length > MANY ? pairsOf(map).get(key) : map.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
   return pair ? { key: pair.key as YamlNode, value: (pair.value as YamlNode | null) ?? null } : undefined;
+}
+
+/**
+ * Past this many keys a mapping's keys are found by name in a table made once: the passes look up
+ * each entry of a section by name, so a search through the mapping for each made a hostile file of
+ * 20,000 enums cost seconds. No pass changes a document, so the table stays true.
+ */
+const MANY = 16;
+
+const pairsByMap = new WeakMap<YAMLMap, Map<string, Pair>>();
+
+function pairsOf(map: YAMLMap): Map<string, Pair> {
+  let pairs = pairsByMap.get(map);
+  if (!pairs) {
+    pairs = new Map();
+    // The first pair of a name, as a search would find it.
+    for (const p of map.items) if (isScalar(p.key) && !pairs.has(String(p.key.value))) pairs.set(String(p.key.value), p as Pair);
+    pairsByMap.set(map, pairs);
+  }
+  return pairs;
+}
+
+/** A mapping's keys' indexes by name, for a mapping of more than `MANY` keys (`pairsOf`). */
+const indexesByPlace = new WeakMap<MapPlace, Map<string, number>>();
+
+function indexIn(place: MapPlace, name: string): number {
+  if (place.names.length <= MANY) return place.names.indexOf(name);
+  let indexes = indexesByPlace.get(place);
+  if (!indexes) {
+    indexes = new Map();
+    // The reader leaves a mapping with a name written twice to the library: each name is once here.
+    for (let i = 0; i < place.names.length; i++) indexes.set(place.names[i], i);
+    indexesByPlace.set(place, indexes);
+  }
+  return indexes.get(name) ?? -1;
 }
 
 /**
@@ -356,7 +425,7 @@ function placeAt(root: Place, path: Array<string | number>, key: boolean): Place
   for (let i = 0; i < path.length; i++) {
     const step = path[i];
     if (place.kind === 1) {
-      const at = place.names.indexOf(String(step));
+      const at = indexIn(place, String(step));
       if (at < 0) return place;
       place = i === path.length - 1 && key ? place.keys[at] : place.values[at];
     } else if (place.kind === 2) {

@@ -1,9 +1,9 @@
 /**
  * Sizes and parsing: files too large to be pack or scenario files, YAML alias bombs, YAML nested
- * past what a pack file may hold, a value where JavaScript expects text, expressions and blocks
- * nested past the call stack, a huge comment block, an absurd number of players. Each is refused
- * with a positioned diagnostic, never RB9000, and the large ones run in a child process held to
- * 512 MB and 10 s.
+ * past what a pack file may hold, a mapping of tens of thousands of keys, a value where JavaScript
+ * expects text, expressions and blocks nested past the call stack, a huge comment block, an absurd
+ * number of players. Each is refused with a positioned diagnostic, never RB9000, and the large ones
+ * run in a child process held to 512 MB and 10 s.
  */
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -120,6 +120,22 @@ describe('values and nesting', () => {
     const d = diagnostics.find((x) => x.file === 'pack.yaml' && /players\.max/.test(x.message));
     expectPositioned(d, texts);
     expect(d!.message).toMatch(/64/);
+  });
+});
+
+describe('YAML mappings of many keys', () => {
+  // The yaml library's own check of keys written twice compares each key with every key before it:
+  // 40,000 keys in one mapping took 21 s to parse. compiler/load.ts checks them by a set instead.
+  it('40,000 keys in one mapping the reader leaves to the library, two written twice: RB0010 at each', budget, () => {
+    const keys = Array.from({ length: 40_000 }, (_, i) => `k${i}: ${i}\n`).join('');
+    // The anchor leaves the file to the library.
+    const { diagnostics, texts } = compiled(`a: &x 1\n${keys}k5: 0\nk39999: *x\n`);
+    const twice = diagnostics.filter((d) => d.code === 'RB0010');
+    for (const d of twice) expectPositioned(d, texts);
+    expect(twice.map((d) => [d.line, d.message])).toEqual([
+      [40_002, 'the key `k5` appears twice in this mapping'],
+      [40_003, 'the key `k39999` appears twice in this mapping'],
+    ]);
   });
 });
 
