@@ -260,9 +260,13 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
       const { at, bracket } = parsed.tooDeep;
       report({
         code: 'RB0001',
-        message: bracket ? `this YAML is malformed: more than ${MAX_NESTING} \`[\` and \`{\` are open here, nested deeper than a pack file may be` : `this YAML is malformed: this line is indented past column ${MAX_NESTING} (its \`- \` items counted), nested deeper than a pack file may be`,
+        message: bracket
+          ? `this YAML is malformed: more than ${MAX_NESTING} \`[\` and \`{\` are open here, lists and mappings inside each other deeper than the ${MAX_NESTING} levels a pack file may nest (the file is not read)`
+          : `this YAML is malformed: this line is indented past column ${MAX_NESTING} (its \`- \` items counted), lists and mappings inside each other deeper than the ${MAX_NESTING} levels a pack file may nest (the file is not read)`,
         at: { file: src.path, start: at, end: at + 1 },
-        hint: `a pack file may nest its lists and mappings at most ${MAX_NESTING} deep: write the deep part flatter, or close the brackets left open`,
+        hint: bracket
+          ? 'close each `[` with `]` and each `{` with `}` where its list or mapping ends, e.g. `next: [a, [b, c]]`; a value nested this deep is better written as entries of its own, side by side'
+          : 'write the deep part as entries side by side at a shallower indentation, e.g. a list of lists as `- [a, b]` items, rather than each inside the one before',
       });
       continue;
     }
