@@ -74,6 +74,8 @@ export interface Checked {
   invariants: Array<Placed<A.InvariantDecl>>;
   roles: Map<string, Map<string, { expr: A.Expr; slots: number; fragment: Fragment; single: boolean }>>;
   scoring?: { score: A.Expr; tiebreak?: A.Expr; estimate?: A.Expr; slots: number; prefer: Array<{ key: string; expr: A.Expr; slots: number }> };
+  /** The declarations never checked, by rules text (`collect`): the tables hold nothing of their own for them. */
+  setAside: SetAside;
 }
 
 interface Var {
@@ -124,6 +126,7 @@ export function check(d: Declared, report: (x: DiagnosticInput) => void, memo?: 
     setups: [],
     invariants: [],
     roles: new Map(),
+    setAside: new Map(),
   };
   let errors = 0;
   const counted = (x: DiagnosticInput) => {
@@ -131,6 +134,7 @@ export function check(d: Declared, report: (x: DiagnosticInput) => void, memo?: 
     report(x);
   };
   const setAside = collect(c, counted);
+  c.setAside = setAside;
   memo?.begin(c, setAside.keys());
   new Checker(c, counted, memo).run();
   memo?.checked();

@@ -431,9 +431,15 @@ class Builder {
     this.idx.rules.set(f.file, list);
   }
 
-  /** The symbols of a rules text's declarations, before any use of them is recorded. */
+  /** Whether the checker set the declaration aside (a duplicate, a card's `proc`, one overridden): never checked. */
+  private setAside(unit: RulesUnit, decl: A.Decl): boolean {
+    return !!this.c?.setAside.get(unit)?.has(decl);
+  }
+
+  /** The symbols of a rules text's declarations, before any use of them is recorded: the live ones', so a hover shows what runs. */
   declarations(unit: RulesUnit): void {
     for (const decl of unit.program.decls) {
+      if (this.setAside(unit, decl)) continue;
       if (decl.kind === 'event' || decl.kind === 'fn' || decl.kind === 'pipeline' || decl.kind === 'check' || decl.kind === 'proc' || decl.kind === 'action' || decl.kind === 'guard') this.declKey(decl.kind, ownName(decl, unit), decl, unit);
     }
   }
@@ -442,9 +448,18 @@ class Builder {
     this.rulesPlace(unit.fragment);
     const at = (s: A.Span) => fragmentSpan(unit.fragment, s);
     for (const decl of unit.program.decls) {
-      const scope: Scope = { unit, defs: new Map(), uses: [], where: [] };
       const name = at(decl.nameSpan);
       const range = at(decl.span);
+      this.outline(unit.fragment.file, { name: decl.kind === 'setup' || decl.kind === 'flow' || decl.kind === 'invariant' ? decl.kind : decl.name, detail: signature(decl), kind: decl.kind, at: name, range: range.end > name.end ? range : name, children: [] });
+      if (this.setAside(unit, decl)) {
+        // Its name is a use of the symbol it would have declared, if another declares it; its body
+        // is not read: the tables may hold entries for its tree from where it was checked before
+        // (a compile session's) or from the same text checked in another of the game's files.
+        const key = NAMED.has(decl.kind) ? `${decl.kind}:${ownName(decl, unit)}` : undefined;
+        if (key && this.idx.symbols.has(key)) this.occur(key, name, false);
+        continue;
+      }
+      const scope: Scope = { unit, defs: new Map(), uses: [], where: [] };
       switch (decl.kind) {
         case 'event':
         case 'fn':
@@ -462,7 +477,6 @@ class Builder {
           if (this.c?.pipelines.has(decl.name)) this.occur(this.declKey('pipeline', decl.name), name, false);
           break;
       }
-      this.outline(unit.fragment.file, { name: decl.kind === 'setup' || decl.kind === 'flow' || decl.kind === 'invariant' ? decl.kind : decl.name, detail: signature(decl), kind: decl.kind, at: name, range: range.end > name.end ? range : name, children: [] });
       if (this.c) this.declBody(scope, decl);
       for (const use of scope.uses) {
         const def = scope.defs.get(use.slot);
@@ -714,6 +728,9 @@ function signature(d: A.Decl): string {
   if (d.kind === 'setup' || d.kind === 'flow' || d.kind === 'invariant') return d.kind;
   return `${d.kind} ${d.name}${params || binds}${returns}`;
 }
+
+/** The declarations that name a symbol of their own (`declKey`). */
+const NAMED = new Set<A.Decl['kind']>(['event', 'fn', 'pipeline', 'check', 'proc', 'action', 'guard']);
 
 /** A card's own function is known by its card and name, as calls to it are recorded (`luck.bonus`). */
 function ownName(decl: A.Decl, unit: RulesUnit): string {

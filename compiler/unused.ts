@@ -15,7 +15,11 @@ export function reportUnused(c: Checked, report: (x: DiagnosticInput) => void, m
   // A session's tables also hold the calls of declarations checked before (compiler/incremental.ts): its records say which are this compile's.
   const calls = memo ? memo.eachUnit('called', c.declared.units, (records) => calledNames(records.flatMap((r) => r.entries.calls.map(([, t]) => t as CallTarget)))) : [calledNames(c.calls.values())];
   const emits: string[][] = [];
-  for (const u of c.declared.units) emits.push(emitsOf(u.program.decls));
+  // A declaration set aside never runs, as its calls are never recorded: an override's base declaration emits nothing.
+  c.declared.units.forEach((u) => {
+    const aside = c.setAside.get(u);
+    emits.push(emitsOf(aside ? u.program.decls.filter((d) => !aside.has(d)) : u.program.decls));
+  });
   // What is found depends only on these names and on the declarations and where they stand: an
   // edit that changes none of them finds it again. What is declared by name is the game's rules
   // texts' (the same list while they are the same texts) and the cards' own functions.

@@ -190,6 +190,16 @@ describe('extending a pack', () => {
     const [n] = compile(ext('override fn extra(): number = 2'), { dependencies: { test: baseFiles } }).diagnostics;
     expect(n.code).toBe('RB0406');
   });
+
+  it('counts no emit of a base declaration an override replaced: the event it alone emitted is never emitted (RB0540)', () => {
+    const emitting = packFiles(base(`${flow}\nproc relay(p: player) {\n  emit ping(p)\n}`));
+    const unused = (rules: string) =>
+      compile(ext(rules), { dependencies: { test: emitting } })
+        .diagnostics.filter((d) => d.code === 'RB0540' && d.message.includes('`ping`'))
+        .map((d) => [d.file, d.message]);
+    expect(unused('event ping(p: player)')).toEqual([]);
+    expect(unused('event ping(p: player)\n  override proc relay(p: player) {\n    let q = p\n  }')).toEqual([['more.yaml', 'the event `ping` is never emitted, so no trigger on it ever runs']]);
+  });
 });
 
 describe('rules that could run forever', () => {

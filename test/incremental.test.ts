@@ -341,6 +341,44 @@ describe('a compile session gives what a cold compile gives', () => {
     }
   });
 
+  // The symbol index reads the checker's tables by node as the field writers do: a declaration set
+  // aside has no entries of its own there, but a session's tables may hold some from a compile in
+  // which the same tree was checked, and one tree may stand in two of the game's files.
+  it('a declaration set aside gives the symbol index what a cold compile gives, in a session: its name a use, nothing of its body', () => {
+    const tiny = readPackFolder('test/packs/tiny').filter((f) => !f.path.startsWith('scenarios/'));
+    const first = 'proc p2(x: player) {\n    let gain = 5\n    x.points += gain\n  }';
+    const second = 'proc p2(x: player) {\n    let loss = 0\n    x.points -= loss\n  }';
+    const withCard = (card: string) =>
+      tiny.find((f) => f.path === 'game.yaml')!.text.replace('    terrain: hills\n    next: [b]', `    terrain: hills\n    next: [b]${card ? `\n    rules: |\n      ${card.replace(/\n/g, '\n    ')}` : ''}`);
+    const pack = (a: string, b: string, card = ''): SourceFile[] => [
+      ...tiny.filter((f) => f.path !== 'game.yaml'),
+      { path: 'game.yaml', text: withCard(card) },
+      ...(a ? [{ path: 'a.yaml', text: `rules: |\n  ${a}\n` }] : []),
+      ...(b ? [{ path: 'b.yaml', text: `rules: |\n  ${b}\n` }] : []),
+    ];
+    const steps: Array<[what: string, files: SourceFile[]]> = [
+      ['b.yaml alone', pack('', first)],
+      ['a.yaml before it, b.yaml set aside', pack(second, first)],
+      ['the texts swapped', pack(first, second)],
+      ['swapped back', pack(second, first)],
+      ['one text in both files', pack(first, first)],
+      ['a card holds it', pack('', '', first)],
+      ['the game holds it, the card the other', pack(first, '', second)],
+    ];
+    const session = new CompileSession();
+    for (const [what, files] of steps) {
+      const cold = analyze(files, { symbols: true });
+      const warm = session.analyze(files, { symbols: true });
+      expect(warm.diagnostics, what).toEqual(cold.diagnostics);
+      expect(warm.symbols, what).toEqual(cold.symbols);
+      if (what === 'a.yaml before it, b.yaml set aside') {
+        const p2 = cold.symbols!.symbols.get('proc:p2')!;
+        expect([p2.defs.map((d) => d.file), p2.hover]).toEqual([['a.yaml'], '```\nproc p2(x: player)\n```\n*proc* declared at `a.yaml:2`']);
+        expect(cold.symbols!.occurrences.get('b.yaml')!.map((o) => [o.key, o.def])).toEqual([['proc:p2', false]]);
+      }
+    }
+  });
+
   // A procedure's body is no part of the environment: a card's guard report through it is kept
   // with the card (`unitFact`) and must be derived again when the game's rules change.
   it('a game procedure whose body alone changes reports again at the card that calls it, in a session as cold', () => {
