@@ -39,12 +39,15 @@ interface Drive {
   state: GameState;
   pick: Picker;
   asked: boolean;
+  stopBefore: ((player: string) => boolean) | undefined;
+  /** Whether a stop puts the drive back and steps to where it stopped (else the game suspends where it stopped). */
+  exact: boolean;
   /** The picks made while driven, the first the one that began the drive. */
   picks: number[];
   /** Whether a prompt was listed while driven: a refusal may then be one that stepping meets elsewhere. */
   listed: boolean;
-  /** Why the drive stopped at a prompt, or null. */
-  end: 'stopped' | 'none' | null;
+  /** Why the drive stopped at a prompt (`before`: before listing it), or null. */
+  end: 'before' | 'stopped' | 'none' | null;
 }
 
 let drive: Drive | null = null;
@@ -56,30 +59,50 @@ const atPrompt: PromptDriver = (c, body, slot) => {
   const d = drive;
   const st = c.st;
   if (d === null || st !== d.state) return NOT_DRIVEN;
+  if (d.stopBefore !== undefined && d.stopBefore(st.prompt!.player)) {
+    d.end = 'before';
+    return stop(d);
+  }
   d.listed = true;
   const n = drivenListing(st, d.asked);
   const k = n === 0 ? -1 : d.pick(n, st.prompt!.player);
   if (k < 0) {
     d.end = n === 0 ? 'none' : 'stopped';
-    throw STOP;
+    return stop(d);
   }
   d.picks.push(k);
   return drivenPick(st, k, c, body, slot);
 };
 
+/** A drive's end at the prompt asked now: put back to be stepped there, or, not `exact`, suspended there. */
+function stop(d: Drive): typeof NOT_DRIVEN {
+  if (d.exact) throw STOP;
+  return NOT_DRIVEN;
+}
+
 /**
  * Plays `state` (in playout mode, at a prompt or over) on, in place, each choice the picker's
  * (`asked`: among the asked player's choices only, as `playoutChoices(state, true)`), until the game
- * is over, the picker stops (the choices open then listed, as `playoutChoices` lists them), no
+ * is over, the picker stops (the choices open then listed, as `playoutChoices` lists them) or
+ * `stopBefore` does, asked at each prompt before it is listed with the player asked there, no
  * choice is open, or a choice is refused (the state then as it was before that choice, as
  * `playoutApply` leaves it). Internal, as playout mode is.
+ *
+ * `exact: false` is for a caller that reads a stopped game's records, not its frames (a search's
+ * rollout cut at a depth, valued by an estimate): a stop then suspends the game where it stopped,
+ * with no stepping again, and its frames may keep values that the blocks that ran last left in
+ * their locals, which no rule reads again (test/playout-driven.test.ts plays such games on to
+ * stepping's end), where stepping's hold others.
  */
-export function playDriven(state: GameState, pick: Picker, options: { asked?: boolean } = {}): DrivenEnd {
+export function playDriven(state: GameState, pick: Picker, options: { asked?: boolean; stopBefore?: (player: string) => boolean; exact?: boolean } = {}): DrivenEnd {
   const asked = options.asked ?? false;
+  const stopBefore = options.stopBefore;
+  const exact = options.exact ?? true;
   const drives = drivable(state);
   let made = 0;
   while (!state.over) {
     if (!state.prompt) return { ok: true, made, end: 'none' };
+    if (stopBefore?.(state.prompt.player)) return { ok: true, made, end: 'stopped' };
     const n = playoutChoices(state, asked);
     if (n === 0) return { ok: true, made, end: 'none' };
     const k = pick(n, state.prompt.player);
@@ -90,16 +113,19 @@ export function playDriven(state: GameState, pick: Picker, options: { asked?: bo
       made++;
       continue;
     }
-    const d: Drive = { state, pick, asked, picks: [k], listed: false, end: null };
+    const d: Drive = { state, pick, asked, stopBefore, exact, picks: [k], listed: false, end: null };
     const r = driven(d, k);
     if (r !== null && (r.ok || !d.listed)) {
       if (!r.ok) return refused(made, r);
       made += d.picks.length;
+      if (d.end === 'before') return { ok: true, made, end: 'stopped' };
+      if (d.end !== null) return { ok: true, made, end: d.end };
       continue;
     }
     const again = stepped(state, d.picks, asked);
     made += again.made;
     if (again.refused) return refused(made, again.refused);
+    if (d.end === 'before') return { ok: true, made, end: 'stopped' };
     if (d.end !== null) {
       playoutChoices(state, asked);
       return { ok: true, made, end: d.end };
