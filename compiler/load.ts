@@ -371,7 +371,7 @@ function pairsOf(map: YAMLMap): Map<string, Pair> {
 /** A mapping's keys' indexes by name, for a mapping of more than `MANY` keys (`pairsOf`). */
 const indexesByPlace = new WeakMap<MapPlace, Map<string, number>>();
 
-function indexIn(place: MapPlace, name: string): number {
+export function indexIn(place: MapPlace, name: string): number {
   if (place.names.length <= MANY) return place.names.indexOf(name);
   let indexes = indexesByPlace.get(place);
   if (!indexes) {

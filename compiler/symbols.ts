@@ -14,7 +14,8 @@ import { stmtBlocks, stmtExprs } from '../dsl/walk.ts';
 import { cardFnKey, type Checked, type Resolution } from './check.ts';
 import type { Declared, RulesUnit } from './declare.ts';
 import type { FileSpan } from './diagnostic.ts';
-import { fragmentSpan, isMap, isScalar, isSeq, nodeAt, spanOf, type LoadedFile, type LoadedPack } from './load.ts';
+import { fragmentSpan, type LoadedFile, type LoadedPack } from './load.ts';
+import { endOf, entriesOf, entryNamed, itemsOf, partAt, rootOf, scalarOf, spanOfPart, type Part } from './yamlParts.ts';
 import { LineIndex, type Fragment } from './source.ts';
 import * as Ty from './types.ts';
 import type { Type } from './types.ts';
@@ -287,81 +288,75 @@ class Builder {
 
   /** The names a YAML file declares: kinds (with fields and roles), enums, dice. */
   yamlFile(file: LoadedFile): void {
-    const root = file.doc.contents;
-    if (!isMap(root)) return;
-    const entry = (m: unknown, key: string) => (isMap(m) ? m.items.find((p) => isScalar(p.key) && String(p.key.value) === key) : undefined);
-    const kinds = entry(root, 'kinds');
-    if (kinds && isMap(kinds.value)) {
-      for (const pair of kinds.value.items) {
-        if (!isScalar(pair.key)) continue;
-        const kind = String(pair.key.value);
-        if (!this.d?.kinds.has(kind)) continue;
-        const at = spanOf(file, pair.key);
-        const key = this.kindKey(kind);
-        // A kind may be declared again elsewhere to add state or roles: the first is its declaration.
-        const first = this.d.kinds.get(kind)!.at;
-        this.occur(key, at, first.file === file.path && first.start === at.start);
-        const item: OutlineItem = { name: kind, detail: 'kind', kind: 'kind', at, range: rangeOf(file, pair.key, pair.value), children: [] };
-        for (const section of ['props', 'state'] as const) {
-          const fields = entry(pair.value, section);
-          if (!fields || !isMap(fields.value)) continue;
-          for (const f of fields.value.items) {
-            if (!isScalar(f.key)) continue;
-            const field = String(f.key.value);
-            const fat = spanOf(file, f.key);
-            const fkey = this.fieldKey(kind, field);
-            this.occur(fkey, fat, true);
-            item.children.push({ name: field, detail: this.idx.symbols.get(fkey)!.detail, kind: 'field', at: fat, range: rangeOf(file, f.key, f.value), children: [] });
-            this.typeText(file, isMap(f.value) ? (entry(f.value, 'type')?.value ?? null) : f.value);
-          }
+    const root = rootOf(file);
+    if (!entriesOf(root)) return;
+    const named = (part: Part | undefined) => {
+      const s = scalarOf(part);
+      return s && String(s.value);
+    };
+    const kinds = entriesOf(entryNamed(root, 'kinds')?.value);
+    for (const pair of kinds ?? []) {
+      const kind = named(pair.key);
+      if (kind === undefined || !this.d?.kinds.has(kind)) continue;
+      const at = spanOfPart(file, pair.key);
+      const key = this.kindKey(kind);
+      // A kind may be declared again elsewhere to add state or roles: the first is its declaration.
+      const first = this.d.kinds.get(kind)!.at;
+      this.occur(key, at, first.file === file.path && first.start === at.start);
+      const item: OutlineItem = { name: kind, detail: 'kind', kind: 'kind', at, range: rangeOf(file, pair.key, pair.value), children: [] };
+      for (const section of ['props', 'state'] as const) {
+        for (const f of entriesOf(entryNamed(pair.value, section)?.value) ?? []) {
+          const field = named(f.key);
+          if (field === undefined) continue;
+          const fat = spanOfPart(file, f.key);
+          const fkey = this.fieldKey(kind, field);
+          this.occur(fkey, fat, true);
+          item.children.push({ name: field, detail: this.idx.symbols.get(fkey)!.detail, kind: 'field', at: fat, range: rangeOf(file, f.key, f.value), children: [] });
+          this.typeText(file, entriesOf(f.value) ? entryNamed(f.value, 'type')?.value : f.value);
         }
-        const graph = entry(pair.value, 'graph');
-        if (graph && isScalar(graph.value) && this.hasField(kind, String(graph.value.value))) this.occur(this.fieldKey(kind, String(graph.value.value)), spanOf(file, graph.value), false);
-        const roles = entry(pair.value, 'roles');
-        if (roles && isMap(roles.value)) {
-          for (const r of roles.value.items) {
-            if (!isScalar(r.key)) continue;
-            const rat = spanOf(file, r.key);
-            this.occur(this.roleKey(kind, String(r.key.value)), rat, true);
-            item.children.push({ name: String(r.key.value), detail: `role of ${kind}`, kind: 'role', at: rat, range: rangeOf(file, r.key, r.value), children: [] });
-          }
-        }
-        const dflt = entry(pair.value, 'defaultRole');
-        if (dflt && isScalar(dflt.value) && this.d.kinds.get(kind)?.roles.has(String(dflt.value.value))) this.occur(this.roleKey(kind, String(dflt.value.value)), spanOf(file, dflt.value), false);
-        this.outline(file.path, item);
       }
-    }
-    const enums = entry(root, 'enums');
-    if (enums && isMap(enums.value)) {
-      for (const pair of enums.value.items) {
-        if (!isScalar(pair.key) || !this.d?.enums.has(String(pair.key.value))) continue;
-        const name = String(pair.key.value);
-        const at = spanOf(file, pair.key);
-        const key = this.enumKey(name);
-        const declared = this.d.enums.get(name)!.at;
-        this.occur(key, at, declared.file === file.path && declared.start === at.start);
-        const item: OutlineItem = { name, detail: this.idx.symbols.get(key)!.detail, kind: 'enum', at, range: rangeOf(file, pair.key, pair.value), children: [] };
-        if (isSeq(pair.value)) {
-          for (const m of pair.value.items) {
-            if (!isScalar(m)) continue;
-            const mat = spanOf(file, m);
-            this.occur(this.memberKey(String(m.value)), mat, true);
-            item.children.push({ name: String(m.value), detail: `member of ${name}`, kind: 'member', at: mat, range: mat, children: [] });
-          }
-        }
-        this.outline(file.path, item);
+      const graph = entryNamed(pair.value, 'graph')?.value;
+      const graphField = named(graph);
+      if (graphField !== undefined && this.hasField(kind, graphField)) this.occur(this.fieldKey(kind, graphField), spanOfPart(file, graph), false);
+      for (const r of entriesOf(entryNamed(pair.value, 'roles')?.value) ?? []) {
+        const role = named(r.key);
+        if (role === undefined) continue;
+        const rat = spanOfPart(file, r.key);
+        this.occur(this.roleKey(kind, role), rat, true);
+        item.children.push({ name: role, detail: `role of ${kind}`, kind: 'role', at: rat, range: rangeOf(file, r.key, r.value), children: [] });
       }
+      const dflt = entryNamed(pair.value, 'defaultRole')?.value;
+      const dfltRole = named(dflt);
+      if (dfltRole !== undefined && this.d.kinds.get(kind)?.roles.has(dfltRole)) this.occur(this.roleKey(kind, dfltRole), spanOfPart(file, dflt), false);
+      this.outline(file.path, item);
     }
-    const dice = entry(root, 'dice');
-    if (dice && isMap(dice.value)) {
-      for (const pair of dice.value.items) {
-        if (!isScalar(pair.key) || !this.d?.dice.has(String(pair.key.value))) continue;
-        const name = String(pair.key.value);
-        const at = spanOf(file, pair.key);
-        const key = this.dieKey(name);
-        this.occur(key, at, true);
-        this.outline(file.path, { name, detail: this.idx.symbols.get(key)!.detail, kind: 'die', at, range: rangeOf(file, pair.key, pair.value), children: [] });
-        if (isSeq(pair.value)) for (const f of pair.value.items) if (isScalar(f) && this.d.members.has(String(f.value))) this.occur(this.memberKey(String(f.value)), spanOf(file, f), false);
+    for (const pair of entriesOf(entryNamed(root, 'enums')?.value) ?? []) {
+      const name = named(pair.key);
+      if (name === undefined || !this.d?.enums.has(name)) continue;
+      const at = spanOfPart(file, pair.key);
+      const key = this.enumKey(name);
+      const declared = this.d.enums.get(name)!.at;
+      this.occur(key, at, declared.file === file.path && declared.start === at.start);
+      const item: OutlineItem = { name, detail: this.idx.symbols.get(key)!.detail, kind: 'enum', at, range: rangeOf(file, pair.key, pair.value), children: [] };
+      for (const m of itemsOf(pair.value) ?? []) {
+        const member = named(m);
+        if (member === undefined) continue;
+        const mat = spanOfPart(file, m);
+        this.occur(this.memberKey(member), mat, true);
+        item.children.push({ name: member, detail: `member of ${name}`, kind: 'member', at: mat, range: mat, children: [] });
+      }
+      this.outline(file.path, item);
+    }
+    for (const pair of entriesOf(entryNamed(root, 'dice')?.value) ?? []) {
+      const name = named(pair.key);
+      if (name === undefined || !this.d?.dice.has(name)) continue;
+      const at = spanOfPart(file, pair.key);
+      const key = this.dieKey(name);
+      this.occur(key, at, true);
+      this.outline(file.path, { name, detail: this.idx.symbols.get(key)!.detail, kind: 'die', at, range: rangeOf(file, pair.key, pair.value), children: [] });
+      for (const f of itemsOf(pair.value) ?? []) {
+        const face = named(f);
+        if (face !== undefined && this.d.members.has(face)) this.occur(this.memberKey(face), spanOfPart(file, f), false);
       }
     }
   }
@@ -372,13 +367,13 @@ class Builder {
   }
 
   /** The kinds and enums a type written in YAML (`list<region>`, `race?`) names. */
-  private typeText(file: LoadedFile, node: unknown): void {
-    if (!isScalar(node) || typeof node.value !== 'string' || !node.range) return;
+  private typeText(file: LoadedFile, part: Part | undefined): void {
+    const node = scalarOf(part);
+    if (!node || typeof node.value !== 'string') return;
     const parsed = parseType(node.value.trim());
     if (!parsed.value) return;
     const lead = node.value.length - node.value.trimStart().length;
-    const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' ? 1 : 0;
-    const base = node.range[0] + quoted + lead;
+    const base = node.start + (node.quoted ? 1 : 0) + lead;
     this.typeRef(parsed.value, (s) => ({ file: file.path, start: base + s.start, end: base + s.end }));
   }
 
@@ -394,33 +389,37 @@ class Builder {
     for (const e of this.d?.entities.values() ?? []) {
       const key = this.entityKey(e.id);
       this.occur(key, e.at, true);
-      const item = nodeAt(e.file.doc, e.path);
-      if (isMap(item)) {
-        const first = item.items[0];
-        if (first && isScalar(first.key)) this.occur(this.kindKey(e.kind), spanOf(e.file, first.key), false);
-        for (const pair of item.items.slice(1)) {
-          if (!isScalar(pair.key)) continue;
-          const field = String(pair.key.value);
+      const item = partAt(e.file, e.path);
+      const entries = entriesOf(item);
+      if (entries) {
+        const first = entries[0];
+        if (first && scalarOf(first.key)) this.occur(this.kindKey(e.kind), spanOfPart(e.file, first.key), false);
+        for (const pair of entries.slice(1)) {
+          const key = scalarOf(pair.key);
+          if (!key) continue;
+          const field = String(key.value);
           if (!this.hasField(e.kind, field)) continue;
-          this.occur(this.fieldKey(e.kind, field), spanOf(e.file, pair.key), false);
+          this.occur(this.fieldKey(e.kind, field), spanOfPart(e.file, pair.key), false);
           const kind = this.d!.kinds.get(e.kind)!;
           this.yamlValue(e.file, pair.value, (kind.props.get(field) ?? kind.state.get(field))!.type);
         }
       }
-      this.outline(e.file.path, { name: e.id, detail: this.idx.symbols.get(key)!.detail, kind: 'entity', at: e.at, range: item?.range ? spanOf(e.file, item) : e.at, children: [] });
+      const range = entries?.length ? rangeOf(e.file, entries[0].key, item) : e.at;
+      this.outline(e.file.path, { name: e.id, detail: this.idx.symbols.get(key)!.detail, kind: 'entity', at: e.at, range, children: [] });
     }
   }
 
   /** Ids and enum members written as a field's value in YAML. */
-  private yamlValue(file: LoadedFile, node: unknown, t: Type): void {
+  private yamlValue(file: LoadedFile, part: Part | undefined, t: Type): void {
     if (t.k === 'list') {
-      if (isSeq(node)) for (const x of node.items) this.yamlValue(file, x, t.of);
+      for (const x of itemsOf(part) ?? []) this.yamlValue(file, x, t.of);
       return;
     }
-    if (!isScalar(node) || node.value === null || node.value === undefined) return;
+    const node = scalarOf(part);
+    if (!node || node.value === null || node.value === undefined) return;
     const v = String(node.value);
-    if (t.k === 'entity' && this.d?.entities.get(v)?.kind === t.kind) this.occur(this.entityKey(v), spanOf(file, node), false);
-    else if (t.k === 'enum' && this.d?.enums.get(t.name)?.values.includes(v)) this.occur(this.memberKey(v), spanOf(file, node), false);
+    if (t.k === 'entity' && this.d?.entities.get(v)?.kind === t.kind) this.occur(this.entityKey(v), spanOfPart(file, part), false);
+    else if (t.k === 'enum' && this.d?.enums.get(t.name)?.values.includes(v)) this.occur(this.memberKey(v), spanOfPart(file, part), false);
   }
 
   // ─── rules ─────────────────────────────────────────────────────────────────
@@ -709,11 +708,10 @@ class Builder {
   }
 }
 
-/** A key and its value as one span of a file (an outline item's range). */
-function rangeOf(file: LoadedFile, key: { range?: [number, number, number] | null }, value: unknown): Place {
-  const start = key.range?.[0] ?? 0;
-  const v = (value as { range?: [number, number, number] } | null)?.range;
-  return { file: file.path, start, end: Math.max(v?.[1] ?? key.range?.[1] ?? start, start + 1) };
+/** A key and its value as one span of a file (an outline item's range), to the value's last scalar. */
+function rangeOf(file: LoadedFile, key: Part, value: Part | undefined): Place {
+  const start = scalarOf(key)?.start ?? 0;
+  return { file: file.path, start, end: Math.max(endOf(value) ?? endOf(key) ?? start, start + 1) };
 }
 
 function showRef(t: A.TypeRef): string {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { analyze } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
-import { definitionsAt, hoverAt, inRules, occurrenceAt, plain, referencesAt, type SymbolIndex } from '../compiler/symbols.ts';
+import { buildSymbols, definitionsAt, hoverAt, inRules, occurrenceAt, plain, referencesAt, type SymbolIndex } from '../compiler/symbols.ts';
 import type { SourceFile } from '../compiler/source.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -25,6 +25,33 @@ const sw = pack('smallworld-wow');
 const slice = (p: { file: string; start: number; end: number }) => sw.text(p.file).slice(p.start, p.end);
 
 describe('symbol index', () => {
+  // An editor asks for the index at its first hover: making the yaml library's document of each of
+  // a pack's files then cost more than the rest of the index.
+  it('is built from the reader\'s places, making no yaml library document of a file the reader read', () => {
+    const dir = `${root}content/smallworld-wow`;
+    const files = readPackFolder(dir);
+    const analysis = analyze(files, { dependencies: dependenciesOf(dir, files), lower: false });
+    const read = analysis.loaded!.files.filter((f) => f.root);
+    expect(read.length).toBe(analysis.loaded!.files.length);
+    const kept = read.map((f) => Object.getOwnPropertyDescriptor(f, 'doc')!);
+    const asked: string[] = [];
+    for (const f of read) {
+      Object.defineProperty(f, 'doc', {
+        configurable: true,
+        get() {
+          asked.push(f.path);
+          return kept[read.indexOf(f)].get!.call(f);
+        },
+      });
+    }
+    try {
+      expect(buildSymbols(analysis)).toEqual(sw.symbols);
+      expect(asked).toEqual([]);
+    } finally {
+      read.forEach((f, i) => Object.defineProperty(f, 'doc', kept[i]));
+    }
+  });
+
   it('finds the declaration of a pipeline from a call in another rule', () => {
     const conquest = sw.text('rules/conquest.yaml');
     const call = conquest.indexOf('2 + defenders(r)') + '2 + '.length;
