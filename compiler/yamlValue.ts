@@ -20,8 +20,11 @@ export function frozenValue(doc: Document.Parsed): unknown {
     }
     if (value !== UNPLAIN) return value;
   }
-  return deepFreeze(doc.toJS({ maxAliasCount: 100 }));
+  return deepFreeze(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
 }
+
+/** The yaml library's bound on what aliases may multiply (its `maxAliasCount`): an alias bomb is refused (RB0012). */
+export const MAX_ALIAS_COUNT = 100;
 
 /** Marks a node `plain` leaves to `toJS`. */
 const UNPLAIN: unique symbol = Symbol('unplain');

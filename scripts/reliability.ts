@@ -4,9 +4,12 @@
  * docs/reliability.md. The figures are never written by hand. `--fuzz-results a.json,b.json`
  * takes the fuzzer's figures from runs saved by `npm run fuzz -- --out` instead of fuzzing again
  * (a 100,000-case run made in parts on a busy machine); the parts must share one seed and cover
- * the cases from 0 without a gap or an overlap.
+ * the cases from 0 without a gap or an overlap. `--hostile-only` runs the hostile inputs alone and
+ * writes their section and the limits anew, keeping the other sections as the last full run wrote
+ * them (a hostile test added between long runs).
  *
- * - the hostile inputs of test/hostile/, one test each, through vitest;
+ * - the hostile inputs of test/hostile/, one test each, through vitest, and the limits the code
+ *   holds a stranger's content to (scripts/reliabilityLimits.ts);
  * - the fuzzer: random and mutated packs through the compiler (default 100,000);
  * - the runtime's model-based property on every shipped pack;
  * - the bot sweep, with every pack's invariants checked after every choice.
@@ -20,6 +23,7 @@ import { compile } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { sweepPacks } from '../simulate/sweep.ts';
 import { runFuzz, type FuzzReport } from './fuzzRun.ts';
+import { limitsSection } from './reliabilityLimits.ts';
 import { checkRuntimeModel, type ModelStats } from './runtimeModel.ts';
 
 const { values } = parseArgs({
@@ -30,6 +34,7 @@ const { values } = parseArgs({
     'model-runs': { type: 'string', default: '100' },
     'sweep-seeds': { type: 'string', default: '10' },
     workers: { type: 'string' },
+    'hostile-only': { type: 'boolean', default: false },
   },
 });
 const say = (line: string) => process.stderr.write(`${line}\n`);
@@ -116,21 +121,84 @@ function savedFuzz(files: string[]): FuzzReport {
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const n = (x: number) => x.toLocaleString('en-US');
 
+const DOC = 'docs/reliability.md';
+const FUZZ_HEADING = '## Fuzzing the compiler';
+
 say('hostile inputs (vitest test/hostile) …');
 const hostile = hostileInputs();
-const fuzz = values['fuzz-results'] ? savedFuzz(values['fuzz-results'].split(',')) : await fuzzNow(Number(values['fuzz-cases']));
-const modelRuns = Number(values['model-runs']);
-say(`the runtime's model: ${modelRuns} sequences per pack …`);
-const model = runtimeModel(modelRuns);
-const sweepSeeds = Number(values['sweep-seeds']);
-say(`the bot sweep: ${sweepSeeds} games per pack and number of players …`);
-const sweep = sweepPacks({ seeds: sweepSeeds });
-
 const hostileFailures = hostile.filter((h) => !h.passed).length;
-const modelFailures = model.filter((m) => m.failure).length;
-const failures = hostileFailures + fuzz.failures.length + modelFailures + sweep.failures.length;
-const total = (k: keyof ModelStats) => model.reduce((s, m) => s + (m.stats?.[k] ?? 0), 0);
 
+const hostileLines = [
+  '## Hostile inputs',
+  '',
+  `${n(hostile.length)} inputs tried, one test each in \`test/hostile/\`; ${n(hostile.length - hostileFailures)} refused cleanly or handled as promised, ${hostileFailures} failed. Each must be refused within ${HOSTILE_SECONDS} s (the slowest took ${(Math.max(0, ...hostile.map((h) => h.ms)) / 1000).toFixed(1)} s in this run, with the whole file's tests sharing the machine); inputs run through the CLI get a 512 MB heap.`,
+  '',
+  '| File | Input | Time | Outcome |',
+  '| --- | --- | --- | --- |',
+  ...hostile.map((h) => `| ${h.file} | ${cell(h.name)} | ${(h.ms / 1000).toFixed(2)} s | ${h.passed ? 'as promised' : `**failed**: ${cell(h.failure ?? '')}`} |`),
+  '',
+  '## Limits',
+  '',
+  'What a stranger\'s content is held to, as the code holds it (these figures are its constants), and what passing each gives.',
+  '',
+  ...limitsSection(),
+  '',
+];
+
+/** The sections after the hostile inputs and their failures: run now, or the last full run's with `--hostile-only`. */
+async function laterSections(): Promise<{ lines: string[]; failures: number }> {
+  if (values['hostile-only']) {
+    const old = readFileSync(DOC, 'utf8');
+    const from = old.indexOf(`\n${FUZZ_HEADING}\n`);
+    const total = /^\*\*Failures: (\d+)\*\*$/m.exec(old);
+    if (from < 0 || !total) throw new Error(`${DOC} has no full run to keep: run \`npm run reliability\` without --hostile-only`);
+    const oldHostile = (old.slice(0, from).match(/\| \*\*failed\*\*/g) ?? []).length;
+    return { lines: old.slice(from + 1).replace(/\n$/, '').split('\n').concat(''), failures: Number(total[1]) - oldHostile };
+  }
+  const fuzz = values['fuzz-results'] ? savedFuzz(values['fuzz-results'].split(',')) : await fuzzNow(Number(values['fuzz-cases']));
+  const modelRuns = Number(values['model-runs']);
+  say(`the runtime's model: ${modelRuns} sequences per pack …`);
+  const model = runtimeModel(modelRuns);
+  const sweepSeeds = Number(values['sweep-seeds']);
+  say(`the bot sweep: ${sweepSeeds} games per pack and number of players …`);
+  const sweep = sweepPacks({ seeds: sweepSeeds });
+  const modelFailures = model.filter((m) => m.failure).length;
+  const total = (k: keyof ModelStats) => model.reduce((s, m) => s + (m.stats?.[k] ?? 0), 0);
+  return {
+    failures: fuzz.failures.length + modelFailures + sweep.failures.length,
+    lines: [
+      FUZZ_HEADING,
+      '',
+      `- cases run: ${n(fuzz.cases)} (seed ${fuzz.seed}; mutated shipped and test packs, their YAML and their rules text, and random packs)`,
+      `- diagnostics reported: ${n(fuzz.diagnostics)}`,
+      '- checked for every case: no throw, no RB9000, no hang (a watchdog per case), no worker out of 512 MB, every diagnostic in a real file at a valid line and column',
+      `- failures: ${fuzz.failures.length}`,
+      ...fuzz.failures.slice(0, 20).map((f) => `  - case ${f.n}: ${cell(f.problem.split('\n')[0])}`),
+      '',
+      '## The runtime under random and tampered choices',
+      '',
+      'fast-check, through `newGame`, `legalChoices`, `apply` and `replay` only: a legal choice is taken; an illegal or',
+      'tampered one is refused with a reason and leaves the state byte for byte as it was; replaying any prefix of the',
+      'choices gives the state they gave live.',
+      '',
+      '| Pack | Sequences | Choices taken | Tampered choices refused | Outcome |',
+      '| --- | --- | --- | --- | --- |',
+      ...model.map((m) => `| ${m.pack} | ${n(m.stats?.sequences ?? 0)} | ${n(m.stats?.steps ?? 0)} | ${n(m.stats?.refused ?? 0)} | ${m.failure ? `**failed**: ${cell(m.failure)}` : 'as promised'} |`),
+      `| all | ${n(total('sequences'))} | ${n(total('steps'))} | ${n(total('refused'))} | ${modelFailures} failed |`,
+      '',
+      '## The bot sweep',
+      '',
+      `- games played by random bots: ${n(sweep.games)} (${sweepSeeds} seeds for every shipped pack and number of players)`,
+      `- steps, each followed by a check of the pack's invariants: ${n(sweep.steps)}`,
+      `- failures: ${sweep.failures.length}`,
+      ...sweep.failures.slice(0, 20).map((f) => `  - ${f.pack}${f.players ? `, ${f.players} players, seed ${f.seed}, step ${f.step}` : ''}: ${cell(f.message)}`),
+      '',
+    ],
+  };
+}
+
+const later = await laterSections();
+const failures = hostileFailures + later.failures;
 const lines = [
   '# Reliability',
   '',
@@ -140,41 +208,9 @@ const lines = [
   '',
   `**Failures: ${failures}**`,
   '',
-  '## Hostile inputs',
-  '',
-  `${n(hostile.length)} inputs tried, one test each in \`test/hostile/\`; ${n(hostile.length - hostileFailures)} refused cleanly or handled as promised, ${hostileFailures} failed. Each must be refused within ${HOSTILE_SECONDS} s (the slowest took ${(Math.max(0, ...hostile.map((h) => h.ms)) / 1000).toFixed(1)} s in this run, with the whole file's tests sharing the machine); inputs run through the CLI get a 512 MB heap.`,
-  '',
-  '| File | Input | Time | Outcome |',
-  '| --- | --- | --- | --- |',
-  ...hostile.map((h) => `| ${h.file} | ${cell(h.name)} | ${(h.ms / 1000).toFixed(2)} s | ${h.passed ? 'as promised' : `**failed**: ${cell(h.failure ?? '')}`} |`),
-  '',
-  '## Fuzzing the compiler',
-  '',
-  `- cases run: ${n(fuzz.cases)} (seed ${fuzz.seed}; mutated shipped and test packs, their YAML and their rules text, and random packs)`,
-  `- diagnostics reported: ${n(fuzz.diagnostics)}`,
-  '- checked for every case: no throw, no RB9000, no hang (a watchdog per case), no worker out of 512 MB, every diagnostic in a real file at a valid line and column',
-  `- failures: ${fuzz.failures.length}`,
-  ...fuzz.failures.slice(0, 20).map((f) => `  - case ${f.n}: ${cell(f.problem.split('\n')[0])}`),
-  '',
-  '## The runtime under random and tampered choices',
-  '',
-  'fast-check, through `newGame`, `legalChoices`, `apply` and `replay` only: a legal choice is taken; an illegal or',
-  'tampered one is refused with a reason and leaves the state byte for byte as it was; replaying any prefix of the',
-  'choices gives the state they gave live.',
-  '',
-  '| Pack | Sequences | Choices taken | Tampered choices refused | Outcome |',
-  '| --- | --- | --- | --- | --- |',
-  ...model.map((m) => `| ${m.pack} | ${n(m.stats?.sequences ?? 0)} | ${n(m.stats?.steps ?? 0)} | ${n(m.stats?.refused ?? 0)} | ${m.failure ? `**failed**: ${cell(m.failure)}` : 'as promised'} |`),
-  `| all | ${n(total('sequences'))} | ${n(total('steps'))} | ${n(total('refused'))} | ${modelFailures} failed |`,
-  '',
-  '## The bot sweep',
-  '',
-  `- games played by random bots: ${n(sweep.games)} (${sweepSeeds} seeds for every shipped pack and number of players)`,
-  `- steps, each followed by a check of the pack's invariants: ${n(sweep.steps)}`,
-  `- failures: ${sweep.failures.length}`,
-  ...sweep.failures.slice(0, 20).map((f) => `  - ${f.pack}${f.players ? `, ${f.players} players, seed ${f.seed}, step ${f.step}` : ''}: ${cell(f.message)}`),
-  '',
+  ...hostileLines,
+  ...later.lines,
 ];
-writeFileSync('docs/reliability.md', lines.join('\n'));
-say(`docs/reliability.md written: ${failures} failures`);
+writeFileSync(DOC, lines.join('\n'));
+say(`${DOC} written: ${failures} failures`);
 process.exitCode = failures ? 1 : 0;

@@ -4,13 +4,14 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { limitsSection } from '../../scripts/reliabilityLimits.ts';
 
 const doc = readFileSync('docs/reliability.md', 'utf8');
 
 describe('docs/reliability.md', () => {
   it('has its sections in order, written by the command', () => {
     const headings = doc.split('\n').filter((l) => l.startsWith('#'));
-    expect(headings).toEqual(['# Reliability', '## Hostile inputs', '## Fuzzing the compiler', '## The runtime under random and tampered choices', '## The bot sweep']);
+    expect(headings).toEqual(['# Reliability', '## Hostile inputs', '## Limits', '## Fuzzing the compiler', '## The runtime under random and tampered choices', '## The bot sweep']);
     expect(doc).toContain('Written by `npm run reliability`');
   });
 
@@ -26,6 +27,10 @@ describe('docs/reliability.md', () => {
     expect([...listed].sort()).toEqual(files.sort());
     const tried = Number(/^([\d,]+) inputs tried/m.exec(doc)?.[1].replace(/,/g, ''));
     expect(tried).toBe(doc.split('\n').filter((l) => /^\| [\w.-]+\.test\.ts \|/.test(l)).length);
+  });
+
+  it('lists the limits the code holds now', () => {
+    expect(doc).toContain(`\n${limitsSection().join('\n')}\n`);
   });
 
   it('gives the figures of the fuzzer, the runtime model and the sweep', () => {
