@@ -13,7 +13,7 @@
  */
 import type { CompiledPack } from '../compiled.ts';
 import { cloneState } from '../clone.ts';
-import { apply, applyInPlace, attach, newGame, playoutApply, playoutApplyChoice, playoutChoices } from '../index.ts';
+import { apply, applyInPlace, attach, newGame, playDriven, playoutApplyChoice } from '../index.ts';
 import type { BudgetName } from '../refusal.ts';
 import type { Choice, GameState } from '../types.ts';
 import { display } from '../values.ts';
@@ -191,12 +191,28 @@ export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame
     const seat = seats.get(asked)!;
     const stuck = (): AgentGame => ({ state, stopped: { kind: 'stuck', reason: `${display(pack, asked)} (${asked}) must act but has no legal choice at step ${state.choices.length + 1}` } });
     if (playout && seat.index) {
-      const n = playoutChoices(state, true);
-      if (!n) return stuck();
-      const k = seat.index(state, n, asked);
-      const r = playoutApply(state, k);
-      if (!r.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice at place ${k + 1} of the list was refused at step ${state.choices.length + 1}: ${r.reason}`, ...(r.budget && { budget: r.budget }) } };
-      o.observe?.(state);
+      // Driven (runtime/drivenPlayout.ts) while seats that pick by place are asked and the limit is
+      // not reached: each is shown the number of its choices where the rules ask it.
+      let k = -1;
+      const played = state;
+      const end = playDriven(
+        played,
+        (n, player) => {
+          k = seats.get(player)!.index!(played, n, player);
+          return k;
+        },
+        {
+          asked: true,
+          // Asked at each prompt the drive reaches: the state then is the one the last choice made.
+          stopBefore: (player) => {
+            if (k >= 0) o.observe?.(played);
+            return !seats.get(player)!.index || played.choices.length >= o.maxSteps;
+          },
+        },
+      );
+      if (end.ok && end.end === 'over' && end.made > 0) o.observe?.(played);
+      if (!end.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice at place ${k + 1} of the list was refused at step ${state.choices.length + 1}: ${end.reason}`, ...(end.budget && { budget: end.budget }) } };
+      if (end.end === 'none') return { state, stopped: { kind: 'stuck', reason: `${display(pack, state.prompt!.player)} (${state.prompt!.player}) must act but has no legal choice at step ${state.choices.length + 1}` } };
       continue;
     }
     const legal = choicesOfAsked(state);
