@@ -1,7 +1,7 @@
 import type { CompiledPack } from '../compiled.ts';
 import { cloneState } from '../clone.ts';
 import { estimates, preferences } from '../estimate.ts';
-import { playoutApply, playoutApplyChoice, playoutChoices, standings } from '../index.ts';
+import { playDriven, playoutApplyChoice, standings } from '../index.ts';
 import type { Choice, GameState } from '../types.ts';
 import { choicesOfAsked, decisionRandom } from './decision.ts';
 import { determinise } from './determinise.ts';
@@ -371,13 +371,11 @@ type Going = (st: GameState) => boolean;
 
 /** Random choices from `st` while `going` holds, the game is on and fewer than `cut` steps were played. */
 function playOn(st: GameState, random: () => number, steps: number, cut: number, going: Going): { st: GameState; steps: number } {
-  // In playout mode: a rollout's record is never read, only the state it ends in.
-  for (; !st.over && steps < cut && going(st); steps++) {
-    const n = playoutChoices(st, true);
-    if (!n) break;
-    if (!playoutApply(st, Math.floor(random() * n)).ok) break;
-  }
-  return { st, steps };
+  // In playout mode, driven: a rollout's record is never read, only the records of the state it
+  // ends in, not its frames (`exact: false`).
+  const from = st.choices.length - steps;
+  const end = playDriven(st, (n) => Math.floor(random() * n), { asked: true, exact: false, stopBefore: () => st.choices.length - from >= cut || !going(st) });
+  return { st, steps: steps + end.made };
 }
 
 /** Choices from `st` by the pack's preference (`preferred`), with chance `noise` a random one, while `going` holds, the game is on and fewer than `cut` steps were played. */
