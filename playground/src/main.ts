@@ -245,8 +245,11 @@ class App implements AppContext {
     this.game.packAt = performance.now();
     this.game.lowerMs = r.lowerMs ?? 0;
     // The same summary as before: the one drawn from is kept, so the board need not be drawn again.
-    if (!this.summary || r.summaryDigest === undefined || r.summaryDigest !== this.summaryDigest) this.summary = r.summary;
+    const summaryChanged = !this.summary || r.summaryDigest === undefined || r.summaryDigest !== this.summaryDigest;
+    if (summaryChanged) this.summary = r.summary;
     this.summaryDigest = r.summaryDigest;
+    // The open tab may list what the summary holds (the Balance tab's bots): drawn again when it changes.
+    if (summaryChanged) this.panel.render();
     this.version = r.version;
     if (!r.summary.languages.includes(this.playPane.lang)) this.playPane.lang = r.summary.languages[0] ?? 'en';
     // Edit and replay: the game in progress replays its choices under the new rules.
