@@ -88,6 +88,8 @@ class Fn {
   readsTable = false;
   /** How many built-ins given as the interpreter's closures it calls: they read `c.it`, which generated loops then set. */
   closures = 0;
+  /** The temporaries holding an element of a loop over a property's list (`Walk`), and what holds it as an argument of a function given inline. */
+  walks = new Map<string, Walk>();
   temp(): string {
     return `v${this.temps++}`;
   }
@@ -98,6 +100,24 @@ class Fn {
     if (t === undefined) throw new Error(`internal: local ${slot} is past a function's locals`);
     return t;
   }
+}
+
+/**
+ * A loop over the list a property gives an entity (`line.cells`), walked element by element: a
+ * property of the element read in the loop (`it.lines`) is found in a column made once of that
+ * property of each element of each entity's list, in order (`Unit.alongside`), taken once before
+ * the loop and read by the loop's index, where each element's read was one more look-up by its id.
+ */
+interface Walk {
+  /** The temporary holding the entity whose list is walked. */
+  owner: string;
+  /** The list's property. */
+  field: string;
+  /** The loop's index. */
+  index: string;
+  /** What is taken before the loop: a property's column alongside the list, by the element's property. */
+  taken: Map<string, string>;
+  code: string;
 }
 
 export class Unit {
@@ -111,6 +131,8 @@ export class Unit {
    */
   readonly late: Array<{ entry: number; builtin: string; args: number[] }> = [];
   private readonly known = new Map<unknown, number>();
+  /** The columns made alongside a list property's, by the list's property and the element's. */
+  private readonly along = new Map<string, unknown>();
 
   constructor(private readonly hooks: UnitHooks) {}
 
@@ -332,6 +354,8 @@ export class Unit {
         return { code: '', val: 'c.st.current', fixed: false };
       case 'prop': {
         const t = this.expr(e.target, f);
+        const walked = this.walked(f, t.val, e);
+        if (walked !== undefined) return { code: t.code, val: walked, fixed: false };
         const id = f.temp();
         const empty = this.value(e.empty);
         return this.into(f, `${t.code}${id} = ${t.val};`, `typeof ${id} === "string" ? (${this.ref(this.hooks.column(e.field))}.get(${id}) ?? ${empty}) : ${empty}`);
@@ -461,23 +485,74 @@ export class Unit {
    * does. Nothing else reads a context's `it`: a function or pipeline called takes a context of its
    * own, and a context a refusal leaves is not used again.
    */
-  private loop(f: Fn, source: Out, body: (x: string) => string, after = ''): string {
+  private loop(f: Fn, source: Out, body: (x: string) => string, after = '', over?: { owner: string; field: string }): string {
     const xs = f.temp();
     const i = f.temp();
     const x = f.temp();
     const outer = f.it;
     const closures = f.closures;
+    const walk: Walk | undefined = over && { ...over, index: i, taken: new Map(), code: '' };
+    if (walk) f.walks.set(x, walk);
     f.it = x;
     const inner = body(x);
     f.it = outer;
-    if (f.closures === closures) return `${source.code}${xs} = ${source.val} ?? []; for (${i} = 0; ${i} < ${xs}.length; ${i}++) {H.spend(); ${x} = ${xs}[${i}];${inner}}${after}`;
+    f.walks.delete(x);
+    const taken = walk?.code ?? '';
+    if (f.closures === closures) return `${source.code}${xs} = ${source.val} ?? [];${taken} for (${i} = 0; ${i} < ${xs}.length; ${i}++) {H.spend(); ${x} = ${xs}[${i}];${inner}}${after}`;
     const saved = f.temp();
-    return `${source.code}${xs} = ${source.val} ?? []; ${saved} = c.it; for (${i} = 0; ${i} < ${xs}.length; ${i}++) {H.spend(); ${x} = ${xs}[${i}]; c.it = ${x};${inner}} c.it = ${saved};${after}`;
+    return `${source.code}${xs} = ${source.val} ?? [];${taken} ${saved} = c.it; for (${i} = 0; ${i} < ${xs}.length; ${i}++) {H.spend(); ${x} = ${xs}[${i}]; c.it = ${x};${inner}} c.it = ${saved};${after}`;
+  }
+
+  /** A loop over `source` (`loop`), walked along (`Walk`) where it is the list a property gives an entity. */
+  private loopOver(f: Fn, source: Expr, body: (x: string) => string, after = ''): string {
+    if (source.op !== 'prop') return this.loop(f, this.expr(source, f), body, after);
+    const t = this.expr(source.target, f);
+    const owner = f.temp();
+    const empty = this.value(source.empty);
+    const read = this.walked(f, t.val, source) ?? `typeof ${owner} === "string" ? (${this.ref(this.hooks.column(source.field))}.get(${owner}) ?? ${empty}) : ${empty}`;
+    const list = this.into(f, `${t.code}${owner} = ${t.val};`, read);
+    return this.loop(f, list, body, after, { owner, field: source.field });
+  }
+
+  /** The read of property `e` of `target` where `target` is an element walked along (`Walk`): its place in the column taken before the loop. */
+  private walked(f: Fn, target: string, e: { field: string; empty: Value }): string | undefined {
+    const walk = f.walks.get(target);
+    if (walk === undefined) return undefined;
+    const column = this.alongside(walk.field, e.field, e.empty);
+    if (column === undefined) return undefined;
+    let taken = walk.taken.get(e.field);
+    if (taken === undefined) {
+      taken = f.temp();
+      walk.taken.set(e.field, taken);
+      walk.code += `${taken} = typeof ${walk.owner} === "string" ? ${this.ref(column)}.get(${walk.owner}) : undefined;`;
+    }
+    return `${taken}[${walk.index}]`;
+  }
+
+  /**
+   * The column of `field` alongside the lists of `list`'s column: by entity, for each element of its
+   * list in order, that element's `field` as a read of it gives it (through none or an id with
+   * none, `empty`); undefined where a list's value is not a list.
+   */
+  private alongside(list: string, field: string, empty: Value): Map<unknown, Value[]> | undefined {
+    const key = JSON.stringify([list, field, empty]);
+    if (this.along.has(key)) return this.along.get(key) as Map<unknown, Value[]> | undefined;
+    const lists = this.hooks.column(list);
+    const values = this.hooks.column(field);
+    let made: Map<unknown, Value[]> | undefined;
+    if (lists instanceof Map && values instanceof Map && [...lists.values()].every((xs) => xs === null || Array.isArray(xs))) {
+      made = new Map();
+      for (const [id, xs] of lists as Map<unknown, Value[] | null>) {
+        if (xs !== null) made.set(id, xs.map((x) => (typeof x === 'string' ? ((values.get(x) as Value | undefined) ?? empty) : empty)));
+      }
+    }
+    this.along.set(key, made);
+    return made;
   }
 
   private where(e: Extract<Expr, { op: 'where' }>, f: Fn): Out {
     const out = f.temp();
-    const code = this.loop(f, this.expr(e.source, f), (x) => {
+    const code = this.loopOver(f, e.source, (x) => {
       const cond = this.expr(e.cond, f);
       return `${e.slot >= 0 ? `${f.local(e.slot)} = ${x};` : ''}${cond.code}if (${cond.val} === true) ${out}.push(${x});`;
     });
@@ -499,7 +574,7 @@ export class Unit {
         const w = firstMatchOf(e);
         if (!w) return this.call(f, '', [a], ([x]) => [`${list(x)}[0] ?? null`]);
         const found = f.temp();
-        const code = this.loop(f, this.expr(w.source, f), (x) => {
+        const code = this.loopOver(f, w.source, (x) => {
           const cond = this.expr(w.cond, f);
           return `${cond.code}if (${cond.val} === true) {${found} = ${x}; break;}`;
         });
@@ -522,7 +597,7 @@ export class Unit {
         return this.call(f, '', [a, b], ([x, y]) => [`(c.prog.pack.links[${x}] ?? []).includes(${y})`]);
       case 'sum': {
         const total = f.temp();
-        const code = this.loop(f, this.expr(a, f), () => {
+        const code = this.loopOver(f, a, () => {
           const v = this.expr(b, f);
           return `${v.code}${total} += ${v.val};`;
         });
@@ -532,7 +607,7 @@ export class Unit {
       case 'all': {
         const wanted = e.name === 'any';
         const found = f.temp();
-        const code = this.loop(f, this.expr(a, f), () => {
+        const code = this.loopOver(f, a, () => {
           const v = this.expr(b, f);
           return `${v.code}if ((${v.val} === true) === ${wanted}) {${found} = ${wanted}; break;}`;
         });
@@ -543,7 +618,7 @@ export class Unit {
         const found = f.temp();
         const best = f.temp();
         const cmp = e.name === 'highest' ? '>' : '<';
-        const code = this.loop(f, this.expr(a, f), (x) => {
+        const code = this.loopOver(f, a, (x) => {
           const v = this.expr(b, f);
           const n = f.temp();
           return `${v.code}${n} = ${v.val}; if (${found} === null || ${n} ${cmp} ${best}) {${found} = ${x}; ${best} = ${n};}`;
@@ -583,6 +658,9 @@ export class Unit {
     e.args.forEach((a, i) => {
       const x = this.expr(a, f);
       out += `${x.code}${locals[i]} = ${x.val};`;
+      // An element walked along is still one as the function's argument: its locals are not written again.
+      const walk = f.walks.get(x.val);
+      if (walk !== undefined) f.walks.set(locals[i], walk);
     });
     for (let i = e.args.length; i < locals.length; i++) out += `${locals[i]} = null;`;
     const outer = { it: f.it, locals: f.locals };
