@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { documentOf } from '../compiler/load.ts';
+import { readScenarioFile } from '../scenario/read.ts';
 import { seeded } from './helpers/rulesTexts.ts';
 
 /**
  * The compiler finds a key written twice in a mapping itself, by a set a mapping (compiler/load.ts),
  * where the yaml library's `uniqueKeys` compares each key with every key before it: it must find
- * the keys the library finds, in its order, with the one syntax error the compiler reports.
+ * the keys the library finds, in its order, with the one syntax error the compiler reports. The
+ * scenario reader reads by the same function.
  */
 
 function yamlFiles(dir: string): string[] {
@@ -49,19 +51,47 @@ function withCopy(text: string, random: () => number): string {
   return t;
 }
 
+/** The texts of every file and 1,000 seeded copies of their lines, most of which write a key twice. */
+function* withCopies(): Generator<string> {
+  yield* texts;
+  const random = seeded(7);
+  const small = texts.filter((t) => t.length < 20000);
+  for (let k = 0; k < 1000; k++) yield withCopy(small[Math.floor(random() * small.length)], random);
+}
+
+/**
+ * Every YAML error of a scenario file as its problems give them, sorted by place: the library's
+ * errors, a key written twice put past the blanks before it (the library puts it at the end of the
+ * line before the key), where the scenario reader puts it.
+ */
+function scenarioProblems(text: string, errors: ReadonlyArray<{ code: string; message: string; pos: [number, number] }>): Array<[number, string]> {
+  const at = (e: { code: string; pos: [number, number] }) => (e.code === 'DUPLICATE_KEY' ? e.pos[0] + /^\s*/.exec(text.slice(e.pos[0]))![0].length : e.pos[0]);
+  return errors.map((e): [number, string] => [at(e), `this YAML is malformed: ${e.message.split('\n')[0]}`]).sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]));
+}
+
 describe('keys written twice', () => {
   it('are found as the library finds them, in every file and in seeded copies of their lines', () => {
-    for (const text of texts) expect(byCompiler(text)).toEqual(byLibrary(text));
-    const random = seeded(7);
-    const small = texts.filter((t) => t.length < 20000);
     let twice = 0;
-    for (let k = 0; k < 1000; k++) {
-      const text = withCopy(small[Math.floor(random() * small.length)], random);
+    for (const text of withCopies()) {
       const library = byLibrary(text);
       if (library.some(([code]) => code === 'DUPLICATE_KEY')) twice++;
-      expect({ k, text, found: byCompiler(text) }).toEqual({ k, text, found: library });
+      expect({ text, found: byCompiler(text) }).toEqual({ text, found: library });
     }
     // Most copies of a key's line make it twice in its mapping.
+    expect(twice).toBeGreaterThan(150);
+  });
+
+  it('in a scenario file are the problems the library finds, each at its key, the first in the file first', () => {
+    let twice = 0;
+    for (const text of withCopies()) {
+      const library = scenarioProblems(text, parseDocument(text, { uniqueKeys: true, prettyErrors: false, logLevel: 'error' }).errors);
+      const problems = readScenarioFile({ path: 'twice.yaml', text }).problems.filter((p) => p.message.startsWith('this YAML is malformed'));
+      const found = problems.map((p): [number, string] => [p.at.offset, p.message]);
+      expect({ text, found: [...found].sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1])) }).toEqual({ text, found: library });
+      expect(found.map(([at]) => at)).toEqual(library.map(([at]) => at));
+      for (const p of problems) expect(p.hint).toBe(p.message.endsWith('Map keys must be unique') ? 'each key may appear once in a mapping' : undefined);
+      if (problems.some((p) => p.hint)) twice++;
+    }
     expect(twice).toBeGreaterThan(150);
   });
 
