@@ -99,6 +99,19 @@ const WARM_CALLS = 2000;
  */
 const STEPS_WORTH_GENERATING = 25;
 
+/**
+ * A part of the rules (an expression, a statement, an action's checks) is generated when it ran at
+ * least once every this many choices listed or applied while its pack warmed (`WARM_CALLS`); the
+ * rest stays the interpreter's closures. Each generated function is code of its own for V8 to
+ * optimise once it is hot, in each thread, and a part run a few times a game got hot only after
+ * hundreds of games, one by one, each compiled on a helper thread that a second thread playing
+ * then lacked: Small World, 2 players, one thread, games 200–1000, all 1,275 functions generated,
+ * V8's helper threads took 11% of the player's CPU (183 functions optimised meanwhile); with only
+ * the parts run often generated (201 functions), 4%, and the player took no more time (bench/threadCpu.ts; 4 players, warmed
+ * at 2: 9% → 3%). The interpreter's closures are shared by every part, and optimised in the first games.
+ */
+const CALLS_PER_RUN = 20;
+
 const programs: Record<EngineName | 'warming', WeakMap<CompiledPack, Program>> = { generated: new WeakMap(), interpreter: new WeakMap(), warming: new WeakMap() };
 
 /** The pack's rules as handlers, linked once per pack and engine. */
@@ -108,20 +121,30 @@ export function programOf(pack: CompiledPack, engine: EngineName | undefined = d
   if (!prog) {
     if (kind === 'generated') prog = generatedProgram(pack);
     else if (kind === 'interpreter') prog = link(pack);
-    else prog = warmingProgram(programOf(pack, 'interpreter'));
+    else prog = warmingProgram(pack);
     programs[kind].set(pack, prog);
   }
   return prog;
 }
 
 /**
- * The interpreter's handlers, counting their uses and steps: they take no program but the one a
- * context names. Made as one literal in the order `link` makes a program, so every program has one
- * shape: a spread copy had another, and the rules' reads of a context's program, seeing two
- * shapes, ran a quarter slower on small games even once the game had left the warming program.
+ * How many times each part of a warming program's rules ran (`CALLS_PER_RUN`), by the part's
+ * lowered operation (an `Expr`, a `Stmt`, an `ActionDef` for its checks): kept until the pack turns.
  */
-function warmingProgram(p: Program): Program {
-  return {
+type Runs = Map<object, { n: number }>;
+const runsWhileWarming = new WeakMap<Program, Runs>();
+
+/**
+ * The interpreter's handlers, counting their uses and steps, and each part's runs (`Runs`): they
+ * take no program but the one a context names. Made as one literal in the order `link` makes a
+ * program, so every program has one shape: a spread copy had another, and the rules' reads of a
+ * context's program, seeing two shapes, ran a quarter slower on small games even once the game had
+ * left the warming program.
+ */
+function warmingProgram(pack: CompiledPack): Program {
+  const runs: Runs = new Map();
+  const p = link(pack, undefined, undefined, runs);
+  const warming: Program = {
     pack: p.pack,
     blocks: p.blocks,
     roles: p.roles,
@@ -144,6 +167,8 @@ function warmingProgram(p: Program): Program {
     prefer: p.prefer,
     warming: { calls: 0, steps: 0, next: undefined },
   };
+  runsWhileWarming.set(warming, runs);
+  return warming;
 }
 
 /**
@@ -155,9 +180,12 @@ export function warmed(prog: Program): Program {
   if (w === undefined) return prog;
   if (w.next === undefined) {
     if (++w.calls < WARM_CALLS) return prog;
+    const runs = runsWhileWarming.get(prog)!;
+    runsWhileWarming.delete(prog);
     if (w.steps < STEPS_WORTH_GENERATING * w.calls) return (w.next = programOf(prog.pack, 'interpreter'));
+    const often = w.calls / CALLS_PER_RUN;
     try {
-      w.next = programOf(prog.pack, 'generated');
+      w.next = generatedProgram(prog.pack, (part) => (runs.get(part)?.n ?? 0) >= often);
     } catch (e) {
       // A page whose content security policy forbids making code keeps the interpreter.
       if (!(e instanceof EvalError)) throw e;
@@ -167,12 +195,14 @@ export function warmed(prog: Program): Program {
   return w.next;
 }
 
-/** The functions a linker takes for expressions, statements and actions' checks instead of making closures (`generatedProgram`). */
+/** The functions a linker takes for expressions, statements and actions' checks instead of making closures (`generatedProgram`); undefined for one left to the interpreter. */
 interface Generated {
   expr(e: Expr): ExprFn | undefined;
   stmt(s: Stmt): StmtFn | undefined;
-  checks(a: ActionDef, needs: number[], silent: { reason: string }): Pick<ActionCode, 'pre' | 'holdsWith' | 'candidates'>;
+  checks(a: ActionDef, needs: number[], silent: { reason: string }): Checks | undefined;
 }
+
+type Checks = Pick<ActionCode, 'pre' | 'holdsWith' | 'candidates'>;
 
 /** What the generated code calls: the interpreter's own helpers, so both count budgets and copy lists in one place. */
 function helpersFor(pack: CompiledPack) {
@@ -207,15 +237,20 @@ function helpersFor(pack: CompiledPack) {
  * linked once to find every expression and statement the program holds, which are generated as
  * one unit, then linked again taking the generated functions for them.
  */
-const sources = new WeakMap<CompiledPack, string>();
+const generatedCode = new WeakMap<Program, { source: string; functions: number }>();
 
 /** The JavaScript the generated engine runs for `pack` (what a test reads to see that no text of the pack is in it). */
 export function generatedSource(pack: CompiledPack): string {
-  programOf(pack, 'generated');
-  return sources.get(pack)!;
+  return generatedCode.get(programOf(pack, 'generated'))!.source;
 }
 
-function generatedProgram(pack: CompiledPack): Program {
+/** How many functions a program's generated code holds (a warmed program's: those of the parts that ran often); undefined for the interpreter's. */
+export function generatedFunctions(prog: Program): number | undefined {
+  return generatedCode.get(prog)?.functions;
+}
+
+/** The program of the generated engine, of the parts `generates` says (every part, by default); the interpreter's closures for the others. */
+function generatedProgram(pack: CompiledPack, generates: (part: Expr | Stmt | ActionDef) => boolean = () => true): Program {
   let columns: (field: string) => unknown = () => undefined;
   const roleFields = keptKinds(pack).roleFields;
   const unit = new Unit({ column: (field) => columns(field), stale: (field) => roleFields.get(field), fn: (name) => pack.rules.fns[name] });
@@ -227,15 +262,17 @@ function generatedProgram(pack: CompiledPack): Program {
   };
   link(pack, {
     expr(e) {
+      if (!generates(e)) return undefined;
       if (!exprs.has(e)) exprs.set(e, unit.expression(e));
       return unused;
     },
     stmt(s) {
-      if (!GENERATED_STATEMENTS.has(s.op)) return undefined;
+      if (!GENERATED_STATEMENTS.has(s.op) || !generates(s)) return undefined;
       if (!stmts.has(s)) stmts.set(s, unit.statement(s));
       return unused;
     },
     checks(a, needs, silent) {
+      if (!generates(a)) return undefined;
       if (!checks.has(a)) {
         const candidates = a.params.length === 1 ? unit.candidates(a.checks, needs, a.slots) : undefined;
         checks.set(a, { pre: unit.pre(a.checks, silent), holdsWith: unit.holdsWith(a.checks, needs), candidates });
@@ -244,19 +281,24 @@ function generatedProgram(pack: CompiledPack): Program {
     },
   }, (l) => (columns = l.propColumn));
   const source = unitSource(unit);
-  sources.set(pack, source);
   const fns = instantiate<ExprFn & StmtFn & ActionCode['pre'] & ActionCode['holdsWith'] & ActionCode['candidates']>(unit, source, helpersFor(pack));
-  return link(pack, {
-    expr: (e) => fns[exprs.get(e)!],
+  const prog = link(pack, {
+    expr: (e) => {
+      const i = exprs.get(e);
+      return i === undefined ? undefined : fns[i];
+    },
     stmt: (s) => {
       const i = stmts.get(s);
       return i === undefined ? undefined : fns[i];
     },
     checks: (a) => {
-      const k = checks.get(a)!;
+      const k = checks.get(a);
+      if (k === undefined) return undefined;
       return { pre: fns[k.pre], holdsWith: fns[k.holdsWith], candidates: k.candidates === undefined ? noCandidates : fns[k.candidates] };
     },
   });
+  generatedCode.set(prog, { source, functions: fns.length });
+  return prog;
 }
 
 /**
@@ -264,9 +306,9 @@ function generatedProgram(pack: CompiledPack): Program {
  * statement by `stmt`: the one place where a cost per evaluation could be counted. With `generated`, the expressions
  * and statements it gives are taken instead (the closures below are then the interpreter for what it does not give).
  */
-function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<string, Stale>> = new Map(), generated?: Generated) {
+function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<string, Stale>> = new Map(), generated?: Generated, runs?: Runs) {
   const blocks: BlockCode[] = [];
-  const expr = (e: Expr): ExprFn => generated?.expr(e) ?? interp(e);
+  const expr = (e: Expr): ExprFn => generated?.expr(e) ?? counted(runs, e, interp(e));
 
   const block = (b: Block): BlockCode => {
     const code: BlockCode = { id: b.id, stmts: [], lines: b.lines };
@@ -312,6 +354,10 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
   function stmt(s: Stmt): StmtFn {
     const g = generated?.stmt(s);
     if (g) return g;
+    return GENERATED_STATEMENTS.has(s.op) ? counted(runs, s, interpreted(s)) : interpreted(s);
+  }
+
+  function interpreted(s: Stmt): StmtFn {
     switch (s.op) {
       case 'let': {
         const slot = s.slot;
@@ -694,19 +740,56 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
   return { expr, block, blocks, propColumn };
 }
 
+/** `f`, counting its runs as a run of `part` in `runs` if given: each part the generated engine could take, as it would take it. */
+function counted<F extends ExprFn | StmtFn>(runs: Runs | undefined, part: object, f: F): F {
+  if (!runs) return f;
+  const n = runOf(runs, part);
+  return ((c: RunCtx) => {
+    n.n++;
+    return f(c);
+  }) as F;
+}
+
+function runOf(runs: Runs, part: object): { n: number } {
+  let n = runs.get(part);
+  if (!n) runs.set(part, (n = { n: 0 }));
+  return n;
+}
+
+/** An action's checks counting their runs as runs of `a` (`counted`). */
+function countedChecks(runs: Runs | undefined, a: ActionDef, k: Checks): Checks {
+  if (!runs) return k;
+  const n = runOf(runs, a);
+  const { pre, holdsWith, candidates } = k;
+  return {
+    pre: (c, explain) => {
+      n.n++;
+      return pre(c, explain);
+    },
+    holdsWith: (c, bound, from, set) => {
+      n.n++;
+      return holdsWith(c, bound, from, set);
+    },
+    candidates: (c, domain, out) => {
+      n.n++;
+      candidates(c, domain, out);
+    },
+  };
+}
+
 /** An action of another number of parameters than one has no `candidates`: its choices are listed by their prefixes. */
 function noCandidates(): never {
   throw new Error('internal: only an action of one parameter lists its candidates by `candidates`');
 }
 
-function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<typeof linker>) => void): Program {
+function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<typeof linker>) => void, runs?: Runs): Program {
   const r = pack.rules;
   const { kindGroup, roleFields } = keptKinds(pack);
-  const l = linker(pack, roleFields, generated);
+  const l = linker(pack, roleFields, generated, runs);
   seen?.(l);
   const { expr, block, blocks } = l;
   const groupOf = (card: string) => kindGroup.get(pack.kindOf(card)!);
-  const interpretedChecks = (defs: Check[], needs: number[], silent: { reason: string }, params: number): Pick<ActionCode, 'pre' | 'holdsWith' | 'candidates'> => {
+  const interpretedChecks = (defs: Check[], needs: number[], silent: { reason: string }, params: number): Checks => {
     const checks = defs.map((k): { slot: number; value: ExprFn } | { cond: ExprFn; reason: ExprFn; rule?: string } => ('slot' in k ? { slot: k.slot, value: expr(k.value) } : { cond: expr(k.cond), reason: expr(k.reason), rule: k.rule }));
     return {
       // The leading requires stop before anything random, and run without exceptions: listing
@@ -799,7 +882,7 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
         slots: a.slots,
         label: a.label && expr(a.label),
         limit: a.limit,
-        ...(generated ? generated.checks(a, needs, silent) : interpretedChecks(a.checks, needs, silent, a.params.length)),
+        ...(generated?.checks(a, needs, silent) ?? countedChecks(runs, a, interpretedChecks(a.checks, needs, silent, a.params.length))),
         lowered: { checks: a.checks, domain: a.params.length === 1 ? a.params[0].domain : undefined },
         ids: new Map(),
         body,

@@ -12,7 +12,7 @@ import { compile, type CompiledPack } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { apply, cardHolders, legalChoices, newGame, standings, viewFor, withEngine, type EngineName, type GameState } from '../runtime/index.ts';
 import { estimates } from '../runtime/estimate.ts';
-import { programOf } from '../runtime/link.ts';
+import { generatedFunctions, programOf } from '../runtime/link.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
 import { checkRuntimeModel } from '../scripts/runtimeModel.ts';
 import { budgetGame as game, compileOk } from './helpers/inlinePack.ts';
@@ -100,7 +100,7 @@ describe('a game that names no engine', () => {
     // Every program has the fields of the interpreter's, in its order (one shape for V8).
     expect(Object.keys(warming)).toEqual(Object.keys(programOf(heavy, 'interpreter')));
     const auto = trail(heavy, 2);
-    expect(warming.warming?.next).toBe(programOf(heavy, 'generated'));
+    expect(generatedFunctions(warming.warming!.next!)).toBeGreaterThan(0);
     expect(auto).toEqual(trail(heavy, 2, 'interpreter', auto.length));
   });
 
@@ -110,7 +110,7 @@ describe('a game that names no engine', () => {
     expect(programOf(ticTacToe).warming?.next).toBe(programOf(ticTacToe, 'interpreter'));
     const connectFour = packIn('test/packs/connect-four');
     trail(connectFour, 2);
-    expect(programOf(connectFour).warming?.next).toBe(programOf(connectFour, 'generated'));
+    expect(generatedFunctions(programOf(connectFour).warming!.next!)).toBeGreaterThan(0);
   });
 
   it.skipIf(!!process.env.RULEBOOK_ENGINE)('stays on the interpreter where making code is forbidden (a content security policy)', { timeout: 120_000 }, () => {
