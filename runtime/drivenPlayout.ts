@@ -1,5 +1,5 @@
 import { watching } from './engine.ts';
-import { drivable, drivenListing, drivenPick, playoutApply, playoutChoices } from './index.ts';
+import { drivable, drivenListing, drivenListingOf, drivenPick, keepListing, playoutApply, playoutChoices, type DrivenListing } from './index.ts';
 import { drivePromptsWith, NOT_DRIVEN, type PromptDriver } from './prompts.ts';
 import type { BudgetName } from './refusal.ts';
 import type { ApplyResult, GameState } from './types.ts';
@@ -46,6 +46,8 @@ interface Drive {
   picks: number[];
   /** Whether a prompt was listed while driven: a refusal may then be one that stepping meets elsewhere. */
   listed: boolean;
+  /** The listing of the prompt asked now. */
+  listing: DrivenListing;
   /** Why the drive stopped at a prompt (`before`: before listing it), or null. */
   end: 'before' | 'stopped' | 'none' | null;
 }
@@ -64,19 +66,20 @@ const atPrompt: PromptDriver = (c, body, slot) => {
     return stop(d);
   }
   d.listed = true;
-  const n = drivenListing(st, d.asked);
+  const n = drivenListing(st, d.asked, d.listing);
   const k = n === 0 ? -1 : d.pick(n, st.prompt!.player);
   if (k < 0) {
     d.end = n === 0 ? 'none' : 'stopped';
     return stop(d);
   }
   d.picks.push(k);
-  return drivenPick(st, k, c, body, slot);
+  return drivenPick(st, k, c, body, slot, d.listing);
 };
 
 /** A drive's end at the prompt asked now: put back to be stepped there, or, not `exact`, suspended there. */
 function stop(d: Drive): typeof NOT_DRIVEN {
   if (d.exact) throw STOP;
+  keepListing(d.state, d.listing);
   return NOT_DRIVEN;
 }
 
@@ -113,7 +116,7 @@ export function playDriven(state: GameState, pick: Picker, options: { asked?: bo
       made++;
       continue;
     }
-    const d: Drive = { state, pick, asked, stopBefore, exact, picks: [k], listed: false, end: null };
+    const d: Drive = { state, pick, asked, stopBefore, exact, picks: [k], listed: false, listing: drivenListingOf(), end: null };
     const r = driven(d, k);
     if (r !== null && (r.ok || !d.listed)) {
       if (!r.ok) return refused(made, r);

@@ -139,13 +139,18 @@ function listedCount(l: Listed): number {
   return runs.length === 0 ? 0 : runs[runs.length - 1].end;
 }
 
+/** A playout's listing, empty. */
+function blindListing(): Listing {
+  return { choices: null, ids: NO_IDS, players: NO_IDS, codes: NO_CODES, args: NO_ARGS_LISTS, standingFrom: 0, runs: [] };
+}
+
 /** `blind`: a playout's listing, of no choice, id or label; `asked`: only the choices of the player asked. */
 function listChoices(state: GameState, labels: boolean, blind = false, asked = false): Listing {
   const prog = programFor(state);
   const pack = prog.pack;
   const p = state.prompt;
   // A playout's listing fills only its runs: the lists of choices it leaves empty are one list, never written.
-  const l: Listing = blind ? { choices: null, ids: NO_IDS, players: NO_IDS, codes: NO_CODES, args: NO_ARGS_LISTS, standingFrom: 0, runs: [] } : { choices: [], ids: [], players: [], codes: [], args: [], standingFrom: 0, runs: null };
+  const l: Listing = blind ? blindListing() : { choices: [], ids: [], players: [], codes: [], args: [], standingFrom: 0, runs: null };
   if (!p || state.over) return l;
   const shared = new ListingChecks();
   const offer = p.kind === 'choose' ? NO_ACTIONS : offered(prog, state);
@@ -491,19 +496,80 @@ function actionBegun(prog: Program, next: GameState, move: Move, inPlace: boolea
 }
 
 /**
+ * A driven prompt's listing (`drivenListing`): an offer of one action of the game (no card's) of one
+ * parameter, which `listChoices` lists by its values alone (`valuesOf`), is kept as that action,
+ * its player and its values (`a` set), and made a state's listing only should the drive stop there
+ * (`keepListing`); any other prompt's is the state's listing, as `playoutChoices` makes it.
+ */
+export interface DrivenListing {
+  a: ActionCode | null;
+  player: string;
+  values: Value[];
+}
+
+export function drivenListingOf(): DrivenListing {
+  return { a: null, player: '', values: NO_ARGS };
+}
+
+/**
  * Internal, for a driven playout (`drivenPlayout.ts`): the prompt just asked in `state` listed as
  * `playoutChoices` lists it (`asked`: only the asked player's choices), under a choice's budget of
- * its own, as the state's listing; how many choices it holds. The steps before it were the last
- * choice's, and those after it are the next choice's, each with a budget of its own.
+ * its own, into `into`; how many choices it holds. The steps before it were the last choice's, and
+ * those after it are the next choice's, each with a budget of its own.
  */
-export function drivenListing(state: GameState, asked: boolean): number {
+export function drivenListing(state: GameState, asked: boolean, into: DrivenListing): number {
   counted(state);
   freshBudget();
-  const l = withFrozenState(() => listChoices(state, false, true, asked));
+  const prog = programFor(state);
+  const p = state.prompt!;
+  const one = p.kind === 'offer' && oneCall && prog.anytime.length === 0 ? offered(prog, state) : NO_ACTIONS;
+  let n: number;
+  if (one.length === 1 && one[0].params.length === 1 && one[0].card === undefined) {
+    // What `actionChoices` does for the one action listed, keeping nothing for another.
+    const a = one[0];
+    const c = listingCtx(prog, state, a, p.player);
+    const values = withFrozenState(() => valuesOf(a, c));
+    into.a = a;
+    into.player = p.player;
+    into.values = limitReason(a, state, p.player) === null ? values : NO_ARGS;
+    n = into.values.length;
+  } else {
+    into.a = null;
+    const l = withFrozenState(() => listChoices(state, false, true, asked));
+    metaOf(state).listed = l;
+    n = listedCount(l);
+  }
+  counted(state);
+  freshBudget();
+  return n;
+}
+
+/** A context for listing action `a`'s choices at a driven offer to `player`: one per action, made ready each time (`withArgs` empties its locals). */
+function listingCtx(prog: Program, state: GameState, a: ActionCode, player: string): RunCtx {
+  let c = listingCtxs.get(a);
+  if (c === undefined) {
+    c = actionCtx(prog, state, a, player, NO_ARGS);
+    listingCtxs.set(a, c);
+    return c;
+  }
+  c.st = state;
+  c.prog = prog;
+  c.me = player;
+  c.step = state.choices.length;
+  return c;
+}
+
+/** An action's listings never overlap (a listing runs no other), so one context each serves them all; they keep no state once made. */
+const listingCtxs = new WeakMap<ActionCode, RunCtx>();
+
+/** `into`, a driven prompt's listing kept by its action and values, made the state's listing, as `playoutChoices` makes it. */
+export function keepListing(state: GameState, into: DrivenListing): void {
+  if (into.a === null) return;
+  const l = blindListing();
+  run(l, into.player, into.a, into.values, null);
+  l.standingFrom = listedCount(l);
   metaOf(state).listed = l;
-  counted(state);
-  freshBudget();
-  return listedCount(l);
+  into.a = null;
 }
 
 /**
@@ -520,8 +586,19 @@ export function drivable(state: GameState): boolean {
  * `playoutApply` makes it: recorded blank, its action's body run; the signal the rule goes on with.
  * A `break` in an action's body ends the action, not a loop around its offer, as `resume` has it.
  */
-export function drivenPick(state: GameState, k: number, c: RunCtx, body: BlockCode | null, slot: number): Signal {
+export function drivenPick(state: GameState, k: number, c: RunCtx, body: BlockCode | null, slot: number, listing: DrivenListing): Signal {
   const prog = c.prog;
+  const a = listing.a;
+  // A value that reads back as itself is the argument `pickedMove` makes of it; any other pick is made as it makes it.
+  if (a !== null && k >= 0 && k < listing.values.length && readsBack(listing.values[k])) {
+    state.choices.push('');
+    state.prompt = null;
+    const move: Move = { a, anytime: false, player: listing.player, args: [listing.values[k]], value: null, recorded: '', checked: true };
+    listing.a = null;
+    const sig = runBlock(a.body, 0, actionBegun(prog, state, move, true));
+    return sig === BREAK ? NORMAL : sig;
+  }
+  keepListing(state, listing);
   const move = pickedMove(prog, state, state.prompt!, k);
   if ('reason' in move) throw new Refusal(move.reason);
   metaOf(state).listed = undefined;
