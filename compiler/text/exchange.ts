@@ -1,6 +1,7 @@
 import { po } from 'gettext-parser';
 import { jsToXliff12, xliff12ToJs, xliff2js } from 'xliff';
-import { isMap, isScalar, parseDocument, type Scalar, type YAMLMap } from 'yaml';
+import { isMap, isScalar, type Scalar, type YAMLMap } from 'yaml';
+import { documentOf } from '../load.ts';
 import { rendererFor, type TextContext } from './index.ts';
 
 /**
@@ -195,7 +196,8 @@ export function applyImport(imported: Imported, lang: string, places: ReadonlyMa
     let content = read(file);
     const splices: Array<{ start: number; end: number; insert: string }> = [];
     const fallback: typeof edits = [];
-    const doc = parseDocument(content, { keepSourceTokens: true });
+    // The compiler's reading, in time linear in a mapping's keys, as a pack file is read to compile it.
+    const doc = documentOf(content);
     for (const edit of edits) {
       const texts = doc.getIn([...edit.path, 'text'], true);
       const old = isMap(texts) ? texts.get(lang, true) : undefined;
@@ -212,7 +214,7 @@ export function applyImport(imported: Imported, lang: string, places: ReadonlyMa
     }
     for (const s of splices.sort((a, b) => b.start - a.start)) content = content.slice(0, s.start) + s.insert + content.slice(s.end);
     if (fallback.length) {
-      const d = parseDocument(content);
+      const d = documentOf(content);
       for (const edit of fallback) d.setIn([...edit.path, 'text', lang], d.createNode(edit.text));
       content = d.toString();
     }

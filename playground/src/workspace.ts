@@ -5,8 +5,8 @@
  * changes is saved in localStorage, so a reload or a crash never loses work; only what can be
  * loaded again is saved (`loadable.ts`), and what was saved but cannot be is set aside with a note.
  */
-import { parse as parseYaml } from 'yaml';
 import type { SourceFile } from './engine-types.ts';
+import { documentOf } from '../../compiler/load.ts';
 import { neededPacks, requirementsOf } from '../../compiler/requirements.ts';
 import type { ServedPacks } from '../served-packs.ts';
 import { packFilesProblem, sessionProblem } from './loadable.ts';
@@ -79,7 +79,9 @@ export const DEFAULT_PACK = 'content/smallworld-wow';
 
 export function manifestId(files: Record<string, string>): string | undefined {
   try {
-    const m: unknown = parseYaml(files['pack.yaml'] ?? '');
+    // The compiler's reading: the library's own check of keys written twice is quadratic in a mapping's keys.
+    const doc = documentOf(files['pack.yaml'] ?? '');
+    const m: unknown = doc.errors.length ? undefined : doc.toJS();
     if (m && typeof m === 'object' && typeof (m as { id?: unknown }).id === 'string') return (m as { id: string }).id;
   } catch {
     /* not readable */

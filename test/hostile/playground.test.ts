@@ -125,6 +125,12 @@ describe('zips', () => {
     else expect(r.reason).toBeTruthy();
   });
 
+  it('a zip whose pack.yaml holds 40,000 keys, its id written again after them, is refused at that key', budget, () => {
+    const keys = Array.from({ length: 40_000 }, (_, i) => `k${i}: ${i}\n`).join('');
+    const r = importZip(zipSync({ 'pack.yaml': strToU8(MANIFEST('many', `${keys}id: again\n`)) }));
+    expect(r).toEqual({ ok: false, reason: 'pack.yaml is not valid YAML: Map keys must be unique at line 40006, column 1' });
+  });
+
   it('a zip\'s files are held in a map no file name reaches Object\'s members through', budget, () => {
     const r = importZip(zipSync({ 'pack.yaml': strToU8(MANIFEST()) }));
     expect(r.ok).toBe(true);

@@ -138,6 +138,14 @@ describe('YAML mappings of many keys', () => {
     ]);
   });
 
+  it('40,000 keys in the manifest, its id written again after them: RB0010 at it', budget, () => {
+    const keys = Array.from({ length: 40_000 }, (_, i) => `k${i}: ${i}\n`).join('');
+    const { diagnostics, texts } = compiled('kinds: {}\n', MANIFEST('many', `${keys}id: again\n`));
+    const twice = diagnostics.filter((d) => d.code === 'RB0010');
+    for (const d of twice) expectPositioned(d, texts);
+    expect(twice.map((d) => [d.file, d.line, d.column, d.message])).toEqual([['pack.yaml', 40_006, 1, 'the key `id` appears twice in this mapping']]);
+  });
+
   it('40,000 keys in one mapping of a scenario file, two written twice: a problem at each, as at one written twice in a small file', budget, () => {
     const keys = Array.from({ length: 40_000 }, (_, i) => `  k${i}.n: ${i}\n`).join('');
     const file = readScenarioFile({ path: 'many.yaml', text: `scenario: many keys\npack: tiny\nplayers: 2\nsetup:\n${keys}  k5.n: 0\n  k39999.n: 1\n` });
