@@ -22,7 +22,7 @@ export function limitsSection(): string[] {
     ['a pack with the packs it builds on', `${megabytes(MAX_PACK_BYTES)} in all`, 'RB0007 at the first file past it', '—'],
     ['lists and mappings nested in a pack file', `${n(MAX_NESTING)} levels: a line indented past column ${n(MAX_NESTING)} (its \`- \` items counted), or ${n(MAX_NESTING)} \`[\` and \`{\` open`, 'RB0001 where it passes, before either YAML parser runs', 'sizes.test.ts'],
     ['what YAML aliases multiply', `the yaml library's \`maxAliasCount\` ${MAX_ALIAS_COUNT}`, 'RB0012 (an alias bomb)', 'sizes.test.ts'],
-    ['keys of one mapping', 'none: a key written twice is found by a set per mapping, in time linear in its keys', 'RB0010 at each key written again', 'sizes.test.ts (40,000 keys)'],
+    ['keys of one mapping', 'none: a key written twice is found by a set per mapping, in time linear in its keys, in a pack file, its manifest, a scenario file and a zip\'s manifest', 'RB0010 at each key written again; in a scenario file a problem at each; a zip refused at the first', 'sizes.test.ts, playground.test.ts (40,000 keys)'],
     ['values and blocks nested in rules text', `${n(MAX_RULES_NESTING)} levels`, 'RB0302 at the deepest node; the declaration is set aside', 'sizes.test.ts'],
     ['a scenario file', megabytes(MAX_SCENARIO_BYTES), 'a problem at its first line; the file is not parsed', 'sizes.test.ts'],
     ['players of a pack', `${manifestSchema.properties.players.properties.max.maximum}`, "the manifest's schema refuses `players.max`", 'sizes.test.ts'],
