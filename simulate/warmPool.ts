@@ -88,27 +88,53 @@ function takenOf(options: string[][]): string[][] {
 /** Data no thread can be sent: the probe's thread fails to be given it. */
 const UNSENDABLE = (): void => undefined;
 
+/** An option no Node takes. */
+const NO_SUCH_OPTION = '--rulebook-probe-no-such-option';
+
+let optionsFirst: boolean | undefined;
+
 /**
- * Whether a thread starts with `argv`, found without starting one. Node's constructor checks the
- * options, then sends the thread its `workerData`, then starts it (lib/internal/worker.js, Node 20):
- * data it cannot send (a function) fails it in between, so a preload among the options (`--require`,
- * `--import`) never runs in a probe thread. A Node whose constructor took the data would give a
- * thread, stopped at once (its preloads may run, its script does not).
+ * Whether this Node's Worker constructor checks a thread's options before it sends the thread its
+ * `workerData`, and both before it starts the thread, as Node 20's does (lib/internal/worker.js):
+ * asked once, with an option no Node takes and data no thread can be sent, which such a
+ * constructor refuses for the option. Another order answers otherwise, and `takes` then starts its
+ * probe threads.
+ */
+function checksOptionsFirst(): boolean {
+  if (optionsFirst === undefined) {
+    try {
+      stopped(new Worker('', { eval: true, execArgv: [NO_SUCH_OPTION], workerData: UNSENDABLE }));
+      optionsFirst = false;
+    } catch (e) {
+      optionsFirst = (e as NodeJS.ErrnoException).code === 'ERR_WORKER_INVALID_EXEC_ARGV';
+    }
+  }
+  return optionsFirst;
+}
+
+/**
+ * Whether a thread starts with `argv`, found without starting one where the constructor checks the
+ * options first (`checksOptionsFirst`): data it cannot send (a function) then fails it after the
+ * check and before the start, so a preload among the options (`--require`, `--import`) never runs
+ * in a probe. Elsewhere the probe is given data it can send, and a thread it starts is stopped at
+ * once (its preloads may run, its script is empty).
  */
 function takes(argv: string[]): boolean {
-  let thread: Worker;
   try {
-    thread = new Worker('', { eval: true, execArgv: argv, workerData: UNSENDABLE });
+    stopped(new Worker('', { eval: true, execArgv: argv, workerData: checksOptionsFirst() ? UNSENDABLE : undefined }));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ERR_WORKER_INVALID_EXEC_ARGV') return false;
     if ((e as Error).name === 'DataCloneError') return true;
     throw e;
   }
-  // A preload that fails (a `--require` of a missing file) is the simulation's threads' to report, not this probe's.
+  return true;
+}
+
+/** A probe's thread stopped; a preload that fails in it (a `--require` of a missing file) is the simulation's threads' to report, not the probe's. */
+function stopped(thread: Worker): void {
   thread.on('error', () => undefined);
   thread.unref();
   void thread.terminate();
-  return true;
 }
 
 interface Kept {
