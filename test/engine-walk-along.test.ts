@@ -2,7 +2,8 @@
  * A loop of the generated code over the list a property gives an entity (`s.near`) reads a
  * property of each element (`it.worth`, a function's argument's `x.near`, a loop over that list in
  * turn) from a column made once alongside the list's, by the loop's index (`codegen/emit.ts`,
- * `Walk`): games play the same under both engines, byte for byte, with such loops in `sum`,
+ * `Walk`), and a loop over a list of the rules' own (`spots`) from that list's own column: games
+ * play the same under both engines, byte for byte, with such loops in `sum`,
  * `where`, `first`, `lowest`, `highest`, `any` and in a function given inline, and where a
  * property's column is not all lists (another kind's property of the same name is a number) the
  * loop reads each element's property by its id, as before.
@@ -50,6 +51,7 @@ ${tower ? '  - tower: t1\n    near: 4\n' : ''}rules: |
     require s.owner == none else "{s} is taken"
     s.owner = me
     game.total += sum(s.near, it.worth) + count(s.near where far(it))
+    game.total += sum(spots, if it.worth > 1 and it.owner == none then it.worth else 0) + count(spots where any(it.near, it.owner == me))
     if any(s.near, far(it)) {
       let f = first(s.near where it.worth > 1)
       if f != none {
@@ -94,6 +96,8 @@ describe('loops walked along a property of the elements of a list property', () 
     // `sum(s.near, it.worth)` twice, `far`'s `x.near` in `count(s.near where far(it))` and `any(…)`,
     // `sum(x.near, it.worth)` inside it, `first`, `lowest` (`highest` walks `f.near`, a local's list, too).
     expect(source.match(TAKEN)?.length).toBeGreaterThanOrEqual(6);
+    // `sum(spots, …)` and `spots where …` read `it.worth` and `it.near` from the columns alongside the list `spots`.
+    expect(source.match(/k\d+\[v\d+\]/g)?.length).toBeGreaterThanOrEqual(3);
     // No element's property is read by its id: `worth` and `near` are read through the column only before the loops.
     expect(source).not.toMatch(/= v\d+;v\d+ = typeof v\d+ === "string" \? \(k\d+\.get\(v\d+\) \?\? 0\) : 0;v\d+ \+= /);
   });

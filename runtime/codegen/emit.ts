@@ -107,18 +107,19 @@ class Fn {
  * property of the element read in the loop (`it.lines`) is found in a column made once of that
  * property of each element of each entity's list, in order (`Unit.alongside`), taken once before
  * the loop and read by the loop's index, where each element's read was one more look-up by its id.
+ * A loop over a list of the rules' own (`all cells`, a list written out) is walked so too, along
+ * that list's own column of the property (`Unit.alongList`), which needs nothing taken.
  */
-interface Walk {
-  /** The temporary holding the entity whose list is walked. */
-  owner: string;
-  /** The list's property. */
-  field: string;
+type Walk = Along & {
   /** The loop's index. */
   index: string;
   /** What is taken before the loop: a property's column alongside the list, by the element's property. */
   taken: Map<string, string>;
   code: string;
-}
+};
+
+/** What a walked loop goes along: the list a property (`field`) gives the entity in the temporary `owner`, or a list of the rules. */
+type Along = { owner: string; field: string } | { list: Value[] };
 
 export class Unit {
   /** What the source reads by index: the pack's names, texts, lists, and the helpers made for it. */
@@ -133,6 +134,8 @@ export class Unit {
   private readonly known = new Map<unknown, number>();
   /** The columns made alongside a list property's, by the list's property and the element's. */
   private readonly along = new Map<string, unknown>();
+  /** The columns made alongside a list of the rules, by the element's property. */
+  private readonly alongLists = new Map<Value[], Map<string, Value[] | undefined>>();
 
   constructor(private readonly hooks: UnitHooks) {}
 
@@ -485,7 +488,7 @@ export class Unit {
    * does. Nothing else reads a context's `it`: a function or pipeline called takes a context of its
    * own, and a context a refusal leaves is not used again.
    */
-  private loop(f: Fn, source: Out, body: (x: string) => string, after = '', over?: { owner: string; field: string }): string {
+  private loop(f: Fn, source: Out, body: (x: string) => string, after = '', over?: Along): string {
     const xs = f.temp();
     const i = f.temp();
     const x = f.temp();
@@ -505,6 +508,7 @@ export class Unit {
 
   /** A loop over `source` (`loop`), walked along (`Walk`) where it is the list a property gives an entity. */
   private loopOver(f: Fn, source: Expr, body: (x: string) => string, after = ''): string {
+    if (source.op === 'const' && Array.isArray(source.value)) return this.loop(f, this.expr(source, f), body, after, { list: source.value });
     if (source.op !== 'prop') return this.loop(f, this.expr(source, f), body, after);
     const t = this.expr(source.target, f);
     const owner = f.temp();
@@ -518,6 +522,10 @@ export class Unit {
   private walked(f: Fn, target: string, e: { field: string; empty: Value }): string | undefined {
     const walk = f.walks.get(target);
     if (walk === undefined) return undefined;
+    if ('list' in walk) {
+      const values = this.alongList(walk.list, e.field, e.empty);
+      return values === undefined ? undefined : `${this.ref(values)}[${walk.index}]`;
+    }
     const column = this.alongside(walk.field, e.field, e.empty);
     if (column === undefined) return undefined;
     let taken = walk.taken.get(e.field);
@@ -527,6 +535,18 @@ export class Unit {
       walk.code += `${taken} = typeof ${walk.owner} === "string" ? ${this.ref(column)}.get(${walk.owner}) : undefined;`;
     }
     return `${taken}[${walk.index}]`;
+  }
+
+  /** `field` of each element of `list`, in order, as a read of it gives it (through none or an id with none, `empty`). */
+  private alongList(list: Value[], field: string, empty: Value): Value[] | undefined {
+    let byField = this.alongLists.get(list);
+    if (byField === undefined) this.alongLists.set(list, (byField = new Map()));
+    const key = JSON.stringify([field, empty]);
+    if (byField.has(key)) return byField.get(key);
+    const values = this.hooks.column(field);
+    const made = values instanceof Map ? list.map((x) => (typeof x === 'string' ? ((values.get(x) as Value | undefined) ?? empty) : empty)) : undefined;
+    byField.set(key, made);
+    return made;
   }
 
   /**
