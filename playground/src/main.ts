@@ -248,10 +248,11 @@ class App implements AppContext {
     const summaryChanged = !this.summary || r.summaryDigest === undefined || r.summaryDigest !== this.summaryDigest;
     if (summaryChanged) this.summary = r.summary;
     this.summaryDigest = r.summaryDigest;
-    // The open tab may list what the summary holds (the Balance tab's bots): drawn again when it changes.
-    if (summaryChanged) this.panel.render();
     this.version = r.version;
     if (!r.summary.languages.includes(this.playPane.lang)) this.playPane.lang = r.summary.languages[0] ?? 'en';
+    // The open tab may list what the summary holds (the Balance tab's bots): drawn again when it
+    // changes, once the rules' version and language are the new pack's.
+    if (summaryChanged) this.panel.render();
     // Edit and replay: the game in progress replays its choices under the new rules.
     if (this.game.session) this.game.newRules(r.replayed?.answer, r.replayed?.game);
     else this.playPane.render();
