@@ -181,16 +181,18 @@ export function warmed(prog: Program): Program {
   if (w.next === undefined) {
     if (++w.calls < WARM_CALLS) return prog;
     const runs = runsWhileWarming.get(prog)!;
-    runsWhileWarming.delete(prog);
-    if (w.steps < STEPS_WORTH_GENERATING * w.calls) return (w.next = programOf(prog.pack, 'interpreter'));
     const often = w.calls / CALLS_PER_RUN;
-    try {
-      w.next = generatedProgram(prog.pack, (part) => (runs.get(part)?.n ?? 0) >= often);
-    } catch (e) {
-      // A page whose content security policy forbids making code keeps the interpreter.
-      if (!(e instanceof EvalError)) throw e;
-      w.next = programOf(prog.pack, 'interpreter');
+    if (w.steps < STEPS_WORTH_GENERATING * w.calls) w.next = programOf(prog.pack, 'interpreter');
+    else {
+      try {
+        w.next = generatedProgram(prog.pack, (part) => (runs.get(part)?.n ?? 0) >= often);
+      } catch (e) {
+        // A page whose content security policy forbids making code keeps the interpreter.
+        if (!(e instanceof EvalError)) throw e;
+        w.next = programOf(prog.pack, 'interpreter');
+      }
     }
+    runsWhileWarming.delete(prog);
   }
   return w.next;
 }
