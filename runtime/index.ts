@@ -507,6 +507,7 @@ export interface DrivenListing {
   values: Value[];
 }
 
+/** A driven prompt's listing to fill, holding none yet. */
 export function drivenListingOf(): DrivenListing {
   return { a: null, player: '', values: NO_ARGS };
 }
