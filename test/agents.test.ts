@@ -139,6 +139,43 @@ describe('bot names', () => {
     expect(agentSpecFor('mcts:10:horizon=learned', climb)).toMatchObject({ kind: 'mcts', horizon: 'learned' });
   });
 
+  it('names every lack of a bot at once, and its reason apart from what to write instead', () => {
+    const vault = compiled(readPackFolder(join(packs, 'vault')));
+    const refusal = (name: string, pack: CompiledPack): AgentKindError => {
+      try {
+        agentSpecFor(name, pack);
+      } catch (e) {
+        expect(e, name).toBeInstanceOf(AgentKindError);
+        return e as AgentKindError;
+      }
+      throw new Error(`${name} was seated`);
+    };
+    const preference = "`prior=` reads the pack's `scoring: prefer`, which it does not declare";
+    const greedy = "`policy=greedy` picks a playout's choices by the pack's `scoring: estimate`, which it does not declare, so its playouts would be random";
+    const horizon = "`horizon=turn` values a leaf the pack's `scoring: estimate` values as at its turn's end, and the pack declares none: every playout goes on to the game's end";
+    const all = refusal('mcts:5:prior=1:policy=greedy:horizon=turn', tictactoe);
+    const head = `\`mcts:5:prior=1:policy=greedy:horizon=turn\` is not a bot for ${tictactoe.name.en}: `;
+    expect(all.message).toBe(`${head}${preference}; drop it; also, ${greedy}; drop it; also, ${horizon}; drop it`);
+    expect(all.reason).toBe(`${head}${preference}; also, ${greedy}; also, ${horizon}`);
+    // Each lack alone is named as before; the preference a pack declares takes one lack away.
+    expect(refusal('mcts:5:prior=1', tictactoe).message).toBe(`\`mcts:5:prior=1\` is not a bot for ${tictactoe.name.en}: ${preference}; drop it`);
+    const one = refusal('mcts:5:prior=1:policy=greedy', vault);
+    expect(one.message).toBe(`\`mcts:5:prior=1:policy=greedy\` is not a bot for ${vault.name.en}: ${greedy}; drop it, or write \`policy=prefer\` to play them by the pack's preference`);
+    expect(one.reason).toBe(`\`mcts:5:prior=1:policy=greedy\` is not a bot for ${vault.name.en}: ${greedy}`);
+    const bot = refusal('prefer', tictactoe);
+    expect(bot.reason).toBe(`\`prefer\` is not a bot for ${tictactoe.name.en}: it plays the pack's \`scoring: prefer\`, which it does not declare, so it would pick at random`);
+    expect(bot.message).toBe(`${bot.reason}; write \`random\`, or declare \`scoring: prefer\` in the pack (docs/language.md)`);
+    // A name that is no bot at all: the reason is the whole message.
+    const bad = (() => {
+      try {
+        parseAgentKind('mcts:lots');
+      } catch (e) {
+        return e as AgentKindError;
+      }
+    })()!;
+    expect(bad.reason).toBe(bad.message);
+  });
+
   it('a command line with a bad bot is a usage error (exit 2) that names it', async () => {
     const { code, err } = await rulebook(['play', join(packs, 'tictactoe'), '--bots', 'mcts:lots']);
     expect(code).toBe(2);
@@ -151,7 +188,7 @@ describe('bot names', () => {
     const random = await rulebook(['play', join(packs, 'tictactoe'), '--players', '2', '--bots', 'random', 'prefer']);
     expect(random).toEqual({ code: 2, out: '', err: "rulebook: `prefer` is not a bot for Tic-tac-toe: it plays the pack's `scoring: prefer`, which it does not declare, so it would pick at random; write `random`, or declare `scoring: prefer` in the pack (docs/language.md)\n" });
     // A study is refused before its first game, whatever plays it (threads, shards, a queue).
-    for (const where of [[], ['--workers', '2'], ['--shard', '1/2']]) {
+    for (const where of [[], ['--workers', '2'], ['--shard', '1/2'], ['--queue', 'redis://127.0.0.1:1', '--packs', join(packs)]]) {
       const study = await rulebook(['simulate', join(packs, 'vault'), '--games', '4', '--bots', 'mcts:10:policy=greedy', ...where]);
       expect(study, where.join(' ')).toEqual({ code: 2, out: '', err: "rulebook: `mcts:10:policy=greedy` is not a bot for Vault: `policy=greedy` picks a playout's choices by the pack's `scoring: estimate`, which it does not declare, so its playouts would be random; drop it, or write `policy=prefer` to play them by the pack's preference\n" });
     }

@@ -55,7 +55,18 @@ const MAX_ITERATIONS = 1_000_000;
 const FORMS = '`random`, `greedy`, `prefer` or `mcts:<iterations>` with optional `:team`, `:reuse`, `:depth=<choices>`, `:horizon=turn|learned`, `:policy=greedy|prefer`, `:noise=<percent>`, `:prune=<choices>`, `:prior=<points>`, `:close=<points>`, `:value=estimate|end`, `:ms=<milliseconds>` (e.g. `mcts:200`, `mcts:200:team`)';
 
 /** A bad bot name, with the names there are. */
-export class AgentKindError extends Error {}
+export class AgentKindError extends Error {
+  constructor(
+    message: string,
+    /**
+     * What is wrong, without what to write instead: for a place where no name is written, such as
+     * the playground's list of bots.
+     */
+    readonly reason: string = message,
+  ) {
+    super(message);
+  }
+}
 
 /** The one place a bot's name is read. */
 export function parseAgentKind(name: string): AgentSpec {
@@ -106,22 +117,24 @@ function whole(text: string | undefined): number | undefined {
  * What `kind` says for games of `pack`: its name read (`parseAgentKind`), and refused, with why and
  * what to write instead, where the pack lacks what the bot reads (a `prefer` bot with no
  * `scoring: prefer` would pick at random, a greedy playout with no `scoring: estimate` would too).
- * Every seat is checked here (`agent`), and a command line through it before its first game.
+ * Every lack is named at once, so that one mend of the name is enough. Every seat is checked here
+ * (`agent`), and a command line through it before its first game.
  */
 export function agentSpecFor(kind: string, pack: CompiledPack): AgentSpec {
   const spec = parseAgentKind(kind);
-  const refused = (why: string) => new AgentKindError(`\`${kind}\` is not a bot for ${pack.name.en ?? pack.id}: ${why}`);
-  if (spec.kind === 'prefer' && !pack.rules.prefer) throw refused("it plays the pack's `scoring: prefer`, which it does not declare, so it would pick at random; write `random`, or declare `scoring: prefer` in the pack (docs/language.md)");
-  if (spec.kind !== 'mcts') return spec;
-  if (!pack.rules.prefer) {
+  const lacks: Array<{ why: string; fix: string }> = [];
+  if (spec.kind === 'prefer' && !pack.rules.prefer) lacks.push({ why: "it plays the pack's `scoring: prefer`, which it does not declare, so it would pick at random", fix: 'write `random`, or declare `scoring: prefer` in the pack (docs/language.md)' });
+  if (spec.kind === 'mcts' && !pack.rules.prefer) {
     const reading = [spec.prior !== undefined && 'prior=', spec.close !== undefined && 'close=', spec.prune !== undefined && 'prune=', spec.policy === 'prefer' && 'policy=prefer'].filter((f): f is string => !!f);
-    if (reading.length) throw refused(`${reading.map((f) => `\`${f}\``).join(', ')} ${reading.length > 1 ? 'read' : 'reads'} the pack's \`scoring: prefer\`, which it does not declare; drop ${reading.length > 1 ? 'them' : 'it'}`);
+    if (reading.length) lacks.push({ why: `${reading.map((f) => `\`${f}\``).join(', ')} ${reading.length > 1 ? 'read' : 'reads'} the pack's \`scoring: prefer\`, which it does not declare`, fix: `drop ${reading.length > 1 ? 'them' : 'it'}` });
   }
-  if (!pack.rules.estimate) {
-    if (spec.policy === 'greedy') throw refused(`\`policy=greedy\` picks a playout's choices by the pack's \`scoring: estimate\`, which it does not declare, so its playouts would be random; drop it${pack.rules.prefer ? ", or write `policy=prefer` to play them by the pack's preference" : ''}`);
-    if (spec.horizon) throw refused(`\`horizon=${spec.horizon}\` values a leaf the pack's \`scoring: estimate\` values as at its turn's end, and the pack declares none: every playout goes on to the game's end; drop it`);
+  if (spec.kind === 'mcts' && !pack.rules.estimate) {
+    if (spec.policy === 'greedy') lacks.push({ why: "`policy=greedy` picks a playout's choices by the pack's `scoring: estimate`, which it does not declare, so its playouts would be random", fix: `drop it${pack.rules.prefer ? ", or write `policy=prefer` to play them by the pack's preference" : ''}` });
+    if (spec.horizon) lacks.push({ why: `\`horizon=${spec.horizon}\` values a leaf the pack's \`scoring: estimate\` values as at its turn's end, and the pack declares none: every playout goes on to the game's end`, fix: 'drop it' });
   }
-  return spec;
+  if (!lacks.length) return spec;
+  const head = `\`${kind}\` is not a bot for ${pack.name.en ?? pack.id}: `;
+  throw new AgentKindError(head + lacks.map((l) => `${l.why}; ${l.fix}`).join('; also, '), head + lacks.map((l) => l.why).join('; also, '));
 }
 
 /** The bot a name asks for, seated at `player`, for games of `pack` with `seed`; refused as `agentSpecFor` refuses it. */
