@@ -139,7 +139,7 @@ describe('a study through the queue', () => {
     expect(figures).toEqual(JSON.parse(JSON.stringify(study(whole))));
   });
 
-  it('a worker refuses a pack whose content is not the study\'s, and a pack outside its packs folder', { timeout: 600_000 }, async () => {
+  it('a worker refuses a pack whose content is not the study\'s, a pack outside its packs folder, and for good a bot the pack cannot seat', { timeout: 600_000 }, async () => {
     // The study is queued from a copy of the pack edited on the coordinator's machine only.
     const edited = join(temp, 'connect-four');
     cpSync(c4, edited, { recursive: true });
@@ -152,6 +152,17 @@ describe('a study through the queue', () => {
       await expect(runQueued({ url, prefix, study: elsewhere, agents: [...agents], pack: 'connect-four', shards: 1 })).rejects.toThrow(/shard 1\/1 failed: the pack `connect-four` in .* is not the one the study was queued with \(content hash/);
       const outside = { ...settings, games: 4, seed: 2000 };
       await expect(runQueued({ url, prefix, study: outside, agents: [...agents], pack: '../../connect-four', shards: 1 })).rejects.toThrow(/shard 1\/1 failed: the job names the pack `..\/..\/connect-four`, which is not a folder inside the packs folder/);
+      // A bot the pack cannot seat (a job may come from any Redis client): refused at its first attempt, not tried again.
+      const unseated = { ...settings, games: 4, seed: 3000, bots: ['prefer'] };
+      let run = '';
+      await expect(runQueued({ url, prefix, study: unseated, agents: ['prefer'], pack: 'connect-four', shards: 1, onQueued: (id) => (run = id) })).rejects.toThrow(/^shard 1\/1 failed: `prefer` is not a bot for Connect Four: it plays the pack's `scoring: prefer`, which it does not declare/);
+      const queue = new Queue(QUEUE_NAME, { connection: { url, maxRetriesPerRequest: null }, prefix });
+      try {
+        const job = (await queue.getJob(`${run}-1`))!;
+        expect([await job.getState(), job.attemptsMade]).toEqual(['failed', 1]);
+      } finally {
+        await queue.close();
+      }
     } finally {
       await w.close();
     }
