@@ -2,7 +2,8 @@
  * A loop of the generated code over the list a property gives an entity (`s.near`) reads a
  * property of each element (`it.worth`, a function's argument's `x.near`, a loop over that list in
  * turn) from a column made once alongside the list's, by the loop's index (`codegen/emit.ts`,
- * `Walk`), and a loop over a list of the rules' own (`spots`) from that list's own column: games
+ * `Walk`), and a loop over a list of the rules' own (`spots`, an action's domain as its choices
+ * are listed) from that list's own column: games
  * play the same under both engines, byte for byte, with such loops in `sum`,
  * `where`, `first`, `lowest`, `highest`, `any` and in a function given inline, and where a
  * property's column is not all lists (another kind's property of the same name is a number) the
@@ -48,7 +49,7 @@ entities:
 ${tower ? '  - tower: t1\n    near: 4\n' : ''}rules: |
   fn far(x: spot): bool = count(x.near where it.owner == me) > 1 or sum(x.near, it.worth) > 4
   action claim(s: spot) "Claim {s}" {
-    require s.owner == none else "{s} is taken"
+    require s.owner == none and s.worth + count(s.near) != 3 else "{s} is taken"
     s.owner = me
     game.total += sum(s.near, it.worth) + count(s.near where far(it))
     game.total += sum(spots, if it.worth > 1 and it.owner == none then it.worth else 0) + count(spots where any(it.near, it.owner == me))
@@ -98,6 +99,8 @@ describe('loops walked along a property of the elements of a list property', () 
     expect(source.match(TAKEN)?.length).toBeGreaterThanOrEqual(6);
     // `sum(spots, …)` and `spots where …` read `it.worth` and `it.near` from the columns alongside the list `spots`.
     expect(source.match(/k\d+\[v\d+\]/g)?.length).toBeGreaterThanOrEqual(3);
+    // Listing `claim`, its parameter walks its domain (every spot) reading `s.worth` and `s.near`.
+    expect(source).toMatch(/if \(d === k\d+\) \{for \(let j = 0;[^}]*k\d+\[j\]/);
     // No element's property is read by its id: `worth` and `near` are read through the column only before the loops.
     expect(source).not.toMatch(/= v\d+;v\d+ = typeof v\d+ === "string" \? \(k\d+\.get\(v\d+\) \?\? 0\) : 0;v\d+ \+= /);
   });

@@ -221,22 +221,31 @@ export class Unit {
    * makes them (`slots` locals, the value in the first), but one loop with the checks written in it,
    * where listing called `holdsWith` for every candidate.
    */
-  candidates(checks: Check[], needs: number[], slots: number): number {
+  candidates(checks: Check[], needs: number[], slots: number, domain?: Expr): number {
     const f = new Fn();
     let ready = 'E[0] = d[j];';
     for (let s = 1; s < slots; s++) ready += `E[${index(s)}] = null;`;
-    let body = '';
-    for (let i = 0; i < checks.length && needs[i] <= 1; i++) {
-      const k = checks[i];
-      if ('slot' in k) {
-        const v = this.expr(k.value, f);
-        body += `${v.code}E[${index(k.slot)}] = ${v.val};`;
-      } else {
-        const cond = this.expr(k.cond, f);
-        body += `${cond.code}if (${cond.val} !== true) continue;`;
+    const loop = () => {
+      let body = '';
+      for (let i = 0; i < checks.length && needs[i] <= 1; i++) {
+        const k = checks[i];
+        if ('slot' in k) {
+          const v = this.expr(k.value, f);
+          body += `${v.code}E[${index(k.slot)}] = ${v.val};`;
+        } else {
+          const cond = this.expr(k.cond, f);
+          body += `${cond.code}if (${cond.val} !== true) continue;`;
+        }
       }
-    }
-    return this.add(f, `for (let j = 0; j < d.length; j++) {${ready}c.it = null;c.value = null;${body}out.push(d[j]);}`, 'c, d, out');
+      return `for (let j = 0; j < d.length; j++) {${ready}c.it = null;c.value = null;${body}out.push(d[j]);}`;
+    };
+    if (domain?.op !== 'const' || !Array.isArray(domain.value)) return this.add(f, loop(), 'c, d, out');
+    // A domain of the rules' own (every entity of a kind): the parameter walked along it (`Walk`) when it is the domain listed.
+    const walk: Walk = { list: domain.value, index: 'j', taken: new Map(), code: '' };
+    f.walks.set('E[0]', walk);
+    const walked = loop();
+    f.walks.delete('E[0]');
+    return this.add(f, `if (d === ${this.ref(domain.value)}) {${walked}} else {${loop()}}`, 'c, d, out');
   }
 
   /** A function of `c` (or of `params`, arguments of ours after it) with `body`. */
