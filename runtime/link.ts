@@ -276,7 +276,7 @@ function generatedProgram(pack: CompiledPack, generates: (part: Expr | Stmt | Ac
     checks(a, needs, silent) {
       if (!generates(a)) return undefined;
       if (!checks.has(a)) {
-        const candidates = a.params.length === 1 ? unit.candidates(a.checks, needs, a.slots) : undefined;
+        const candidates = a.params.length === 1 ? unit.candidates(a.checks, needs, a.slots, a.params[0].domain) : undefined;
         checks.set(a, { pre: unit.pre(a.checks, silent), holdsWith: unit.holdsWith(a.checks, needs), candidates });
       }
       return { pre: unused, holdsWith: unused, candidates: unused };
