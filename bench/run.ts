@@ -330,11 +330,13 @@ if (runs('simulations')) {
     return { wall, cpu: (d.user + d.system) / 1000, split: threads && after ? threadSplit(threads, after) : undefined, timeline: timeline! };
   };
   // Both threads' code warmed alike before any run is timed (the start is the rows above): each
-  // thread's first games run the interpreter, then generate the pack's code, then wait for V8 to
-  // optimise it, function by function as each gets hot, each thread for itself. Counted with
-  // --trace-opt over 100 games at a time, 2 to 5 players in turn: 632 functions optimised in the
-  // first hundred (compiling the pack's among them), 59–98 in each of the next three, 18–36 in the
-  // next four, 7–33 after. The worker thread plays only its share of the 2-thread runs, this
+  // thread's first games run the interpreter, then generate the code of the parts of the rules that
+  // ran often (runtime/link.ts), then wait for V8 to optimise it, function by function as each gets
+  // hot, each thread for itself. Counted with --trace-opt over 100 games at a time, one thread, 2
+  // players: 382 functions optimised in the first hundred (compiling the pack's among them), 64, 32
+  // and 20 in the next three, 0–10 after (4 players: 458, 56, 17, 11, then 1–5); when every part's
+  // code was generated, 418, 63, 56, 40, then 12–17 (4 players: 503, 73, 44, 45, then 10–41).
+  // The worker thread plays only its share of the 2-thread runs, this
   // thread all of the 1-thread ones too: warmed by the 2-thread runs alone, the worker was still
   // optimising (on V8's helper threads, which take a core's time from the players when both
   // cores play) while the 1-thread runs it was compared with ran on settled code.
