@@ -40,6 +40,9 @@ describe('the bots the playground offers for a pack', () => {
     expect(offered(vault)).toEqual(AGENT_KINDS);
     const refused = botOffers(smallWorld).find((o) => o.kind === 'prefer')!.refused;
     expect(refused).toMatch(/^`prefer` is not a bot for .*: it plays the pack's `scoring: prefer`, which it does not declare/);
+    // The reason alone: the tab has no name to write, so the command line's advice is left out of it.
+    expect(refused).not.toContain('write');
+    expect(() => agent('prefer', 1, 'p1', smallWorld)).toThrow(`${refused}; write \`random\``);
   });
 
   it('a bot offered plays a game of its pack; a bot not offered is refused at its seat with the message shown', () => {

@@ -7,7 +7,10 @@
 import type { CompiledPack } from '../../compiler/index.ts';
 import { AGENT_KINDS, AgentKindError, agentSpecFor, type AgentKind } from '../../runtime/agents.ts';
 
-/** A bot of the list, and `refused`, the check's message, for one the pack cannot seat. */
+/**
+ * A bot of the list, and `refused`, the check's reason, for one the pack cannot seat: without the
+ * check's advice on what to write instead, as no bot's name is written here.
+ */
 export interface BotOffer {
   kind: AgentKind;
   refused?: string;
@@ -20,7 +23,7 @@ export function botOffers(pack: CompiledPack): BotOffer[] {
       agentSpecFor(kind, pack);
       return { kind };
     } catch (e) {
-      if (e instanceof AgentKindError) return { kind, refused: e.message };
+      if (e instanceof AgentKindError) return { kind, refused: e.reason };
       throw e;
     }
   });

@@ -4,7 +4,8 @@
  * (simulate/charts.ts). Results belong to the pack, the rules they were played on and the settings
  * they were asked with: another pack, new rules or other settings show their own results, or none.
  * The bots offered are those the pack can seat (bot-offers.ts); bots an edit of the rules took that
- * away from are replaced by random ones, with a note saying why, until the rules seat them again.
+ * away from are replaced by random ones, with a note saying why, until the rules seat them again
+ * or the author gives them up (the note's button).
  */
 import { BarWithErrorBar, BarWithErrorBarsController } from 'chartjs-chart-error-bars';
 import { Chart, registerables, type ChartConfiguration } from 'chart.js';
@@ -146,7 +147,9 @@ export class BalanceTab implements Tab {
     const response = run?.response;
     const body: Array<HTMLElement | null> = [];
     const replaced = this.replaced();
-    if (replaced) body.push(h('div', { class: 'problem warning', 'data-testid': 'balance-bots-replaced' }, `Random bots play instead: ${replaced.why}. The ${replaced.wanted} bots play again once the rules can seat them, unless other bots are picked meanwhile.`));
+    // Random bots are already the ones listed as picked, so picking them from the list changes nothing: the note has its own button.
+    const giveUp = () => change({ bots: 'random' });
+    if (replaced) body.push(h('div', { class: 'problem warning', 'data-testid': 'balance-bots-replaced' }, h('span', { class: 'body' }, `Random bots play instead: ${replaced.why}. The ${replaced.wanted} bots play again once the rules can seat them, unless other bots are picked meanwhile.`), h('button', { class: 'small', 'data-testid': 'balance-bots-random', onclick: giveUp }, 'Play random bots')));
     if (!summary) body.push(h('div', { class: 'empty' }, 'Bots play once the pack compiles without errors.'));
     else if (!run) body.push(h('div', { class: 'empty', 'data-testid': 'balance-empty' }, 'Not run on these rules with these settings: play many games by bots, to see how often each seat and each card wins.'));
     else if (response?.error) body.push(h('div', { class: 'problem error' }, h('span', { class: 'sev' }, '✕'), h('div', { class: 'body' }, `${response.error} (after ${response.done} games)`)));
