@@ -105,10 +105,11 @@ const STEPS_WORTH_GENERATING = 25;
  * rest stays the interpreter's closures. Each generated function is code of its own for V8 to
  * optimise once it is hot, in each thread, and a part run a few times a game got hot only after
  * hundreds of games, one by one, each compiled on a helper thread that a second thread playing
- * then lacked: Small World, 2 players, one thread, games 200–1000, all 1,275 functions generated,
- * V8's helper threads took 11% of the player's CPU (183 functions optimised meanwhile); with only
- * the parts run often generated (201 functions), 4%, and the player took no more time (bench/threadCpu.ts; 4 players, warmed
- * at 2: 9% → 3%). The interpreter's closures are shared by every part, and optimised in the first games.
+ * then lacked. The interpreter's closures are shared by every part, and optimised in the first
+ * games. Measured on the default pack (docs/architecture.md), 2 players, one
+ * thread, games 200–1000: with all its 1,275 functions generated, V8's helper threads took 11% of
+ * the player's CPU (183 functions optimised meanwhile); with the 201 of the parts run often, 4%,
+ * and the player no more time (bench/threadCpu.ts; 4 players: 7% → 1.5%).
  */
 const CALLS_PER_RUN = 20;
 
