@@ -7,7 +7,8 @@
  * play the same under both engines, byte for byte, with such loops in `sum`,
  * `where`, `first`, `lowest`, `highest`, `any` and in a function given inline, and where a
  * property's column is not all lists (another kind's property of the same name is a number) the
- * loop reads each element's property by its id, as before.
+ * loop reads each element's property by its id, as before. So they do at a walk's edges: lists
+ * with repeats or empty, a none read through the walk, a state list (never walked along a column).
  */
 import { describe, expect, it } from 'vitest';
 import { apply, legalChoices, newGame, type CompiledPack, type EngineName } from '../runtime/index.ts';
@@ -72,6 +73,89 @@ ${tower ? '  - tower: t1\n    near: 4\n' : ''}rules: |
   );
 }
 
+/**
+ * The edges of a walk: lists with repeats, an empty list, an element walked whose optional
+ * property is none, a list written out with repeats, a state list (which changes, so is never
+ * walked along a column), a second kind with a property of the same name (`worth`, a number in
+ * both), walks nested in functions given inline, and the domain's walk.
+ */
+const edgesYaml = `kinds:
+  cell:
+    props:
+      near: list<cell>
+      worth: number
+      pal: cell?
+      tags: list<number>
+    state:
+      owner: player?
+      seen: list<cell>
+  rock:
+    props:
+      worth: number
+  game:
+    state:
+      total: number
+      pile: list<cell>
+      hits: list<number>
+entities:
+  - cell: c1
+    near: [c2, c2, c3, c1]
+    worth: 2
+    pal: c3
+    tags: [1, 1]
+  - cell: c2
+    near: [c1]
+    worth: -1
+    tags: []
+  - cell: c3
+    near: [c1, c2, c4, c4, c5]
+    worth: 3
+    pal: c1
+    tags: [7]
+  - cell: c4
+    near: []
+    worth: 0
+    pal: c4
+    tags: [2, 3]
+  - cell: c5
+    near: [c5, c5]
+    worth: 5
+    tags: [4]
+  - rock: r1
+    worth: 9
+rules: |
+  fn w(x: cell?): number = if x == none then 100 else x.worth + count(x.near)
+  fn deep(x: cell): number = sum(x.near, w(it.pal) + sum(it.near, it.worth))
+  action pick(c: cell) "Pick {c}" {
+    require c.owner == none and c.worth + count(c.near where it.worth > c.worth) != 4 else "{c} no"
+    let k = sum(c.near, it.worth + w(it.pal))
+    require k != 7 else "seven"
+    c.owner = me
+    c.seen += c.near
+    game.pile += [c]
+    game.total += k + deep(c) + sum([c1, c1, c4, c2], it.worth * count(it.tags))
+    game.total += sum(game.pile, it.worth) + sum(c.seen, it.worth) + sum(cells where it.pal != none, it.pal.worth)
+    game.total += count(cells where any(it.near, it.owner == me)) + sum(c.near, sum(it.tags, it))
+    let f = first(c.near where it.worth > 0)
+    if f != none {
+      game.hits += [f.worth, lowest(c.near, it.worth).worth, highest(f.near, it.worth).worth, w(lowest(cells, it.worth))]
+    }
+    let hp = highest(c.near, if it.pal == none then -5 else it.pal.worth)
+    if hp != none { game.hits += [hp.worth] }
+  }
+  action skip "Skip" {
+    require sum(game.pile, it.worth) < 100 else "full"
+    game.total += 1
+  }
+  flow {
+    loop max 4 {
+      for p in players {
+        turn p { offer p: pick, skip }
+      }
+    }
+  }
+`;
+
 function trail(p: CompiledPack, engine: EngineName, seed: number): string[] {
   const out: string[] = [];
   let st = newGame(p, { players: 2, seed, engine });
@@ -91,6 +175,24 @@ function trail(p: CompiledPack, engine: EngineName, seed: number): string[] {
 /** The reads of a column taken before a loop, alongside the list it walks. */
 const TAKEN = /v\d+ = typeof v\d+ === "string" \? k\d+\.get\(v\d+\) : undefined;/g;
 
+/** A read of one element's property by its id, its default after `??`. */
+const BY_ID = /typeof v\d+ === "string" \? \(k\d+\.get\(v\d+\) \?\? /;
+
+/** The bodies of the generated loops over a list (`for (v3 = 0; …) {…}`), each with the loops inside it. */
+function loopBodies(source: string): string[] {
+  const out: string[] = [];
+  for (const m of source.matchAll(/for \(v\d+ = 0; [^)]*\) \{/g)) {
+    let depth = 0;
+    let end = m.index + m[0].length - 1;
+    for (; end < source.length; end++) {
+      if (source[end] === '{') depth++;
+      else if (source[end] === '}' && --depth === 0) break;
+    }
+    out.push(source.slice(m.index + m[0].length, end));
+  }
+  return out;
+}
+
 describe('loops walked along a property of the elements of a list property', () => {
   it('read the elements’ properties by the loop’s index, not by their ids', () => {
     const source = generatedSource(spots(false));
@@ -101,8 +203,12 @@ describe('loops walked along a property of the elements of a list property', () 
     expect(source.match(/k\d+\[v\d+\]/g)?.length).toBeGreaterThanOrEqual(3);
     // Listing `claim`, its parameter walks its domain (every spot) reading `s.worth` and `s.near`.
     expect(source).toMatch(/if \(d === k\d+\) \{for \(let j = 0;[^}]*k\d+\[j\]/);
-    // No element's property is read by its id: `worth` and `near` are read through the column only before the loops.
-    expect(source).not.toMatch(/= v\d+;v\d+ = typeof v\d+ === "string" \? \(k\d+\.get\(v\d+\) \?\? 0\) : 0;v\d+ \+= /);
+    // No element's property is read by its id inside a loop over a list: there, `worth` and `near` come from the columns.
+    const loops = loopBodies(source);
+    expect(loops.length).toBeGreaterThanOrEqual(6);
+    expect(loops.filter((body) => BY_ID.test(body))).toEqual([]);
+    // Where a property's column is not all lists, they are read by id inside the loops: what the count above would see.
+    expect(loopBodies(generatedSource(spots(true))).filter((body) => BY_ID.test(body)).length).toBeGreaterThanOrEqual(6);
   });
 
   it('play the same games under both engines', () => {
@@ -117,6 +223,19 @@ describe('loops walked along a property of the elements of a list property', () 
     const pack = spots(true);
     expect(generatedSource(pack).match(TAKEN)).toBeNull();
     for (let seed = 1; seed <= 8; seed++) {
+      const [gen, ref] = ENGINES.map((engine) => trail(pack, engine, seed));
+      expect(gen).toEqual(ref);
+    }
+  });
+
+  it('play the same games at the edges of a walk, 40 seeds', () => {
+    const pack = compileOk(edgesYaml, { min: 2, max: 2 });
+    const source = generatedSource(pack);
+    // The walks are taken (`c.near`, `x.near`, `it.near` nested, `f.near`), `cells` and the domain walked by their columns.
+    expect(source.match(TAKEN)?.length).toBeGreaterThanOrEqual(10);
+    expect(source.match(/k\d+\[v\d+\]/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(source).toMatch(/if \(d === k\d+\) \{for \(let j = 0;[^}]*k\d+\[j\]/);
+    for (let seed = 1; seed <= 40; seed++) {
       const [gen, ref] = ENGINES.map((engine) => trail(pack, engine, seed));
       expect(gen).toEqual(ref);
     }
