@@ -1,4 +1,4 @@
-import { parseDocument, isDocument, isMap, isScalar, isSeq, isPair, type Document, type Node as YamlNode, type Pair, Scalar, YAMLMap, YAMLParseError, visit, type YAMLError } from 'yaml';
+import { parseDocument, isCollection, isDocument, isMap, isScalar, isSeq, isPair, type Document, type Node as YamlNode, type Pair, Scalar, YAMLMap, YAMLParseError, visit, type YAMLError } from 'yaml';
 import { LRUCache } from 'lru-cache';
 import type { DiagnosticInput, FileSpan } from './diagnostic.ts';
 import type { Fragment, SourceFile } from './source.ts';
@@ -169,19 +169,38 @@ function leadingWidth(text: string, i: number): number {
  * own `uniqueKeys` compares each key with every key before it in the mapping: 20,000 keys in one
  * mapping of a file the reader left to it took 3.4 s to parse, 40,000 keys 21 s. The same check is
  * made here by a set a mapping, and its errors put where the library's would stand.
+ *
+ * A list or mapping written as a key is an error too, found before anything asks for the
+ * document's value: `toJS` writes such a key out as text at every level it is nested, and
+ * `'? '.repeat(n) + 'x'` took 2 s at 402 bytes, 52 s at 802, and a 2 kB file ran the process out
+ * of memory. No pack or scenario names a thing by a list. Only the outermost such key is reported,
+ * so a deep one is one error, not one a level.
  */
 export function documentOf(text: string): Document.Parsed {
   const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, logLevel: 'error' });
   const found: YAMLParseError[] = [];
+  // The end of the last list or mapping key reported: the nodes are visited in the order written,
+  // so a key that starts before it is inside that one.
+  let keyEnd = -1;
   visit(doc, {
     Map(_key, map) {
       if (map.items.length > 1) twice(map.items, found);
+    },
+    Pair(_key, pair) {
+      if (!isCollection(pair.key) || !pair.key.range || pair.key.range[0] < keyEnd) return;
+      const [at, end] = pair.key.range;
+      keyEnd = end;
+      found.push(new YAMLParseError([at, at + 1], 'NON_STRING_KEY', COLLECTION_KEY));
     },
   });
   // After the library's own: the first of those is the syntax error reported, and a compile's diagnostics are sorted by place.
   doc.errors.push(...found);
   return doc;
 }
+
+/** The words of a list or mapping written as a key, for whichever reader reports it. */
+export const COLLECTION_KEY = 'a list or mapping is written here as a key';
+export const COLLECTION_KEY_HINT = 'a key is a single word or quoted text, such as `name:` or `"two words":`; a list or mapping belongs in the value after the key, e.g. `name: [a, b]`';
 
 /**
  * Each key of a mapping equal to one before it, as the library's `uniqueKeys: true` finds them: two
@@ -277,9 +296,11 @@ export function loadPack(sources: SourceFile[], report: (d: DiagnosticInput) => 
     const doc = parsed.root ? undefined : parsed.doc;
     if (doc?.errors.length) {
       // After the first syntax error the parser is out of step and the rest mostly repeats it;
-      // duplicate keys are independent of each other and are all reported.
-      const syntax = doc.errors.find((e) => e.code !== 'DUPLICATE_KEY');
-      for (const e of doc.errors) if (e.code === 'DUPLICATE_KEY' || e === syntax) report(yamlError(src, doc, e));
+      // keys written twice, and lists or mappings written as keys, are independent of each other
+      // and are all reported.
+      const independent = (e: YAMLError) => e.code === 'DUPLICATE_KEY' || e.code === 'NON_STRING_KEY';
+      const syntax = doc.errors.find((e) => !independent(e));
+      for (const e of doc.errors) if (independent(e) || e === syntax) report(yamlError(src, doc, e));
       continue;
     }
     if (unreadable !== undefined) {
@@ -316,6 +337,9 @@ function yamlError(src: SourceFile, doc: Document.Parsed, e: YAMLError): Diagnos
     const key = /^[^:\n]*/.exec(src.text.slice(start))![0].trim();
     const end = Math.min(src.text.length, Math.max(start + 1, start + key.length));
     return { code: 'RB0010', message: `the key \`${key || 'this key'}\` appears twice in this mapping`, at: { file: src.path, start, end }, hint: 'each key may appear once in a mapping; merge the two entries' };
+  }
+  if (e.code === 'NON_STRING_KEY') {
+    return { code: 'RB0001', message: `this YAML is malformed: ${COLLECTION_KEY}`, at, hint: COLLECTION_KEY_HINT };
   }
   if (e.code === 'MULTIPLE_DOCS') {
     return { code: 'RB0011', message: 'this file holds more than one YAML document', at, hint: 'a pack file is one document: remove the `---` line, or move what follows it to its own file' };

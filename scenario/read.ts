@@ -1,5 +1,5 @@
 import { isMap, isNode, isScalar, isSeq, type Document } from 'yaml';
-import { documentOf, megabytes } from '../compiler/load.ts';
+import { COLLECTION_KEY_HINT, documentOf, megabytes } from '../compiler/load.ts';
 import type { SourceFile } from '../compiler/source.ts';
 import type { Entry, Failure, Moment, Plain, Rolls, Scenario, ScenarioFile, Step, Where } from './format.ts';
 import { checkScenarioShape } from './schema.ts';
@@ -25,7 +25,8 @@ export function readScenarioFile(file: SourceFile): ScenarioFile {
   if (doc.errors.length) {
     // Those keys come after the library's errors; the first problem gives the file's place.
     for (const e of [...doc.errors].sort((a, b) => a.pos[0] - b.pos[0])) {
-      problem(where.at(e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)), `this YAML is malformed: ${e.message.split('\n')[0]}`, e.code === 'DUPLICATE_KEY' ? 'each key may appear once in a mapping' : undefined);
+      const hint = e.code === 'DUPLICATE_KEY' ? 'each key may appear once in a mapping' : e.code === 'NON_STRING_KEY' ? COLLECTION_KEY_HINT : undefined;
+      problem(where.at(e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)), `this YAML is malformed: ${e.message.split('\n')[0]}`, hint);
     }
     return out;
   }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { documentOf } from '../compiler/load.ts';
+import { COLLECTION_KEY, documentOf } from '../compiler/load.ts';
 import { readScenarioFile } from '../scenario/read.ts';
 import { seeded } from './helpers/rulesTexts.ts';
 
@@ -35,7 +35,8 @@ function reported(text: string, errors: ReadonlyArray<{ code: string; pos: [numb
 }
 
 const byLibrary = (text: string) => reported(text, parseDocument(text, { uniqueKeys: true, prettyErrors: false, logLevel: 'error' }).errors);
-const byCompiler = (text: string) => reported(text, documentOf(text).errors);
+// A list or mapping written as a key is the compiler's own error, which the library does not report: tested in test/hostile/sizes.
+const byCompiler = (text: string) => reported(text, documentOf(text).errors.filter((e) => e.code !== 'NON_STRING_KEY'));
 
 /** A line of the text copied after itself or a few lines further on, sometimes with another piece put in. */
 function withCopy(text: string, random: () => number): string {
@@ -85,7 +86,7 @@ describe('keys written twice', () => {
     let twice = 0;
     for (const text of withCopies()) {
       const library = scenarioProblems(text, parseDocument(text, { uniqueKeys: true, prettyErrors: false, logLevel: 'error' }).errors);
-      const problems = readScenarioFile({ path: 'twice.yaml', text }).problems.filter((p) => p.message.startsWith('this YAML is malformed'));
+      const problems = readScenarioFile({ path: 'twice.yaml', text }).problems.filter((p) => p.message.startsWith('this YAML is malformed') && !p.message.endsWith(COLLECTION_KEY));
       const found = problems.map((p): [number, string] => [p.at.offset, p.message]);
       expect({ text, found: [...found].sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1])) }).toEqual({ text, found: library });
       expect(found.map(([at]) => at)).toEqual(library.map(([at]) => at));

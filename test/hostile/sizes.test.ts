@@ -159,6 +159,37 @@ describe('YAML mappings of many keys', () => {
   });
 });
 
+// The yaml library's `toJS` writes a list or mapping used as a key out as text at every level it is
+// nested: `? ? … x` of 802 bytes took 52 s, and a scenario file of 2 kB ran the process out of
+// memory. compiler/load.ts `documentOf` refuses such a key before any value is asked for.
+describe('YAML lists and mappings as keys', () => {
+  const message = 'this YAML is malformed: a list or mapping is written here as a key';
+
+  it('a list and a mapping as keys in a pack file: RB0001 at each, with the way to write it', budget, () => {
+    const { diagnostics, texts } = compiled('kinds: {}\n[a, b]: 1\nc:\n  {d: 1}: 2\n');
+    const keys = diagnostics.filter((d) => d.file === 'game.yaml');
+    for (const d of keys) expectPositioned(d, texts);
+    expect(keys.map((d) => [d.code, d.line, d.column, d.message])).toEqual([
+      ['RB0001', 2, 1, message],
+      ['RB0001', 4, 3, message],
+    ]);
+    expect(keys[0].hint).toMatch(/^a key is a single word or quoted text.*belongs in the value after the key, e\.g\. `name: \[a, b\]`$/);
+  });
+
+  it('keys nested 500 deep (`? ? … x`) in a pack file: one RB0001 at the outermost', budget, () => {
+    const { diagnostics, texts } = compiled(`kinds: {}\n${'? '.repeat(500)}x\n`);
+    const keys = diagnostics.filter((d) => d.file === 'game.yaml');
+    expectPositioned(keys[0], texts);
+    expect(keys.map((d) => [d.code, d.line, d.column, d.message])).toEqual([['RB0001', 2, 3, message]]);
+  });
+
+  it('keys nested 1,000 deep in a scenario file: a problem at the outermost first', budget, () => {
+    const file = readScenarioFile({ path: 'keys.yaml', text: `scenario: keys\nsetup:\n  ${'? '.repeat(1000)}x\n` });
+    expect(file.scenarios).toEqual([]);
+    expect(file.problems[0]).toMatchObject({ at: { file: 'keys.yaml', line: 3, column: 5 }, message, hint: expect.stringMatching(/^a key is a single word/) });
+  });
+});
+
 function deepYaml(text: string): { d: Diagnostic | undefined; all: Diagnostic[]; texts: Record<string, string> } {
   const texts = { 'pack.yaml': MANIFEST(), 'deep.yaml': text };
   const all = compile(Object.entries(texts).map(([path, t]) => ({ path, text: t }))).diagnostics;
