@@ -50,7 +50,8 @@ export function formatDiagnostic(d: Diagnostic, fileText?: string): string {
   const head = `${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}`;
   const lines = [head];
   if (fileText !== undefined) {
-    const src = fileText.split('\n')[d.line - 1] ?? '';
+    // Without the byte order mark, which the columns do not count (compiler/source.ts).
+    const src = (fileText.split('\n')[d.line - 1] ?? '').replace(/^\ufeff/, '');
     const width = d.endLine === d.line ? d.endColumn - d.column : src.length - d.column + 1;
     lines.push(...caretLines(d.line, d.column, width, src));
   }

@@ -26,8 +26,14 @@ const lineIndexes = new LRUCache<string, LineIndex>({ max: 16 });
 /** Turns offsets into 1-based line and column, for one file. */
 export class LineIndex {
   private readonly starts: number[] = [0];
+  /**
+   * A byte order mark the text starts with: offsets count it, but no editor shows it (Monaco and
+   * VS Code take it off the text), so a column on the first line past it is one less.
+   */
+  private readonly bom: boolean;
 
   constructor(text: string) {
+    this.bom = text.charCodeAt(0) === 0xfeff;
     // By `indexOf`, not character by character: the lowering indexes every rules file of a pack.
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
   }
@@ -40,7 +46,7 @@ export class LineIndex {
       if (this.starts[mid] <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo + 1, column: offset - this.starts[lo] + 1 };
+    return { line: lo + 1, column: offset - this.starts[lo] + (lo === 0 && this.bom && offset > 0 ? 0 : 1) };
   }
 }
 

@@ -244,8 +244,9 @@ describe('the pack files reader', () => {
   });
 
   it('gives a pack written with CRLF line ends and a byte order mark the same diagnostics, at the same lines and columns', () => {
-    // A misspelled key in the YAML, and a rules block's unknown field on its 37th line.
-    const game = readFileSync('test/packs/tiny/game.yaml', 'utf8').replace('s.owner = me', 's.owner = me\n    s.bogus = 3').replace('terrain:', 'terain:');
+    // An unknown key on the first line (after the mark, where a column is easily one too far), a
+    // misspelled key in the YAML, and a rules block's unknown field on its 39th line.
+    const game = `enumz:\n  x: [a]\n${readFileSync('test/packs/tiny/game.yaml', 'utf8').replace('s.owner = me', 's.owner = me\n    s.bogus = 3').replace('terrain:', 'terain:')}`;
     const pack = readFileSync('test/packs/tiny/pack.yaml', 'utf8');
     const seen = (write: (text: string) => string) =>
       compile([
@@ -254,9 +255,11 @@ describe('the pack files reader', () => {
       ]).diagnostics.map((d) => [d.code, d.file, d.line, d.column, d.endLine, d.endColumn]);
     const lf = seen((t) => t);
     expect(lf.map((d) => [d[0], d[2]])).toEqual([
-      ['RB0207', 8],
-      ['RB0523', 37],
+      ['RB0101', 1],
+      ['RB0207', 10],
+      ['RB0523', 39],
     ]);
+    expect(lf[0]).toEqual(['RB0101', 'game.yaml', 1, 1, 1, 6]);
     const folded = (t: string) => t.replace('rules: |', 'rules: >');
     for (const write of [crlf, (t: string) => `\ufeff${crlf(t)}`, (t: string) => `\ufeff${t}`]) {
       expect(seen(write)).toEqual(lf);
