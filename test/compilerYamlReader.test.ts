@@ -69,7 +69,7 @@ function differences(text: string): string[] | undefined {
 }
 
 /** Pieces a mutation puts in: YAML's indicators, scalars of each core type, indentation. */
-const pieces = [' ', '\n', ':', ': ', '- ', '#', ' #', '"', "'", "''", '[', ']', '{', '}', ', ', '|', '>', '|-', '>-', '|+', '  ', '\n  ', '\n    ', '\n- ', 'a', '1', '-1', '~', 'null', 'Null', 'true', 'False', '0x1F', '0o17', '1e3', '.5', '.inf', '-.Inf', '.nan', '\\', '\\n', '\\u00e9', '\\x41', '&a ', '*a', '!!str ', '? ', '---\n', '...\n', '%YAML 1.2\n', '\t', '\r\n', '__proto__: ', '<<: ', 'é', '\u2028', '\\\n', '\ufeff', '\r', 'x\ty', '\t#', ':\t', '-\t', ']#', '}#', 'k'.repeat(1020), ' '.repeat(30)];
+const pieces = [' ', '\n', ':', ': ', '- ', '#', ' #', '"', "'", "''", '[', ']', '{', '}', ', ', '|', '>', '|-', '>-', '|+', '  ', '\n  ', '\n    ', '\n- ', 'a', '1', '-1', '~', 'null', 'Null', 'true', 'False', '0x1F', '0o17', '1e3', '.5', '.inf', '-.Inf', '.nan', '\\', '\\n', '\\u00e9', '\\x41', '&a ', '*a', '!!str ', '? ', '---\n', '...\n', '%YAML 1.2\n', '\t', '\r\n', '__proto__: ', '<<: ', 'é', '\u2028', '\\\n', '\ufeff', '\r', 'x\ty', '\t#', ':\t', '-\t', ']#', '}#', '?\t', '{\t', '\t}', ',\t', '\t,', 'k'.repeat(1020), ' '.repeat(30)];
 
 /** A text with one to three pieces inserted, characters deleted, or a line's indentation changed. */
 function mutate(text: string, random: () => number): string {
@@ -195,6 +195,11 @@ describe('the pack files reader', () => {
       'a: [\tb]\n',
       'a\t: b\n',
       'a: |\t\n  x\n',
+      '- ?\tb\n',
+      'a: [x\t, y]\n',
+      'a: [x,\ty]\n',
+      'a: {\tb: 1}\n',
+      'a: {b: c\t}\n',
       // A carriage return not before a line feed, a byte order mark not at the start.
       'a: 1\rb: 2\n',
       'a: 1\r\r\nb: 2\n',
