@@ -168,7 +168,8 @@ function leadingWidth(text: string, i: number): number {
  * `logLevel: 'error'`: the library's warnings would go to the console, past the diagnostics. Its
  * own `uniqueKeys` compares each key with every key before it in the mapping: 20,000 keys in one
  * mapping of a file the reader left to it took 3.4 s to parse, 40,000 keys 21 s. The same check is
- * made here by a set a mapping, and its errors put where the library's would stand.
+ * made here by a set a mapping, each error at the repeated key's start (the library's place, except
+ * after an entry with an empty value, where the library points at the end of the line before).
  *
  * A list or mapping written as a key is an error too, found before anything asks for the
  * document's value: `toJS` writes such a key out as text at every level it is nested, and
