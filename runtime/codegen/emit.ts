@@ -107,7 +107,7 @@ class Fn {
  * property of the element read in the loop (`it.lines`) is found in a column made once of that
  * property of each element of each entity's list, in order (`Unit.alongside`), taken once before
  * the loop and read by the loop's index, where each element's read was one more look-up by its id.
- * A loop over a list of the rules' own (`all cells`, a list written out) is walked so too, along
+ * A loop over a list of the rules' own (`cells`, a list written out) is walked so too, along
  * that list's own column of the property (`Unit.alongList`), which needs nothing taken.
  */
 type Walk = Along & {
