@@ -8,6 +8,7 @@
 import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { documentOf, MAX_FILE_BYTES, MAX_PACK_BYTES, megabytes } from '../../compiler/load.ts';
 import { LineIndex } from '../../compiler/source.ts';
+import { MAX_FILES } from './loadable.ts';
 import { packFiles } from './pack-files.ts';
 
 /**
@@ -17,7 +18,6 @@ import { packFiles } from './pack-files.ts';
  */
 const MAX_ZIP_BYTES = 20 * 1024 * 1024;
 const MAX_TOTAL_BYTES = MAX_PACK_BYTES;
-const MAX_FILES = 2000;
 
 export function exportZip(id: string, files: Record<string, string>): Uint8Array {
   const tree: Zippable = {};
@@ -85,7 +85,8 @@ export function importZip(bytes: Uint8Array): ImportResult {
   try {
     // The compiler's reading: the library's own check of keys written twice is quadratic in a mapping's keys.
     const doc = documentOf(files['pack.yaml']);
-    const first = doc.errors[0];
+    // The first in the file: a key written twice comes after the library's own errors in the list.
+    const first = [...doc.errors].sort((a, b) => a.pos[0] - b.pos[0])[0];
     if (first) {
       const { line, column } = new LineIndex(files['pack.yaml']).position(first.pos[0]);
       return { ok: false, reason: `pack.yaml is not valid YAML: ${first.message.split('\n')[0]} at line ${line}, column ${column}` };

@@ -131,6 +131,16 @@ describe('zips', () => {
     expect(r).toEqual({ ok: false, reason: 'pack.yaml is not valid YAML: Map keys must be unique at line 40006, column 1' });
   });
 
+  it('a zip whose pack.yaml writes a key twice before a syntax error is refused at the first in the file', budget, () => {
+    const r = importZip(zipSync({ 'pack.yaml': strToU8('id: a\nid: b\nname: [unclosed\n') }));
+    expect(r).toEqual({ ok: false, reason: 'pack.yaml is not valid YAML: Map keys must be unique at line 2, column 1' });
+  });
+
+  it('a zip whose pack.yaml has keys nested 1,000 deep (`? ? … x`) is refused at the outermost, not read for minutes', budget, () => {
+    const r = importZip(zipSync({ 'pack.yaml': strToU8(`id: a\n${'? '.repeat(1000)}x\n`) }));
+    expect(r).toEqual({ ok: false, reason: 'pack.yaml is not valid YAML: a list or mapping is written here as a key at line 2, column 3' });
+  });
+
   it('a zip\'s files are held in a map no file name reaches Object\'s members through', budget, () => {
     const r = importZip(zipSync({ 'pack.yaml': strToU8(MANIFEST()) }));
     expect(r.ok).toBe(true);
