@@ -1,5 +1,6 @@
 import { isMap, isNode, isScalar, isSeq, type Document } from 'yaml';
 import { COLLECTION_KEY_HINT, documentOf, megabytes } from '../compiler/load.ts';
+import { MAX_ALIAS_COUNT } from '../compiler/yamlValue.ts';
 import type { SourceFile } from '../compiler/source.ts';
 import type { Entry, Failure, Moment, Plain, Rolls, Scenario, ScenarioFile, Step, Where } from './format.ts';
 import { checkScenarioShape } from './schema.ts';
@@ -32,7 +33,7 @@ export function readScenarioFile(file: SourceFile): ScenarioFile {
   }
   try {
     // Every later read of a node is a part of this one, so none of them can exceed the alias budget.
-    doc.toJS({ maxAliasCount: 100 });
+    doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (e) {
     problem(where.at(0, Math.max(1, file.text.indexOf('\n'))), `this YAML cannot be read: ${(e as Error).message}`, 'an alias `*name` needs its anchor `&name` earlier in the file, and aliases may not multiply a value many times over');
     return out;
