@@ -1,5 +1,7 @@
+import { whereCodeAllowed } from './codegen/codeAllowed.ts';
 import { tableCopier } from './codegen/copier.ts';
 import { metaIfAny, metaOf, newMeta } from './stateMeta.ts';
+import { noteWrite } from './undo.ts';
 import type { Prompt, Value } from './types.ts';
 
 /**
@@ -155,13 +157,8 @@ export function copyPlan(st: StateLike): CopyPlan {
 function plannedTable(e: Record<string, Record<string, Value>>, plan: CopyPlan): Record<string, Record<string, Value>> {
   if (plan.copier) return plan.copier(e);
   if (plan.copier === undefined && ++plan.copies >= COPIES_BEFORE_CODE) {
-    try {
-      plan.copier = tableCopier(e, plan.ids, COPIER_HELPERS) as TableCopier;
-    } catch (err) {
-      // A page whose content security policy forbids making code copies field by field.
-      if (!(err instanceof EvalError)) throw err;
-      plan.copier = null;
-    }
+    // A page whose content security policy forbids making code copies field by field.
+    plan.copier = whereCodeAllowed(() => tableCopier(e, plan.ids, COPIER_HELPERS) as TableCopier) ?? null;
   }
   const { ids, fields } = plan;
   const out = newTable();
@@ -222,10 +219,7 @@ export function writableRecord(st: { e: Record<string, Record<string, Value>> },
   const w = m.written;
   // A caller naming no field may write any: the record is then copied, as one shared is.
   if ((m.owned === undefined || m.owned?.has(rec)) && (w === undefined || field !== undefined)) {
-    if (w !== undefined) {
-      const old = rec[field!];
-      w.push(rec, field, Array.isArray(old) ? old.slice() : old);
-    }
+    if (w !== undefined) noteWrite(m, w, rec, field!);
     return rec;
   }
   const copy = copiedRecord(rec);

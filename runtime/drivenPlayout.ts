@@ -2,6 +2,8 @@ import { watching } from './engine.ts';
 import { drivable, drivenListing, drivenListingOf, drivenPick, keepListing, playoutApply, playoutChoices, type DrivenListing } from './index.ts';
 import { drivePromptsWith, NOT_DRIVEN, type PromptDriver } from './prompts.ts';
 import type { BudgetName } from './refusal.ts';
+import { metaOf } from './stateMeta.ts';
+import { noteFirstWritesOf, restoreFirstWrites } from './undo.ts';
 import type { ApplyResult, GameState } from './types.ts';
 
 /**
@@ -50,6 +52,8 @@ interface Drive {
   listing: DrivenListing;
   /** Why the drive stopped at a prompt (`before`: before listing it), or null. */
   end: 'before' | 'stopped' | 'none' | null;
+  /** What the picker or `stopBefore` threw, to throw again once the game is where it was asked (`listed`: by the picker, the prompt listed). */
+  thrown: { error: unknown; listed: boolean } | null;
 }
 
 let drive: Drive | null = null;
@@ -61,13 +65,25 @@ const atPrompt: PromptDriver = (c, body, slot) => {
   const d = drive;
   const st = c.st;
   if (d === null || st !== d.state) return NOT_DRIVEN;
-  if (d.stopBefore !== undefined && d.stopBefore(st.prompt!.player)) {
+  const player = st.prompt!.player;
+  let before: boolean;
+  try {
+    before = d.stopBefore !== undefined && d.stopBefore(player);
+  } catch (e) {
+    return thrown(d, e, false);
+  }
+  if (before) {
     d.end = 'before';
     return stop(d);
   }
   d.listed = true;
   const n = drivenListing(st, d.asked, d.listing);
-  const k = n === 0 ? -1 : d.pick(n, st.prompt!.player);
+  let k: number;
+  try {
+    k = n === 0 ? -1 : d.pick(n, player);
+  } catch (e) {
+    return thrown(d, e, true);
+  }
   if (k < 0) {
     d.end = n === 0 ? 'none' : 'stopped';
     return stop(d);
@@ -75,6 +91,18 @@ const atPrompt: PromptDriver = (c, body, slot) => {
   d.picks.push(k);
   return drivenPick(st, k, c, body, slot, d.listing);
 };
+
+/**
+ * What the picker or `stopBefore` threw at the prompt asked now, kept to be thrown once the drive is
+ * put back and stepped to that prompt, `exact` or not: thrown through the rules, it would be taken
+ * for the choice's refusal (a `Refusal`), or leave the game as the drive began (anything else).
+ * `stopBefore` run out of stack under the drive's rules is asked again when stepping gets there (see
+ * `driven`); the picker is not asked twice for one prompt.
+ */
+function thrown(d: Drive, error: unknown, listed: boolean): never {
+  if (listed || !(error instanceof RangeError)) d.thrown = { error, listed };
+  throw STOP;
+}
 
 /** A drive's end at the prompt asked now: put back to be stepped there, or, not `exact`, suspended there. */
 function stop(d: Drive): typeof NOT_DRIVEN {
@@ -116,7 +144,7 @@ export function playDriven(state: GameState, pick: Picker, options: { asked?: bo
       made++;
       continue;
     }
-    const d: Drive = { state, pick, asked, stopBefore, exact, picks: [k], listed: false, listing: drivenListingOf(), end: null };
+    const d: Drive = { state, pick, asked, stopBefore, exact, picks: [k], listed: false, listing: drivenListingOf(), end: null, thrown: null };
     const r = driven(d, k);
     if (r !== null && (r.ok || !d.listed)) {
       if (!r.ok) return refused(made, r);
@@ -128,6 +156,10 @@ export function playDriven(state: GameState, pick: Picker, options: { asked?: bo
     const again = stepped(state, d.picks, asked);
     made += again.made;
     if (again.refused) return refused(made, again.refused);
+    if (d.thrown !== null) {
+      if (d.thrown.listed) playoutChoices(state, asked);
+      throw d.thrown.error;
+    }
     if (d.end === 'before') return { ok: true, made, end: 'stopped' };
     if (d.end !== null) {
       playoutChoices(state, asked);
@@ -137,19 +169,29 @@ export function playDriven(state: GameState, pick: Picker, options: { asked?: bo
   return { ok: true, made, end: 'over' };
 }
 
-/** The `k`-th choice listed for `d.state` made, and the prompts after it driven; null when the drive stopped. */
+/**
+ * The `k`-th choice listed for `d.state` made, and the prompts after it driven; null when the drive
+ * stopped, put back to be stepped. Its undo notes each field's first write only: one undo for the
+ * whole drive would otherwise keep every write of the game, each list written a copy.
+ * A drive holds the rules of every choice it made on the call stack, each under the prompt it
+ * asked, where stepping holds one choice's: run out of stack (`RangeError`), it stops as at a
+ * prompt and its picks are stepped, which makes at least the first, so a game as deep as stepping
+ * plays is played. (Were the stack too short for stepping, stepping throws it again.)
+ */
 function driven(d: Drive, k: number): ApplyResult | null {
   const outer = drive;
   const outerDriver = drivePromptsWith(watching() ? null : atPrompt);
+  const outerWrites = noteFirstWritesOf(metaOf(d.state));
   drive = d;
   try {
     return playoutApply(d.state, k);
   } catch (e) {
-    if (e === STOP) return null;
+    if (e === STOP || e instanceof RangeError) return null;
     throw e;
   } finally {
     drive = outer;
     drivePromptsWith(outerDriver);
+    restoreFirstWrites(outerWrites);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Kept } from './holders.ts';
 import { shareHolders } from './holders.ts';
-import { metaOf, type Listed } from './stateMeta.ts';
+import { metaOf, type Listed, type StateMeta } from './stateMeta.ts';
 import type { GameState, Value } from './types.ts';
 
 /**
@@ -43,6 +43,50 @@ export function undoFor(st: GameState): Undo {
   shareHolders(st, st);
   m.listed = undefined;
   return u;
+}
+
+/**
+ * The fields noted so far in the undo of one state (`meta`), for an undo that may see many writes
+ * of each: a driven playout's, one for the whole drive (`drivenPlayout.ts`). `putBack` puts the
+ * notes back last first, so the first note of a field leaves it as it was; the later ones would
+ * only be put back before it, and a list's note is a copy of it, each as long as the list.
+ */
+export interface FirstWrites {
+  meta: StateMeta;
+  /** The undo's notes the fields below are in: a new undo's notes hold none of them. */
+  written: unknown[] | undefined;
+  fields: Map<object, Set<string>>;
+}
+
+let firstWrites: FirstWrites | null = null;
+
+/** Notes only each field's first write in `meta`'s undo from now (null: every write, as by default), giving back what was so before. */
+export function noteFirstWritesOf(meta: StateMeta | null): FirstWrites | null {
+  const outer = firstWrites;
+  firstWrites = meta === null ? null : { meta, written: undefined, fields: new Map() };
+  return outer;
+}
+
+/** Puts back what `noteFirstWritesOf` gave back. */
+export function restoreFirstWrites(outer: FirstWrites | null): void {
+  firstWrites = outer;
+}
+
+/** Notes the value of `rec`'s `field` before it is written in place, into `m`'s undo (`written`), to put back should the choice be refused (a list as a copy: piles are changed in place). */
+export function noteWrite(m: StateMeta, written: unknown[], rec: Record<string, Value>, field: string): void {
+  const f = firstWrites;
+  if (f !== null && f.meta === m) {
+    if (f.written !== written) {
+      f.written = written;
+      f.fields = new Map();
+    }
+    let noted = f.fields.get(rec);
+    if (noted === undefined) f.fields.set(rec, (noted = new Set()));
+    else if (noted.has(field)) return;
+    noted.add(field);
+  }
+  const old = rec[field];
+  written.push(rec, field, Array.isArray(old) ? old.slice() : old);
 }
 
 /** The choice was applied: nothing is to be put back. */

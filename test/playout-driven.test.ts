@@ -11,9 +11,11 @@ import { describe, expect, it } from 'vitest';
 import { compile, type CompiledPack } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { STEP_BUDGET } from '../runtime/budget.ts';
+import { playByAgents } from '../runtime/agents/index.ts';
 import { apply, legalChoices, newGame, playDriven, playoutApply, playoutChoices, type DrivenEnd, type EngineName, type GameState } from '../runtime/index.ts';
 import { Refusal } from '../runtime/refusal.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
+import { metaOf } from '../runtime/stateMeta.ts';
 import { compileOk } from './helpers/inlinePack.ts';
 
 function packIn(dir: string): CompiledPack {
@@ -39,10 +41,12 @@ function picker(seed: number, cap = Infinity): { pick: (n: number, player: strin
   };
 }
 
-/** The same picks made by stepping, ended as `playDriven` ends, with what the picker was asked. */
-function stepped(st: GameState, pick: (n: number, player: string) => number, asked = false): DrivenEnd {
+/** The same picks made by stepping, ended as `playDriven` ends, with what the picker and `stopBefore` were asked. */
+function stepped(st: GameState, pick: (n: number, player: string) => number, asked = false, stopBefore?: (player: string) => boolean): DrivenEnd {
   let made = 0;
   while (!st.over) {
+    if (!st.prompt) return { ok: true, made, end: 'none' };
+    if (stopBefore?.(st.prompt.player)) return { ok: true, made, end: 'stopped' };
     const n = playoutChoices(st, asked);
     if (!n) return { ok: true, made, end: 'none' };
     const k = pick(n, st.prompt!.player);
@@ -203,6 +207,55 @@ rules: |
       expect(ea).toMatch(/budget/);
       expect(eb).toBe(ea);
       expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    }
+  });
+});
+
+describe("a drive's undo", () => {
+  it('notes each field once, however often the drive writes it, and still puts a long drive back whole', () => {
+    // Each push writes a long list twice and a number; the 150th is refused, 149 driven before it.
+    const pack = compileOk(`kinds:
+  game:
+    state:
+      xs: list<number>
+      n: number
+rules: |
+  setup {
+    game.xs = 1..1000
+  }
+  action push "Push" {
+    game.xs -= [game.n]
+    game.xs += [game.n]
+    game.n += 1
+    require game.n < 150 else "enough"
+  }
+  flow {
+    loop max 300 {
+      for p in players {
+        offer p: push
+      }
+    }
+  }
+`);
+    for (const engine of engines) {
+      const st = newGame(pack, { players: 1, seed: 1, engine });
+      let notes = 0;
+      let listed = 0;
+      const end = playDriven(st, () => {
+        const w = metaOf(st).written ?? [];
+        notes = Math.max(notes, w.length / 3);
+        let elements = 0;
+        for (let i = 2; i < w.length; i += 3) if (Array.isArray(w[i])) elements += (w[i] as unknown[]).length;
+        listed = Math.max(listed, elements);
+        return 0;
+      });
+      // The game's two fields, its list copied once: not a note per write of 149 choices.
+      expect(notes).toBe(2);
+      expect(listed).toBe(1000);
+      const ref = newGame(pack, { players: 1, seed: 1, engine });
+      expect(end).toEqual(stepped(ref, () => 0));
+      expect(end).toMatchObject({ ok: false, made: 149, reason: 'enough' });
+      expect(JSON.stringify(st)).toBe(JSON.stringify(ref));
     }
   });
 });
