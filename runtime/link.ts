@@ -3,6 +3,7 @@ import { cloneJson, sameValue, writableRecord } from './clone.ts';
 import type { ActionDef, Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
 import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from './budget.ts';
 import { emptied, exprCtx, innerCtx, locals, pipelineWith, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
+import { whereCodeAllowed } from './codegen/codeAllowed.ts';
 import { GENERATED_STATEMENTS, Unit } from './codegen/emit.ts';
 import { instantiate, unitSource } from './codegen/instantiate.ts';
 import { firstMatchOf } from './firstMatch.ts';
@@ -185,13 +186,8 @@ export function warmed(prog: Program): Program {
     const often = w.calls / CALLS_PER_RUN;
     if (w.steps < STEPS_WORTH_GENERATING * w.calls) w.next = programOf(prog.pack, 'interpreter');
     else {
-      try {
-        w.next = generatedProgram(prog.pack, (part) => (runs.get(part)?.n ?? 0) >= often);
-      } catch (e) {
-        // A page whose content security policy forbids making code keeps the interpreter.
-        if (!(e instanceof EvalError)) throw e;
-        w.next = programOf(prog.pack, 'interpreter');
-      }
+      // A page whose content security policy forbids making code keeps the interpreter.
+      w.next = whereCodeAllowed(() => generatedProgram(prog.pack, (part) => (runs.get(part)?.n ?? 0) >= often)) ?? programOf(prog.pack, 'interpreter');
     }
     runsWhileWarming.delete(prog);
   }
