@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { analyze } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
-import { buildSymbols, definitionsAt, hoverAt, inRules, occurrenceAt, plain, referencesAt, type SymbolIndex } from '../compiler/symbols.ts';
+import { buildSymbols, definitionsAt, hoverAt, inRules, occurrenceAt, plain, referencesAt, type OutlineItem, type SymbolIndex } from '../compiler/symbols.ts';
 import type { SourceFile } from '../compiler/source.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -49,6 +49,31 @@ describe('symbol index', () => {
       expect(asked).toEqual([]);
     } finally {
       read.forEach((f, i) => Object.defineProperty(f, 'doc', kept[i]));
+    }
+  });
+
+  // compiler/yamlParts.ts walks the library's document of a file the reader left to it: the index
+  // must not depend on which parser read a file, to the outline's ranges.
+  it('is the same from the library\'s documents as from the reader\'s places, in every shipped pack', () => {
+    type Flat = [string, number, number, number, number];
+    const flat = (items: readonly OutlineItem[]): Flat[] => items.flatMap((o) => [[o.name, o.at.start, o.at.end, o.range.start, o.range.end] as Flat, ...flat(o.children)]);
+    for (const name of ['smallworld-wow', 'wotlk', 'wroth']) {
+      const dir = `${root}content/${name}`;
+      const files = readPackFolder(dir);
+      const analysis = analyze(files, { dependencies: dependenciesOf(dir, files), lower: false });
+      const fromReader = buildSymbols(analysis);
+      const loaded = analysis.loaded!.files;
+      expect(loaded.every((f) => f.root)).toBe(true);
+      // The loaded files are kept from compile to compile (compiler/load.ts): each gets its places back.
+      const kept = loaded.map((f) => Object.getOwnPropertyDescriptor(f, 'root')!);
+      try {
+        for (const f of loaded) Object.defineProperty(f, 'root', { value: undefined, configurable: true });
+        const fromLibrary = buildSymbols(analysis);
+        for (const [file, items] of fromReader.outline) expect({ name, file, outline: flat(fromLibrary.outline.get(file) ?? []) }).toEqual({ name, file, outline: flat(items) });
+        expect(fromLibrary).toEqual(fromReader);
+      } finally {
+        loaded.forEach((f, i) => Object.defineProperty(f, 'root', kept[i]));
+      }
     }
   });
 
