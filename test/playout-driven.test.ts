@@ -259,3 +259,152 @@ rules: |
     }
   });
 });
+
+describe('what the picker or stopBefore throws mid-drive', () => {
+  it('is thrown with the game where stepping leaves it, a Refusal too, exact or not', () => {
+    const pack = packIn('test/packs/connect-four');
+    const play = (st: GameState, run: (pick: (n: number, player: string) => number, stopBefore: (player: string) => boolean) => unknown, error: Error, by: 'pick' | 'stopBefore') => {
+      const p = picker(3);
+      let picks = 0;
+      let befores = 0;
+      try {
+        run(
+          (n, player) => {
+            if (by === 'pick' && ++picks === 7) throw error;
+            return p.pick(n, player);
+          },
+          () => {
+            if (by === 'stopBefore' && ++befores === 7) throw error;
+            return false;
+          },
+        );
+      } catch (e) {
+        return e;
+      }
+      return null;
+    };
+    for (const engine of engines) {
+      for (const error of [new Error('seen enough'), new Refusal('seen enough')]) {
+        for (const by of ['pick', 'stopBefore'] as const) {
+          const where = `${engine} ${error.constructor.name} by ${by}`;
+          const a = newGame(pack, { players: 2, seed: 3, engine });
+          const b = newGame(pack, { players: 2, seed: 3, engine });
+          const c = newGame(pack, { players: 2, seed: 3, engine });
+          expect(play(a, (pick, stopBefore) => stepped(a, pick, false, stopBefore), error, by), where).toBe(error);
+          expect(play(b, (pick, stopBefore) => playDriven(b, pick, { stopBefore }), error, by), where).toBe(error);
+          expect(play(c, (pick, stopBefore) => playDriven(c, pick, { stopBefore, exact: false }), error, by), where).toBe(error);
+          expect(a.choices.length, where).toBe(6);
+          expect(JSON.stringify(b), where).toBe(JSON.stringify(a));
+          expect(JSON.stringify(c), where).toBe(JSON.stringify(a));
+          // Listed where the picker threw (not where stopBefore did), as stepping leaves it.
+          const [ra, rb] = [playoutApply(a, 0), playoutApply(b, 0)];
+          expect(JSON.stringify(rb), where).toBe(JSON.stringify(ra));
+        }
+      }
+    }
+  });
+});
+
+describe("a playout game's observer", () => {
+  const pack = packIn('test/packs/tictactoe');
+
+  it('is shown the game as stepping makes it', () => {
+    for (const seed of [1, 2, 3]) {
+      const seen = new Map<number, string>();
+      const shown = (st: GameState) => JSON.stringify({ e: st.e, prompt: st.prompt, over: st.over });
+      playByAgents(pack, { players: 2, seed, agents: 'random', maxSteps: 500, inPlace: true, observe: (st) => void seen.set(st.choices.length, shown(st)) });
+      let told = 0;
+      playByAgents(pack, {
+        players: 2,
+        seed,
+        agents: 'random',
+        maxSteps: 500,
+        playout: true,
+        observe: (st) => {
+          told++;
+          expect(shown(st), `seed ${seed} at ${st.choices.length}`).toBe(seen.get(st.choices.length));
+        },
+      });
+      expect(told).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('that throws stops the game where it was shown, a Refusal too', () => {
+    for (const thrown of [new Error('seen enough'), new Refusal('an invariant ran past its budget')]) {
+      let shown = -1;
+      let kept: GameState | undefined;
+      const play = () =>
+        playByAgents(pack, {
+          players: 2,
+          seed: 3,
+          agents: 'random',
+          maxSteps: 500,
+          playout: true,
+          observe: (st) => {
+            kept = st;
+            if (st.choices.length >= 3) {
+              shown = st.choices.length;
+              throw thrown;
+            }
+          },
+        });
+      expect(play).toThrow(thrown);
+      expect(shown).toBeGreaterThanOrEqual(3);
+      expect(kept!.choices.length).toBe(shown);
+    }
+  });
+});
+
+/**
+ * Rules nested deep at run time: the flow reaches its offer `m` triggers deep, each `d` blocks deep,
+ * and the action runs as deep again. Stepping meets each depth alone (the choice resumes the frames
+ * the offer wrote); a drive runs the action under the offer, one depth on the other.
+ */
+function deepRules(m: number, d: number): CompiledPack {
+  const chain = (prefix: string, inner: string) => {
+    let out = '';
+    for (let i = 1; i <= m; i++) {
+      const body = i < m ? `emit ${prefix}${i + 1}(p)` : inner;
+      out += `event ${prefix}${i}(p: player)\non ${prefix}${i}(p) {\n${'if game.on {\n'.repeat(d)}${body}\n${'}\n'.repeat(d)}}\n`;
+    }
+    return out;
+  };
+  const rules = `${chain('f', 'offer p: act')}${chain('g', 'game.n += 1')}action act "Act" {\n  emit g1(me)\n}\nflow {\n  game.on = true\n  repeat 3 {\n    for p in players {\n      emit f1(p)\n    }\n  }\n}\n`;
+  return compileOk(`kinds:\n  game:\n    state:\n      n: number\n      on: bool\nrules: |\n  ${rules.replace(/\n/g, '\n  ')}\n`);
+}
+
+describe('a drive deeper than the stack', () => {
+  it('is played as stepping plays it, at every depth stepping reaches', () => {
+    // Where stepping runs out of stack too there is nothing to hold the drive to. The deepest first,
+    // each driven before it is stepped: code not yet optimised takes the most stack, and a drive
+    // of cold code ran out of it where stepping did not (36 here, the interpreter, before drives
+    // stepped a choice that ran out). The depths span both engines' stack, warm or not.
+    let held = 0;
+    for (const m of [40, 36, 32, 28, 24, 20]) {
+      const pack = deepRules(m, 90);
+      for (const engine of engines) {
+        let b: GameState | undefined;
+        let endB: DrivenEnd | Error;
+        try {
+          b = newGame(pack, { players: 2, seed: 1, engine });
+          endB = playDriven(b, () => 0);
+        } catch (e) {
+          endB = e as Error;
+        }
+        let a: GameState;
+        let endA: DrivenEnd;
+        try {
+          a = newGame(pack, { players: 2, seed: 1, engine });
+          endA = stepped(a, () => 0);
+        } catch (e) {
+          if (e instanceof RangeError) continue;
+          throw e;
+        }
+        held++;
+        expect(endB, `${m} ${engine}`).toEqual(endA);
+        expect(JSON.stringify(b), `${m} ${engine}`).toBe(JSON.stringify(a));
+      }
+    }
+    expect(held).toBeGreaterThan(0);
+  });
+});

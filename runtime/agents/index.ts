@@ -155,7 +155,11 @@ export interface AgentGameOptions {
   maxSteps: number;
   /** The game to play on from (it must be of `pack`); by default a new game of `players` and `seed`. */
   start?: GameState;
-  /** Told of the state it starts from (no choice) and after every choice (none in playout mode to a seat that picks by place); may throw to stop the game. */
+  /**
+   * Told of the state it starts from (no choice) and after every choice; may throw to stop the game.
+   * In playout mode the choices of seats that pick by place are driven a stretch at a time, and
+   * told once at its end, with no choice: within a stretch the game is no state to show.
+   */
   observe?: (state: GameState, choice?: Choice) => void;
   /**
    * The game's state changed choice by choice in place (`applyInPlace`), not copied at every
@@ -205,7 +209,8 @@ export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame
     const stuck = (): AgentGame => ({ state, stopped: { kind: 'stuck', reason: `${display(pack, asked)} (${asked}) must act but has no legal choice at step ${state.choices.length + 1}` } });
     if (playout && seat.index) {
       // Driven (runtime/drivenPlayout.ts) while seats that pick by place are asked and the limit is
-      // not reached: each is shown the number of its choices where the rules ask it.
+      // not reached: each is shown the number of its choices where the rules ask it. Observed once
+      // the drive is over: while it runs, the prompt the rules ask at is not yet written.
       let k = -1;
       const played = state;
       const end = playDriven(
@@ -214,16 +219,9 @@ export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame
           k = seats.get(player)!.index!(played, n, player);
           return k;
         },
-        {
-          asked: true,
-          // Asked at each prompt the drive reaches: the state then is the one the last choice made.
-          stopBefore: (player) => {
-            if (k >= 0) o.observe?.(played);
-            return !seats.get(player)!.index || played.choices.length >= o.maxSteps;
-          },
-        },
+        { asked: true, stopBefore: (player) => !seats.get(player)!.index || played.choices.length >= o.maxSteps },
       );
-      if (end.ok && end.end === 'over' && end.made > 0) o.observe?.(played);
+      if (end.made > 0) o.observe?.(played);
       if (!end.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice at place ${k + 1} of the list was refused at step ${state.choices.length + 1}: ${end.reason}`, ...(end.budget && { budget: end.budget }) } };
       if (end.end === 'none') return { state, stopped: { kind: 'stuck', reason: `${display(pack, state.prompt!.player)} (${state.prompt!.player}) must act but has no legal choice at step ${state.choices.length + 1}` } };
       continue;
