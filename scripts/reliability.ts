@@ -6,7 +6,10 @@
  * (a 100,000-case run made in parts on a busy machine); the parts must share one seed and cover
  * the cases from 0 without a gap or an overlap. `--hostile-only` runs the hostile inputs alone and
  * writes their section and the limits anew, keeping the other sections as the last full run wrote
- * them (a hostile test added between long runs).
+ * them (a hostile test added between long runs). `--hostile-files a.test.ts,b.test.ts` runs those
+ * files of test/hostile/ alone and puts their rows in place of the ones the document had, keeping
+ * the other rows and sections; the section then says which rows come from which run, until a run
+ * of every hostile file.
  *
  * - the hostile inputs of test/hostile/, one test each, through vitest, and the limits the code
  *   holds a stranger's content to (scripts/reliabilityLimits.ts);
@@ -35,6 +38,7 @@ const { values } = parseArgs({
     'sweep-seeds': { type: 'string', default: '10' },
     workers: { type: 'string' },
     'hostile-only': { type: 'boolean', default: false },
+    'hostile-files': { type: 'string' },
   },
 });
 const say = (line: string) => process.stderr.write(`${line}\n`);
@@ -51,12 +55,14 @@ interface HostileCase {
 /** What the issue promises each hostile input: refused within this, on a machine as loaded as the run's. */
 const HOSTILE_SECONDS = 10;
 
-/** Every test of test/hostile/, run by vitest, with its outcome; not the check of this document itself. */
-function hostileInputs(): HostileCase[] {
+const HOSTILE_FILES = readdirSync('test/hostile').filter((f) => f.endsWith('.test.ts') && f !== 'reliability-doc.test.ts');
+
+/** Every test of these files of test/hostile/, run by vitest, with its outcome; not the check of this document itself. */
+function hostileInputs(names: string[]): HostileCase[] {
   const dir = mkdtempSync(join(tmpdir(), 'rulebook-reliability-'));
   const out = join(dir, 'hostile.json');
   try {
-    const files = readdirSync('test/hostile').filter((f) => f.endsWith('.test.ts') && f !== 'reliability-doc.test.ts').map((f) => `test/hostile/${f}`);
+    const files = names.map((f) => `test/hostile/${f}`);
     spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...files, '--project', 'unit', '--reporter=json', `--outputFile=${out}`], { stdio: ['ignore', 'ignore', 'inherit'] });
     const report = JSON.parse(readFileSync(out, 'utf8')) as { testResults: Array<{ name: string; message?: string; assertionResults: Array<{ ancestorTitles: string[]; title: string; status: string; failureMessages: string[]; duration?: number }> }> };
     return report.testResults.flatMap((f): HostileCase[] => {
@@ -123,19 +129,69 @@ const n = (x: number) => x.toLocaleString('en-US');
 
 const DOC = 'docs/reliability.md';
 const FUZZ_HEADING = '## Fuzzing the compiler';
+const ROW = /^\| ([\w.-]+\.test\.ts) \| .* \| ([\d.]+) s \| (.*) \|$/;
+const SEPARATELY = /^The rows of (.+) come from runs of those files alone/m;
 
-say('hostile inputs (vitest test/hostile) …');
-const hostile = hostileInputs();
-const hostileFailures = hostile.filter((h) => !h.passed).length;
+/** A row of the hostile table: its file, its line, its time and whether it failed. */
+interface HostileRow {
+  file: string;
+  line: string;
+  ms: number;
+  failed: boolean;
+}
+
+const rowOf = (h: HostileCase): HostileRow => ({
+  file: h.file,
+  line: `| ${h.file} | ${cell(h.name)} | ${(h.ms / 1000).toFixed(2)} s | ${h.passed ? 'as promised' : `**failed**: ${cell(h.failure ?? '')}`} |`,
+  ms: h.ms,
+  failed: !h.passed,
+});
+
+/**
+ * The table's rows with those of the files run now in place of the document's (where the first of a
+ * file's rows stood; a file new to the table after the others), and the files whose rows come from
+ * runs of their own since the last run of every file.
+ */
+function mergedRows(now: HostileRow[], ran: string[]): { rows: HostileRow[]; separately: string[] } {
+  const old = readFileSync(DOC, 'utf8');
+  const rows: HostileRow[] = [];
+  const placed = new Set<string>();
+  for (const line of old.split('\n')) {
+    const m = ROW.exec(line);
+    if (!m || !HOSTILE_FILES.includes(m[1])) continue;
+    if (!ran.includes(m[1])) rows.push({ file: m[1], line, ms: Number(m[2]) * 1000, failed: m[3].startsWith('**failed**') });
+    else if (!placed.has(m[1])) {
+      placed.add(m[1]);
+      rows.push(...now.filter((r) => r.file === m[1]));
+    }
+  }
+  rows.push(...now.filter((r) => !placed.has(r.file)));
+  const before = SEPARATELY.exec(old)?.[1].split(', ').map((f) => f.replace(/`/g, '')) ?? [];
+  return { rows, separately: [...new Set([...before, ...ran])].filter((f) => HOSTILE_FILES.includes(f)).sort() };
+}
+
+const only = values['hostile-files']?.split(',').map((f) => f.trim().replace(/^test\/hostile\//, ''));
+const unknown = only?.filter((f) => !HOSTILE_FILES.includes(f)) ?? [];
+if (unknown.length) throw new Error(`--hostile-files: no ${unknown.join(', ')} in test/hostile/ (there are ${HOSTILE_FILES.join(', ')})`);
+
+say(`hostile inputs (vitest ${only ? only.map((f) => `test/hostile/${f}`).join(' ') : 'test/hostile'}) …`);
+const ranNow = hostileInputs(only ?? HOSTILE_FILES).map(rowOf);
+const { rows: hostile, separately } = only ? mergedRows(ranNow, only) : { rows: ranNow, separately: [] };
+const hostileFailures = hostile.filter((h) => h.failed).length;
+const slowest = (rows: HostileRow[]) => (Math.max(0, ...rows.map((h) => h.ms)) / 1000).toFixed(1);
+const timing = separately.length
+  ? `the slowest took ${slowest(hostile)} s, in the run that gave its row, with the other tests of that run sharing the machine`
+  : `the slowest took ${slowest(hostile)} s in this run, with the whole file's tests sharing the machine`;
 
 const hostileLines = [
   '## Hostile inputs',
   '',
-  `${n(hostile.length)} inputs tried, one test each in \`test/hostile/\`; ${n(hostile.length - hostileFailures)} refused cleanly or handled as promised, ${hostileFailures} failed. Each must be refused within ${HOSTILE_SECONDS} s (the slowest took ${(Math.max(0, ...hostile.map((h) => h.ms)) / 1000).toFixed(1)} s in this run, with the whole file's tests sharing the machine); inputs run through the CLI get a 512 MB heap.`,
+  `${n(hostile.length)} inputs tried, one test each in \`test/hostile/\`; ${n(hostile.length - hostileFailures)} refused cleanly or handled as promised, ${hostileFailures} failed. Each must be refused within ${HOSTILE_SECONDS} s (${timing}); inputs run through the CLI get a 512 MB heap.`,
+  ...(separately.length ? ['', `The rows of ${separately.map((f) => `\`${f}\``).join(', ')} come from runs of those files alone (\`--hostile-files\`), made after the run of every hostile file that gave the other rows.`] : []),
   '',
   '| File | Input | Time | Outcome |',
   '| --- | --- | --- | --- |',
-  ...hostile.map((h) => `| ${h.file} | ${cell(h.name)} | ${(h.ms / 1000).toFixed(2)} s | ${h.passed ? 'as promised' : `**failed**: ${cell(h.failure ?? '')}`} |`),
+  ...hostile.map((h) => h.line),
   '',
   '## Limits',
   '',
@@ -147,11 +203,11 @@ const hostileLines = [
 
 /** The sections after the hostile inputs and their failures: run now, or the last full run's with `--hostile-only`. */
 async function laterSections(): Promise<{ lines: string[]; failures: number }> {
-  if (values['hostile-only']) {
+  if (values['hostile-only'] || only) {
     const old = readFileSync(DOC, 'utf8');
     const from = old.indexOf(`\n${FUZZ_HEADING}\n`);
     const total = /^\*\*Failures: (\d+)\*\*$/m.exec(old);
-    if (from < 0 || !total) throw new Error(`${DOC} has no full run to keep: run \`npm run reliability\` without --hostile-only`);
+    if (from < 0 || !total) throw new Error(`${DOC} has no full run to keep: run \`npm run reliability\` without --hostile-only or --hostile-files`);
     const oldHostile = (old.slice(0, from).match(/\| \*\*failed\*\*/g) ?? []).length;
     return { lines: old.slice(from + 1).replace(/\n$/, '').split('\n').concat(''), failures: Number(total[1]) - oldHostile };
   }
