@@ -350,7 +350,7 @@ function yamlError(src: SourceFile, doc: Document.Parsed, e: YAMLError): Diagnos
     const [open, close] = flow[1] === 'map' ? ['{', '}'] : ['[', ']'];
     const start = unclosed(doc, e.pos[0], flow[1] === 'map');
     if (start !== undefined) {
-      return { code: 'RB0001', message: `this YAML is malformed: the \`${open}\` here is never closed`, at: { file: src.path, start, end: start + 1 }, hint: `end the ${flow[1] === 'map' ? 'mapping' : 'list'} with \`${close}\` on its line, e.g. \`${flow[1] === 'map' ? 'name: { en: Wanderers }' : 'next: [a, b]'}\`` };
+      return { code: 'RB0001', message: `this YAML is malformed: the \`${open}\` here is never closed`, at: { file: src.path, start, end: start + 1 }, hint: `end the ${flow[1] === 'map' ? 'mapping' : 'list'} with \`${close}\` on its line, e.g. \`${flow[1] === 'map' ? 'name: { en: Tumblekin }' : 'next: [a, b]'}\`` };
     }
   }
   return { code: 'RB0001', message: `this YAML is malformed: ${e.message.split('\n')[0]}`, at };
