@@ -263,7 +263,7 @@ rules: |
 describe('what the picker or stopBefore throws mid-drive', () => {
   it('is thrown with the game where stepping leaves it, a Refusal too, exact or not', () => {
     const pack = packIn('test/packs/connect-four');
-    const play = (st: GameState, run: (pick: (n: number, player: string) => number, stopBefore: (player: string) => boolean) => unknown, error: Error, by: 'pick' | 'stopBefore') => {
+    const play = (run: (pick: (n: number, player: string) => number, stopBefore: (player: string) => boolean) => unknown, error: Error, by: 'pick' | 'stopBefore') => {
       const p = picker(3);
       let picks = 0;
       let befores = 0;
@@ -290,9 +290,9 @@ describe('what the picker or stopBefore throws mid-drive', () => {
           const a = newGame(pack, { players: 2, seed: 3, engine });
           const b = newGame(pack, { players: 2, seed: 3, engine });
           const c = newGame(pack, { players: 2, seed: 3, engine });
-          expect(play(a, (pick, stopBefore) => stepped(a, pick, false, stopBefore), error, by), where).toBe(error);
-          expect(play(b, (pick, stopBefore) => playDriven(b, pick, { stopBefore }), error, by), where).toBe(error);
-          expect(play(c, (pick, stopBefore) => playDriven(c, pick, { stopBefore, exact: false }), error, by), where).toBe(error);
+          expect(play((pick, stopBefore) => stepped(a, pick, false, stopBefore), error, by), where).toBe(error);
+          expect(play((pick, stopBefore) => playDriven(b, pick, { stopBefore }), error, by), where).toBe(error);
+          expect(play((pick, stopBefore) => playDriven(c, pick, { stopBefore, exact: false }), error, by), where).toBe(error);
           expect(a.choices.length, where).toBe(6);
           expect(JSON.stringify(b), where).toBe(JSON.stringify(a));
           expect(JSON.stringify(c), where).toBe(JSON.stringify(a));
