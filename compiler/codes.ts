@@ -73,6 +73,7 @@ export const diagnosticCodes: readonly CodeInfo[] = [
   error('RB0218', 'Value of the wrong type', '`‹field›` should be ‹a type›, not ‹what was written›', 'The value written in YAML does not have the field’s type.', 'Write a value of the field’s type: digits for a number, `true` or `false`, one value rather than a mapping.'),
   error('RB0219', 'Not a list', 'this should be a list of ‹type›', 'The field is a list.', 'Write `[a, b]`.'),
   error('RB0220', 'Entity of another kind', '`‹id›` is ‹a kind›, not ‹another kind›', 'The field holds an entity of one kind, and this id names an entity of another.', 'Use an id of the right kind.'),
+  error('RB0221', 'Not a field name', '`‹field›` cannot be a field name: fields are names such as `owner` or `hits_2`', 'Rules and scenarios read a field by its name after a dot (`x.owner`), so a field’s name must be a word of the language: letters, digits and `_`, not starting with a digit.', 'Rename the field, e.g. to the suggested name.'),
 
   // ─── Syntax of the rules ──────────────────────────────────────────────────
   error('RB0301', 'Syntax error', '‹what the parser expected, and what it found›', 'The rules text does not follow the grammar of the language. The declaration is left out (its uses are not reported again) and the others are still read.', 'Follow the message and the hint; docs/language.md shows every declaration and statement.'),

@@ -181,6 +181,16 @@ export function declare(pack: LoadedPack, reportTo: (d: DiagnosticInput) => void
       if (k.defaultRole) kind.defaultRole = { ...k.defaultRole };
       for (const f of k.fields) {
         const sym: FieldSym = { name: f.field, type: Ty.ERROR, default: null, hidden: f.hidden, at: f.at, writers: f.writers };
+        if (!FIELD_NAME.test(f.field)) {
+          const fixed = fieldNameFor(f.field);
+          report({
+            code: 'RB0221',
+            message: `\`${f.field}\` cannot be a field name: fields are names such as \`owner\` or \`hits_2\``,
+            at: sym.at,
+            hint: fixed ? `rename it, e.g. to \`${fixed}\`` : 'give it a name: letters, digits and `_`, not starting with a digit',
+            fix: fixed ? { replacement: fixed, safe: false } : undefined,
+          });
+        }
         if (kind.props.has(f.field) || kind.state.has(f.field)) {
           report({ code: 'RB0215', message: `\`${name}.${f.field}\` is declared twice`, at: sym.at });
           continue;
@@ -329,6 +339,23 @@ interface Vocabulary {
   dice: Array<{ name: string; faces: Value[]; at: FileSpan }>;
   /** Present when the file has a `scoring` with a `score`. */
   scoring?: { score: Fragment; tiebreak?: Fragment; estimate?: Fragment; prefer: Preference[] };
+}
+
+/**
+ * A field's name as the rules read it after a dot (the lexer's word): keywords are field names there
+ * (`x.turn`), so unlike an id a field may be called one.
+ */
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A field name close to `name`: letters without their accents, each run of other characters no word may hold made `_`; undefined where nothing is left. */
+function fieldNameFor(name: string): string | undefined {
+  const word = name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  if (!word) return undefined;
+  return /^[0-9]/.test(word) ? `_${word}` : word;
 }
 
 /**

@@ -184,6 +184,11 @@ const cases: Case[] = [
     folder: (dir) => symlinkSync(join(dir, 'gone.yaml'), join(dir, 'extra.yaml')),
   },
   {
+    name: 'field-names',
+    edit: 'zz-fields.yaml: a kind whose fields are named `held by` and `2nd`',
+    edits: [addFile('zz-fields.yaml', ['kinds:', '  marker:', '    state:', '      "held by": player?', '      2nd: number', ''].join('\n'))],
+  },
+  {
     name: 'yaml-declarations',
     edit: 'a file that declares enums, kinds, dice and entities wrongly',
     edits: [
