@@ -57,7 +57,9 @@ function packFolders(root: string): string[] {
 export function readServedPacks(root: string): ServedPacks {
   const name = basename(realpathSync(root));
   const packs: ServedPacks['packs'] = Object.create(null);
-  const files = (dir: string) => Object.fromEntries(readPackFolder(dir).filter((f) => !f.refused).map((f) => [f.path, f.text]));
+  // A file's byte order mark is not sent: Monaco drops it from the text it edits, and the compile
+  // must read what the editor shows, or its places are not the editor's.
+  const files = (dir: string) => Object.fromEntries(readPackFolder(dir).filter((f) => !f.refused).map((f) => [f.path, f.text.startsWith('\ufeff') ? f.text.slice(1) : f.text]));
   const ids = new Set<string>();
   const needs: Array<{ id: string; from: string }> = [];
   for (const dir of packFolders(root)) {

@@ -3,7 +3,7 @@
  * pack under it, the bases they extend installed in node_modules, and nothing reached through a link
  * out of the folder or out of a pack.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,16 @@ describe('a served folder', () => {
     expect(name).toBe('studio');
     expect(Object.keys(packs).sort()).toEqual(['folder/studio/games/first', 'folder/studio/installed/base-game', 'folder/studio/mods/mod']);
     expect(Object.keys(packs['folder/studio/games/first']).sort()).toEqual(['game.yaml', 'pack.yaml', 'scenarios/first.yaml']);
+  });
+
+  it('sends a file written with a byte order mark without it, as the editor shows it', async () => {
+    const folder = join(temp, 'marked');
+    expect((await rulebook(['new', 'pack', 'marked', '--dir', folder])).code).toBe(0);
+    const game = join(folder, 'marked', 'game.yaml');
+    const text = readFileSync(game, 'utf8');
+    writeFileSync(game, `\ufeff${text}`);
+    const { packs } = readServedPacks(folder);
+    expect(packs[`folder/${basename(folder)}/marked`]['game.yaml']).toBe(text);
   });
 
   it('follows no link out of the folder, nor out of a pack', async () => {
