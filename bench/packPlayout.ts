@@ -24,6 +24,7 @@ export function packPlayer(pack: CompiledPack, players = 2, engine?: EngineName,
 
 function appliedStep(st: GameState, pick: RandomPicker): GameState {
   const legal = legalChoices(st, { labels: false });
+  if (!legal.length) throw stuck(st);
   const r = applyInPlace(st, legal[pick.index(legal.length)]);
   if (!r.ok) throw new Error(`a listed choice was refused: ${r.reason}`);
   return r.state;
@@ -33,5 +34,11 @@ function appliedStep(st: GameState, pick: RandomPicker): GameState {
 function playoutStep(st: GameState, pick: RandomPicker): GameState {
   const r = playDriven(st, (n) => pick.index(n));
   if (!r.ok) throw new Error(`a listed choice was refused: ${r.reason}`);
+  // The picker never stops: short of the end, the game waits where no choice is open.
+  if (r.end !== 'over') throw stuck(st);
   return st;
+}
+
+function stuck(st: GameState): Error {
+  return new Error(`no choice is open at step ${st.choices.length + 1}, and the game is not over`);
 }
