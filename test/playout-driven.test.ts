@@ -1,8 +1,9 @@
 /**
  * A driven playout (`playDriven`) against stepping (`playoutChoices`, `playoutApply`): the same
- * picks, in seeded games of every shipped and test pack, by both engines, make the same state byte
- * for byte, over or stopped half-way (prompt, frames and all), and a game stopped so goes on by
- * `legalChoices` and `apply` as the stepped one does. A choice refused while driven, by a `require`
+ * picks, in seeded games of every shipped and test pack but those stepped for an `anytime` action
+ * (`STEPPED`), by both engines, make the same state byte for byte, over or stopped half-way
+ * (prompt, frames and all), and a game stopped so goes on by `legalChoices` and `apply` as the
+ * stepped one does. A choice refused while driven, by a `require`
  * or a budget, is refused at the same choice for the same reason, the state left as it was before it.
  */
 import { readdirSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { compile, type CompiledPack } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { STEP_BUDGET } from '../runtime/budget.ts';
 import { playByAgents } from '../runtime/agents/index.ts';
-import { apply, legalChoices, newGame, playDriven, playoutApply, playoutChoices, type DrivenEnd, type EngineName, type GameState } from '../runtime/index.ts';
+import { apply, drivable, legalChoices, newGame, playDriven, playoutApply, playoutChoices, type DrivenEnd, type EngineName, type GameState } from '../runtime/index.ts';
 import { Refusal } from '../runtime/refusal.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
 import { metaOf } from '../runtime/stateMeta.ts';
@@ -60,13 +61,16 @@ function stepped(st: GameState, pick: (n: number, player: string) => number, ask
 
 const dirs = [...readdirSync('content').map((d) => join('content', d)), ...readdirSync('test/packs').map((d) => join('test/packs', d))];
 const engines: EngineName[] = ['interpreter', 'generated'];
+/** The packs a driven playout steps, each for an `anytime` action; every other pack is driven. */
+const STEPPED = new Set(['content/wotlk']);
 
 describe('a driven playout is the stepped one, byte for byte', () => {
   for (const dir of dirs) {
     it(dir, { timeout: 240_000 }, () => {
       const pack = packIn(dir);
+      // Its games stepped, it would hold stepping to itself.
+      expect(drivable(newGame(pack, { players: pack.players.min, seed: 1 })), `${dir} is ${STEPPED.has(dir) ? 'stepped' : 'driven'}`).toBe(!STEPPED.has(dir));
       const seeds = dir.startsWith('content/') ? [1, 2] : [1, 2, 3, 4, 5, 6];
-      let over = 0;
       let stopped = 0;
       for (const engine of engines) {
         for (const players of new Set([pack.players.min, Math.min(pack.players.max, 4)])) {
@@ -87,7 +91,6 @@ describe('a driven playout is the stepped one, byte for byte', () => {
               const c = newGame(pack, { players, seed, engine });
               expect(playDriven(c, picker(seed, cap).pick, { asked: seed % 2 === 0, exact: false }), where).toEqual(endA);
               expect(JSON.stringify({ ...c, prompt: c.prompt && { ...c.prompt, frames: c.prompt.frames.length } }), where).toBe(JSON.stringify({ ...a, prompt: a.prompt && { ...a.prompt, frames: a.prompt.frames.length } }));
-              if (b.over) over++;
               if (endB.ok && endB.end === 'stopped') {
                 stopped++;
                 // Stopped, it is a game like any other: listed and played on by `apply`.
@@ -111,7 +114,6 @@ describe('a driven playout is the stepped one, byte for byte', () => {
           }
         }
       }
-      expect(over + stopped).toBeGreaterThan(0);
       expect(stopped).toBeGreaterThan(0);
     });
   }
