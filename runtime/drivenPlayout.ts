@@ -26,6 +26,8 @@ import type { ApplyResult, GameState } from './types.ts';
  *   driven rule share theirs, so a block's frame written where a drive stops would keep the values
  *   its inner blocks left in their locals, which stepping's does not: never read, but not the same
  *   bytes.)
+ * - the picker or `stopBefore` throws: thrown again once stepping gets to where it was thrown;
+ * - the stack runs out (`driven`).
  * A pack with an `anytime` action is stepped: its choice asks the prompt again from a frame.
  */
 
@@ -119,11 +121,13 @@ function stop(d: Drive): typeof NOT_DRIVEN {
  * choice is open, or a choice is refused (the state then as it was before that choice, as
  * `playoutApply` leaves it). Internal, as playout mode is.
  *
- * `exact: false` is for a caller that reads a stopped game's records, not its frames (a search's
- * rollout cut at a depth, valued by an estimate): a stop then suspends the game where it stopped,
- * with no stepping again, and its frames may keep values that the blocks that ran last left in
- * their locals, which no rule reads again (test/playout-driven.test.ts plays such games on to
- * stepping's end), where stepping's hold others.
+ * `exact: false` is for a caller that reads a stopped game's records, not its frames, or plays on
+ * from it (a search's rollout cut at a depth or at a turn's end): a stop then suspends the game
+ * where it stopped, with no stepping again. Its frames may keep values that the blocks that ran
+ * last left in their locals where stepping's hold others: the locals that differ are never read
+ * before they are written (test/playout-driven.test.ts plays such games on to stepping's end).
+ * What the picker or `stopBefore` throws is thrown with the game where stepping leaves it, exact or
+ * not.
  */
 export function playDriven(state: GameState, pick: Picker, options: { asked?: boolean; stopBefore?: (player: string) => boolean; exact?: boolean } = {}): DrivenEnd {
   const asked = options.asked ?? false;

@@ -372,7 +372,8 @@ type Going = (st: GameState) => boolean;
 /** Random choices from `st` while `going` holds, the game is on and fewer than `cut` steps were played. */
 function playOn(st: GameState, random: () => number, steps: number, cut: number, going: Going): { st: GameState; steps: number } {
   // In playout mode, driven: a rollout's record is never read, only the records of the state it
-  // ends in, not its frames (`exact: false`).
+  // ends in, or the game played on from it (`horizon=turn`): the locals its frames may hold apart
+  // from stepping's are never read before they are written (`exact: false`).
   const from = st.choices.length - steps;
   const end = playDriven(st, (n) => Math.floor(random() * n), { asked: true, exact: false, stopBefore: () => st.choices.length - from >= cut || !going(st) });
   return { st, steps: steps + end.made };
