@@ -6,7 +6,7 @@ import { forgetHolders, holdersOf, shareHolders, withFrozenState } from './holde
 import { linkExpression, programOf, warmed, type EngineName } from './link.ts';
 import { logKept, logLine, withoutLog } from './log.ts';
 import { playerId } from './players.ts';
-import { BREAK, FINISH, NORMAL, SUSPEND, type ActionCode, type BlockCode, type Program, type RunCtx, type Signal } from './program.ts';
+import { FINISH, SUSPEND, type ActionCode, type BlockCode, type Program, type RunCtx, type Signal } from './program.ts';
 import { Refusal } from './refusal.ts';
 import { seedState } from './rng.ts';
 import { fromSetup, keepSetup } from './setupSnapshot.ts';
@@ -585,7 +585,6 @@ export function drivable(state: GameState): boolean {
  * Internal: the `k`-th choice `drivenListing` listed, made where its prompt was asked, in the
  * context `c` of the rule that asked (`body` and `slot`: a `choose`'s rest and variable), as
  * `playoutApply` makes it: recorded blank, its action's body run; the signal the rule goes on with.
- * A `break` in an action's body ends the action, not a loop around its offer, as `resume` has it.
  */
 export function drivenPick(state: GameState, k: number, c: RunCtx, body: BlockCode | null, slot: number, listing: DrivenListing): Signal {
   const prog = c.prog;
@@ -596,8 +595,7 @@ export function drivenPick(state: GameState, k: number, c: RunCtx, body: BlockCo
     state.prompt = null;
     const move: Move = { a, anytime: false, player: listing.player, args: [listing.values[k]], value: null, recorded: '', checked: true };
     listing.a = null;
-    const sig = runBlock(a.body, 0, actionBegun(prog, state, move, true));
-    return sig === BREAK ? NORMAL : sig;
+    return runBlock(a.body, 0, actionBegun(prog, state, move, true));
   }
   keepListing(state, listing);
   const move = pickedMove(prog, state, state.prompt!, k);
@@ -609,8 +607,7 @@ export function drivenPick(state: GameState, k: number, c: RunCtx, body: BlockCo
     c.env[slot] = move.value;
     return runBlock(body!, 0, c);
   }
-  const sig = runBlock(move.a.body, 0, actionBegun(prog, state, move, true));
-  return sig === BREAK ? NORMAL : sig;
+  return runBlock(move.a.body, 0, actionBegun(prog, state, move, true));
 }
 
 /** Hidden information removed: other players' hidden fields and every hidden field of other kinds. */
