@@ -13,7 +13,7 @@
  */
 import type { CompiledPack } from '../compiled.ts';
 import { cloneState } from '../clone.ts';
-import { apply, applyInPlace, attach, newGame, playDriven, playoutApplyChoice } from '../index.ts';
+import { apply, applyInPlace, attach, newGame, playDriven, playoutApply, playoutApplyChoice, playoutChoices } from '../index.ts';
 import type { BudgetName } from '../refusal.ts';
 import type { Choice, GameState } from '../types.ts';
 import { display } from '../values.ts';
@@ -157,8 +157,9 @@ export interface AgentGameOptions {
   start?: GameState;
   /**
    * Told of the state it starts from (no choice) and after every choice; may throw to stop the game.
-   * In playout mode the choices of seats that pick by place are driven a stretch at a time, and
-   * told once at its end, with no choice: within a stretch the game is no state to show.
+   * In playout mode, where every seat picks by place, the game is driven a stretch at a time, each
+   * told once at its end, with no choice: within a stretch the game is no state to show. (Seats
+   * that pick by place are told no choice in playout mode.)
    */
   observe?: (state: GameState, choice?: Choice) => void;
   /**
@@ -200,6 +201,12 @@ export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame
   let state = o.start ? (inPlace ? attach(pack, cloneState(o.start)) : o.start) : newGame(pack, { players: o.players, seed: o.seed });
   const step = playout ? playoutApplyChoice : inPlace ? applyInPlace : apply;
   const seats = new Map<string, Agent>(state.players.map((p, i) => [p, agent(kinds[i % kinds.length], o.seed, p, pack)]));
+  // A drive that stops before another seat is put back and its choices made again by stepping
+  // (runtime/drivenPlayout.ts): with a seat that reads its choices, every stretch of the others'
+  // but the game's last would be made twice, so their choices are stepped one by one (tic-tac-toe,
+  // greedy against random, 4000 games: 0.87-0.99x the time driven; Small World: no difference, the
+  // greedy seat's time is most; interleaved, under load). Either way the game is the same.
+  const drives = [...seats.values()].every((s) => s.index);
   o.observe?.(state);
   while (!state.over) {
     if (state.choices.length >= o.maxSteps) return { state, stopped: { kind: 'limit', reason: `no end after ${o.maxSteps} choices` } };
@@ -207,10 +214,20 @@ export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame
     if (!asked) return { state, stopped: { kind: 'stuck', reason: 'the game is not over, but nobody is to act' } };
     const seat = seats.get(asked)!;
     const stuck = (): AgentGame => ({ state, stopped: { kind: 'stuck', reason: `${display(pack, asked)} (${asked}) must act but has no legal choice at step ${state.choices.length + 1}` } });
+    if (playout && seat.index && !drives) {
+      // By place, as the drive picks, and observed after each choice as the other seats are.
+      const n = playoutChoices(state, true);
+      if (!n) return stuck();
+      const k = seat.index(state, n, asked);
+      const r = playoutApply(state, k);
+      if (!r.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice at place ${k + 1} of the list was refused at step ${state.choices.length + 1}: ${r.reason}`, ...(r.budget && { budget: r.budget }) } };
+      o.observe?.(state);
+      continue;
+    }
     if (playout && seat.index) {
-      // Driven (runtime/drivenPlayout.ts) while seats that pick by place are asked and the limit is
-      // not reached: each is shown the number of its choices where the rules ask it. Observed once
-      // the drive is over: while it runs, the prompt the rules ask at is not yet written.
+      // Driven (runtime/drivenPlayout.ts) while the limit is not reached: each seat is shown the
+      // number of its choices where the rules ask it. Observed once the drive is over: while it
+      // runs, the prompt the rules ask at is not yet written.
       let k = -1;
       const played = state;
       const end = playDriven(
@@ -219,7 +236,7 @@ export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame
           k = seats.get(player)!.index!(played, n, player);
           return k;
         },
-        { asked: true, stopBefore: (player) => !seats.get(player)!.index || played.choices.length >= o.maxSteps },
+        { asked: true, stopBefore: () => played.choices.length >= o.maxSteps },
       );
       if (end.made > 0) o.observe?.(played);
       if (!end.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice at place ${k + 1} of the list was refused at step ${state.choices.length + 1}: ${end.reason}`, ...(end.budget && { budget: end.budget }) } };
