@@ -177,10 +177,10 @@ export function playDriven(state: GameState, pick: Picker, options: { asked?: bo
  * The `k`-th choice listed for `d.state` made, and the prompts after it driven; null when the drive
  * stopped, put back to be stepped. Its undo notes each field's first write only: one undo for the
  * whole drive would otherwise keep every write of the game, each list written a copy.
- * A drive holds the rules of every choice it made on the call stack, each under the prompt it
- * asked, where stepping holds one choice's: run out of stack (`RangeError`), it stops as at a
- * prompt and its picks are stepped, which makes at least the first, so a game as deep as stepping
- * plays is played. (Were the stack too short for stepping, stepping throws it again.)
+ * A drive runs a choice's rules on top of the rules that asked for it, still on the call stack,
+ * where stepping runs them once those have unwound into frames: run out of stack (`RangeError`),
+ * it stops as at a prompt and its picks are stepped, which makes at least the first, so a game as
+ * deep as stepping plays is played. (Were the stack too short for stepping, stepping throws it again.)
  */
 function driven(d: Drive, k: number): ApplyResult | null {
   const outer = drive;
