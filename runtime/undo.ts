@@ -46,24 +46,32 @@ export function undoFor(st: GameState): Undo {
 }
 
 /**
- * The fields noted so far in the undo of one state (`meta`), for an undo that may see many writes
- * of each: a driven playout's, one for the whole drive (`drivenPlayout.ts`). `putBack` puts the
- * notes back last first, so the first note of a field leaves it as it was; the later ones would
- * only be put back before it, and a list's note is a copy of it, each as long as the list.
+ * How a long undo is kept short: a driven playout's, one for the whole drive (`drivenPlayout.ts`),
+ * would note every write of the game, and a list's note is a copy of it. `putBack` puts the notes
+ * back last first, so the first note of each field leaves the state as it was, and the later ones
+ * may go. Past `ALL_NOTED` notes or `ALL_COPIED` list elements copied, the notes are cut to the
+ * first of each field and only a field's first write is noted from then on; a short drive (a small
+ * game's whole playout) never looks a write up.
  */
 export interface FirstWrites {
   meta: StateMeta;
-  /** The undo's notes the fields below are in: a new undo's notes hold none of them. */
+  /** The undo's notes the counts and fields below are of: a new undo's notes hold none of them. */
   written: unknown[] | undefined;
-  fields: Map<object, Set<string>>;
+  /** The list elements copied into the notes. */
+  copied: number;
+  /** The fields noted, once only the first write of each is. */
+  fields: Map<object, Set<string>> | null;
 }
+
+const ALL_NOTED = 256;
+const ALL_COPIED = 1 << 16;
 
 let firstWrites: FirstWrites | null = null;
 
-/** Notes only each field's first write in `meta`'s undo from now (null: every write, as by default), giving back what was so before. */
+/** Keeps `meta`'s undo short from now (null: notes every write, as by default), giving back what was so before. */
 export function noteFirstWritesOf(meta: StateMeta | null): FirstWrites | null {
   const outer = firstWrites;
-  firstWrites = meta === null ? null : { meta, written: undefined, fields: new Map() };
+  firstWrites = meta === null ? null : { meta, written: undefined, copied: 0, fields: null };
   return outer;
 }
 
@@ -74,19 +82,43 @@ export function restoreFirstWrites(outer: FirstWrites | null): void {
 
 /** Notes the value of `rec`'s `field` before it is written in place, into `m`'s undo (`written`), to put back should the choice be refused (a list as a copy: piles are changed in place). */
 export function noteWrite(m: StateMeta, written: unknown[], rec: Record<string, Value>, field: string): void {
+  const old = rec[field];
   const f = firstWrites;
   if (f !== null && f.meta === m) {
     if (f.written !== written) {
       f.written = written;
-      f.fields = new Map();
+      f.copied = 0;
+      f.fields = null;
     }
-    let noted = f.fields.get(rec);
-    if (noted === undefined) f.fields.set(rec, (noted = new Set()));
-    else if (noted.has(field)) return;
-    noted.add(field);
+    if (f.fields === null && (written.length >= 3 * ALL_NOTED || f.copied >= ALL_COPIED)) f.fields = firstNotes(written);
+    if (f.fields !== null) {
+      let noted = f.fields.get(rec);
+      if (noted === undefined) f.fields.set(rec, (noted = new Set()));
+      else if (noted.has(field)) return;
+      noted.add(field);
+    } else if (Array.isArray(old)) f.copied += old.length;
   }
-  const old = rec[field];
   written.push(rec, field, Array.isArray(old) ? old.slice() : old);
+}
+
+/** `written` cut, in place and in order, to the first note of each field; the fields it notes. */
+function firstNotes(written: unknown[]): Map<object, Set<string>> {
+  const fields = new Map<object, Set<string>>();
+  let to = 0;
+  for (let i = 0; i < written.length; i += 3) {
+    const rec = written[i] as object;
+    const field = written[i + 1] as string;
+    let noted = fields.get(rec);
+    if (noted === undefined) fields.set(rec, (noted = new Set()));
+    else if (noted.has(field)) continue;
+    noted.add(field);
+    written[to] = rec;
+    written[to + 1] = field;
+    written[to + 2] = written[i + 2];
+    to += 3;
+  }
+  written.length = to;
+  return fields;
 }
 
 /** The choice was applied: nothing is to be put back. */
