@@ -175,7 +175,7 @@ export function playDriven(state: GameState, pick: Picker, options: { asked?: bo
 
 /**
  * The `k`-th choice listed for `d.state` made, and the prompts after it driven; null when the drive
- * stopped, put back to be stepped. Its undo notes each field's first write only: one undo for the
+ * stopped, put back to be stepped. Its undo is kept short (`noteFirstWritesOf`): one undo for the
  * whole drive would otherwise keep every write of the game, each list written a copy.
  * A drive runs a choice's rules on top of the rules that asked for it, still on the call stack,
  * where stepping runs them once those have unwound into frames: run out of stack (`RangeError`),
