@@ -146,7 +146,9 @@ describe('a study through the queue', () => {
     writeFileSync(join(edited, 'pack.yaml'), readFileSync(join(c4, 'pack.yaml'), 'utf8') + '\n# only on this machine\n');
     // The worker of `rulebook worker` (the first test runs the command), here in this process: a
     // process of its own would only add the command line's start.
-    const w = await startWorker({ url, prefix, packs, rulebook: rulebookVersion(), jobs: 1, lockMs: 5000 });
+    // A lock long enough for a slow machine: a shard whose lock ran out while its thread started is
+    // put back and tried again, and this test counts the tries.
+    const w = await startWorker({ url, prefix, packs, rulebook: rulebookVersion(), jobs: 1, lockMs: 120_000 });
     try {
       const elsewhere = { ...settings, games: 4, seed: 1000, pack: { ...settings.pack, hash: readPackContent(edited).hash } };
       await expect(runQueued({ url, prefix, study: elsewhere, agents: [...agents], pack: 'connect-four', shards: 1 })).rejects.toThrow(/shard 1\/1 failed: the pack `connect-four` in .* is not the one the study was queued with \(content hash/);
