@@ -393,6 +393,15 @@ if (runs('simulations')) {
       value: `${med(two, (x) => perGame(x, 0)).toFixed(2)} · ${med(two, (x) => perGame(x, 1)).toFixed(2)}`,
       ratio: `1 thread: ${med(one, (x) => perGame(x, 0)).toFixed(2)} (between games ${med(one, (x) => idle(x, 0).between).toFixed(1)} ms)`,
     });
+    // The same per game in CPU time, each thread's own (bench/threadCpu.ts), which the other processes of a busy machine leave as it is.
+    const cpuPerGame = (x: (typeof one)[number], k: number) => (k === 0 ? x.split!.main : (x.split!.workers[k - 1] ?? 0)) / x.timeline.threads[k].games;
+    if (s1.length && s2.length) {
+      rows.push({
+        figure: `${players} players, 2 threads: CPU-ms a game, this thread · the worker`,
+        value: `${med(two, (x) => cpuPerGame(x, 0)).toFixed(2)} · ${med(two, (x) => cpuPerGame(x, 1)).toFixed(2)}`,
+        ratio: `1 thread: ${med(one, (x) => cpuPerGame(x, 0)).toFixed(2)}`,
+      });
+    }
     rows.push({
       figure: `${players} players, 2 threads: ms in no game, this thread | the worker (before · between · after)`,
       value: `${gaps(0)} | ${gaps(1)}`,
