@@ -343,6 +343,13 @@ if (runs('simulations')) {
   const WARM_GAMES = Number(process.env.SW_WARM ?? 200);
   for (const players of [2, 3, 4, 5]) await run(players, 2, WARM_GAMES);
   for (const players of [2, 3, 4, 5]) {
+    // And both threads again at this seat count just before its rounds: the first round's 1-thread
+    // run gives this thread 200 games of it before the first 2-thread run, while the worker comes from
+    // the last seat count. Worker ÷ this thread, CPU-ms a game, 2-4 players, 8 bench runs without this:
+    // mean 1.09 in the first round (6 of 24 runs over 1.10, up to 1.62), 1.05 in the others (13 of 96);
+    // one run with it: 1.01 and 0.98 (1 of 15 over 1.10). Load ~1.3 on 2 cores; the rest of the
+    // worker's slow runs is not explained (not its GC, --trace-gc; not being preempted or migrated).
+    await run(players, 2, WARM_GAMES);
     const one: Array<Awaited<ReturnType<typeof run>>> = [];
     const two: typeof one = [];
     for (let r = 0; r < SW_ROUNDS; r++) {
