@@ -7,6 +7,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { builtinTable } from '../compiler/builtins.ts';
 import { compile } from '../compiler/index.ts';
 import { builtinKinds, contextualWords, keywordSet, specialNameSet, typeNames } from '../dsl/language.ts';
@@ -241,6 +242,35 @@ describe('the core names no game', () => {
         if (!words.has(w) || languageWords.has(w) || f.startsWith(ownWords.get(w)?.under ?? '\0')) continue;
         hits.push(`${f}: \`${w}\` (${words.get(w)})`);
       }
+    }
+    expect(hits).toEqual([]);
+  });
+
+  it('no text of dsl/, compiler/ or runtime/, comments included, names a game by its title', () => {
+    // A title's parts (`Small World of Warcraft`, `Battle for Azeroth`), the run of capitalised words
+    // it starts with when that is two words or more (`Small World`), in every language; and the test
+    // packs that are games of their own (`Connect Four`, `Tic-tac-toe`), not one-word tests (`Lure`).
+    const titles = new Set<string>();
+    const titlesOf = (folder: string, games: boolean) => {
+      for (const dir of readdirSync(folder)) {
+        const manifest = join(folder, dir, 'pack.yaml');
+        if (!existsSync(manifest)) continue;
+        const names = Object.values((parse(readFileSync(manifest, 'utf8')) as { name: Record<string, string> }).name);
+        for (const part of names.flatMap((n) => n.split(/[:()]/)).map((x) => x.trim()).filter(Boolean)) {
+          const lead = part.match(/^(?:\p{Lu}[\p{L}-]*\s+)+\p{Lu}[\p{L}-]*/u)?.[0];
+          if (games) titles.add(part);
+          if (lead) titles.add(lead);
+          if (part.includes('-')) titles.add(part);
+        }
+      }
+    };
+    titlesOf(join(root, 'content'), true);
+    titlesOf(join(root, 'test', 'packs'), false);
+    expect([...titles]).toEqual(expect.arrayContaining(['Small World', 'Wroth', 'Connect Four', 'Tic-tac-toe']));
+    const hits: string[] = [];
+    for (const f of ['dsl', 'compiler', 'runtime'].flatMap(filesUnder)) {
+      const text = readFileSync(join(root, f), 'utf8').toLowerCase();
+      for (const t of titles) if (new RegExp(`(?<![\\p{L}-])${t.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}-])`, 'u').test(text)) hits.push(`${f}: ${t}`);
     }
     expect(hits).toEqual([]);
   });
