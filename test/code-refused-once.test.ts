@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { apply, legalChoices, newGame, type CompiledPack } from '../runtime/index.ts';
 import { generatedFunctions, programOf } from '../runtime/link.ts';
 import { compileOk } from './helpers/inlinePack.ts';
+import { withFunction } from './helpers/functionSwap.ts';
 
 /** More steps a call than generating is worth (25), so that the pack turns once warmed. */
 const packYaml = (tag: string) => `kinds:
@@ -48,17 +49,6 @@ function played(pack: CompiledPack, seed: number): string {
     st = r.state;
   }
   return JSON.stringify(st.e);
-}
-
-/** Runs `run` with `new Function` replaced by `construct`, as a page's content security policy would. */
-function withFunction<T>(construct: (args: unknown[]) => unknown, run: () => T): T {
-  const real = globalThis.Function;
-  globalThis.Function = new Proxy(real, { construct: (target, args) => construct(args) ?? Reflect.construct(target, args) });
-  try {
-    return run();
-  } finally {
-    globalThis.Function = real;
-  }
 }
 
 describe('making code where it is forbidden is tried once', () => {

@@ -6,9 +6,10 @@
  * is refused at the same statement with the same reason.
  */
 import { describe, expect, it } from 'vitest';
-import { apply, legalChoices, newGame, type CompiledPack, type EngineName } from '../runtime/index.ts';
+import { apply, newGame, type EngineName } from '../runtime/index.ts';
 import { generatedSource } from '../runtime/link.ts';
 import { compileOk } from './helpers/inlinePack.ts';
+import { choiceTrail } from './helpers/choiceTrail.ts';
 
 const ENGINES: EngineName[] = ['generated', 'interpreter'];
 
@@ -42,22 +43,6 @@ rules: |
   }
 `);
 
-function trail(p: CompiledPack, engine: EngineName, seed: number): string[] {
-  const out: string[] = [];
-  let st = newGame(p, { players: 2, seed, engine });
-  let k = seed;
-  while (!st.over) {
-    const legal = legalChoices(st);
-    out.push(JSON.stringify(legal));
-    k = (k * 7 + 3) % 11;
-    const r = apply(st, legal[k % legal.length]);
-    out.push(JSON.stringify(r.ok ? r.state : r));
-    if (!r.ok) break;
-    st = r.state;
-  }
-  return out;
-}
-
 describe('functions given inline', () => {
   it('are inlined: the generated code takes no context for a small function', () => {
     const source = generatedSource(pack);
@@ -67,7 +52,7 @@ describe('functions given inline', () => {
 
   it('play the same games under both engines', () => {
     for (let seed = 1; seed <= 6; seed++) {
-      const [gen, ref] = ENGINES.map((engine) => trail(pack, engine, seed));
+      const [gen, ref] = ENGINES.map((engine) => choiceTrail(pack, engine, seed));
       expect(gen).toEqual(ref);
     }
   });

@@ -11,9 +11,10 @@
  * with repeats or empty, a none read through the walk, a state list (never walked along a column).
  */
 import { describe, expect, it } from 'vitest';
-import { apply, legalChoices, newGame, type CompiledPack, type EngineName } from '../runtime/index.ts';
+import { type CompiledPack, type EngineName } from '../runtime/index.ts';
 import { generatedSource } from '../runtime/link.ts';
 import { compileOk } from './helpers/inlinePack.ts';
+import { choiceTrail } from './helpers/choiceTrail.ts';
 
 const ENGINES: EngineName[] = ['generated', 'interpreter'];
 
@@ -156,22 +157,6 @@ rules: |
   }
 `;
 
-function trail(p: CompiledPack, engine: EngineName, seed: number): string[] {
-  const out: string[] = [];
-  let st = newGame(p, { players: 2, seed, engine });
-  let k = seed;
-  while (!st.over) {
-    const legal = legalChoices(st);
-    out.push(JSON.stringify(legal));
-    k = (k * 7 + 3) % 11;
-    const r = apply(st, legal[k % legal.length]);
-    out.push(JSON.stringify(r.ok ? r.state : r));
-    if (!r.ok) break;
-    st = r.state;
-  }
-  return out;
-}
-
 /** The reads of a column taken before a loop, alongside the list it walks. */
 const TAKEN = /v\d+ = typeof v\d+ === "string" \? k\d+\.get\(v\d+\) : undefined;/g;
 
@@ -214,7 +199,7 @@ describe('loops walked along a property of the elements of a list property', () 
   it('play the same games under both engines', () => {
     const pack = spots(false);
     for (let seed = 1; seed <= 8; seed++) {
-      const [gen, ref] = ENGINES.map((engine) => trail(pack, engine, seed));
+      const [gen, ref] = ENGINES.map((engine) => choiceTrail(pack, engine, seed));
       expect(gen).toEqual(ref);
     }
   });
@@ -223,7 +208,7 @@ describe('loops walked along a property of the elements of a list property', () 
     const pack = spots(true);
     expect(generatedSource(pack).match(TAKEN)).toBeNull();
     for (let seed = 1; seed <= 8; seed++) {
-      const [gen, ref] = ENGINES.map((engine) => trail(pack, engine, seed));
+      const [gen, ref] = ENGINES.map((engine) => choiceTrail(pack, engine, seed));
       expect(gen).toEqual(ref);
     }
   });
@@ -236,7 +221,7 @@ describe('loops walked along a property of the elements of a list property', () 
     expect(source.match(/k\d+\[v\d+\]/g)?.length).toBeGreaterThanOrEqual(2);
     expect(source).toMatch(/if \(d === k\d+\) \{for \(let j = 0;[^}]*k\d+\[j\]/);
     for (let seed = 1; seed <= 40; seed++) {
-      const [gen, ref] = ENGINES.map((engine) => trail(pack, engine, seed));
+      const [gen, ref] = ENGINES.map((engine) => choiceTrail(pack, engine, seed));
       expect(gen).toEqual(ref);
     }
   });

@@ -17,7 +17,7 @@ import { apply, drivable, legalChoices, newGame, playDriven, playoutApply, playo
 import { Refusal } from '../runtime/refusal.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
 import { metaOf } from '../runtime/stateMeta.ts';
-import { compileOk } from './helpers/inlinePack.ts';
+import { budgetGame, compileOk } from './helpers/inlinePack.ts';
 
 function packIn(dir: string): CompiledPack {
   const files = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
@@ -120,24 +120,7 @@ describe('a driven playout is the stepped one, byte for byte', () => {
 });
 
 /** Ten rounds of turns, each offering `spin` (written by the test) and `rest`. */
-const rounds = (spin: string) =>
-  compileOk(`kinds:
-  game:
-    state:
-      n: number
-      xs: list<number>
-      s: text
-rules: |
-  ${spin.trim().replace(/\n/g, '\n  ')}
-  action rest "Rest" { }
-  flow {
-    loop max 10 {
-      for p in players {
-        turn p { offer p: spin, rest }
-      }
-    }
-  }
-`);
+const rounds = (spin: string) => compileOk(budgetGame(spin, 10));
 
 describe('a choice refused while driven', () => {
   const spinAfter = (rule: string) => rounds(`action spin "Spin" {\n  game.n += 1\n  game.xs += [1]\n  ${rule}\n}`);

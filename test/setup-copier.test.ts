@@ -16,6 +16,7 @@ import { tableCopier } from '../runtime/codegen/copier.ts';
 import { programOf } from '../runtime/link.ts';
 import { compileOk } from './helpers/inlinePack.ts';
 import { picker } from './helpers/seededGame.ts';
+import { withFunction } from './helpers/functionSwap.ts';
 
 function packAt(dir: string): CompiledPack {
   const r = compile(readPackFolder(dir));
@@ -103,17 +104,6 @@ function playAndCheck(pack: CompiledPack, engine: EngineName): Set<object> {
     expect(JSON.stringify(playedInPlace(st, seed))).toBe(JSON.stringify(playedInPlace(anew, seed)));
   }
   return seen;
-}
-
-/** Runs `run` with `new Function` replaced by `construct`, as a page's content security policy would. */
-function withFunction<T>(construct: (args: unknown[]) => unknown, run: () => T): T {
-  const real = globalThis.Function;
-  globalThis.Function = new Proxy(real, { construct: (target, args) => construct(args) ?? Reflect.construct(target, args) });
-  try {
-    return run();
-  } finally {
-    globalThis.Function = real;
-  }
 }
 
 describe('a kept setup copied by its copier made as code', () => {

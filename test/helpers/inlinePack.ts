@@ -24,8 +24,14 @@ export function diagnosticsOf(gameYaml: string): Diagnostic[] {
   return compile(packFiles(gameYaml)).diagnostics;
 }
 
-/** A one-player-per-turn game whose `spin` action is written by the test: budget tests put a costly rule there. */
-export const budgetGame = (rules: string) => `kinds:
+/**
+ * A game of turns offering a `spin` action written by the test and `rest`: budget tests put a costly
+ * rule there. One round of turns, or `rounds` of them.
+ */
+export const budgetGame = (rules: string, rounds = 1) => {
+  const turns = `for p in players {\n      turn p { offer p: spin, rest }\n    }`;
+  const flow = rounds === 1 ? turns : `loop max ${rounds} {\n      ${turns.replace(/\n/g, '\n  ')}\n    }`;
+  return `kinds:
   game:
     state:
       n: number
@@ -35,8 +41,7 @@ rules: |
   ${rules.trim().replace(/\n/g, '\n  ')}
   action rest "Rest" { }
   flow {
-    for p in players {
-      turn p { offer p: spin, rest }
-    }
+    ${flow}
   }
 `;
+};
