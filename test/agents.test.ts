@@ -372,21 +372,15 @@ describe('tree search', () => {
     // liked at 1, the glass at 2, by 2 points or more, so `close=1` takes the liked gem unsearched.
     // The subtree kept from the move into the vault read the preference in worlds whose omens were
     // drawn anew; the gem taken must still be the one the real omen makes liked.
-    const files = readPackFolder(join(packs, 'lure')).map((f) => {
-      if (f.path !== 'game.yaml') return f;
-      const text = [
+    const omens = compiled(
+      lureWith([
         ['      points: number\n', '      points: number\n      omen: number\n'],
         ['    game.at = to\n', '    game.at = to\n    game.omen = random(2)\n'],
         ['    move: 0 - distance(to, first(rooms where vault))', '    move: "0"'],
         ['      gem: it.worth', '      gem: if game.omen == 1 then it.worth else 0 - it.worth'],
         ['      none: "-1"', '      none: "-20"'],
-      ].reduce((t, [from, to]) => {
-        expect(t).toContain(from);
-        return t.replace(from, to);
-      }, f.text);
-      return { ...f, text };
-    });
-    const omens = compiled(files);
+      ]),
+    );
     const taken = (kind: AgentKind, seed: number) => {
       let liked: string | undefined;
       const g = playByAgents(omens, {
@@ -419,20 +413,13 @@ describe('tree search', () => {
     // alone, so the gem taken is the one the prior at the decision likes most: the ruby, as
     // `prefer` takes it, whatever the first world dealt.
     const shiny = compiled(
-      readPackFolder(join(packs, 'lure')).map((f) => {
-        if (f.path !== 'game.yaml') return f;
-        const text = [
-          ['      cursed: bool\n', '      cursed: bool\n    state:\n      shine: { type: number, hidden: true }\n'],
-          ['    worth: 1\n', '    worth: 1\n    shine: 1\n'],
-          ['    worth: 5\n', '    worth: 5\n    shine: 5\n'],
-          ['    worth: 3\n', '    worth: 3\n    shine: 3\n'],
-          ['      gem: it.worth', '      gem: it.shine'],
-        ].reduce((t, [from, to]) => {
-          expect(t).toContain(from);
-          return t.replace(from, to);
-        }, f.text);
-        return { ...f, text };
-      }),
+      lureWith([
+        ['      cursed: bool\n', '      cursed: bool\n    state:\n      shine: { type: number, hidden: true }\n'],
+        ['    worth: 1\n', '    worth: 1\n    shine: 1\n'],
+        ['    worth: 5\n', '    worth: 5\n    shine: 5\n'],
+        ['    worth: 3\n', '    worth: 3\n    shine: 3\n'],
+        ['      gem: it.worth', '      gem: it.shine'],
+      ]),
     );
     expect(shiny.hidden.gem).toEqual(['shine']);
     const atVault = after(shiny, 1, 1, ['move hall', 'move vault']);
@@ -682,3 +669,15 @@ describe('what a bot may see', () => {
     expect(JSON.stringify(playByAgents(sw, { ...o, inPlace: true }).state)).toBe(JSON.stringify(playByAgents(sw, o).state));
   });
 });
+
+/** The lure test pack with its `game.yaml` edited: each `[from, to]` must be found, and is replaced. */
+function lureWith(edits: Array<[string, string]>): SourceFile[] {
+  return readPackFolder(join(packs, 'lure')).map((f) => {
+    if (f.path !== 'game.yaml') return f;
+    const text = edits.reduce((t, [from, to]) => {
+      expect(t).toContain(from);
+      return t.replace(from, to);
+    }, f.text);
+    return { ...f, text };
+  });
+}
