@@ -1,4 +1,4 @@
-import { runningAt, spend } from './budget.ts';
+import { placed, spend } from './budget.ts';
 import { logLine } from './log.ts';
 import { modifierCalls, triggerCalls, type Call } from './holders.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type BlockCode, type ExprFn, type PipelineCode, type Program, type RunCtx, type Signal } from './program.ts';
@@ -112,14 +112,23 @@ export function watchStatements<T>(watch: (st: GameState) => void, run: () => T)
   }
 }
 
+/**
+ * Runs `block` from statement `pc`. A refusal of the statement running (`refuse`) is named here by
+ * the innermost block it passes (`placed`): the statement whose call threw it. One made by the
+ * block's own step, before a statement began, is left to the enclosing block: its statement is the
+ * one running.
+ */
 export function runBlock(block: BlockCode, pc: number, c: RunCtx): Signal {
   const stmts = block.stmts;
   for (let i = pc; i < stmts.length; i++) {
     spend();
     watcher?.(c.st);
-    const outer = runningAt(block.lines[i]);
-    const sig = stmts[i](c);
-    runningAt(outer);
+    let sig: Signal;
+    try {
+      sig = stmts[i](c);
+    } catch (e) {
+      throw placed(e, block.lines[i]);
+    }
     if (sig === NORMAL) continue;
     if (sig === SUSPEND) {
       if (i + 1 < stmts.length) pushFrame(c.st, frameOf(block, i + 1, c));
