@@ -67,7 +67,7 @@ function refusedBy(pack: CompiledPack, engine: 'generated' | 'interpreter', acti
   const game = newGame(pack, { players: 2, seed: 1, engine });
   playoutChoices(game);
   const names = legalChoices(game).map((c) => c.action);
-  const end = playDriven(game, (n, player) => (player === 'p1' ? names.indexOf('rest') : names.indexOf(action)));
+  const end = playDriven(game, (_n, player) => (player === 'p1' ? names.indexOf('rest') : names.indexOf(action)));
   const driven = end.ok ? null : { reason: end.reason, rule: end.rule, budget: end.budget };
   return { stepped, driven };
 }
