@@ -6,6 +6,7 @@ import { emptied, exprCtx, innerCtx, locals, pipelineWith, runBlock, runEmit, ru
 import { whereCodeAllowed } from './codegen/codeAllowed.ts';
 import { GENERATED_STATEMENTS, Unit } from './codegen/emit.ts';
 import { instantiate, unitSource } from './codegen/instantiate.ts';
+import { spendMany } from './codegen/steps.ts';
 import { firstMatchOf } from './firstMatch.ts';
 import { maskable } from './sharedChecks.ts';
 import { keptKinds, planCalls, roleWritten, type Stale } from './holders.ts';
@@ -207,6 +208,7 @@ type Checks = Pick<ActionCode, 'pre' | 'holdsWith' | 'candidates'>;
 function helpersFor(pack: CompiledPack) {
   return {
     spend,
+    spendMany,
     copied,
     concat,
     without,
