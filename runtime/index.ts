@@ -485,14 +485,17 @@ function actionBegun(prog: Program, next: GameState, move: Move, inPlace: boolea
   const a = move.a!;
   const { player, args } = move;
   const c = actionCtx(prog, next, a, player, args, next.choices.length - 1);
-  if (a.limit) {
-    const usage = usageKey(a, player);
-    const per = a.limit.per === 'turn' ? 'used' : 'usedGame';
-    const uses = inPlace ? (next[per] = copiedCounts(next[per]) as Record<string, number>) : next[per];
-    uses[usage] = (uses[usage] ?? 0) + 1;
-  }
+  if (a.limit) countUse(a, next, player, inPlace);
   if (logKept()) logLine(next, c.step, `${display(prog.pack, player)}: ${labelOf(a, c, args, prog.pack)}`, a.origin.where, player);
   return c;
+}
+
+/** A use of limited action `a` by `player` counted in `next` (`inPlace`: its tables of uses as they were, not copies). */
+function countUse(a: ActionCode, next: GameState, player: string, inPlace: boolean): void {
+  const usage = usageKey(a, player);
+  const per = a.limit!.per === 'turn' ? 'used' : 'usedGame';
+  const uses = inPlace ? (next[per] = copiedCounts(next[per]) as Record<string, number>) : next[per];
+  uses[usage] = (uses[usage] ?? 0) + 1;
 }
 
 /**
@@ -505,11 +508,34 @@ export interface DrivenListing {
   a: ActionCode | null;
   player: string;
   values: Value[];
+  /**
+   * The last offer's list of names (`offer` statement's own) whose actions hold no card's, the
+   * program that listed it, and its one action listed by its values (null: listed in full): a drive
+   * offers the same few lists again and again, found once each, not looked up at every prompt.
+   */
+  names: readonly string[] | undefined;
+  prog: Program | null;
+  one: ActionCode | null;
 }
 
 /** A driven prompt's listing to fill, holding none yet. */
 export function drivenListingOf(): DrivenListing {
-  return { a: null, player: '', values: NO_ARGS };
+  return { a: null, player: '', values: NO_ARGS, names: undefined, prog: null, one: null };
+}
+
+/** The one action of game (no card's) of one parameter that the offer `p` offers, which `drivenListing` lists by its values, else null. */
+function oneAction(prog: Program, state: GameState, p: Prompt, into: DrivenListing): ActionCode | null {
+  if (p.actions === into.names && prog === into.prog) return into.one;
+  if (prog.anytime.length !== 0) return null;
+  const offer = offered(prog, state);
+  const a = offer.length === 1 && offer[0].params.length === 1 && offer[0].card === undefined ? offer[0] : null;
+  // Kept only where the names alone say what is offered (`offeredAlways`), whoever holds the cards.
+  if (offeredAlways.get(p.actions ?? NO_IDS)?.prog === prog) {
+    into.names = p.actions;
+    into.prog = prog;
+    into.one = a;
+  }
+  return a;
 }
 
 /**
@@ -523,11 +549,10 @@ export function drivenListing(state: GameState, asked: boolean, into: DrivenList
   freshBudget();
   const prog = programFor(state);
   const p = state.prompt!;
-  const one = p.kind === 'offer' && oneCall && prog.anytime.length === 0 ? offered(prog, state) : NO_ACTIONS;
+  const a = p.kind === 'offer' && oneCall ? oneAction(prog, state, p, into) : null;
   let n: number;
-  if (one.length === 1 && one[0].params.length === 1 && one[0].card === undefined) {
+  if (a !== null) {
     // What `actionChoices` does for the one action listed, keeping nothing for another.
-    const a = one[0];
     const c = listingCtx(prog, state, a, p.player);
     const values = withFrozenState(() => valuesOf(a, c));
     into.a = a;
@@ -591,11 +616,17 @@ export function drivenPick(state: GameState, k: number, c: RunCtx, body: BlockCo
   const a = listing.a;
   // A value that reads back as itself is the argument `pickedMove` makes of it; any other pick is made as it makes it.
   if (a !== null && k >= 0 && k < listing.values.length && readsBack(listing.values[k])) {
+    const value = listing.values[k];
+    const player = listing.player;
     state.choices.push('');
     state.prompt = null;
-    const move: Move = { a, anytime: false, player: listing.player, args: [listing.values[k]], value: null, recorded: '', checked: true };
     listing.a = null;
-    return runBlock(a.body, 0, actionBegun(prog, state, move, true));
+    // `actionBegun` of that move, with no move nor list of arguments made: the action holds no card, and its one argument goes straight into its locals.
+    const ac = ctxFor(state, prog, a.slots, player, null, null, state.choices.length - 1);
+    ac.env[0] = value;
+    if (a.limit) countUse(a, state, player, true);
+    if (logKept()) logLine(state, ac.step, `${display(prog.pack, player)}: ${labelOf(a, ac, [value], prog.pack)}`, a.origin.where, player);
+    return runBlock(a.body, 0, ac);
   }
   keepListing(state, listing);
   const move = pickedMove(prog, state, state.prompt!, k);
