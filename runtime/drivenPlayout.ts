@@ -1,6 +1,6 @@
 import { watching } from './engine.ts';
 import { drivable, drivenListing, drivenListingOf, drivenPick, keepListing, playoutApply, playoutChoices, type DrivenListing } from './index.ts';
-import { drivePromptsWith, NOT_DRIVEN, type PromptDriver } from './prompts.ts';
+import { drivePromptsWith, NOT_DRIVEN, offerPrompt, reuseOffersOf, type PromptDriver } from './prompts.ts';
 import type { BudgetName } from './refusal.ts';
 import { metaOf } from './stateMeta.ts';
 import { noteFirstWritesOf, restoreFirstWrites } from './undo.ts';
@@ -186,6 +186,7 @@ function driven(d: Drive, k: number): ApplyResult | null {
   const outer = drive;
   const outerDriver = drivePromptsWith(watching() ? null : atPrompt);
   const outerWrites = noteFirstWritesOf(metaOf(d.state));
+  const outerOffers = reuseOffersOf({ st: d.state, prompt: offerPrompt() });
   drive = d;
   try {
     return playoutApply(d.state, k);
@@ -195,6 +196,7 @@ function driven(d: Drive, k: number): ApplyResult | null {
   } finally {
     drive = outer;
     drivePromptsWith(outerDriver);
+    reuseOffersOf(outerOffers);
     restoreFirstWrites(outerWrites);
   }
 }

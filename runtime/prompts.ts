@@ -1,6 +1,6 @@
 import { newFrame } from './engine.ts';
 import { SUSPEND, type BlockCode, type RunCtx, type Signal } from './program.ts';
-import type { Prompt, Value } from './types.ts';
+import type { GameState, Prompt, Value } from './types.ts';
 
 /*
  * Both kinds of prompt are made with every field of a prompt in one order, those a kind has not left
@@ -24,6 +24,26 @@ export function drivePromptsWith(d: PromptDriver | null): PromptDriver | null {
   const outer = driver;
   driver = d;
   return outer;
+}
+
+/**
+ * The offer a drive writes each of its offers into, and the state it drives (null: each offer is
+ * made anew). A driven offer's prompt is read by its listing alone, and dropped at its pick, so one
+ * object serves them all; the one where a drive stops and the game suspends is left to the state,
+ * and made anew from then on.
+ */
+let reused: { st: GameState; prompt: Prompt } | null = null;
+
+/** Sets the offer a drive of `st` writes its offers into (null: none), giving back the one there was. */
+export function reuseOffersOf(r: { st: GameState; prompt: Prompt } | null): { st: GameState; prompt: Prompt } | null {
+  const outer = reused;
+  reused = r;
+  return outer;
+}
+
+/** An offer's prompt, empty, to be reused (`reuseOffersOf`). */
+export function offerPrompt(): Prompt {
+  return { player: '', kind: 'offer', actions: undefined, options: undefined, optional: undefined, text: undefined, rule: undefined, slot: undefined, resolving: undefined, frames: [] };
 }
 
 /**
@@ -54,10 +74,19 @@ export function askToChoose(c: RunCtx, ask: { player: string; options: Value[]; 
 
 /** `offer`: the game waits for `player` to take one of `actions`. */
 export function offerActions(c: RunCtx, player: string, actions: string[]): Signal {
-  c.st.prompt = { player, kind: 'offer', actions, options: undefined, optional: undefined, text: undefined, rule: undefined, slot: undefined, resolving: c.resolving ? true : undefined, frames: [] };
+  const r = reused;
+  if (r !== null && r.st === c.st) {
+    const p = r.prompt;
+    p.player = player;
+    p.actions = actions;
+    p.resolving = c.resolving ? true : undefined;
+    c.st.prompt = p;
+  } else c.st.prompt = { player, kind: 'offer', actions, options: undefined, optional: undefined, text: undefined, rule: undefined, slot: undefined, resolving: c.resolving ? true : undefined, frames: [] };
   if (driver !== null) {
     const sig = driver(c, null, 0);
     if (sig !== NOT_DRIVEN) return sig;
   }
+  // The game suspends at this offer: a reused one is the state's from now on.
+  if (r !== null && r.st === c.st) reused = null;
   return SUSPEND;
 }
