@@ -8,6 +8,7 @@
  * next run of the same pack takes the same threads, warm (simulate/warmPool.ts).
  */
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
+import { MessageChannel } from 'node:worker_threads';
 import type { AgentKind } from '../runtime/agents.ts';
 import { compiledPack, readPackContent, type PackContent } from './packContent.ts';
 import type { GameSummary } from './playout.ts';
@@ -85,8 +86,8 @@ export async function simulate(source: PackSource, o: SimulationOptions): Promis
   const content = contentOf(source);
   const pack = compiledPack(content);
   const threads = workerThreads(o);
-  // Every thread claims games one at a time from the same list, this one too: results come back once
-  // a thread has no game left, progress is counted in the shared claims.
+  // Every thread claims games one at a time from the same list, this one too; progress is counted in
+  // the shared claims.
   const chunk: Chunk = { players: o.players, seeds: Array.from({ length: o.games }, (_, i) => o.seed + i), agents: o.agents, maxSteps: o.maxSteps, claims: sharedClaims() };
   const lease: Lease | undefined = threads > 0 ? await leaseWorkers(content, pack, threads, TASKS_PER_THREAD) : undefined;
   // A thread that fails leaves the games nobody has claimed unplayed, so the others stop too.
@@ -96,7 +97,8 @@ export async function simulate(source: PackSource, o: SimulationOptions): Promis
       throw e;
     });
   // This thread yields now and then between games (YIELD_MS): a worker thread that has just started
-  // is given its task there, and a worker's failure heard.
+  // is given its task there, the games worker threads send as they play them are read, and a worker's
+  // failure heard.
   let yielded = performance.now();
   const between = async (done: number) => {
     o.onProgress?.(done);
@@ -106,11 +108,28 @@ export async function simulate(source: PackSource, o: SimulationOptions): Promis
   };
   const spans: Array<ThreadSpan & { back: number }> = [];
   const own = emptySpan();
-  const worker = (): Promise<GameSummary[]> =>
-    (lease!.pool.run(chunk) as Promise<ChunkPlayed>).then(({ games, span }) => {
-      spans.push({ ...span, back: sharedClock() });
-      return games;
+  // A worker thread's games come in batches as it plays them (Chunk.results) and the rest with its
+  // answer, by two channels that keep no order between them: its answer says how many it sent.
+  const worker = (): Promise<GameSummary[]> => {
+    const { port1: inbox, port2: results } = new MessageChannel();
+    const got: GameSummary[] = [];
+    let sent = Infinity;
+    let allSent!: () => void;
+    const allCame = new Promise<void>((resolve) => (allSent = resolve));
+    inbox.on('message', (batch: GameSummary[]) => {
+      got.push(...batch);
+      if (got.length >= sent) allSent();
     });
+    return (lease!.pool.run({ ...chunk, results }, { transferList: [results] }) as Promise<ChunkPlayed>)
+      .then(async (answer) => {
+        sent = answer.sent;
+        if (got.length >= sent) allSent();
+        await allCame;
+        spans.push({ ...answer.span, back: sharedClock() });
+        return got.concat(answer.games);
+      })
+      .finally(() => inbox.close());
+  };
   let out: GameSummary[] = [];
   let failed = true;
   try {

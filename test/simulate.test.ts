@@ -14,7 +14,10 @@ import { cardHolders, legalChoices, newGame, standings, type CompiledPack, type 
 import { study, wilson } from '../simulate/study.ts';
 import { playGame, type GameSummary } from '../simulate/playout.ts';
 import { simulate, type RunTimeline } from '../simulate/run.ts';
-import { readPackContent } from '../simulate/packContent.ts';
+import { compiledPack, readPackContent } from '../simulate/packContent.ts';
+import { chunkPlayer, claimedSeeds, playChunk, sharedClaims } from '../simulate/worker.ts';
+import { packForm } from '../runtime/transfer.ts';
+import { MessageChannel } from 'node:worker_threads';
 import { sweepPack } from '../simulate/sweep.ts';
 import { rulebook } from './helpers/cli.ts';
 
@@ -234,6 +237,42 @@ describe('simulate', () => {
     }
     expect(alone.start).toBeLessThanOrEqual(alone.threads[0].first);
     expect(alone.threads[0].back).toBeLessThanOrEqual(alone.end);
+  });
+
+  // A worker thread sends its games in batches as it plays them (Chunk.results), the rest with its
+  // answer; here a batch after each game, so that every game comes by the port whatever the machine's speed.
+  it('a worker thread sends its games as it plays them: with those of its answer, the games of this thread, in order', async () => {
+    const tiny = readPackContent(join(import.meta.dirname, 'packs', 'tiny'));
+    const play = chunkPlayer({ pack: packForm(compiledPack(tiny)) }, 0);
+    const seeds = [7, 8, 9, 10, 11];
+    const base = { players: 2, seeds, agents: ['random' as AgentKind], maxSteps: 10_000 };
+    const { port1, port2 } = new MessageChannel();
+    onTestFinished(() => port1.close());
+    const batches: GameSummary[][] = [];
+    port1.on('message', (b: GameSummary[]) => batches.push(b));
+    const answer = await play({ ...base, claims: sharedClaims(), results: port2 });
+    while (batches.length < answer.sent) await new Promise((resolve) => setImmediate(resolve));
+    expect(answer.sent).toBe(seeds.length);
+    expect(answer.games).toEqual([]);
+    expect(batches.map((b) => b.length)).toEqual(seeds.map(() => 1));
+    expect(batches.flat()).toEqual(await playChunk(compiledPack(tiny), base));
+  });
+
+  // The games a worker sends in batches are put back with the rest in seed order: Small World's games
+  // take long enough that the worker thread sends some before its answer on any machine of today.
+  it('gives the same games on one thread and on two when the worker thread sends them in batches', async () => {
+    const content = readPackContent(dir);
+    const options = { games: 24, players: 2, seed: 40, agents: ['random' as const], maxSteps: 5000 };
+    expect(await simulate(content, { ...options, workers: 2 })).toEqual(await simulate(content, { ...options, workers: 1 }));
+  });
+
+  // A worker thread that fails stops the others claiming games itself, before this thread hears of it.
+  it('a worker thread that fails leaves no game to claim', async () => {
+    const tiny = readPackContent(join(import.meta.dirname, 'packs', 'tiny'));
+    const play = chunkPlayer({ pack: packForm(compiledPack(tiny)) });
+    const chunk = { players: 2, seeds: [1, 2, 3], agents: ['no-such-bot' as AgentKind], maxSteps: 10_000, claims: sharedClaims() };
+    await expect(play(chunk)).rejects.toThrow();
+    expect([...claimedSeeds(chunk)]).toEqual([]);
   });
 
   // The CLI reads the folder once and gives the simulation what it read: the pack it checked and
