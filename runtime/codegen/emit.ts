@@ -19,6 +19,19 @@ import type { Value } from '../types.ts';
 /** Built-ins given inline; the others are called as the interpreter links them (`Unit.builtin`). */
 const INLINE_BUILTINS = new Set(['count', 'sum', 'any', 'all', 'min', 'max', 'lowest', 'highest', 'first', 'last', 'at', 'position', 'take', 'neighbours', 'adjacent', 'abs']);
 
+/** Built-ins given inline that never give a list: counts, sums, truths, numbers. */
+const SCALAR_BUILTINS = new Set(['count', 'sum', 'any', 'all', 'min', 'max', 'position', 'adjacent', 'abs']);
+
+/** Built-ins given inline that are refused by nothing but the step budget (`Unit.quiet`): not `sum`, whose total is checked. */
+const QUIET_BUILTINS = new Set(['count', 'any', 'all', 'min', 'max', 'lowest', 'highest', 'first', 'last', 'at', 'position', 'take', 'neighbours', 'adjacent', 'abs']);
+
+/** Whether a property's column (by entity) holds lists of texts alone: each element of each is a text. */
+function listsOfTexts(column: unknown): boolean {
+  if (!(column instanceof Map)) return false;
+  for (const xs of column.values()) if (!Array.isArray(xs) || !xs.every((x) => typeof x === 'string')) return false;
+  return true;
+}
+
 /** Statements given whole; the others (control flow, suspension) are the interpreter's, over generated expressions. */
 export const GENERATED_STATEMENTS = new Set<Stmt['op']>(['let', '=', '+=', '-=', 'require', 'log']);
 
@@ -90,6 +103,8 @@ class Fn {
   closures = 0;
   /** The temporaries holding an element of a loop over a property's list (`Walk`), and what holds it as an argument of a function given inline. */
   walks = new Map<string, Walk>();
+  /** What always holds a text here (an element of a list of entities, say): a record is looked up by it without asking. */
+  strings = new Set<string>();
   temp(): string {
     return `v${this.temps++}`;
   }
@@ -136,6 +151,10 @@ export class Unit {
   private readonly along = new Map<string, unknown>();
   /** The columns made alongside a list of the rules, by the element's property. */
   private readonly alongLists = new Map<Value[], Map<string, Value[] | undefined>>();
+  /** Whether each function of the pack never gives a list (`scalar`), once asked. */
+  private readonly scalarFns = new Map<string, boolean>();
+  /** Whether each function of the pack is quiet (`quiet`), once asked. */
+  private readonly quietFns = new Map<string, boolean>();
 
   constructor(private readonly hooks: UnitHooks) {}
 
@@ -226,6 +245,7 @@ export class Unit {
     let ready = 'E[0] = d[j];';
     for (let s = 1; s < slots; s++) ready += `E[${index(s)}] = null;`;
     const loop = () => {
+      const closures = f.closures;
       let body = '';
       for (let i = 0; i < checks.length && needs[i] <= 1; i++) {
         const k = checks[i];
@@ -237,14 +257,19 @@ export class Unit {
           body += `${cond.code}if (${cond.val} !== true) continue;`;
         }
       }
+      // Nothing but the interpreter's closures sets the context's `it` (and puts it back), and nothing sets its `value`:
+      // with none among the checks, they are made none once, not for each candidate.
+      if (f.closures === closures) return `if (d.length !== 0) {c.it = null; c.value = null;}for (let j = 0; j < d.length; j++) {${ready}${body}out.push(d[j]);}`;
       return `for (let j = 0; j < d.length; j++) {${ready}c.it = null;c.value = null;${body}out.push(d[j]);}`;
     };
     if (domain?.op !== 'const' || !Array.isArray(domain.value)) return this.add(f, loop(), 'c, d, out');
     // A domain of the rules' own (every entity of a kind): the parameter walked along it (`Walk`) when it is the domain listed.
     const walk: Walk = { list: domain.value, index: 'j', taken: new Map(), code: '' };
     f.walks.set('E[0]', walk);
+    if (domain.value.every((x) => typeof x === 'string')) f.strings.add('E[0]');
     const walked = loop();
     f.walks.delete('E[0]');
+    f.strings.delete('E[0]');
     return this.add(f, `if (d === ${this.ref(domain.value)}) {${walked}} else {${loop()}}`, 'c, d, out');
   }
 
@@ -368,17 +393,19 @@ export class Unit {
         const t = this.expr(e.target, f);
         const walked = this.walked(f, t.val, e);
         if (walked !== undefined) return { code: t.code, val: walked, fixed: false };
-        const id = f.temp();
-        const empty = this.value(e.empty);
-        return this.into(f, `${t.code}${id} = ${t.val};`, `typeof ${id} === "string" ? (${this.ref(this.hooks.column(e.field))}.get(${id}) ?? ${empty}) : ${empty}`);
+        // A column is keyed by entity ids alone: anything else (none, a number, a list) is found in none of them.
+        return this.into(f, t.code, `(${this.ref(this.hooks.column(e.field))}.get(${t.val}) ?? ${this.value(e.empty)})`);
       }
       case 'field': {
         const t = this.expr(e.target, f);
-        const id = f.temp();
         const rec = f.temp();
         const empty = this.value(e.empty);
         f.readsTable = true;
-        return this.into(f, `${t.code}${id} = ${t.val};`, `typeof ${id} === "string" ? ((${rec} = S[${id}]) ? (${rec}[${this.ref(e.field)}] ?? ${empty}) : ${empty}) : ${empty}`);
+        const read = (id: string) => `((${rec} = S[${id}]) ? (${rec}[${this.ref(e.field)}] ?? ${empty}) : ${empty})`;
+        // Only a text names a record: what is not one (none, a number) would be read as a text by `S[…]`.
+        if (f.strings.has(t.val)) return this.into(f, t.code, read(t.val));
+        const id = f.temp();
+        return this.into(f, `${t.code}${id} = ${t.val};`, `typeof ${id} === "string" ? ${read(id)} : ${empty}`);
       }
       case 'not': {
         const x = this.expr(e.operand, f);
@@ -460,6 +487,8 @@ export class Unit {
     switch (e.op) {
       case '==':
       case '!=': {
+        // Where a side is never a list, lists' element-wise equality cannot hold: the values are equal or not.
+        if (this.scalar(e.left) || this.scalar(e.right)) return { code: s.code, val: `(${a} ${e.op === '==' ? '===' : '!=='} ${b})`, fixed: false };
         const x = f.temp();
         const y = f.temp();
         const same = `((${x} = ${a}) === (${y} = ${b}) || (Array.isArray(${x}) && H.same(${x}, ${y})))`;
@@ -492,12 +521,129 @@ export class Unit {
   }
 
   /**
+   * Whether `e` never gives a list, whatever the game: an entity, a number, a text, a truth, none.
+   * A read of a field gives a list only where its type is a list, whose empty value is then the
+   * empty list (`compiler/lower.ts`), so a field whose empty value is not a list never holds one.
+   * What it cannot tell (a local, `it`, an element of a list) may be a list.
+   */
+  private scalar(e: Expr): boolean {
+    switch (e.op) {
+      case 'const':
+        return !Array.isArray(e.value);
+      case 'me':
+      case 'self':
+      case 'holder':
+      case 'current':
+      case 'text':
+      case 'join':
+      case 'not':
+      case 'negate':
+      case 'and':
+      case 'or':
+      case '==':
+      case '!=':
+      case 'in':
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+      case '*':
+      case '/':
+      case '%':
+      case '+':
+      case '-':
+        return true;
+      case 'prop':
+      case 'field':
+        return !Array.isArray(e.empty);
+      case 'if':
+        return this.scalar(e.then) && this.scalar(e.else);
+      case 'builtin':
+        return SCALAR_BUILTINS.has(e.name);
+      case 'fn': {
+        // Each function's answer is kept: a function calling another in both branches of an `if`, forty deep, is walked once each.
+        let known = this.scalarFns.get(e.name);
+        if (known === undefined) {
+          this.scalarFns.set(e.name, false);
+          const def = this.hooks.fn(e.name);
+          known = def !== undefined && this.scalar(def.body);
+          this.scalarFns.set(e.name, known);
+        }
+        return known;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Whether evaluating `e` can be refused by nothing but the step budget, and changes nothing but
+   * the rule's locals and `it`: no arithmetic (refused where it overflows), no text or joined list
+   * (their budgets), no range, no call of the interpreter's closures, pipelines or functions not
+   * given inline. A loop over such a body (`loop`) spends its steps when it ends: were the budget
+   * to run out inside, nothing in between could be refused otherwise or be seen after the refusal.
+   */
+  private quiet(e: Expr): boolean {
+    switch (e.op) {
+      case 'const':
+      case 'local':
+      case 'value':
+      case 'me':
+      case 'self':
+      case 'holder':
+      case 'it':
+      case 'players':
+      case 'current':
+        return true;
+      case 'prop':
+      case 'field':
+        return this.quiet(e.target);
+      case 'not':
+      case 'negate':
+        return this.quiet(e.operand);
+      case 'and':
+      case 'or':
+      case '==':
+      case '!=':
+      case 'in':
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+      case '%':
+      case 'without':
+        return this.quiet(e.left) && this.quiet(e.right);
+      case 'if':
+        return this.quiet(e.cond) && this.quiet(e.then) && this.quiet(e.else);
+      case 'where':
+        return this.quiet(e.source) && this.quiet(e.cond);
+      case 'list':
+        return e.items.every((x) => this.quiet(x));
+      case 'builtin':
+        return QUIET_BUILTINS.has(e.name) && e.args.every((x) => this.quiet(x));
+      case 'fn': {
+        if (!e.args.every((x) => this.quiet(x))) return false;
+        let known = this.quietFns.get(e.name);
+        if (known === undefined) {
+          this.quietFns.set(e.name, false);
+          const def = this.hooks.fn(e.name);
+          known = def !== undefined && inlinable(def.body) && this.quiet(def.body);
+          this.quietFns.set(e.name, known);
+        }
+        return known;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /**
    * A loop over a list with `it` set to each element, in a temporary of this function, and in `c.it`
    * where a closure of the interpreter inside reads it, `c.it` put back after, as the interpreter
    * does. Nothing else reads a context's `it`: a function or pipeline called takes a context of its
    * own, and a context a refusal leaves is not used again.
    */
-  private loop(f: Fn, source: Out, body: (x: string) => string, after = '', over?: Along): string {
+  private loop(f: Fn, source: Out, body: (x: string) => string, quiet: boolean, over?: Along, strings = false): string {
     const xs = f.temp();
     const i = f.temp();
     const x = f.temp();
@@ -505,26 +651,36 @@ export class Unit {
     const closures = f.closures;
     const walk: Walk | undefined = over && { ...over, index: i, taken: new Map(), code: '' };
     if (walk) f.walks.set(x, walk);
+    if (strings) f.strings.add(x);
     f.it = x;
     const inner = body(x);
     f.it = outer;
     f.walks.delete(x);
+    f.strings.delete(x);
     const taken = walk?.code ?? '';
-    if (f.closures === closures) return `${source.code}${xs} = ${source.val} ?? [];${taken} for (${i} = 0; ${i} < ${xs}.length; ${i}++) {H.spend(); ${x} = ${xs}[${i}];${inner}}${after}`;
+    // A quiet body (`quiet`) is refused by nothing but the step budget and changes nothing a refusal leaves: its elements'
+    // steps, spent at once when the loop ends (a break's element counted), are refused at the same count (`H.spendMany`).
+    const each = quiet ? '' : 'H.spend(); ';
+    const spent = quiet ? `H.spendMany(${i} < ${xs}.length ? ${i} + 1 : ${i});` : '';
+    if (f.closures === closures) return `${source.code}${xs} = ${source.val} ?? [];${taken} for (${i} = 0; ${i} < ${xs}.length; ${i}++) {${each}${x} = ${xs}[${i}];${inner}}${spent}`;
     const saved = f.temp();
-    return `${source.code}${xs} = ${source.val} ?? [];${taken} ${saved} = c.it; for (${i} = 0; ${i} < ${xs}.length; ${i}++) {H.spend(); ${x} = ${xs}[${i}]; c.it = ${x};${inner}} c.it = ${saved};${after}`;
+    return `${source.code}${xs} = ${source.val} ?? [];${taken} ${saved} = c.it; for (${i} = 0; ${i} < ${xs}.length; ${i}++) {${each}${x} = ${xs}[${i}]; c.it = ${x};${inner}} c.it = ${saved};${spent}`;
   }
 
-  /** A loop over `source` (`loop`), walked along (`Walk`) where it is the list a property gives an entity. */
-  private loopOver(f: Fn, source: Expr, body: (x: string) => string, after = ''): string {
-    if (source.op === 'const' && Array.isArray(source.value)) return this.loop(f, this.expr(source, f), body, after, { list: source.value });
-    if (source.op !== 'prop') return this.loop(f, this.expr(source, f), body, after);
+  /**
+   * A loop over `source` (`loop`), walked along (`Walk`) where it is the list a property gives an
+   * entity; `quiet` where its body is (`quiet`).
+   */
+  private loopOver(f: Fn, source: Expr, body: (x: string) => string, quiet: boolean): string {
+    if (source.op === 'const' && Array.isArray(source.value)) return this.loop(f, this.expr(source, f), body, quiet, { list: source.value }, source.value.every((x) => typeof x === 'string'));
+    if (source.op !== 'prop') return this.loop(f, this.expr(source, f), body, quiet);
     const t = this.expr(source.target, f);
     const owner = f.temp();
     const empty = this.value(source.empty);
-    const read = this.walked(f, t.val, source) ?? `typeof ${owner} === "string" ? (${this.ref(this.hooks.column(source.field))}.get(${owner}) ?? ${empty}) : ${empty}`;
+    const column = this.hooks.column(source.field);
+    const read = this.walked(f, t.val, source) ?? `(${this.ref(column)}.get(${owner}) ?? ${empty})`;
     const list = this.into(f, `${t.code}${owner} = ${t.val};`, read);
-    return this.loop(f, list, body, after, { owner, field: source.field });
+    return this.loop(f, list, body, quiet, { owner, field: source.field }, listsOfTexts(column));
   }
 
   /** The read of property `e` of `target` where `target` is an element walked along (`Walk`): its place in the column taken before the loop. */
@@ -541,7 +697,7 @@ export class Unit {
     if (taken === undefined) {
       taken = f.temp();
       walk.taken.set(e.field, taken);
-      walk.code += `${taken} = typeof ${walk.owner} === "string" ? ${this.ref(column)}.get(${walk.owner}) : undefined;`;
+      walk.code += `${taken} = ${this.ref(column)}.get(${walk.owner});`;
     }
     return `${taken}[${walk.index}]`;
   }
@@ -581,10 +737,15 @@ export class Unit {
 
   private where(e: Extract<Expr, { op: 'where' }>, f: Fn): Out {
     const out = f.temp();
-    const code = this.loopOver(f, e.source, (x) => {
-      const cond = this.expr(e.cond, f);
-      return `${e.slot >= 0 ? `${f.local(e.slot)} = ${x};` : ''}${cond.code}if (${cond.val} === true) ${out}.push(${x});`;
-    });
+    const code = this.loopOver(
+      f,
+      e.source,
+      (x) => {
+        const cond = this.expr(e.cond, f);
+        return `${e.slot >= 0 ? `${f.local(e.slot)} = ${x};` : ''}${cond.code}if (${cond.val} === true) ${out}.push(${x});`;
+      },
+      this.quiet(e.cond),
+    );
     return { code: `${out} = [];${code}`, val: out, fixed: true };
   }
 
@@ -603,10 +764,15 @@ export class Unit {
         const w = firstMatchOf(e);
         if (!w) return this.call(f, '', [a], ([x]) => [`${list(x)}[0] ?? null`]);
         const found = f.temp();
-        const code = this.loopOver(f, w.source, (x) => {
-          const cond = this.expr(w.cond, f);
-          return `${cond.code}if (${cond.val} === true) {${found} = ${x}; break;}`;
-        });
+        const code = this.loopOver(
+          f,
+          w.source,
+          (x) => {
+            const cond = this.expr(w.cond, f);
+            return `${cond.code}if (${cond.val} === true) {${found} = ${x}; break;}`;
+          },
+          this.quiet(w.cond),
+        );
         return { code: `${found} = null;${code}`, val: found, fixed: true };
       }
       case 'last': {
@@ -626,20 +792,30 @@ export class Unit {
         return this.call(f, '', [a, b], ([x, y]) => [`(c.prog.pack.links[${x}] ?? []).includes(${y})`]);
       case 'sum': {
         const total = f.temp();
-        const code = this.loopOver(f, a, () => {
-          const v = this.expr(b, f);
-          return `${v.code}${total} += ${v.val};`;
-        });
+        const code = this.loopOver(
+          f,
+          a,
+          () => {
+            const v = this.expr(b, f);
+            return `${v.code}${total} += ${v.val};`;
+          },
+          this.quiet(b),
+        );
         return this.into(f, `${total} = 0;${code}`, `H.checkSum(${total})`);
       }
       case 'any':
       case 'all': {
         const wanted = e.name === 'any';
         const found = f.temp();
-        const code = this.loopOver(f, a, () => {
-          const v = this.expr(b, f);
-          return `${v.code}if ((${v.val} === true) === ${wanted}) {${found} = ${wanted}; break;}`;
-        });
+        const code = this.loopOver(
+          f,
+          a,
+          () => {
+            const v = this.expr(b, f);
+            return `${v.code}if ((${v.val} === true) === ${wanted}) {${found} = ${wanted}; break;}`;
+          },
+          this.quiet(b),
+        );
         return { code: `${found} = ${!wanted};${code}`, val: found, fixed: true };
       }
       case 'lowest':
@@ -647,11 +823,16 @@ export class Unit {
         const found = f.temp();
         const best = f.temp();
         const cmp = e.name === 'highest' ? '>' : '<';
-        const code = this.loopOver(f, a, (x) => {
-          const v = this.expr(b, f);
-          const n = f.temp();
-          return `${v.code}${n} = ${v.val}; if (${found} === null || ${n} ${cmp} ${best}) {${found} = ${x}; ${best} = ${n};}`;
-        });
+        const code = this.loopOver(
+          f,
+          a,
+          (x) => {
+            const v = this.expr(b, f);
+            const n = f.temp();
+            return `${v.code}${n} = ${v.val}; if (${found} === null || ${n} ${cmp} ${best}) {${found} = ${x}; ${best} = ${n};}`;
+          },
+          this.quiet(b),
+        );
         return { code: `${found} = null; ${best} = 0;${code}`, val: found, fixed: true };
       }
       default:
@@ -690,6 +871,7 @@ export class Unit {
       // An element walked along is still one as the function's argument: its locals are not written again.
       const walk = f.walks.get(x.val);
       if (walk !== undefined) f.walks.set(locals[i], walk);
+      if (f.strings.has(x.val)) f.strings.add(locals[i]);
     });
     for (let i = e.args.length; i < locals.length; i++) out += `${locals[i]} = null;`;
     const outer = { it: f.it, locals: f.locals };
