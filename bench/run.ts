@@ -33,9 +33,10 @@
  *   say what the split wastes on a busy one too, and the load average is in the section's title.
  *   Where a 2-thread run's time goes: each playing thread's CPU against its wall time, and V8's
  *   helper threads' CPU against theirs (bench/threadCpu.ts); each thread's time a game in its games
- *   against this thread's alone (what both cores playing costs a game), and the time each thread is
- *   in no game, before its first, between games and after its last, with how long the worker's
- *   results take to come back (simulate's timeline: what a run's fixed costs are).
+ *   against this thread's alone (what both cores playing costs a game), when each thread began its
+ *   first game and ended its last, and the time each thread is in no game, before its first, between
+ *   games and after its last, with how long the worker's last results take to come back (simulate's
+ *   timeline: what a run's fixed costs are).
  *   Memory per game state. Everything else is CPU time (bench/measure.ts).
  * - Small World, 4 players, random bots, single-threaded: this engine against the one issue #12 was
  *   filed at (4dab188), each on its own commit's pack in a child process, interleaved
@@ -409,6 +410,14 @@ if (runs('simulations')) {
         ratio: `1 thread: ${med(one, (x) => cpuPerGame(x, 0)).toFixed(2)}`,
       });
     }
+    // The same as a timeline, ms from the call to simulate(): when each thread began its first game and
+    // ended its last, and when this thread had every game (the run's end, less sorting them).
+    const at = (f: (x: (typeof one)[number]) => number) => med(two, (x) => f(x) - x.timeline.start).toFixed(1);
+    rows.push({
+      figure: `${players} players, 2 threads: timeline, ms from the call, this thread | the worker (first game begun – last ended)`,
+      value: `${at((x) => x.timeline.threads[0].first)}–${at((x) => x.timeline.threads[0].last)} | ${at((x) => x.timeline.threads[1].first)}–${at((x) => x.timeline.threads[1].last)}`,
+      ratio: `every game back at ${at((x) => Math.max(...x.timeline.threads.map((s) => s.back)))}, the run's end ${at((x) => x.timeline.end)}`,
+    });
     rows.push({
       figure: `${players} players, 2 threads: ms in no game, this thread | the worker (before · between · after)`,
       value: `${gaps(0)} | ${gaps(1)}`,
