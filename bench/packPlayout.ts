@@ -6,17 +6,21 @@
  * search's rollouts may; `apply` would copy it. In playout mode (`playout`) nobody reads its record
  * either: the choices are picked by their place in the list, and no log or choice id is made, and
  * the game is driven (`playDriven`): listed, picked and made at each prompt without suspending.
+ * Each game is dropped once played: the next is made in its objects (`into`), as a study's or a
+ * search's playouts from the start may.
  */
 import { applyInPlace, legalChoices, newGame, playDriven, standings, type CompiledPack, type EngineName, type GameState } from '../runtime/index.ts';
 import { RandomPicker, type Outcome } from './randomPlayout.ts';
 
 export function packPlayer(pack: CompiledPack, players = 2, engine?: EngineName, playout = false): (seed: number) => Outcome {
+  let done: GameState | undefined;
   return (seed) => {
     const pick = new RandomPicker(seed);
-    let st = newGame(pack, { players, seed, engine });
+    let st = newGame(pack, { players, seed, engine, into: done });
     while (!st.over) {
       st = playout ? playoutStep(st, pick) : appliedStep(st, pick);
     }
+    done = st;
     const [top, next] = standings(st);
     return { winner: next && next.score === top.score && next.tiebreak === top.tiebreak ? null : top.player, moves: st.choices.length };
   };

@@ -45,12 +45,19 @@ type StateLike = { log: unknown[]; choices: string[]; e: Record<string, Record<s
  * So are the suspended frames: a rule never changes a list in a variable in place (a list is copied
  * into a variable, and the piles changed in place are records' fields), and the variables that
  * resuming sets are a copy of the frame's (`resume`), so the frames themselves are never written.
+ *
+ * A kept setup's copy (`plan`) may be made in `table`, the entity table of a game copied from it
+ * before and no longer wanted (`NewGameOptions.into`): the same ids in the same order (a table
+ * never gains or loses an id, which the ids kept in the meta count on too), each given a copy of
+ * its record, where a new table took every id anew, a hash table's insert each past a dozen or so:
+ * most of what a new game of a few dozen records cost. Its records are replaced, not written:
+ * another state copied from that game may still hold them.
  */
-export function cloneState<T extends StateLike>(st: T, ownRecords = false, plan?: CopyPlan): T {
+export function cloneState<T extends StateLike>(st: T, ownRecords = false, plan?: CopyPlan, table?: T['e']): T {
   const src = metaOf(st);
   // Listing the keys of a large table without a prototype costs more than copying it: its ids are kept.
   const ids = plan !== undefined ? plan.ids : src.table === st.e && src.ids !== undefined ? src.ids : Object.keys(st.e);
-  const out = plan !== undefined && plan.inOrder ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords, plan) : inOrder(st) ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords) : copiedByKeys(st, ids, ownRecords);
+  const out = plan !== undefined && plan.inOrder ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords, plan, table) : inOrder(st) ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords) : copiedByKeys(st, ids, ownRecords);
   if (ownRecords) {
     newMeta(out, src.prog, undefined, ids, out.e as object);
     return out as T;
@@ -67,13 +74,13 @@ export function cloneState<T extends StateLike>(st: T, ownRecords = false, plan?
  * The copy of a state whose fields are in a new game's order, made as one literal: V8 gives every
  * copy the same shape at once, where adding the fields one by one walked its shape tree each time.
  */
-function copiedInOrder(st: Record<string, unknown>, ids: string[], ownRecords: boolean, plan?: CopyPlan): Record<string, unknown> {
+function copiedInOrder(st: Record<string, unknown>, ids: string[], ownRecords: boolean, plan?: CopyPlan, table?: Record<string, Record<string, Value>>): Record<string, unknown> {
   const out: Record<string, unknown> = {
     pack: cloneJson(st.pack),
     seed: cloneJson(st.seed),
     rng: cloneJson(st.rng),
     players: cloneJson(st.players),
-    e: plan !== undefined && ownRecords ? plannedTable(st.e as Record<string, Record<string, Value>>, plan) : copiedTable(st.e as Record<string, Record<string, Value>>, ids, ownRecords),
+    e: plan !== undefined && ownRecords ? plannedTable(st.e as Record<string, Record<string, Value>>, plan, table) : copiedTable(st.e as Record<string, Record<string, Value>>, ids, ownRecords),
     current: cloneJson(st.current),
     turn: cloneJson(st.turn),
     used: copiedCounts(st.used as Record<string, Value>),
@@ -134,7 +141,8 @@ export interface CopyPlan {
   copier: TableCopier | null | undefined;
 }
 
-type TableCopier = (e: Record<string, Record<string, Value>>) => Record<string, Record<string, Value>>;
+/** Copies `e` with its own records, into `into` when given (a table of the same ids, in the same order), else into a new table. */
+type TableCopier = (e: Record<string, Record<string, Value>>, into?: Record<string, Record<string, Value>>) => Record<string, Record<string, Value>>;
 
 /**
  * Copies of a kept table made field by field before its copier is made as code: making it costs
@@ -154,14 +162,15 @@ export function copyPlan(st: StateLike): CopyPlan {
   return { ids, fields, inOrder: inOrder(st), copies: 0, copier: undefined };
 }
 
-function plannedTable(e: Record<string, Record<string, Value>>, plan: CopyPlan): Record<string, Record<string, Value>> {
-  if (plan.copier) return plan.copier(e);
+/** A copy of kept table `e` with its own records, made in `into` when given (a table of the same ids, in the same order). */
+function plannedTable(e: Record<string, Record<string, Value>>, plan: CopyPlan, into?: Record<string, Record<string, Value>>): Record<string, Record<string, Value>> {
+  if (plan.copier) return plan.copier(e, into);
   if (plan.copier === undefined && ++plan.copies >= COPIES_BEFORE_CODE) {
     // A page whose content security policy forbids making code copies field by field.
     plan.copier = whereCodeAllowed(() => tableCopier(e, plan.ids, COPIER_HELPERS) as TableCopier) ?? null;
   }
   const { ids, fields } = plan;
-  const out = newTable();
+  const out = into ?? newTable();
   for (let i = 0; i < ids.length; i++) {
     const rec = e[ids[i]];
     const keys = fields[i];

@@ -42,7 +42,7 @@ export function newGame(pack: CompiledPack, options: NewGameOptions): GameState 
   }
   // A scenario's edits and its watch need the setup run; any other game may start from a kept one.
   const reuse = options.prepare === undefined && !watching();
-  const from = reuse ? fromSetup(prog, n, options.seed) : undefined;
+  const from = reuse ? fromSetup(prog, n, options.seed, options.into) : undefined;
   if (from !== undefined) return from;
   const players = Array.from({ length: n }, (_, i) => playerId(i + 1));
   const st: GameState = {

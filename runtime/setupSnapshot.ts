@@ -2,6 +2,7 @@ import { cloneState, copyPlan, type CopyPlan } from './clone.ts';
 import { logKept } from './log.ts';
 import type { Program } from './program.ts';
 import { seedState } from './rng.ts';
+import { metaIfAny } from './stateMeta.ts';
 import type { GameState } from './types.ts';
 
 /**
@@ -18,13 +19,21 @@ function keyOf(players: number): number {
   return players * 2 + (logKept() ? 1 : 0);
 }
 
-/** A new game of `players` from the kept setup of `prog`, with `seed`, if one is kept. */
-export function fromSetup(prog: Program, players: number, seed: number | string): GameState | undefined {
+/**
+ * A new game of `players` from the kept setup of `prog`, with `seed`, if one is kept; its records
+ * put in the entity table of `into` (a game no longer wanted, `NewGameOptions.into`) when that game
+ * was copied from the same kept setup (its ids are the kept setup's) and is not amid a choice.
+ */
+export function fromSetup(prog: Program, players: number, seed: number | string, into?: GameState): GameState | undefined {
   const snap = kept.get(prog)?.get(keyOf(players));
   if (snap === undefined) return undefined;
+  const m = into === undefined ? undefined : metaIfAny(into);
   // Its own records at once, as a game set up anew has them: shared ones would be copied at their
   // first write each, through the bookkeeping of records shared between states, which cost more.
-  const st = cloneState(snap.st, true, snap.plan);
+  const reused = m !== undefined && m.ids === snap.plan.ids && m.table === into!.e && m.written === undefined;
+  // The table is the new game's from now on: no other game is made in it, were `into` given again.
+  if (reused) m.table = undefined;
+  const st = cloneState(snap.st, true, snap.plan, reused ? into!.e : undefined);
   st.seed = seedState(seed);
   st.rng = st.seed;
   return st;

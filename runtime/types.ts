@@ -137,4 +137,11 @@ export interface NewGameOptions {
    * been played a while, then by its generated code if its rules do enough per choice for it to pay.
    */
   engine?: 'generated' | 'interpreter';
+  /**
+   * A game of the same pack and players no longer wanted (one a playout played to its end), whose
+   * objects the new game may take (its entity table), so it must not be read or played after. They
+   * are taken only when that game was itself made from the kept setup the new one is made from (a
+   * setup that draws nothing is run once and copied for every game) and changed by the rules alone.
+   */
+  into?: GameState;
 }

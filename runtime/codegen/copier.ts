@@ -28,10 +28,12 @@ type Table = Record<string, Record<string, unknown>>;
 
 /**
  * The copier of `e` (its records `ids`, in that order): a table with the same ids in the same order,
- * each record's fields in its order. Throws what `new Function` throws where making code is
- * forbidden (an `EvalError`, under a content security policy).
+ * each record's fields in its order; given a table `t` that already has those ids in that order (a
+ * game no longer wanted, `cloneStateInto`), each id of `t` gets its copy instead, the table kept.
+ * Throws what `new Function` throws where making code is forbidden (an `EvalError`, under a
+ * content security policy).
  */
-export function tableCopier(e: Table, ids: string[], helpers: CopierHelpers): (e: Table) => Table {
+export function tableCopier(e: Table, ids: string[], helpers: CopierHelpers): (e: Table, t?: Table) => Table {
   const values: string[] = [];
   const known = new Map<string, number>();
   const ref = (s: string): string => {
@@ -72,6 +74,6 @@ export function tableCopier(e: Table, ids: string[], helpers: CopierHelpers): (e
   for (let i = 0; i < values.length; i++) lines.push(`const k${i} = T[${i}];`);
   copiers.forEach((c, i) => lines.push(`const c${i} = ${c};`));
   parts.forEach((p, i) => lines.push(`const p${i} = ${p};`));
-  lines.push(`return function (e) {const t = H.table();${parts.map((_, i) => `p${i}(e, t);`).join('')}return t;};`);
-  return new Function('T', 'H', lines.join('\n'))(values, helpers) as (e: Table) => Table;
+  lines.push(`return function (e, t = H.table()) {${parts.map((_, i) => `p${i}(e, t);`).join('')}return t;};`);
+  return new Function('T', 'H', lines.join('\n'))(values, helpers) as (e: Table, t?: Table) => Table;
 }
