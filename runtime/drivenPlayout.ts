@@ -79,7 +79,7 @@ const atPrompt: PromptDriver = (c, body, slot) => {
     return stop(d);
   }
   d.listed = true;
-  const n = drivenListing(st, d.asked, d.listing);
+  const n = drivenListing(st, d.asked, d.listing, c.prog);
   let k: number;
   try {
     k = n === 0 ? -1 : d.pick(n, player);

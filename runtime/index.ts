@@ -516,11 +516,13 @@ export interface DrivenListing {
   names: readonly string[] | undefined;
   prog: Program | null;
   one: ActionCode | null;
+  /** The context `one`'s choices are listed in (`listingCtx`), once made. */
+  ctx: RunCtx | null;
 }
 
 /** A driven prompt's listing to fill, holding none yet. */
 export function drivenListingOf(): DrivenListing {
-  return { a: null, player: '', values: NO_ARGS, names: undefined, prog: null, one: null };
+  return { a: null, player: '', values: NO_ARGS, names: undefined, prog: null, one: null, ctx: null };
 }
 
 /** The one action of game (no card's) of one parameter that the offer `p` offers, which `drivenListing` lists by its values, else null. */
@@ -534,6 +536,7 @@ function oneAction(prog: Program, state: GameState, p: Prompt, into: DrivenListi
     into.names = p.actions;
     into.prog = prog;
     into.one = a;
+    into.ctx = null;
   }
   return a;
 }
@@ -544,16 +547,18 @@ function oneAction(prog: Program, state: GameState, p: Prompt, into: DrivenListi
  * its own, into `into`; how many choices it holds. The steps before it were the last choice's, and
  * those after it are the next choice's, each with a budget of its own.
  */
-export function drivenListing(state: GameState, asked: boolean, into: DrivenListing): number {
-  counted(state);
+export function drivenListing(state: GameState, asked: boolean, into: DrivenListing, ran: Program): number {
+  // The program of the rule that asked is the state's while it warms no more (`programFor`): a drive began with it, and nothing else changes it.
+  const warm = ran.warming === undefined;
+  if (!warm) counted(state);
   freshBudget();
-  const prog = programFor(state);
+  const prog = warm ? ran : programFor(state);
   const p = state.prompt!;
   const a = p.kind === 'offer' && oneCall ? oneAction(prog, state, p, into) : null;
   let n: number;
   if (a !== null) {
     // What `actionChoices` does for the one action listed, keeping nothing for another.
-    const c = listingCtx(prog, state, a, p.player);
+    const c = listingCtx(prog, state, a, p.player, into);
     const values = withFrozenState(() => valuesOf(a, c));
     into.a = a;
     into.player = p.player;
@@ -565,17 +570,21 @@ export function drivenListing(state: GameState, asked: boolean, into: DrivenList
     metaOf(state).listed = l;
     n = listedCount(l);
   }
-  counted(state);
+  if (!warm) counted(state);
   freshBudget();
   return n;
 }
 
-/** A context for listing action `a`'s choices at a driven offer to `player`: one per action, made ready each time (`withArgs` empties its locals). */
-function listingCtx(prog: Program, state: GameState, a: ActionCode, player: string): RunCtx {
-  let c = listingCtxs.get(a);
-  if (c === undefined) {
+/**
+ * A context for listing action `a`'s choices at a driven offer to `player`: one per action, made
+ * ready each time (`withArgs` empties its locals); `into`'s own for its one action, not looked up.
+ */
+function listingCtx(prog: Program, state: GameState, a: ActionCode, player: string, into: DrivenListing): RunCtx {
+  let c = a === into.one ? into.ctx : listingCtxs.get(a);
+  if (c === undefined || c === null) {
     c = actionCtx(prog, state, a, player, NO_ARGS);
     listingCtxs.set(a, c);
+    if (a === into.one) into.ctx = c;
     return c;
   }
   c.st = state;
