@@ -29,7 +29,7 @@ type Table = Record<string, Record<string, unknown>>;
 /**
  * The copier of `e` (its records `ids`, in that order): a table with the same ids in the same order,
  * each record's fields in its order; given a table `t` that already has those ids in that order (a
- * game no longer wanted, `cloneStateInto`), each id of `t` gets its copy instead, the table kept.
+ * game no longer wanted, `NewGameOptions.into`), each id of `t` gets its copy instead, the table kept.
  * Throws what `new Function` throws where making code is forbidden (an `EvalError`, under a
  * content security policy).
  */
