@@ -13,7 +13,7 @@ import type { AgentKind } from '../runtime/agents.ts';
 import { compiledPack, readPackContent, type PackContent } from './packContent.ts';
 import type { GameSummary } from './playout.ts';
 import { leaseWorkers, type Lease } from './warmPool.ts';
-import { emptySpan, playChunk, sharedClaims, sharedClock, stopClaims, type Chunk, type ChunkPlayed, type ThreadSpan } from './worker.ts';
+import { begun, emptySpan, playChunk, sharedClaims, sharedClock, stopClaims, type Chunk, type ChunkPlayed, type ThreadSpan } from './worker.ts';
 
 export interface SimulationOptions {
   games: number;
@@ -40,12 +40,21 @@ export interface RunTimeline {
 }
 
 /**
- * How long this thread plays without yielding to its events, in ms: several games (a 2-player game of
- * the default pack is ~4.5 CPU-ms), so that the short games do not pay a turn of the event loop each,
- * and short enough that a thread just started is given its task, a worker's failure is heard and a
- * progress bar drawn without a wait anyone sees.
+ * How long this thread plays without yielding to its events while a worker thread has yet to begin,
+ * in ms: several games (a 2-player game of the default pack is ~4.5 CPU-ms), so that the short games
+ * do not pay a turn of the event loop each, and short enough that a thread just started is given its
+ * task without a wait anyone sees.
  */
 const YIELD_MS = 15;
+
+/**
+ * How long it plays without yielding once every worker thread has begun (or with none), in ms: then
+ * only the games worker threads send are read there and a thread's failure heard, and a turn of the
+ * event loop is not free: V8 runs its pending tasks in it (a scavenge started early, its helpers'
+ * work joined), which cost this thread 2–3% of its CPU a game at every 15 ms. A progress bar is drawn
+ * from its own calls, not in the turns.
+ */
+const HEAR_MS = 200;
 
 /**
  * Worker threads beside this one for a run: one fewer than the threads playing, and no more than the
@@ -96,15 +105,14 @@ export async function simulate(source: PackSource, o: SimulationOptions): Promis
       stopClaims(chunk);
       throw e;
     });
-  // This thread yields now and then between games (YIELD_MS): a worker thread that has just started
-  // is given its task there, the games worker threads send as they play them are read, and a worker's
-  // failure heard.
+  // This thread yields now and then between games: a worker thread that has just started is given
+  // its task there (YIELD_MS), the games worker threads send as they play them are read, and a worker's
+  // failure heard (HEAR_MS).
   let yielded = performance.now();
-  const between = async (done: number) => {
+  const between = (done: number): Promise<void> | undefined => {
     o.onProgress?.(done);
-    if (performance.now() - yielded < YIELD_MS) return;
-    await yieldToEvents();
-    yielded = performance.now();
+    if (performance.now() - yielded < (begun(chunk) < threads ? YIELD_MS : HEAR_MS)) return;
+    return yieldToEvents().then(() => void (yielded = performance.now()));
   };
   const spans: Array<ThreadSpan & { back: number }> = [];
   const own = emptySpan();

@@ -40,12 +40,16 @@ export interface Chunk {
  */
 const SEND_MS = 10;
 
-/** The slots of `Chunk.claims`: the next game to claim, and the games played so far. */
+/** The slots of `Chunk.claims`: the next game to claim, the games played so far, the worker threads that have begun. */
 const NEXT = 0;
 const PLAYED = 1;
+const BEGUN = 2;
 
 /** A chunk's `claims`, for the threads that will share it. */
-export const sharedClaims = (): Int32Array => new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+export const sharedClaims = (): Int32Array => new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
+
+/** How many worker threads have begun playing the chunk: the run's thread need not yield for them to be given it. */
+export const begun = (chunk: Chunk): number => (chunk.claims ? Atomics.load(chunk.claims, BEGUN) : 0);
 
 /** The seeds this thread plays, claimed one by one as it asks for the next. */
 export function* claimedSeeds(chunk: Chunk): Generator<number> {
@@ -139,6 +143,7 @@ export function chunkPlayer(data: SimulationWorkerData, sendMs = SEND_MS): (chun
     return () => Promise.reject(e);
   }
   return async (chunk) => {
+    if (chunk.claims) Atomics.add(chunk.claims, BEGUN, 1);
     const span = emptySpan();
     const port = chunk.results;
     let sent = 0;

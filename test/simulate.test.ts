@@ -15,7 +15,7 @@ import { study, wilson } from '../simulate/study.ts';
 import { playGame, type GameSummary } from '../simulate/playout.ts';
 import { simulate, type RunTimeline } from '../simulate/run.ts';
 import { compiledPack, readPackContent } from '../simulate/packContent.ts';
-import { chunkPlayer, claimedSeeds, playChunk, sharedClaims } from '../simulate/worker.ts';
+import { begun, chunkPlayer, claimedSeeds, playChunk, sharedClaims } from '../simulate/worker.ts';
 import { packForm } from '../runtime/transfer.ts';
 import { MessageChannel } from 'node:worker_threads';
 import { sweepPack } from '../simulate/sweep.ts';
@@ -250,7 +250,10 @@ describe('simulate', () => {
     onTestFinished(() => port1.close());
     const batches: GameSummary[][] = [];
     port1.on('message', (b: GameSummary[]) => batches.push(b));
-    const answer = await play({ ...base, claims: sharedClaims(), results: port2 });
+    const claims = sharedClaims();
+    const answer = await play({ ...base, claims, results: port2 });
+    // The run's thread yields less often once it reads here that every worker thread has begun.
+    expect(begun({ ...base, claims })).toBe(1);
     while (batches.length < answer.sent) await new Promise((resolve) => setImmediate(resolve));
     expect(answer.sent).toBe(seeds.length);
     expect(answer.games).toEqual([]);
