@@ -51,8 +51,8 @@ const YIELD_MS = 15;
  * How long it plays without yielding once every worker thread has begun (or with none), in ms: then
  * only the games worker threads send are read there and a thread's failure heard, and a turn of the
  * event loop is not free: V8 runs its pending tasks in it (a scavenge started early, its helpers'
- * work joined), which cost this thread 2–3% of its CPU a game at every 15 ms. A progress bar is drawn
- * from its own calls, not in the turns.
+ * work joined), which cost this thread 1–3% of its CPU a game at every 15 ms (2 players, under load).
+ * A progress bar is drawn from its own calls, not in the turns.
  */
 const HEAR_MS = 200;
 
