@@ -93,13 +93,14 @@ const WARM_CALLS = 2000;
 /**
  * The steps (`budget.ts`) a listing or a choice of the pack must take on average while it warms for
  * its generated code to pay. Both engines share the work of a choice outside the rules (listing,
- * copying the state, ids, the log), and the generated code speeds up only the rules: where they
- * are a dozen steps a call, it gained nothing measurable and cost its making and a second set of
- * handlers in the process; from a few dozen it gains (1.2× at 37, measured). A pack of many cards
- * takes over a thousand (docs/architecture.md gives the shipped and bench packs' counts). A count
- * of steps, not a time, so the same calls always pick the same engine, whatever the load.
+ * copying the state, ids, the log), and the generated code speeds up only the rules: at two or three
+ * steps a call there is next to nothing for it to speed up, and it would cost its making and a second
+ * set of handlers in the process; from a dozen it gains (`npm run bench`, random playouts: 1.2× at 12
+ * steps a call with every choice logged, 1.3× driven). A pack of many cards takes over a
+ * thousand (docs/architecture.md gives the shipped and bench packs' counts). A count of steps, not a
+ * time, so the same calls always pick the same engine, whatever the load.
  */
-const STEPS_WORTH_GENERATING = 25;
+const STEPS_WORTH_GENERATING = 10;
 
 /**
  * A part of the rules (an expression, a statement, an action's checks) is generated when it ran at
