@@ -1,6 +1,7 @@
 import { whereCodeAllowed } from './codegen/codeAllowed.ts';
-import { tableCopier } from './codegen/copier.ts';
-import { metaIfAny, metaOf, newMeta } from './stateMeta.ts';
+import { tableCopier, type TableCopier } from './codegen/copier.ts';
+import type { EntityNumbers } from './entityNumbers.ts';
+import { metaIfAny, metaOf, newMeta, type ByNumber, type StateMeta } from './stateMeta.ts';
 import { noteWrite } from './undo.ts';
 import type { Prompt, Value } from './types.ts';
 
@@ -57,16 +58,21 @@ export function cloneState<T extends StateLike>(st: T, ownRecords = false, plan?
   const src = metaOf(st);
   // Listing the keys of a large table without a prototype costs more than copying it: its ids are kept.
   const ids = plan !== undefined ? plan.ids : src.table === st.e && src.ids !== undefined ? src.ids : Object.keys(st.e);
-  const out = plan !== undefined && plan.inOrder ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords, plan, table) : inOrder(st) ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords) : copiedByKeys(st, ids, ownRecords);
+  // A kept setup's copy has its records by number at once, each put there as it is put in the table, once its pack's are read.
+  const records = plan !== undefined && plan.inOrder && plan.numbers.asked ? (plan.numbers.none.slice() as Array<Record<string, Value> | undefined>) : undefined;
+  const out = plan !== undefined && plan.inOrder ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords, plan, table, records) : inOrder(st) ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords) : copiedByKeys(st, ids, ownRecords);
   if (ownRecords) {
-    newMeta(out, src.prog, undefined, ids, out.e as object);
+    const m = newMeta(out, src.prog, undefined, ids, out.e as object);
+    if (records !== undefined) m.byNumber = { table: out.e as object, numbers: plan!.numbers, records };
     return out as T;
   }
   // A copy shares every record with its source until it writes one (`writableRecord`): a choice
   // changes a few of a state's records, and copying all of them was most of the cost of a choice.
   // The source shares its records from now on too, should anything still write to it.
   src.owned = null;
-  newMeta(out, src.prog, null, ids, out.e as object);
+  const m = newMeta(out, src.prog, null, ids, out.e as object);
+  const b = src.byNumber;
+  if (b !== undefined && b.table === st.e) m.byNumber = { table: out.e as object, numbers: b.numbers, records: b.records.slice() };
   return out as T;
 }
 
@@ -74,13 +80,13 @@ export function cloneState<T extends StateLike>(st: T, ownRecords = false, plan?
  * The copy of a state whose fields are in a new game's order, made as one literal: V8 gives every
  * copy the same shape at once, where adding the fields one by one walked its shape tree each time.
  */
-function copiedInOrder(st: Record<string, unknown>, ids: string[], ownRecords: boolean, plan?: CopyPlan, table?: Record<string, Record<string, Value>>): Record<string, unknown> {
+function copiedInOrder(st: Record<string, unknown>, ids: string[], ownRecords: boolean, plan?: CopyPlan, table?: Record<string, Record<string, Value>>, records?: Array<Record<string, Value> | undefined>): Record<string, unknown> {
   const out: Record<string, unknown> = {
     pack: cloneJson(st.pack),
     seed: cloneJson(st.seed),
     rng: cloneJson(st.rng),
     players: cloneJson(st.players),
-    e: plan !== undefined && ownRecords ? plannedTable(st.e as Record<string, Record<string, Value>>, plan, table) : copiedTable(st.e as Record<string, Record<string, Value>>, ids, ownRecords),
+    e: plan !== undefined && ownRecords ? plannedTable(st.e as Record<string, Record<string, Value>>, plan, records, table) : copiedTable(st.e as Record<string, Record<string, Value>>, ids, ownRecords),
     current: cloneJson(st.current),
     turn: cloneJson(st.turn),
     used: copiedCounts(st.used as Record<string, Value>),
@@ -133,6 +139,9 @@ function copiedTable(e: Record<string, Record<string, Value>>, ids: string[], ow
  */
 export interface CopyPlan {
   ids: string[];
+  /** The numbering of the setup's pack (`entityNumbers.ts`), and each id's number in it (-1: none). */
+  numbers: EntityNumbers;
+  nums: number[];
   fields: Array<string[] | null>;
   inOrder: boolean;
   /** The copies made so far by `fields`, until `copier` is made. */
@@ -140,9 +149,6 @@ export interface CopyPlan {
   /** The table's copier made as code (`codegen/copier.ts`), once it has been copied `COPIES_BEFORE_CODE` times; null where making code is forbidden. */
   copier: TableCopier | null | undefined;
 }
-
-/** Copies `e` with its own records, into `into` when given (a table of the same ids, in the same order), else into a new table. */
-type TableCopier = (e: Record<string, Record<string, Value>>, into?: Record<string, Record<string, Value>>) => Record<string, Record<string, Value>>;
 
 /**
  * Copies of a kept table made field by field before its copier is made as code: making it costs
@@ -152,35 +158,36 @@ const COPIES_BEFORE_CODE = 64;
 
 const COPIER_HELPERS = { record: newRecord, table: newTable, clone: cloneJson };
 
-export function copyPlan(st: StateLike): CopyPlan {
+export function copyPlan(st: StateLike, numbers: EntityNumbers): CopyPlan {
   const ids = Object.keys(st.e);
   const fields = ids.map((id) => {
     const rec = st.e[id];
     const keys = Object.keys(rec);
     return keys.every((k) => rec[k] === null || typeof rec[k] !== 'object') ? keys : null;
   });
-  return { ids, fields, inOrder: inOrder(st), copies: 0, copier: undefined };
+  return { ids, numbers, nums: ids.map((id) => numbers.of.get(id) ?? -1), fields, inOrder: inOrder(st), copies: 0, copier: undefined };
 }
 
-/** A copy of kept table `e` with its own records, made in `into` when given (a table of the same ids, in the same order). */
-function plannedTable(e: Record<string, Record<string, Value>>, plan: CopyPlan, into?: Record<string, Record<string, Value>>): Record<string, Record<string, Value>> {
-  if (plan.copier) return plan.copier(e, into);
+/** A copy of kept table `e` with its own records, made in `into` when given (a table of the same ids, in the same order), each put in `records` by its number too when given. */
+function plannedTable(e: Record<string, Record<string, Value>>, plan: CopyPlan, records: Array<Record<string, Value> | undefined> | undefined, into?: Record<string, Record<string, Value>>): Record<string, Record<string, Value>> {
+  if (plan.copier) return (records === undefined ? plan.copier.copy(e, into) : plan.copier.numbered(e, records, into)) as Record<string, Record<string, Value>>;
   if (plan.copier === undefined && ++plan.copies >= COPIES_BEFORE_CODE) {
     // A page whose content security policy forbids making code copies field by field.
-    plan.copier = whereCodeAllowed(() => tableCopier(e, plan.ids, COPIER_HELPERS) as TableCopier) ?? null;
+    plan.copier = whereCodeAllowed(() => tableCopier(e, plan.ids, plan.nums, COPIER_HELPERS)) ?? null;
   }
-  const { ids, fields } = plan;
+  const { ids, nums, fields } = plan;
   const out = into ?? newTable();
   for (let i = 0; i < ids.length; i++) {
     const rec = e[ids[i]];
     const keys = fields[i];
-    if (keys === null) {
-      out[ids[i]] = copiedRecord(rec);
-      continue;
+    let copy: Record<string, Value>;
+    if (keys === null) copy = copiedRecord(rec);
+    else {
+      copy = newRecord();
+      for (let k = 0; k < keys.length; k++) copy[keys[k]] = rec[keys[k]];
     }
-    const copy = newRecord();
-    for (let k = 0; k < keys.length; k++) copy[keys[k]] = rec[keys[k]];
     out[ids[i]] = copy;
+    if (records !== undefined && nums[i] >= 0) records[nums[i]] = copy;
   }
   return out;
 }
@@ -231,9 +238,46 @@ export function writableRecord(st: { e: Record<string, Record<string, Value>> },
     if (w !== undefined) noteWrite(m, w, rec, field!);
     return rec;
   }
+  return copiedToWrite(st, m, id, rec);
+}
+
+/** `rec`, `id`'s record in `st`, shared with another state: replaced by a copy of `st`'s own, to write. Apart, so that the way of a record of its own stays short for V8 to inline. */
+function copiedToWrite(st: { e: Record<string, Record<string, Value>> }, m: StateMeta, id: string, rec: Record<string, Value>): Record<string, Value> {
   const copy = copiedRecord(rec);
-  st.e[id] = copy;
+  putRecord(st, m, id, copy);
   (m.owned ??= new Set()).add(copy);
   m.replaced?.push(id, rec);
   return copy;
+}
+
+/** Puts `rec` in `st`'s table as `id`'s record, and among its records by number when it has them. */
+export function putRecord(st: { e: Record<string, Record<string, Value>> }, m: StateMeta, id: string, rec: Record<string, Value>): void {
+  st.e[id] = rec;
+  const b = m.byNumber;
+  if (b === undefined || b.table !== st.e) return;
+  const n = b.numbers.of.get(id);
+  if (n !== undefined) b.records[n] = rec;
+}
+
+/**
+ * The records of `st` by entity number (`entityNumbers.ts`): the record of the entity numbered `n`
+ * is `[n]`, undefined where it has none. Code made from the rules reads a record so by a number
+ * found when it is made, where looking its id up in the table is a hash table's look-up past a few
+ * dozen ids. Made at the first ask from the table, then kept in step with it: every record the
+ * runtime puts in the table (a shared one copied to be written, one put back by an undo, a kept
+ * setup's copy) is put here too (`putRecord`), and a copy of the state copies them. A state edited
+ * outside the rules drops them (`forgetHolders`).
+ */
+export function recordsByNumber(st: { e: Record<string, Record<string, Value>> }, numbers: EntityNumbers): Array<Record<string, Value> | undefined> {
+  const m = metaOf(st);
+  const b = m.byNumber;
+  if (b !== undefined && b.table === st.e && b.numbers === numbers) return b.records;
+  const made: ByNumber = { table: st.e, numbers, records: numbers.none.slice() as Array<Record<string, Value> | undefined> };
+  for (const [id, n] of numbers.of) {
+    const rec = st.e[id];
+    if (rec !== undefined) made.records[n] = rec;
+  }
+  m.byNumber = made;
+  numbers.asked = true;
+  return made.records;
 }

@@ -276,10 +276,17 @@ export function shareHolders(st: GameState, next: GameState): void {
   metaOf(next).kept = { groups: k.groups, own: false, triggers: k.triggers, modifiers: k.modifiers };
 }
 
-/** The state was edited outside the rules (a scenario's setup, a loaded or dealt state): nothing kept holds. */
+/**
+ * The state was edited outside the rules (a scenario's setup, a loaded or dealt state): nothing kept
+ * holds, its records by number (`recordsByNumber` in clone.ts) neither, as a record may have been
+ * put in its table by hand.
+ */
 export function forgetHolders(st: GameState): void {
   const m = metaIfAny(st);
-  if (m) m.kept = undefined;
+  if (m) {
+    m.kept = undefined;
+    m.byNumber = undefined;
+  }
 }
 
 function keptIn(st: GameState): Kept {

@@ -1,4 +1,5 @@
 import { cloneState, copyPlan, type CopyPlan } from './clone.ts';
+import { entityNumbers } from './entityNumbers.ts';
 import { logKept } from './log.ts';
 import type { Program } from './program.ts';
 import { seedState } from './rng.ts';
@@ -45,5 +46,5 @@ export function keepSetup(prog: Program, players: number, seed: number | string,
   let byPlayers = kept.get(prog);
   if (byPlayers === undefined) kept.set(prog, (byPlayers = new Map()));
   const snap = cloneState(st);
-  byPlayers.set(keyOf(players), { st: snap, plan: copyPlan(snap) });
+  byPlayers.set(keyOf(players), { st: snap, plan: copyPlan(snap, entityNumbers(prog.pack)) });
 }

@@ -1,3 +1,4 @@
+import type { EntityNumbers } from './entityNumbers.ts';
 import type { Kept } from './holders.ts';
 import type { ActionCode, Program } from './program.ts';
 import type { Value } from './types.ts';
@@ -37,9 +38,21 @@ export interface StateMeta {
   /** The ids of `table`, in its order, when `table` is this state's entity table. */
   ids: string[] | undefined;
   table: object | undefined;
+  /** The state's entity records by number, when it has them (`recordsByNumber` in clone.ts). */
+  byNumber: ByNumber | undefined;
   /** The choices last listed as legal for this state (`Listed`). */
   listed: Listed | undefined;
   kept: Kept | undefined;
+}
+
+/**
+ * A state's entity records by number (`entityNumbers.ts`), `undefined` where an entity has none,
+ * while `table` is its entity table: every record the runtime puts in that table is put here too.
+ */
+export interface ByNumber {
+  table: object;
+  numbers: EntityNumbers;
+  records: Array<Record<string, Value> | undefined>;
 }
 
 /**
@@ -113,7 +126,7 @@ export function metaOf(st: object): StateMeta {
 
 /** The state's meta, made anew with these fields (a state just copied). */
 export function newMeta(st: object, prog: Program | undefined, owned: Set<object> | null | undefined, ids: string[] | undefined, table: object | undefined): StateMeta {
-  const m: StateMeta = { prog, owned, replaced: undefined, written: undefined, ids, table, listed: undefined, kept: undefined };
+  const m: StateMeta = { prog, owned, replaced: undefined, written: undefined, ids, table, byNumber: undefined, listed: undefined, kept: undefined };
   if (Object.isExtensible(st)) MetaSlot.put(st, m);
   else {
     const old = sealed.get(st);

@@ -1,3 +1,4 @@
+import { putRecord } from './clone.ts';
 import type { Kept } from './holders.ts';
 import { shareHolders } from './holders.ts';
 import { metaOf, type Listed, type StateMeta } from './stateMeta.ts';
@@ -140,7 +141,7 @@ export function putBack(st: GameState, u: Undo): void {
     else rec[field] = old;
   }
   const replaced = m.replaced ?? [];
-  for (let i = replaced.length - 2; i >= 0; i -= 2) st.e[replaced[i] as string] = replaced[i + 1] as Record<string, Value>;
+  for (let i = replaced.length - 2; i >= 0; i -= 2) putRecord(st, m, replaced[i] as string, replaced[i + 1] as Record<string, Value>);
   m.written = undefined;
   m.replaced = undefined;
   // The copies made for the choice were dropped: the state owns none of its records for sure.

@@ -189,11 +189,14 @@ describe('a copier made as code holds none of the names it copies', () => {
     const sources: string[] = [];
     const copy = withFunction(
       (args) => void sources.push(String(args[args.length - 1])),
-      () => tableCopier(e, Object.keys(e), { record: newRecord, table: newTable, clone: cloneJson as (v: unknown) => unknown }),
+      () => tableCopier(e, Object.keys(e), Object.keys(e).map((_, i) => i), { record: newRecord, table: newTable, clone: cloneJson as (v: unknown) => unknown }),
     );
     expect(sources).toHaveLength(1);
     for (const name of HOSTILE) expect(sources[0]).not.toContain(name);
-    const out = copy(e);
+    const records: unknown[] = [];
+    const out = copy.numbered(e, records);
+    expect(records).toEqual(Object.keys(e).map((id) => out[id]));
+    expect(JSON.stringify(copy.copy(e))).toBe(JSON.stringify(out));
     expect(Object.keys(out)).toEqual(Object.keys(e));
     expect(Object.prototype.hasOwnProperty.call(out, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(out)).toBe(Object.getPrototypeOf(e));

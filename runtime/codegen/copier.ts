@@ -26,14 +26,23 @@ export interface CopierHelpers {
 
 type Table = Record<string, Record<string, unknown>>;
 
+/** The copier of one kept table, `e` below. */
+export interface TableCopier {
+  /**
+   * A table with `e`'s ids in the same order, each record's fields in its order; given a table `t`
+   * that already has those ids in that order (a game no longer wanted, `NewGameOptions.into`), each
+   * id of `t` gets its copy instead, the table kept.
+   */
+  copy(e: Table, t?: Table): Table;
+  /** The same, each copy put in `records` too, at its id's number in `nums` (-1: none; `recordsByNumber`). */
+  numbered(e: Table, records: unknown[], t?: Table): Table;
+}
+
 /**
- * The copier of `e` (its records `ids`, in that order): a table with the same ids in the same order,
- * each record's fields in its order; given a table `t` that already has those ids in that order (a
- * game no longer wanted, `NewGameOptions.into`), each id of `t` gets its copy instead, the table kept.
- * Throws what `new Function` throws where making code is forbidden (an `EvalError`, under a
- * content security policy).
+ * The copier of `e` (its records `ids`, in that order, numbered `nums`). Throws what `new Function`
+ * throws where making code is forbidden (an `EvalError`, under a content security policy).
  */
-export function tableCopier(e: Table, ids: string[], helpers: CopierHelpers): (e: Table, t?: Table) => Table {
+export function tableCopier(e: Table, ids: string[], nums: number[], helpers: CopierHelpers): TableCopier {
   const values: string[] = [];
   const known = new Map<string, number>();
   const ref = (s: string): string => {
@@ -61,19 +70,29 @@ export function tableCopier(e: Table, ids: string[], helpers: CopierHelpers): (e
     }
     return n;
   };
-  const parts: string[] = [];
+  // Each part twice: with the records by number, and without, for a pack whose code reads none.
+  const plain: string[] = [];
+  const numbered: string[] = [];
   for (let from = 0; from < ids.length; from += RECORDS_A_FUNCTION) {
     let body = '';
+    let byNumber = '';
     for (let i = from; i < Math.min(ids.length, from + RECORDS_A_FUNCTION); i++) {
       const id = ref(ids[i]);
-      body += `t[${id}] = c${shapeOf(e[ids[i]])}(e[${id}]);`;
+      const store = `t[${id}] = c${shapeOf(e[ids[i]])}(e[${id}]);`;
+      body += store;
+      // Its number is ours (`entityNumbers.ts`), written as a number: no text of the pack's.
+      byNumber += nums[i] >= 0 ? `R[${Math.trunc(nums[i])}] = ${store}` : store;
     }
-    parts.push(`function (e, t) {${body}}`);
+    plain.push(`function (e, t) {${body}}`);
+    numbered.push(`function (e, R, t) {${byNumber}}`);
   }
   const lines = ['"use strict";'];
   for (let i = 0; i < values.length; i++) lines.push(`const k${i} = T[${i}];`);
   copiers.forEach((c, i) => lines.push(`const c${i} = ${c};`));
-  parts.forEach((p, i) => lines.push(`const p${i} = ${p};`));
-  lines.push(`return function (e, t = H.table()) {${parts.map((_, i) => `p${i}(e, t);`).join('')}return t;};`);
-  return new Function('T', 'H', lines.join('\n'))(values, helpers) as (e: Table, t?: Table) => Table;
+  plain.forEach((p, i) => lines.push(`const p${i} = ${p};`));
+  numbered.forEach((p, i) => lines.push(`const q${i} = ${p};`));
+  const copy = plain.map((_, i) => `p${i}(e, t);`).join('');
+  const withNumbers = numbered.map((_, i) => `q${i}(e, R, t);`).join('');
+  lines.push(`return {copy: function (e, t = H.table()) {${copy}return t;}, numbered: function (e, R, t = H.table()) {${withNumbers}return t;}};`);
+  return new Function('T', 'H', lines.join('\n'))(values, helpers) as TableCopier;
 }
