@@ -30,7 +30,8 @@
  *   to its first game played, timed on the build as `npm install` leaves it (made first if stale);
  *   the runs are timed with both threads warm. Wall time is the one figure that says what the second
  *   core gives, so it needs a quiet machine; games a CPU-second (all threads, V8's own included)
- *   say what the split wastes on a busy one too, and the load average is in the section's title.
+ *   say what the split wastes on a busy one too; the load average is in the section's title, and the
+ *   share of the cores other processes took during the runs has a row per seat count (/proc/stat).
  *   Where a 2-thread run's time goes: each playing thread's CPU against its wall time, and V8's
  *   helper threads' CPU against theirs (bench/threadCpu.ts); each thread's time a game in its games
  *   against this thread's alone (what both cores playing costs a game), when each thread began its
@@ -51,6 +52,7 @@
  * fairest in a process that has not filled its heap with the sections before).
  */
 import './production.ts';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
@@ -319,16 +321,31 @@ if (runs('simulations')) {
   // Wall time, and the process's CPU time too (all its threads: nothing else runs in it then), the
   // figure that a busy machine leaves as a quiet one would give it. The pack's content is read once,
   // as `rulebook simulate` reads it: a run times its games, not reading the folder again.
+  // The machine's CPU time too (Linux's /proc/stat, in its 10 ms ticks): less this process's, what
+  // other processes took meanwhile. One thread leaves them a free core; two threads lose to them about
+  // half their time, so a 2-thread ratio says what the second core gives only when that share is ~0.
+  const machineBusyMs = () => {
+    try {
+      const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+      // user, nice, system, irq, softirq, steal: all but idle and iowait.
+      return (f[0] + f[1] + f[2] + f[5] + f[6] + f[7]) * 10;
+    } catch {
+      return undefined;
+    }
+  };
   const run = async (players: number, workers: number, games = SW_GAMES) => {
     const threads = threadTimes();
+    const busy = machineBusyMs();
     const cpu = process.cpuUsage();
     const t = performance.now();
     let timeline: RunTimeline | undefined;
     await simulate(content, { games, players, seed: 1, agents: ['random'], maxSteps: 5000, workers, onTimeline: (x) => (timeline = x) });
     const wall = performance.now() - t;
     const d = process.cpuUsage(cpu);
+    const busyAfter = machineBusyMs();
     const after = threadTimes();
-    return { wall, cpu: (d.user + d.system) / 1000, split: threads && after ? threadSplit(threads, after) : undefined, timeline: timeline! };
+    const others = busy === undefined || busyAfter === undefined ? undefined : Math.max(0, busyAfter - busy - (d.user + d.system) / 1000) / (availableParallelism() * wall);
+    return { wall, cpu: (d.user + d.system) / 1000, split: threads && after ? threadSplit(threads, after) : undefined, timeline: timeline!, others };
   };
   // Both threads' code warmed alike before any run is timed (the start is the rows above): each
   // thread's first games run the interpreter, then generate the code of the parts of the rules that
@@ -368,6 +385,14 @@ if (runs('simulations')) {
     rows.push({ figure: `${players} players, this thread (wall time)`, value: perS(a, 'games'), ratio: `${perS(rate(one, 'cpu'), 'games')} a CPU-second` });
     // Their CPU time (both threads and V8's own) against one thread's says what the split wastes, on a busy machine too.
     rows.push({ figure: `${players} players, 2 threads (wall time)`, value: perS(b, 'games'), ratio: `${times(b / a)} one thread`, target: players === 4 ? '≥ 167 games/s; ≥ 1.85× one' : '≥ 1.85× one' });
+    const others = (xs: typeof one) => xs.map((x) => x.others).filter((x): x is number => x !== undefined);
+    if (others(one).length && others(two).length) {
+      rows.push({
+        figure: `${players} players: other processes' CPU during the runs, of all ${availableParallelism()} cores (median)`,
+        value: `${(100 * median(others(one))).toFixed(1)}% · ${(100 * median(others(two))).toFixed(1)}%`,
+        ratio: `1 thread · 2 threads; in one run at most ${(100 * Math.max(...others(one), ...others(two))).toFixed(1)}%`,
+      });
+    }
     rows.push({ figure: `${players} players, 2 threads, games a CPU-second (all threads)`, value: perS(rate(two, 'cpu'), 'games'), ratio: `${times(rate(two, 'cpu') / rate(one, 'cpu'))} one thread's` });
     // Where the second core's share goes: each playing thread's CPU against the run's wall time
     // (idle time is a thread waiting: a run's start or its last game), and V8's helper threads
