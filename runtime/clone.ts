@@ -170,7 +170,7 @@ export function copyPlan(st: StateLike, numbers: EntityNumbers): CopyPlan {
 
 /** A copy of kept table `e` with its own records, made in `into` when given (a table of the same ids, in the same order), each put in `records` by its number too when given. */
 function plannedTable(e: Record<string, Record<string, Value>>, plan: CopyPlan, records: Array<Record<string, Value> | undefined> | undefined, into?: Record<string, Record<string, Value>>): Record<string, Record<string, Value>> {
-  if (plan.copier) return (records === undefined ? plan.copier.copy(e, into) : plan.copier.numbered(e, records, into)) as Record<string, Record<string, Value>>;
+  if (plan.copier) return (records === undefined ? plan.copier.copy(into) : plan.copier.numbered(records, into)) as Record<string, Record<string, Value>>;
   if (plan.copier === undefined && ++plan.copies >= COPIES_BEFORE_CODE) {
     // A page whose content security policy forbids making code copies field by field.
     plan.copier = whereCodeAllowed(() => tableCopier(e, plan.ids, plan.nums, COPIER_HELPERS)) ?? null;

@@ -7,8 +7,8 @@
  * the record's next shape at once.
  *
  * Made the way the rules' code is (`emit.ts`): every id and field name is read from the table `T`
- * by its index (`k3`), every other word of the source is ours, and what the copy calls comes in `H`.
- * A value that is not a plain one (a list) is copied deeply (`H.clone`), so a game never shares
+ * by its index (`k3`), the kept records from `R0` by theirs, every other word of the source is ours,
+ * and what the copy calls comes in `H`. A value that is not a plain one (a list) is copied deeply (`H.clone`), so a game never shares
  * with the kept setup, or with another game, anything it may write.
  */
 
@@ -29,13 +29,14 @@ type Table = Record<string, Record<string, unknown>>;
 /** The copier of one kept table, `e` below. */
 export interface TableCopier {
   /**
-   * A table with `e`'s ids in the same order, each record's fields in its order; given a table `t`
-   * that already has those ids in that order (a game no longer wanted, `NewGameOptions.into`), each
-   * id of `t` gets its copy instead, the table kept.
+   * A table with `e`'s ids in the same order, each a copy of the record it had when the copier was
+   * made (a kept table never changes), its fields in its order; given a table `t` that already has
+   * those ids in that order (a game no longer wanted, `NewGameOptions.into`), each id of `t` gets
+   * its copy instead, the table kept.
    */
-  copy(e: Table, t?: Table): Table;
+  copy(t?: Table): Table;
   /** The same, each copy put in `records` too, at its id's number in `nums` (-1: none; `recordsByNumber`). */
-  numbered(e: Table, records: unknown[], t?: Table): Table;
+  numbered(records: unknown[], t?: Table): Table;
 }
 
 /**
@@ -78,21 +79,24 @@ export function tableCopier(e: Table, ids: string[], nums: number[], helpers: Co
     let byNumber = '';
     for (let i = from; i < Math.min(ids.length, from + RECORDS_A_FUNCTION); i++) {
       const id = ref(ids[i]);
-      const store = `t[${id}] = c${shapeOf(e[ids[i]])}(e[${id}]);`;
+      const store = `t[${id}] = c${shapeOf(e[ids[i]])}(r${i});`;
       body += store;
       // Its number is ours (`entityNumbers.ts`), written as a number: no text of the pack's.
       byNumber += nums[i] >= 0 ? `R[${Math.trunc(nums[i])}] = ${store}` : store;
     }
-    plain.push(`function (e, t) {${body}}`);
-    numbered.push(`function (e, R, t) {${byNumber}}`);
+    plain.push(`function (t) {${body}}`);
+    numbered.push(`function (R, t) {${byNumber}}`);
   }
   const lines = ['"use strict";'];
   for (let i = 0; i < values.length; i++) lines.push(`const k${i} = T[${i}];`);
+  // The kept records themselves, found once: a table past a few dozen ids is a hash table, where
+  // each copy looked every record up again.
+  for (let i = 0; i < ids.length; i++) lines.push(`const r${i} = R0[${i}];`);
   copiers.forEach((c, i) => lines.push(`const c${i} = ${c};`));
   plain.forEach((p, i) => lines.push(`const p${i} = ${p};`));
   numbered.forEach((p, i) => lines.push(`const q${i} = ${p};`));
-  const copy = plain.map((_, i) => `p${i}(e, t);`).join('');
-  const withNumbers = numbered.map((_, i) => `q${i}(e, R, t);`).join('');
-  lines.push(`return {copy: function (e, t = H.table()) {${copy}return t;}, numbered: function (e, R, t = H.table()) {${withNumbers}return t;}};`);
-  return new Function('T', 'H', lines.join('\n'))(values, helpers) as TableCopier;
+  const copy = plain.map((_, i) => `p${i}(t);`).join('');
+  const withNumbers = numbered.map((_, i) => `q${i}(R, t);`).join('');
+  lines.push(`return {copy: function (t = H.table()) {${copy}return t;}, numbered: function (R, t = H.table()) {${withNumbers}return t;}};`);
+  return new Function('T', 'H', 'R0', lines.join('\n'))(values, helpers, ids.map((id) => e[id])) as TableCopier;
 }
