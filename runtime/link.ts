@@ -1,5 +1,5 @@
 import { BUILTINS, checkSum, positionIn } from './builtins.ts';
-import { cloneJson, sameValue, writableRecord } from './clone.ts';
+import { cloneJson, recordsByNumber, sameValue, writableRecord } from './clone.ts';
 import type { ActionDef, Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
 import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from './budget.ts';
 import { emptied, exprCtx, innerCtx, locals, pipelineWith, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
@@ -7,6 +7,7 @@ import { whereCodeAllowed } from './codegen/codeAllowed.ts';
 import { GENERATED_STATEMENTS, Unit } from './codegen/emit.ts';
 import { instantiate, unitSource } from './codegen/instantiate.ts';
 import { spendMany } from './codegen/steps.ts';
+import { entityNumbers } from './entityNumbers.ts';
 import { firstMatchOf } from './firstMatch.ts';
 import { maskable } from './sharedChecks.ts';
 import { keptKinds, planCalls, roleWritten, type Stale } from './holders.ts';
@@ -207,7 +208,9 @@ type Checks = Pick<ActionCode, 'pre' | 'holdsWith' | 'candidates'>;
 
 /** What the generated code calls: the interpreter's own helpers, so both count budgets and copy lists in one place. */
 function helpersFor(pack: CompiledPack) {
+  const numbers = entityNumbers(pack);
   return {
+    records: (st: { e: Record<string, Record<string, Value>> }) => recordsByNumber(st, numbers),
     spend,
     spendMany,
     copied,
@@ -255,7 +258,7 @@ export function generatedFunctions(prog: Program): number | undefined {
 function generatedProgram(pack: CompiledPack, generates: (part: Expr | Stmt | ActionDef) => boolean = () => true): Program {
   let columns: (field: string) => unknown = () => undefined;
   const roleFields = keptKinds(pack).roleFields;
-  const unit = new Unit({ column: (field) => columns(field), stale: (field) => roleFields.get(field), fn: (name) => pack.rules.fns[name] });
+  const unit = new Unit({ column: (field) => columns(field), stale: (field) => roleFields.get(field), fn: (name) => pack.rules.fns[name], number: (id) => entityNumbers(pack).of.get(id) });
   const exprs = new Map<Expr, number>();
   const stmts = new Map<Stmt, number>();
   const checks = new Map<ActionDef, { pre: number; holdsWith: number; candidates: number | undefined }>();

@@ -5,6 +5,9 @@
  *   element (`H.same`) where both may be: lists of a field, a property, a local, written out;
  * - a record is looked up with no test of its id where the id is an element of a list of entities
  *   (a property's, a domain's), and a property is read from its column for any value, none included;
+ * - where that list is walked (`Walk`), the record is read from the state's records by number, by a
+ *   number found when the code was made, kept in step with the table through writes, refusals put
+ *   back and new games;
  * - a loop whose body can be refused by nothing but the step budget (`Unit.quiet`) spends its
  *   elements' steps when it ends (`H.spendMany`): a listing takes the same steps, and one that runs
  *   out of budget is refused with the same reason at the same count, one past the budget.
@@ -13,9 +16,10 @@ import { describe, expect, it } from 'vitest';
 import { STEP_BUDGET, stepsTaken, withStepBudget } from '../runtime/budget.ts';
 import { ctxFor } from '../runtime/engine.ts';
 import { withFrozenState } from '../runtime/holders.ts';
-import { apply, legalChoices, newGame, type CompiledPack, type EngineName, type Value } from '../runtime/index.ts';
+import { apply, legalChoices, newGame, playoutApply, playoutChoices, type CompiledPack, type EngineName, type Value } from '../runtime/index.ts';
 import { generatedSource, programOf } from '../runtime/link.ts';
 import { Refusal } from '../runtime/refusal.ts';
+import { nextRandom, seedState } from '../runtime/rng.ts';
 import { choiceTrail } from './helpers/choiceTrail.ts';
 import { budgetGame, compileOk } from './helpers/inlinePack.ts';
 
@@ -97,7 +101,8 @@ describe('generated equality and reads, where a side is never a list or an id al
 
   it('read a spot of a list of spots with no test of its id, and a property through none from its column', () => {
     const source = generatedSource(spots);
-    expect(source).toMatch(/for \(v\d+ = 0; v\d+ < v\d+\.length; v\d+\+\+\) \{v(\d+) = v\d+\[v\d+\];[^}]*\(v\d+ = S\[v\1\]\)/);
+    // By the element's id, or by its number where the loop is walked along a column (`numbered`): with no test either way.
+    expect(source).toMatch(/for \(v\d+ = 0; v\d+ < v\d+\.length; v\d+\+\+\) \{v(\d+) = v\d+\[v\d+\];[^}]*\(v\d+ = (?:S\[v\1\]|R\[v\d+\[v\d+\]\])\)/);
     expect(source).not.toMatch(/typeof v\d+ === "string" \? \(k\d+\.get/);
   });
 
@@ -229,5 +234,85 @@ rules: |
     });
     expect(gen).toBe(ref);
     expect(gen).toMatch(/step budget/);
+  });
+});
+
+/**
+ * Spots claimed in playouts, each claim writing two fields of a spot's record and then refused when
+ * the spot is crowded (the record put back), with walked reads of every kind after it: along a
+ * property's list (`s.near`), along the kind's list (`spots`) and along a list of each of its
+ * elements (`any(it.near, …)` in a loop over `spots`).
+ */
+const crowded = compileOk(
+  `kinds:
+  spot:
+    props:
+      near: list<spot>
+    state:
+      owner: player?
+      hits: number
+  game:
+    state:
+      total: number
+entities:
+  - spot: s1
+    near: [s2, s3]
+  - spot: s2
+    near: [s1, s3, s4]
+  - spot: s3
+    near: [s1, s2, s4, s5]
+  - spot: s4
+    near: [s2, s3, s5]
+  - spot: s5
+    near: [s3, s4]
+rules: |
+  action claim(s: spot) "Claim {s}" {
+    require s.owner == none else "{s} is taken"
+    s.owner = me
+    s.hits += 1
+    require count(s.near where it.owner == me) < 2 else "{s} is crowded"
+    game.total += count(spots where any(it.near, it.owner == me)) + count(spots where it.hits > 0)
+  }
+  action pass "Pass" { }
+  flow {
+    loop max 4 {
+      for p in players {
+        turn p { offer p: claim, pass }
+      }
+    }
+  }
+`,
+  { min: 2, max: 2 },
+);
+
+describe('records read by number along a walk', () => {
+  it('read by number along a list property, a list of the rules and a list of each element of it', () => {
+    const source = generatedSource(crowded);
+    expect(source).toMatch(/const R = H\.records\(c\.st\);/);
+    expect(source).toMatch(/\(v\d+ = R\[v\d+\[v\d+\]\]\)/);
+    expect(source).toMatch(/\(v\d+ = R\[k\d+\[v\d+\]\]\)/);
+    expect(source).toMatch(/\(v\d+ = R\[k\d+\[v\d+\]\[v\d+\]\]\)/);
+  });
+
+  it('play the same playouts as the interpreter, claims refused and put back in place, 40 seeds', () => {
+    let refused = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const [gen, ref] = ENGINES.map((engine) => {
+        const trail: string[] = [];
+        const st = newGame(crowded, { players: 2, seed, engine });
+        let rng = seedState(`crowded ${seed}`);
+        for (let step = 0; step < 60 && !st.over; step++) {
+          const n = playoutChoices(st);
+          const r = nextRandom(rng);
+          rng = r.state;
+          const res = playoutApply(st, Math.floor(r.value * n));
+          if (!res.ok) refused++;
+          trail.push(`${res.ok ? 'ok' : res.reason} ${JSON.stringify(st)}`);
+        }
+        return trail;
+      });
+      expect(gen, `seed ${seed}`).toEqual(ref);
+    }
+    expect(refused).toBeGreaterThan(10);
   });
 });

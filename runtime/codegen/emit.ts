@@ -65,6 +65,8 @@ export interface UnitHooks {
   stale(field: string): unknown;
   /** A function of the pack, by name. */
   fn(name: string): FnDef | undefined;
+  /** An entity's number (`entityNumbers.ts`), by which its record is found in a state's records by number; undefined for none. */
+  number(id: string): number | undefined;
 }
 
 /** The most operations a function's body may have to be given inline where it is called. */
@@ -99,6 +101,8 @@ class Fn {
   locals: string[] | null = null;
   /** It reads entity records: it takes the state's table once (`S`), which no rule replaces while it runs. */
   readsTable = false;
+  /** It reads entity records by number: it takes the state's records by number once (`R`), kept in step with its table. */
+  readsNumbered = false;
   /** How many built-ins given as the interpreter's closures it calls: they read `c.it`, which generated loops then set. */
   closures = 0;
   /** The temporaries holding an element of a loop over a property's list (`Walk`), and what holds it as an argument of a function given inline. */
@@ -131,6 +135,8 @@ type Walk = Along & {
   /** What is taken before the loop: a property's column alongside the list, by the element's property. */
   taken: Map<string, string>;
   code: string;
+  /** The walk the list's owner is an element of (`it.cells` in a loop over `c.lines`), if it is one. */
+  parent?: Walk;
 };
 
 /** What a walked loop goes along: the list a property (`field`) gives the entity in the temporary `owner`, or a list of the rules. */
@@ -151,6 +157,8 @@ export class Unit {
   private readonly along = new Map<string, unknown>();
   /** The columns made alongside a list of the rules, by the element's property. */
   private readonly alongLists = new Map<Value[], Map<string, Value[] | undefined>>();
+  /** The columns of entity numbers made for walks (`numbered`), by what they follow. */
+  private readonly numberColumns = new Map<string, unknown>();
   /** Whether each function of the pack never gives a list (`scalar`), once asked. */
   private readonly scalarFns = new Map<string, boolean>();
   /** Whether each function of the pack is quiet (`quiet`), once asked. */
@@ -276,7 +284,7 @@ export class Unit {
   /** A function of `c` (or of `params`, arguments of ours after it) with `body`. */
   private add(f: Fn, body: string, params = 'c'): number {
     const temps = f.temps ? `let ${Array.from({ length: f.temps }, (_, i) => `v${i}`).join(', ')};` : '';
-    this.functions.push(`function (${params}) {const E = c.env;${f.readsTable ? 'const S = c.st.e;' : ''}${temps}${body}}`);
+    this.functions.push(`function (${params}) {const E = c.env;${f.readsTable ? 'const S = c.st.e;' : ''}${f.readsNumbered ? 'const R = H.records(c.st);' : ''}${temps}${body}}`);
     return this.functions.length - 1;
   }
 
@@ -400,6 +408,11 @@ export class Unit {
         const t = this.expr(e.target, f);
         const rec = f.temp();
         const empty = this.value(e.empty);
+        const n = this.numbered(f, t.val);
+        if (n !== undefined) {
+          f.readsNumbered = true;
+          return this.into(f, t.code, `((${rec} = R[${n}]) ? (${rec}[${this.ref(e.field)}] ?? ${empty}) : ${empty})`);
+        }
         f.readsTable = true;
         const read = (id: string) => `((${rec} = S[${id}]) ? (${rec}[${this.ref(e.field)}] ?? ${empty}) : ${empty})`;
         // Only a text names a record: what is not one (none, a number) would be read as a text by `S[…]`.
@@ -643,13 +656,13 @@ export class Unit {
    * does. Nothing else reads a context's `it`: a function or pipeline called takes a context of its
    * own, and a context a refusal leaves is not used again.
    */
-  private loop(f: Fn, source: Out, body: (x: string) => string, quiet: boolean, over?: Along, strings = false): string {
+  private loop(f: Fn, source: Out, body: (x: string) => string, quiet: boolean, over?: Along, strings = false, parent?: Walk): string {
     const xs = f.temp();
     const i = f.temp();
     const x = f.temp();
     const outer = f.it;
     const closures = f.closures;
-    const walk: Walk | undefined = over && { ...over, index: i, taken: new Map(), code: '' };
+    const walk: Walk | undefined = over && { ...over, index: i, taken: new Map(), code: '', parent };
     if (walk) f.walks.set(x, walk);
     if (strings) f.strings.add(x);
     f.it = x;
@@ -679,8 +692,9 @@ export class Unit {
     const empty = this.value(source.empty);
     const column = this.hooks.column(source.field);
     const read = this.walked(f, t.val, source) ?? `(${this.ref(column)}.get(${owner}) ?? ${empty})`;
+    const parent = f.walks.get(t.val);
     const list = this.into(f, `${t.code}${owner} = ${t.val};`, read);
-    return this.loop(f, list, body, quiet, { owner, field: source.field }, listsOfTexts(column));
+    return this.loop(f, list, body, quiet, { owner, field: source.field }, listsOfTexts(column), parent);
   }
 
   /** The read of property `e` of `target` where `target` is an element walked along (`Walk`): its place in the column taken before the loop. */
@@ -700,6 +714,86 @@ export class Unit {
       walk.code += `${taken} = ${this.ref(column)}.get(${walk.owner});`;
     }
     return `${taken}[${walk.index}]`;
+  }
+
+  /**
+   * The number of the entity `target` holds where it is an element walked along (`Walk`), as
+   * source: read from a column of numbers made when the code is, by the loop's index (and the
+   * enclosing walk's, for a list of an element walked in its turn), so that its record is read from
+   * the state's records by number (`R`), an array, where its id was looked up in the state's table,
+   * a hash table. Undefined where an element is not an entity with a number.
+   */
+  private numbered(f: Fn, target: string): string | undefined {
+    const walk = f.walks.get(target);
+    if (walk === undefined) return undefined;
+    if ('list' in walk) {
+      const numbers = this.numbersOf(walk.list);
+      return numbers && `${this.ref(numbers)}[${walk.index}]`;
+    }
+    const lists = this.listColumn(walk.field);
+    if (lists === undefined) return undefined;
+    const numbers = (id: unknown) => this.numbersOf(lists.get(id) ?? []);
+    const p = walk.parent;
+    if (p === undefined) {
+      const column = this.numberColumn(walk.field, [...lists.keys()], numbers);
+      return column && `${this.take(f, walk, walk.owner, column, `# ${walk.field}`)}[${walk.index}]`;
+    }
+    // A list of an element walked along a list: its numbers, for each element of the outer list, taken along that one.
+    if ('list' in p) {
+      const outer = p.list.map(numbers);
+      return outer.every((n) => n !== undefined) ? `${this.ref(outer)}[${p.index}][${walk.index}]` : undefined;
+    }
+    const outerLists = this.listColumn(p.field);
+    if (outerLists === undefined) return undefined;
+    const column = this.numberColumn(`${p.field} ${walk.field}`, [...outerLists.keys()], (id) => {
+      const each = (outerLists.get(id) ?? []).map(numbers);
+      return each.every((n) => n !== undefined) ? (each as number[][]) : undefined;
+    });
+    return column && `${this.take(f, p, p.owner, column, `# ${p.field} ${walk.field}`)}[${p.index}][${walk.index}]`;
+  }
+
+  /** The numbers of the entities of `list`, in order, or undefined where one has none. */
+  private numbersOf(list: Value[]): number[] | undefined {
+    const out: number[] = [];
+    for (const x of list) {
+      const n = typeof x === 'string' ? this.hooks.number(x) : undefined;
+      if (n === undefined) return undefined;
+      out.push(n);
+    }
+    return out;
+  }
+
+  /** A property's column where each value is a list, else undefined. */
+  private listColumn(field: string): Map<unknown, Value[]> | undefined {
+    const column = this.hooks.column(field);
+    return column instanceof Map && [...column.values()].every((xs) => Array.isArray(xs)) ? (column as Map<unknown, Value[]>) : undefined;
+  }
+
+  /** By entity id, what `of` gives of each id, made once for `key`; undefined where it gives undefined for one. */
+  private numberColumn<T>(key: string, ids: unknown[], of: (id: unknown) => T | undefined): Map<unknown, T> | undefined {
+    if (this.numberColumns.has(key)) return this.numberColumns.get(key) as Map<unknown, T> | undefined;
+    let made: Map<unknown, T> | undefined = new Map();
+    for (const id of ids) {
+      const v = of(id);
+      if (v === undefined) {
+        made = undefined;
+        break;
+      }
+      made.set(id, v);
+    }
+    this.numberColumns.set(key, made);
+    return made;
+  }
+
+  /** A temporary holding `column`'s entry for the entity in `owner`, taken once before `walk`'s loop. */
+  private take(f: Fn, walk: Walk, owner: string, column: Map<unknown, unknown>, key: string): string {
+    let taken = walk.taken.get(key);
+    if (taken === undefined) {
+      taken = f.temp();
+      walk.taken.set(key, taken);
+      walk.code += `${taken} = ${this.ref(column)}.get(${owner});`;
+    }
+    return taken;
   }
 
   /** `field` of each element of `list`, in order, as a read of it gives it (through none or an id with none, `empty`). */
