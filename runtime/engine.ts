@@ -94,21 +94,25 @@ export function pushFrame(st: GameState, f: Frame): void {
   st.prompt!.frames.push(f);
 }
 
-/** Sees the state before every statement while a scenario checks a moment inside a choice (`when: - logged: …`). */
-let watcher: ((st: GameState) => void) | undefined;
+/**
+ * Sees the state before every statement while a scenario checks a moment inside a choice (`when: -
+ * logged: …`). Held in an object, not a variable of this module, for the generated code's blocks to
+ * read as `runBlock` does (`H.watch`, emit.ts).
+ */
+export const watch: { statement: ((st: GameState) => void) | undefined } = { statement: undefined };
 
 /** Whether a scenario watches statements now: a game set up under its eyes must run its setup. */
 export function watching(): boolean {
-  return watcher !== undefined;
+  return watch.statement !== undefined;
 }
 
-export function watchStatements<T>(watch: (st: GameState) => void, run: () => T): T {
-  const outer = watcher;
-  watcher = watch;
+export function watchStatements<T>(see: (st: GameState) => void, run: () => T): T {
+  const outer = watch.statement;
+  watch.statement = see;
   try {
     return run();
   } finally {
-    watcher = outer;
+    watch.statement = outer;
   }
 }
 
@@ -122,7 +126,7 @@ export function runBlock(block: BlockCode, pc: number, c: RunCtx): Signal {
   const stmts = block.stmts;
   for (let i = pc; i < stmts.length; i++) {
     spend();
-    watcher?.(c.st);
+    watch.statement?.(c.st);
     let sig: Signal;
     try {
       sig = stmts[i](c);

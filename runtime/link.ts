@@ -1,10 +1,10 @@
 import { BUILTINS, checkSum, positionIn } from './builtins.ts';
 import { cloneJson, recordsByNumber, sameValue, writableRecord } from './clone.ts';
 import type { ActionDef, Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
-import { checkCount, checkList, checkNumber, checkText, rangeOf, spend } from './budget.ts';
-import { emptied, exprCtx, innerCtx, locals, pipelineWith, runBlock, runEmit, runFor, runPipeline, runRepeat } from './engine.ts';
+import { checkCount, checkList, checkNumber, checkText, placed, rangeOf, spend } from './budget.ts';
+import { emptied, exprCtx, innerCtx, locals, pipelineWith, runBlock, runEmit, runFor, runPipeline, runRepeat, watch } from './engine.ts';
 import { whereCodeAllowed } from './codegen/codeAllowed.ts';
-import { GENERATED_STATEMENTS, Unit } from './codegen/emit.ts';
+import { generatesWhole, Unit } from './codegen/emit.ts';
 import { instantiate, unitSource } from './codegen/instantiate.ts';
 import { spendMany } from './codegen/steps.ts';
 import { entityNumbers } from './entityNumbers.ts';
@@ -213,6 +213,8 @@ function helpersFor(pack: CompiledPack) {
     records: (st: { e: Record<string, Record<string, Value>> }) => recordsByNumber(st, numbers),
     spend,
     spendMany,
+    placed,
+    watch,
     copied,
     concat,
     without,
@@ -272,7 +274,7 @@ function generatedProgram(pack: CompiledPack, generates: (part: Expr | Stmt | Ac
       return unused;
     },
     stmt(s) {
-      if (!GENERATED_STATEMENTS.has(s.op) || !generates(s)) return undefined;
+      if (!generatesWhole(s) || !generates(s)) return undefined;
       if (!stmts.has(s)) stmts.set(s, unit.statement(s));
       return unused;
     },
@@ -359,7 +361,7 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
   function stmt(s: Stmt): StmtFn {
     const g = generated?.stmt(s);
     if (g) return g;
-    return GENERATED_STATEMENTS.has(s.op) ? counted(runs, s, interpreted(s)) : interpreted(s);
+    return generatesWhole(s) ? counted(runs, s, interpreted(s)) : interpreted(s);
   }
 
   function interpreted(s: Stmt): StmtFn {

@@ -1,4 +1,4 @@
-import type { Check, Expr, FnDef, Stmt } from '../compiled.ts';
+import type { Block, Check, Expr, FnDef, Stmt } from '../compiled.ts';
 import { firstMatchOf } from '../firstMatch.ts';
 import { maskable } from '../sharedChecks.ts';
 import type { Value } from '../types.ts';
@@ -32,8 +32,21 @@ function listsOfTexts(column: unknown): boolean {
   return true;
 }
 
-/** Statements given whole; the others (control flow, suspension) are the interpreter's, over generated expressions. */
+/** Statements given whole; the others (loops, calls, suspension) are the interpreter's, over generated expressions. */
 export const GENERATED_STATEMENTS = new Set<Stmt['op']>(['let', '=', '+=', '-=', 'require', 'log']);
+
+/**
+ * Whether `s` is given whole as a function (`Unit.statement`): one of `GENERATED_STATEMENTS`, or an
+ * `if` whose blocks hold nothing else, `if`s of the same kind, `break` and `finish`. An `if` holding
+ * a loop, a call or a prompt stays the interpreter's: such a block can suspend, and a block that
+ * suspends leaves a frame of itself (`runBlock`) that only the interpreter's blocks can resume.
+ */
+export function generatesWhole(s: Stmt): boolean {
+  if (GENERATED_STATEMENTS.has(s.op)) return true;
+  if (s.op !== 'if') return false;
+  const inner = (x: Stmt): boolean => x.op === 'break' || x.op === 'finish' || generatesWhole(x);
+  return s.then.stmts.every(inner) && (s.else === undefined || s.else.stmts.every(inner));
+}
 
 /** A number as JavaScript source, or null when it has no plain literal (not finite, or -0): such a number goes to the table. */
 export function numberLiteral(n: number): string | null {
@@ -103,6 +116,8 @@ class Fn {
   readsTable = false;
   /** It reads entity records by number: it takes the state's records by number once (`R`), kept in step with its table. */
   readsNumbered = false;
+  /** It runs blocks of statements: it takes the watcher's holder once (`W`, `Unit.block`). */
+  watches = false;
   /** How many built-ins given as the interpreter's closures it calls: they read `c.it`, which generated loops then set. */
   closures = 0;
   /** The temporaries holding an element of a loop over a property's list (`Walk`), and what holds it as an argument of a function given inline. */
@@ -193,10 +208,32 @@ export class Unit {
     return this.add(f, `${r.code}return ${r.val};`);
   }
 
-  /** Adds a statement's function of `c`, which returns the signal NORMAL (0); gives its number. */
+  /**
+   * Adds a statement's function of `c` (`generatesWhole`), which returns the signal its blocks end
+   * with as the interpreter's would (NORMAL 0, or BREAK 1 and FINISH 3 from an `if`); gives its number.
+   */
   statement(s: Stmt): number {
     const f = new Fn();
     return this.add(f, `${this.stmt(s, f)}return 0;`);
+  }
+
+  /**
+   * A block of an `if`, as `runBlock` runs it: a step and the watcher (`H.watch`, read at each
+   * statement as `runBlock` reads it) before each statement, and a refusal its statement threw
+   * named by that statement's line (`H.placed`) unless a block inside named it first. A step refused
+   * before a statement began is thrown outside its `try`, so the enclosing block names it, as the
+   * interpreter's does. `break` and `finish` return their signal from the whole function: each block
+   * between it and the statement the interpreter runs would have returned it unchanged.
+   */
+  private block(b: Block, f: Fn): string {
+    f.watches = true;
+    let code = '';
+    b.stmts.forEach((s, i) => {
+      code += 'H.spend();W.statement?.(c.st);';
+      if (s.op === 'break' || s.op === 'finish') code += `return ${s.op === 'break' ? 1 : 3};`;
+      else code += `try {${this.stmt(s, f)}} catch (e) {throw H.placed(e, ${this.value(b.lines[i])});}`;
+    });
+    return code;
   }
 
   /**
@@ -284,7 +321,7 @@ export class Unit {
   /** A function of `c` (or of `params`, arguments of ours after it) with `body`. */
   private add(f: Fn, body: string, params = 'c'): number {
     const temps = f.temps ? `let ${Array.from({ length: f.temps }, (_, i) => `v${i}`).join(', ')};` : '';
-    this.functions.push(`function (${params}) {const E = c.env;${f.readsTable ? 'const S = c.st.e;' : ''}${f.readsNumbered ? 'const R = H.records(c.st);' : ''}${temps}${body}}`);
+    this.functions.push(`function (${params}) {const E = c.env;${f.readsTable ? 'const S = c.st.e;' : ''}${f.readsNumbered ? 'const R = H.records(c.st);' : ''}${f.watches ? 'const W = H.watch;' : ''}${temps}${body}}`);
     return this.functions.length - 1;
   }
 
@@ -315,6 +352,12 @@ export class Unit {
         const cond = this.expr(s.cond, f);
         const reason = this.expr(s.reason, f);
         return `${cond.code}if (${cond.val} !== true) {${reason.code}throw new H.Refusal(${reason.val}, ${this.value(s.rule)});}`;
+      }
+      case 'if': {
+        const cond = this.expr(s.cond, f);
+        const then = this.block(s.then, f);
+        const otherwise = s.else ? this.block(s.else, f) : '';
+        return `${cond.code}if (${cond.val} === true) {${then}}${otherwise === '' ? '' : ` else {${otherwise}}`}`;
       }
       case 'log': {
         if (s.text.op === 'text') {
