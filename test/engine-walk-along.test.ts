@@ -157,8 +157,8 @@ rules: |
   }
 `;
 
-/** The reads of a column taken before a loop, alongside the list it walks. */
-const TAKEN = /v\d+ = k\d+\.get\(v\d+\);/g;
+/** The reads of a column taken before a loop, alongside the list it walks: by the owner, or from its entry in the list's column joined with them (`Unit.taken`). */
+const TAKEN = /v\d+ = (?:k\d+\.get\(v\d+\)|v\d+\[[1-9]\d*\]);/g;
 
 /** A read of one element's property by its id, its default after `??`. */
 const BY_ID = /\(k\d+\.get\(v\d+\) \?\? /;

@@ -149,10 +149,14 @@ type Walk = Along & {
   index: string;
   /** What is taken before the loop: a property's column alongside the list, by the element's property. */
   taken: Map<string, string>;
-  code: string;
+  /** The columns taken before the loop, each by the owner into its temporary, in the order taken. */
+  columns: Array<{ temp: string; column: Map<unknown, unknown> }>;
   /** The walk the list's owner is an element of (`it.cells` in a loop over `c.lines`), if it is one. */
   parent?: Walk;
 };
+
+/** A property's column a loop's list is read from (`Unit.taken`), and the value of an owner with no list. */
+type ListColumn = { column: Map<unknown, unknown>; empty: Value };
 
 /** What a walked loop goes along: the list a property (`field`) gives the entity in the temporary `owner`, or a list of the rules. */
 type Along = { owner: string; field: string } | { list: Value[] };
@@ -174,6 +178,8 @@ export class Unit {
   private readonly alongLists = new Map<Value[], Map<string, Value[] | undefined>>();
   /** The columns of entity numbers made for walks (`numbered`), by what they follow. */
   private readonly numberColumns = new Map<string, unknown>();
+  /** The maps of owners' lists joined with the columns a loop takes (`taken`), by the columns' table entries. */
+  private readonly joins = new Map<string, { joined: Map<unknown, unknown[]>; missing: unknown[] }>();
   /** Whether each function of the pack never gives a list (`scalar`), once asked. */
   private readonly scalarFns = new Map<string, boolean>();
   /** Whether each function of the pack is quiet (`quiet`), once asked. */
@@ -309,7 +315,7 @@ export class Unit {
     };
     if (domain?.op !== 'const' || !Array.isArray(domain.value)) return this.add(f, loop(), 'c, d, out');
     // A domain of the rules' own (every entity of a kind): the parameter walked along it (`Walk`) when it is the domain listed.
-    const walk: Walk = { list: domain.value, index: 'j', taken: new Map(), code: '' };
+    const walk: Walk = { list: domain.value, index: 'j', taken: new Map(), columns: [] };
     f.walks.set('E[0]', walk);
     if (domain.value.every((x) => typeof x === 'string')) f.strings.add('E[0]');
     const walked = loop();
@@ -699,13 +705,13 @@ export class Unit {
    * does. Nothing else reads a context's `it`: a function or pipeline called takes a context of its
    * own, and a context a refusal leaves is not used again.
    */
-  private loop(f: Fn, source: Out, body: (x: string) => string, quiet: boolean, over?: Along, strings = false, parent?: Walk): string {
+  private loop(f: Fn, source: Out, body: (x: string) => string, quiet: boolean, over?: Along, strings = false, parent?: Walk, from?: ListColumn): string {
     const xs = f.temp();
     const i = f.temp();
     const x = f.temp();
     const outer = f.it;
     const closures = f.closures;
-    const walk: Walk | undefined = over && { ...over, index: i, taken: new Map(), code: '', parent };
+    const walk: Walk | undefined = over && { ...over, index: i, taken: new Map(), columns: [], parent };
     if (walk) f.walks.set(x, walk);
     if (strings) f.strings.add(x);
     f.it = x;
@@ -713,14 +719,14 @@ export class Unit {
     f.it = outer;
     f.walks.delete(x);
     f.strings.delete(x);
-    const taken = walk?.code ?? '';
+    const taken = walk === undefined ? `${source.code}${xs} = ${source.val} ?? [];` : this.taken(f, walk, source, xs, from);
     // A quiet body (`quiet`) is refused by nothing but the step budget and changes nothing a refusal leaves: its elements'
     // steps, spent at once when the loop ends (a break's element counted), are refused at the same count (`H.spendMany`).
     const each = quiet ? '' : 'H.spend(); ';
     const spent = quiet ? `H.spendMany(${i} < ${xs}.length ? ${i} + 1 : ${i});` : '';
-    if (f.closures === closures) return `${source.code}${xs} = ${source.val} ?? [];${taken} for (${i} = 0; ${i} < ${xs}.length; ${i}++) {${each}${x} = ${xs}[${i}];${inner}}${spent}`;
+    if (f.closures === closures) return `${taken} for (${i} = 0; ${i} < ${xs}.length; ${i}++) {${each}${x} = ${xs}[${i}];${inner}}${spent}`;
     const saved = f.temp();
-    return `${source.code}${xs} = ${source.val} ?? [];${taken} ${saved} = c.it; for (${i} = 0; ${i} < ${xs}.length; ${i}++) {${each}${x} = ${xs}[${i}]; c.it = ${x};${inner}} c.it = ${saved};${spent}`;
+    return `${taken} ${saved} = c.it; for (${i} = 0; ${i} < ${xs}.length; ${i}++) {${each}${x} = ${xs}[${i}]; c.it = ${x};${inner}} c.it = ${saved};${spent}`;
   }
 
   /**
@@ -734,10 +740,43 @@ export class Unit {
     const owner = f.temp();
     const empty = this.value(source.empty);
     const column = this.hooks.column(source.field);
-    const read = this.walked(f, t.val, source) ?? `(${this.ref(column)}.get(${owner}) ?? ${empty})`;
+    const walked = this.walked(f, t.val, source);
     const parent = f.walks.get(t.val);
+    // A list read from its column is read with the columns the loop takes, in one look-up (`taken`).
+    if (walked === undefined && column instanceof Map) {
+      const owned = { code: `${t.code}${owner} = ${t.val};`, val: empty, fixed: true };
+      return this.loop(f, owned, body, quiet, { owner, field: source.field }, listsOfTexts(column), parent, { column, empty: source.empty });
+    }
+    const read = walked ?? `(${this.ref(column)}.get(${owner}) ?? ${empty})`;
     const list = this.into(f, `${t.code}${owner} = ${t.val};`, read);
     return this.loop(f, list, body, quiet, { owner, field: source.field }, listsOfTexts(column), parent);
+  }
+
+  /**
+   * A walk's list in `xs` and the columns its loop takes (`Walk.columns`), read before the loop. A
+   * list read from its property's column (`from`, its owner in `source.code`) is read with them in
+   * one look-up of the owner, in a map made when the code is of the owner's list and its entry of
+   * each column: the columns are made of the same owners' lists, so an owner with no list has no
+   * entry in any (`missing`). Otherwise each column is looked up by the owner.
+   */
+  private taken(f: Fn, walk: Walk, source: Out, xs: string, from?: ListColumn): string {
+    const owner = 'owner' in walk ? walk.owner : '';
+    const each = walk.columns.map((c) => `${c.temp} = ${this.ref(c.column)}.get(${owner});`).join('');
+    if (from === undefined || walk.columns.length === 0) {
+      const read = from === undefined ? source.val : `(${this.ref(from.column)}.get(${owner}) ?? ${source.val})`;
+      return `${source.code}${xs} = ${read} ?? [];${each}`;
+    }
+    const key = [from.column, ...walk.columns.map((c) => c.column)].map((c) => this.ref(c)).join(' ');
+    let both = this.joins.get(key);
+    if (both === undefined) {
+      const joined = new Map<unknown, unknown[]>();
+      for (const [id, list] of from.column) joined.set(id, [list, ...walk.columns.map((c) => c.column.get(id))]);
+      both = { joined, missing: [from.empty, ...walk.columns.map(() => undefined)] };
+      this.joins.set(key, both);
+    }
+    const e = f.temp();
+    const parts = walk.columns.map((c, i) => `${c.temp} = ${e}[${index(i + 1)}];`).join('');
+    return `${source.code}${e} = ${this.ref(both.joined)}.get(${owner}) ?? ${this.ref(both.missing)};${xs} = ${e}[0] ?? [];${parts}`;
   }
 
   /** The read of property `e` of `target` where `target` is an element walked along (`Walk`): its place in the column taken before the loop. */
@@ -754,7 +793,7 @@ export class Unit {
     if (taken === undefined) {
       taken = f.temp();
       walk.taken.set(e.field, taken);
-      walk.code += `${taken} = ${this.ref(column)}.get(${walk.owner});`;
+      walk.columns.push({ temp: taken, column });
     }
     return `${taken}[${walk.index}]`;
   }
@@ -779,7 +818,7 @@ export class Unit {
     const p = walk.parent;
     if (p === undefined) {
       const column = this.numberColumn(walk.field, [...lists.keys()], numbers);
-      return column && `${this.take(f, walk, walk.owner, column, `# ${walk.field}`)}[${walk.index}]`;
+      return column && `${this.take(f, walk, column, `# ${walk.field}`)}[${walk.index}]`;
     }
     // A list of an element walked along a list: its numbers, for each element of the outer list, taken along that one.
     if ('list' in p) {
@@ -792,7 +831,7 @@ export class Unit {
       const each = (outerLists.get(id) ?? []).map(numbers);
       return each.every((n) => n !== undefined) ? (each as number[][]) : undefined;
     });
-    return column && `${this.take(f, p, p.owner, column, `# ${p.field} ${walk.field}`)}[${p.index}][${walk.index}]`;
+    return column && `${this.take(f, p, column, `# ${p.field} ${walk.field}`)}[${p.index}][${walk.index}]`;
   }
 
   /** The numbers of the entities of `list`, in order, or undefined where one has none. */
@@ -828,13 +867,13 @@ export class Unit {
     return made;
   }
 
-  /** A temporary holding `column`'s entry for the entity in `owner`, taken once before `walk`'s loop. */
-  private take(f: Fn, walk: Walk, owner: string, column: Map<unknown, unknown>, key: string): string {
+  /** A temporary holding `column`'s entry for the entity in `walk`'s owner, taken once before its loop. */
+  private take(f: Fn, walk: Walk, column: Map<unknown, unknown>, key: string): string {
     let taken = walk.taken.get(key);
     if (taken === undefined) {
       taken = f.temp();
       walk.taken.set(key, taken);
-      walk.code += `${taken} = ${this.ref(column)}.get(${owner});`;
+      walk.columns.push({ temp: taken, column });
     }
     return taken;
   }
