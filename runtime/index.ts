@@ -26,7 +26,12 @@ export { display } from './values.ts';
 export { playDriven, type DrivenEnd, type Picker } from './drivenPlayout.ts';
 
 
-/** A state loaded from JSON made ready to play with `pack`, by the engine given (else the default). */
+/**
+ * A state loaded from JSON made ready to play with `pack`, by the engine given (else the default).
+ * A state whose entity table was edited by hand (a record replaced or written outside the rules) must
+ * be attached again before it is played on: the generated code reads records by entity number from
+ * an array kept in step only with the runtime's own writes (`recordsByNumber`), which this drops.
+ */
 export function attach(pack: CompiledPack, state: GameState, engine?: EngineName): GameState {
   forgetHolders(state);
   return attachProgram(programOf(pack, engine), state);
