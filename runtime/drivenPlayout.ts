@@ -31,7 +31,12 @@ import type { ApplyResult, GameState } from './types.ts';
  * A pack with an `anytime` action is stepped: its choice asks the prompt again from a frame.
  */
 
-/** The place of the choice to make among `n` listed for `player` (`playoutChoices`' order), or -1 to stop before it. */
+/**
+ * The place of the choice to make among `n` listed for `player` (`playoutChoices`' order), or -1 to
+ * stop before it. The state and its `prompt` are valid only during the call: a drive reuses one
+ * prompt object for the offers it meets and plays the state on in place, so a picker that keeps
+ * either past its call must copy it.
+ */
 export type Picker = (n: number, player: string) => number;
 
 /** How a driven playout ended, and how many choices it made: over, stopped by the picker, at a prompt with no choice, or refused. */

@@ -36,7 +36,9 @@ export interface Agent {
   /**
    * For an agent whose pick needs nothing of the choices but their number: the place of the one it
    * picks among `count`, the choices of `player` in their listed order, as `choose` would pick it.
-   * A game in playout mode then shows it no choice (`playoutChoices`).
+   * A game in playout mode then shows it no choice (`playoutChoices`). Driven (`playDriven`), the
+   * state and its `prompt` are valid only during the call (one prompt object is reused for the
+   * offers of a drive, the state played on in place): an agent that keeps either must copy it.
    */
   index?(state: GameState, count: number, player: string): number;
 }
