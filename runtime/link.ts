@@ -1,7 +1,7 @@
 import { BUILTINS, checkSum, positionIn } from './builtins.ts';
 import { cloneJson, recordsByNumber, sameValue, writableRecord } from './clone.ts';
 import type { ActionDef, Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
-import { checkCount, checkList, checkNumber, checkText, placed, rangeOf, spend } from './budget.ts';
+import { checkCount, checkList, checkNumber, checkText, placed, rangeOf, refuse, spend } from './budget.ts';
 import { emptied, exprCtx, innerCtx, locals, pipelineWith, runBlock, runEmit, runFor, runPipeline, runRepeat, watch } from './engine.ts';
 import { whereCodeAllowed } from './codegen/codeAllowed.ts';
 import { generatesWhole, Unit } from './codegen/emit.ts';
@@ -27,7 +27,7 @@ import { display, shuffleInPlace } from './values.ts';
  */
 function writableFor(c: RunCtx, id: Value, what: string, stale: ReadonlyMap<string, Stale> | undefined, field: string): Record<string, Value> {
   const rec = typeof id === 'string' ? writableRecord(c.st, id, field) : undefined;
-  if (!rec) throw new Refusal(`${what} is none here, so it has no fields to change`);
+  if (!rec) refuse(`${what} is none here, so it has no fields to change`);
   if (stale) {
     const s = stale.get(c.prog.pack.kindOf(id as string)!);
     if (s) roleWritten(c.st, s, rec);
@@ -503,7 +503,7 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
         const what = s.list.what;
         return (c) => {
           const xs = list(c);
-          if (!xs.length) throw new Refusal(`cannot draw from ${what}: it is empty`);
+          if (!xs.length) refuse(`cannot draw from ${what}: it is empty`);
           c.env[slot] = (fromTop ? xs.shift() : xs.pop()) as Value;
           return NORMAL;
         };

@@ -2,7 +2,7 @@ import type { CompiledPack } from './compiled.ts';
 import type { GameState, Value } from './types.ts';
 import { isPlayerId, seatOf } from './players.ts';
 import { nextRandom } from './rng.ts';
-import { Refusal } from './refusal.ts';
+import { refuse } from './budget.ts';
 
 /** A value as a player reads it: entities by their name, lists comma-separated. */
 export function display(pack: CompiledPack, v: Value, lang = displayLanguage(pack)): string {
@@ -60,6 +60,6 @@ export function takeForced(st: GameState, fits: (v: Value) => boolean, what: str
   if (!queue?.length) return undefined;
   const v = queue.shift()!;
   if (!queue.length) delete st.forced;
-  if (!fits(v)) throw new Refusal(`the forced result ${JSON.stringify(v)} is not ${what}`);
+  if (!fits(v)) refuse(`the forced result ${JSON.stringify(v)} is not ${what}`);
   return v;
 }

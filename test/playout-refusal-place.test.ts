@@ -8,9 +8,16 @@ import { apply, legalChoices, newGame, playDriven, playoutChoices, type Compiled
 import { compileOk } from './helpers/inlinePack.ts';
 
 const rules = `kinds:
+  spot:
+    state:
+      hits: number
   game:
     state:
       n: number
+      target: spot?
+      pile: list<number>
+entities:
+  - spot: s1
 rules: |
   action deep "Deep" {
     for i in 1..3 {
@@ -35,11 +42,30 @@ rules: |
     }
     game.n = game.n + 100 * count(1..1000000000)
   }
+  action poke "Poke" {
+    game.n += 1
+    if game.n > 0 {
+      game.target.hits += 1
+    }
+  }
+  action pull "Pull" {
+    game.n += 1
+    if game.n > 0 {
+      draw x from game.pile
+      game.n += x
+    }
+  }
+  action guess "Guess" {
+    game.n += 1
+    if game.n > 0 {
+      game.n += random(3)
+    }
+  }
   action rest "Rest" { }
   flow {
     loop max 3 {
       for p in players {
-        turn p { offer p: deep, long, after, rest }
+        turn p { offer p: deep, long, after, poke, pull, guess, rest }
       }
     }
   }
@@ -57,14 +83,21 @@ const cases: Array<[action: string, at: string, reason: RegExp]> = [
   ['long', lineOf('repeat 3000000'), /step budget/],
   // A statement after a loop that has finished: the statement running is the one after it.
   ['after', lineOf('100 * count'), /range budget/],
+  // Checks of the rules themselves, not budgets: a write through none, a draw from an empty pile,
+  // a result a scenario forced (\`rolls:\`, the state's \`forced\`) that the draw cannot have.
+  ['poke', lineOf('game.target.hits += 1'), /is none here/],
+  ['pull', lineOf('draw x from game.pile'), /cannot draw from game\.pile/],
+  ['guess', lineOf('random(3)'), /the forced result 7 is not a number from 1 to 3/],
 ];
 
 function refusedBy(pack: CompiledPack, engine: 'generated' | 'interpreter', action: string): { stepped: unknown; driven: unknown } {
   const st = newGame(pack, { players: 2, seed: 1, engine });
+  st.forced = [7];
   const r = apply(st, legalChoices(st).find((c) => c.action === action)!.id);
   const stepped = r.ok ? null : { reason: r.reason, rule: r.rule, budget: r.budget };
   // Driven: rest, then the other player takes `action` at the prompt the drive lists.
   const game = newGame(pack, { players: 2, seed: 1, engine });
+  game.forced = [7];
   playoutChoices(game);
   const names = legalChoices(game).map((c) => c.action);
   const end = playDriven(game, (_n, player) => (player === 'p1' ? names.indexOf('rest') : names.indexOf(action)));
