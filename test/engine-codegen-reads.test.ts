@@ -8,9 +8,12 @@
  * - where that list is walked (`Walk`), the record is read from the state's records by number, by a
  *   number found when the code was made, kept in step with the table through writes, refusals put
  *   back and new games;
- * - a loop whose body can be refused by nothing but the step budget (`Unit.quiet`) spends its
- *   elements' steps when it ends (`H.spendMany`): a listing takes the same steps, and one that runs
- *   out of budget is refused with the same reason at the same count, one past the budget.
+ * - a loop whose body can be refused by nothing but the step budget, a step at a time
+ *   (`Unit.quiet`), spends its elements' steps when it ends (`H.spendMany`): a listing takes the
+ *   same steps, and one that runs out of budget is refused with the same reason at the same count,
+ *   one past the budget; a body with something that spends many steps in one call (`in`, `-` on
+ *   lists, `position`) spends each as it goes, the count at a refusal then as far past the budget
+ *   as that call took it, on both engines.
  */
 import { describe, expect, it } from 'vitest';
 import { STEP_BUDGET, stepsTaken, withStepBudget } from '../runtime/budget.ts';
@@ -177,6 +180,40 @@ describe('a quiet loop spends its steps when it ends', () => {
     });
     expect(byGen).toBe(byRef);
     expect(byGen).toMatch(/step budget/);
+  });
+
+  it('spends each step as it goes where its body spends many steps in one call, refused at the same count past the budget', () => {
+    // `game.xs` is 1,000 numbers, `game.ys` 1,000 to 2,000 others: the first `any` looks through all of `game.ys` for each
+    // element, and runs out of the budget inside a call that looks at a whole list, with the count that call leaves.
+    const spin = (ys: number, cond: string) =>
+      compileOk(`kinds:
+  game:
+    state:
+      n: number
+      xs: list<number>
+      ys: list<number>
+rules: |
+  setup {
+    game.xs = 1..1000
+    game.ys = 1001..${1000 + ys}
+  }
+  action spin(k: number in 1..3) "Spin {k}" {
+    require not any(game.xs, ${cond}) else "never"
+    game.n = k
+  }
+  action rest "Rest" { }
+  flow {
+    for p in players {
+      turn p { offer p: spin, rest }
+    }
+  }
+`);
+    for (const [ys, cond] of [[1234, 'it in game.ys'], [2001, 'it in game.ys'], [1500, 'count(game.ys - [it]) == 0'], [2000, 'position(game.ys, it) > 0']] as const) {
+      const [gen, ref] = ENGINES.map((engine) => listed(spin(ys, cond), engine));
+      expect(gen, cond).toEqual(ref);
+      expect(gen.values, cond).toMatch(/step budget/);
+      expect(gen.steps, cond).toBeGreaterThan(STEP_BUDGET + 1);
+    }
   });
 
   it('spends each step as it goes where its body could be refused otherwise, so the step budget still refuses first', () => {

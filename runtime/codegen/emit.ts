@@ -22,8 +22,12 @@ const INLINE_BUILTINS = new Set(['count', 'sum', 'any', 'all', 'min', 'max', 'lo
 /** Built-ins given inline that never give a list: counts, sums, truths, numbers. */
 const SCALAR_BUILTINS = new Set(['count', 'sum', 'any', 'all', 'min', 'max', 'position', 'adjacent', 'abs']);
 
-/** Built-ins given inline that are refused by nothing but the step budget (`Unit.quiet`): not `sum`, whose total is checked. */
-const QUIET_BUILTINS = new Set(['count', 'any', 'all', 'min', 'max', 'lowest', 'highest', 'first', 'last', 'at', 'position', 'take', 'neighbours', 'adjacent', 'abs']);
+/**
+ * Built-ins given inline that are refused by nothing but the step budget, a step at a time
+ * (`Unit.quiet`): not `sum`, whose total is checked, nor `position`, which spends the list's length
+ * in one call.
+ */
+const QUIET_BUILTINS = new Set(['count', 'any', 'all', 'min', 'max', 'lowest', 'highest', 'first', 'last', 'at', 'take', 'neighbours', 'adjacent', 'abs']);
 
 /** Whether a property's column (by entity) holds lists of texts alone: each element of each is a text. */
 function listsOfTexts(column: unknown): boolean {
@@ -639,11 +643,14 @@ export class Unit {
   }
 
   /**
-   * Whether evaluating `e` can be refused by nothing but the step budget, and changes nothing but
-   * the rule's locals and `it`: no arithmetic (refused where it overflows), no text or joined list
-   * (their budgets), no range, no call of the interpreter's closures, pipelines or functions not
-   * given inline. A loop over such a body (`loop`) spends its steps when it ends: were the budget
-   * to run out inside, nothing in between could be refused otherwise or be seen after the refusal.
+   * Whether evaluating `e` can be refused by nothing but the step budget, a step at a time, and
+   * changes nothing but the rule's locals and `it`: no arithmetic (refused where it overflows), no
+   * text or joined list (their budgets), no range, no call of the interpreter's closures, pipelines
+   * or functions not given inline, and nothing that spends many steps in one call (`in`, `-` on
+   * lists, `position`: one past the budget there leaves the count as far past as the call's spend
+   * reached, which a count spent at the loop's end cannot know). A loop over such a body (`loop`)
+   * spends its steps when it ends: were the budget to run out inside, nothing in between could be
+   * refused otherwise or be seen after the refusal, and the count is one past the budget either way.
    */
   private quiet(e: Expr): boolean {
     switch (e.op) {
@@ -667,13 +674,11 @@ export class Unit {
       case 'or':
       case '==':
       case '!=':
-      case 'in':
       case '<':
       case '<=':
       case '>':
       case '>=':
       case '%':
-      case 'without':
         return this.quiet(e.left) && this.quiet(e.right);
       case 'if':
         return this.quiet(e.cond) && this.quiet(e.then) && this.quiet(e.else);
