@@ -141,11 +141,11 @@ class Fn {
 }
 
 /**
- * A loop over the list a property gives an entity (`line.cells`), walked element by element: a
- * property of the element read in the loop (`it.lines`) is found in a column made once of that
+ * A loop over the list a property gives an entity (`g.members`), walked element by element: a
+ * property of the element read in the loop (`it.groups`) is found in a column made once of that
  * property of each element of each entity's list, in order (`Unit.alongside`), taken once before
  * the loop and read by the loop's index, where each element's read was one more look-up by its id.
- * A loop over a list of the rules' own (`cells`, a list written out) is walked so too, along
+ * A loop over a list of the rules' own (a kind's entities, a list written out) is walked so too, along
  * that list's own column of the property (`Unit.alongList`), which needs nothing taken.
  */
 type Walk = Along & {
@@ -155,7 +155,7 @@ type Walk = Along & {
   taken: Map<string, string>;
   /** The columns taken before the loop, each by the owner into its temporary, in the order taken. */
   columns: Array<{ temp: string; column: Map<unknown, unknown> }>;
-  /** The walk the list's owner is an element of (`it.cells` in a loop over `c.lines`), if it is one. */
+  /** The walk the list's owner is an element of (`it.members` in a loop over `x.groups`), if it is one. */
   parent?: Walk;
 };
 
