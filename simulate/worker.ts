@@ -25,11 +25,13 @@ export interface Chunk {
    */
   claims?: Int32Array;
   /**
-   * Where a worker thread sends its games as it plays them, a batch every SEND_MS: the run's thread
-   * reads them between its own games, so that at the end only the last few are still to be copied
-   * over (all of a thread's games in one message at its end took 2–3 ms of the run's wall time with
-   * every other thread done, the copy on both sides: about 1.6 ms for 100 games of 2 players). The
-   * order of the games is the seeds' in the end whichever way they came.
+   * Where a worker thread sends its games as it plays them, a batch every SEND_MS. The run's thread
+   * reads them when it yields between its own games, every HEAR_MS once every worker thread has
+   * begun (simulate/run.ts), and as they come once its own games are done: at the end only the batches
+   * of its last HEAR_MS and its answer's games are still to be copied over, not all of the thread's
+   * (all of a thread's games in one message at its end took 2–3 ms of the run's wall time with every
+   * other thread done, the copy on both sides: about 1.6 ms for 100 games of 2 players). The order
+   * of the games is the seeds' in the end whichever way they came.
    */
   results?: MessagePort;
 }
