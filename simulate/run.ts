@@ -13,7 +13,7 @@ import type { AgentKind } from '../runtime/agents.ts';
 import { compiledPack, readPackContent, type PackContent } from './packContent.ts';
 import type { GameSummary } from './playout.ts';
 import { leaseWorkers, type Lease } from './warmPool.ts';
-import { begun, emptySpan, playChunk, sharedClaims, sharedClock, stopClaims, type Chunk, type ChunkPlayed, type ThreadSpan } from './worker.ts';
+import { begun, emptySpan, END, playChunk, sharedClaims, sharedClock, stopClaims, type Chunk, type ChunkPlayed, type ResultsMessage, type ThreadSpan } from './worker.ts';
 
 export interface SimulationOptions {
   games: number;
@@ -117,23 +117,19 @@ export async function simulate(source: PackSource, o: SimulationOptions): Promis
   };
   const spans: Array<ThreadSpan & { back: number }> = [];
   const own = emptySpan();
-  // A worker thread's games come in batches as it plays them (Chunk.results) and the rest with its
-  // answer, by two channels that keep no order between them: its answer says how many it sent.
+  // A worker thread's games come in batches as it plays them (Chunk.results), then `END`, and the
+  // rest with its answer, by two channels that keep no order between them. The pool hears of a
+  // thread's error, not of a thread that stops without one: its port closing before `END` says so.
   const worker = (): Promise<GameSummary[]> => {
     const { port1: inbox, port2: results } = new MessageChannel();
     const got: GameSummary[] = [];
-    let sent = Infinity;
-    let allSent!: () => void;
-    const allCame = new Promise<void>((resolve) => (allSent = resolve));
-    inbox.on('message', (batch: GameSummary[]) => {
-      got.push(...batch);
-      if (got.length >= sent) allSent();
+    const allCame = new Promise<void>((resolve, reject) => {
+      inbox.on('message', (m: ResultsMessage) => (m === END ? resolve() : void got.push(...m)));
+      inbox.on('close', () => reject(new Error('a worker thread stopped without answering')));
     });
-    return (lease!.pool.run({ ...chunk, results }, { transferList: [results] }) as Promise<ChunkPlayed>)
-      .then(async (answer) => {
-        sent = answer.sent;
-        if (got.length >= sent) allSent();
-        await allCame;
+    const answered = lease!.pool.run({ ...chunk, results }, { transferList: [results] }) as Promise<ChunkPlayed>;
+    return Promise.all([answered, allCame])
+      .then(([answer]) => {
         spans.push({ ...answer.span, back: sharedClock() });
         return got.concat(answer.games);
       })

@@ -151,6 +151,10 @@ let kept: Kept | undefined;
 /** Threads lent to one run, to give back when it ends. */
 export interface Lease {
   pool: Tinypool;
+  /**
+   * Gives the threads back; those of a failed run are stopped, and not waited for: a thread that
+   * exited without an error is still the pool's, and tinypool's destroy waits for its exit forever.
+   */
   release(failed: boolean): Promise<void>;
 }
 
@@ -171,7 +175,13 @@ export async function leaseWorkers(content: PackContent, pack: CompiledPack, thr
   if (kept && (kept.key !== key || kept.failed) && kept.users > 0) {
     // Another run holds other threads: this run gets its own, stopped when it ends.
     const pool = start();
-    return { pool, release: () => pool.destroy() };
+    return {
+      pool,
+      async release(failed) {
+        const stopped = pool.destroy();
+        if (!failed) await stopped;
+      },
+    };
   }
   if (kept && (kept.key !== key || kept.failed)) {
     await kept.pool.destroy();
@@ -189,7 +199,7 @@ export async function leaseWorkers(content: PackContent, pack: CompiledPack, thr
       if (k.users > 0) return;
       if (k.failed) {
         if (kept === k) kept = undefined;
-        await k.pool.destroy();
+        void k.pool.destroy();
         return;
       }
       k.idle = setTimeout(() => {

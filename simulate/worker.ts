@@ -25,13 +25,16 @@ export interface Chunk {
    */
   claims?: Int32Array;
   /**
-   * Where a worker thread sends its games as it plays them, a batch every SEND_MS. The run's thread
-   * reads them when it yields between its own games, every HEAR_MS once every worker thread has
-   * begun (simulate/run.ts), and as they come once its own games are done: at the end only the batches
-   * of its last HEAR_MS and its answer's games are still to be copied over, not all of the thread's
-   * (all of a thread's games in one message at its end took 2–3 ms of the run's wall time with every
-   * other thread done, the copy on both sides: about 1.6 ms for 100 games of 2 players). The order
-   * of the games is the seeds' in the end whichever way they came.
+   * Where a worker thread sends its games as it plays them, a batch every SEND_MS, and last `END`,
+   * once it is done with the chunk, played or failed. The run's thread reads them when it yields
+   * between its own games, every HEAR_MS once every worker thread has begun (simulate/run.ts), and
+   * as they come once its own games are done: at the end only the batches of its last HEAR_MS and
+   * its answer's games are still to be copied over, not all of the thread's (all of a thread's games
+   * in one message at its end took 2–3 ms of the run's wall time with every other thread done, the
+   * copy on both sides: about 1.6 ms for 100 games of 2 players). The order of the games is the
+   * seeds' in the end whichever way they came. The port closing before `END` came is the thread
+   * gone without answering (terminated, or exited with no error for the pool to hear): a port closes
+   * when the thread holding it stops.
    */
   results?: MessagePort;
 }
@@ -96,10 +99,19 @@ export interface ThreadSpan {
 export interface ChunkPlayed {
   /** Its games not sent through the chunk's `results` already: with no `results`, all of them. */
   games: GameSummary[];
-  /** How many of its games it sent through `results` before answering. */
-  sent: number;
   span: ThreadSpan;
 }
+
+/**
+ * A worker thread's last message through a chunk's `results`: every batch came before it. A port's
+ * messages come in order, and all those sent before it closed come before its `'close'` (on Node 20,
+ * whether it was closed, collected or its thread exited): so a port collected in the thread after it
+ * answered, which closes it too, is not taken for the thread gone.
+ */
+export const END = 'end';
+
+/** What comes through a chunk's `results`: batches of games, then `END`. */
+export type ResultsMessage = GameSummary[] | typeof END;
 
 /**
  * The one game loop of simulations, whatever thread runs it: plays the chunk's games this thread
@@ -153,18 +165,20 @@ export function chunkPlayer(data: SimulationWorkerData, sendMs = SEND_MS): (chun
     const send = port
       ? (_: number, games: readonly GameSummary[]) => {
           if (performance.now() - sentAt < sendMs) return;
-          port.postMessage(games.slice(sent));
+          port.postMessage(games.slice(sent) satisfies ResultsMessage);
           sent = games.length;
           sentAt = performance.now();
         }
       : undefined;
     try {
       const games = await playChunk(pack, chunk, send, span);
-      return { games: games.slice(sent), sent, span };
+      return { games: games.slice(sent), span };
     } catch (e) {
       // The other threads stop claiming at once, not when the run's thread hears of the failure.
       stopClaims(chunk);
       throw e;
+    } finally {
+      port?.postMessage(END satisfies ResultsMessage);
     }
   };
 }

@@ -15,7 +15,7 @@ import { study, wilson } from '../simulate/study.ts';
 import { playGame, type GameSummary } from '../simulate/playout.ts';
 import { simulate, type RunTimeline } from '../simulate/run.ts';
 import { compiledPack, readPackContent } from '../simulate/packContent.ts';
-import { begun, chunkPlayer, claimedSeeds, playChunk, sharedClaims } from '../simulate/worker.ts';
+import { begun, chunkPlayer, claimedSeeds, END, playChunk, sharedClaims, type ResultsMessage } from '../simulate/worker.ts';
 import { packForm } from '../runtime/transfer.ts';
 import { MessageChannel } from 'node:worker_threads';
 import { sweepPack } from '../simulate/sweep.ts';
@@ -239,24 +239,27 @@ describe('simulate', () => {
     expect(alone.threads[0].back).toBeLessThanOrEqual(alone.end);
   });
 
-  // A worker thread sends its games in batches as it plays them (Chunk.results), the rest with its
-  // answer; here a batch after each game, so that every game comes by the port whatever the machine's speed.
-  it('a worker thread sends its games as it plays them: with those of its answer, the games of this thread, in order', async () => {
+  // A worker thread sends its games in batches as it plays them (Chunk.results), then END, the rest
+  // with its answer; here a batch after each game, so that every game comes by the port whatever the
+  // machine's speed.
+  it('a worker thread sends its games as it plays them, then says it is done: with those of its answer, the games of this thread, in order', async () => {
     const tiny = readPackContent(join(import.meta.dirname, 'packs', 'tiny'));
     const play = chunkPlayer({ pack: packForm(compiledPack(tiny)) }, 0);
     const seeds = [7, 8, 9, 10, 11];
     const base = { players: 2, seeds, agents: ['random' as AgentKind], maxSteps: 10_000 };
     const { port1, port2 } = new MessageChannel();
     onTestFinished(() => port1.close());
-    const batches: GameSummary[][] = [];
-    port1.on('message', (b: GameSummary[]) => batches.push(b));
+    const messages: ResultsMessage[] = [];
+    port1.on('message', (m: ResultsMessage) => messages.push(m));
     const claims = sharedClaims();
     const answer = await play({ ...base, claims, results: port2 });
     // The run's thread yields less often once it reads here that every worker thread has begun.
     expect(begun({ ...base, claims })).toBe(1);
-    while (batches.length < answer.sent) await new Promise((resolve) => setImmediate(resolve));
-    expect(answer.sent).toBe(seeds.length);
+    while (!messages.includes(END)) await new Promise((resolve) => setImmediate(resolve));
     expect(answer.games).toEqual([]);
+    expect(messages.pop()).toBe(END);
+    const batches = messages.filter((m) => m !== END);
+    expect(batches).toHaveLength(messages.length);
     expect(batches.map((b) => b.length)).toEqual(seeds.map(() => 1));
     expect(batches.flat()).toEqual(await playChunk(compiledPack(tiny), base));
   });
@@ -269,13 +272,20 @@ describe('simulate', () => {
     expect(await simulate(content, { ...options, workers: 2 })).toEqual(await simulate(content, { ...options, workers: 1 }));
   });
 
-  // A worker thread that fails stops the others claiming games itself, before this thread hears of it.
-  it('a worker thread that fails leaves no game to claim', async () => {
+  // A worker thread that fails stops the others claiming games itself, before this thread hears of it,
+  // and says it is done with its results port: the port closing without that is the thread gone.
+  it('a worker thread that fails leaves no game to claim, and says it is done', async () => {
     const tiny = readPackContent(join(import.meta.dirname, 'packs', 'tiny'));
     const play = chunkPlayer({ pack: packForm(compiledPack(tiny)) });
+    const { port1, port2 } = new MessageChannel();
+    onTestFinished(() => port1.close());
+    const messages: ResultsMessage[] = [];
+    port1.on('message', (m: ResultsMessage) => messages.push(m));
     const chunk = { players: 2, seeds: [1, 2, 3], agents: ['no-such-bot' as AgentKind], maxSteps: 10_000, claims: sharedClaims() };
-    await expect(play(chunk)).rejects.toThrow();
+    await expect(play({ ...chunk, results: port2 })).rejects.toThrow();
     expect([...claimedSeeds(chunk)]).toEqual([]);
+    while (!messages.length) await new Promise((resolve) => setImmediate(resolve));
+    expect(messages).toEqual([END]);
   });
 
   // The CLI reads the folder once and gives the simulation what it read: the pack it checked and
