@@ -264,12 +264,21 @@ describe('simulate', () => {
     expect(batches.flat()).toEqual(await playChunk(compiledPack(tiny), base));
   });
 
-  // The games a worker sends in batches are put back with the rest in seed order: Small World's games
-  // take long enough that the worker thread sends some before its answer on any machine of today.
+  // The games a worker sends in batches are put back with the rest in seed order. A worker thread
+  // sends what it has played once 10 ms of its task have gone by (SEND_MS), and 10 games of Small
+  // World take longer than that on any machine of today (~4.5 CPU-ms a game, simulate/run.ts): a run
+  // where it played as many sent some through the port. A cold worker thread may begin when this one
+  // has played most games (once, on a busy 2-core machine: none in the first run, 13 in the next), so
+  // runs are played until one is.
   it('gives the same games on one thread and on two when the worker thread sends them in batches', async () => {
     const content = readPackContent(dir);
-    const options = { games: 24, players: 2, seed: 40, agents: ['random' as const], maxSteps: 5000 };
-    expect(await simulate(content, { ...options, workers: 2 })).toEqual(await simulate(content, { ...options, workers: 1 }));
+    const options = { games: 60, players: 2, seed: 40, agents: ['random' as const], maxSteps: 5000 };
+    const alone = await simulate(content, { ...options, workers: 1 });
+    let workerGames = 0;
+    for (let run = 0; run < 8 && workerGames < 10; run++) {
+      expect(await simulate(content, { ...options, workers: 2, onTimeline: (t) => (workerGames = t.threads[1].games) })).toEqual(alone);
+    }
+    expect(workerGames).toBeGreaterThanOrEqual(10);
   });
 
   // A worker thread that fails stops the others claiming games itself, before this thread hears of it,
