@@ -31,7 +31,8 @@
  *   the runs are timed with both threads warm. Wall time is the one figure that says what the second
  *   core gives, so it needs a quiet machine; games a CPU-second (all threads, V8's own included)
  *   say what the split wastes on a busy one too; the load average is in the section's title, and the
- *   share of the cores other processes took during the runs has a row per seat count (/proc/stat).
+ *   share of the machine's cores everything else took during the runs (other processes, interrupts)
+ *   has a row per seat count (/proc/stat, of its cores there).
  *   Where a 2-thread run's time goes: each playing thread's CPU against its wall time, and V8's
  *   helper threads' CPU against theirs (bench/threadCpu.ts); each thread's time a game in its games
  *   against this thread's alone (what both cores playing costs a game), when each thread began its
@@ -322,29 +323,34 @@ if (runs('simulations')) {
   // figure that a busy machine leaves as a quiet one would give it. The pack's content is read once,
   // as `rulebook simulate` reads it: a run times its games, not reading the folder again.
   // The machine's CPU time too (Linux's /proc/stat, in its 10 ms ticks): less this process's, what
-  // other processes took meanwhile. One thread leaves them a free core; two threads lose to them about
-  // half their time, so a 2-thread ratio says what the second core gives only when that share is ~0.
-  const machineBusyMs = () => {
+  // everything else took meanwhile (other processes, interrupts, a hypervisor's steal). One thread
+  // leaves it a free core; two threads lose to it about half their time, so a 2-thread ratio says what
+  // the second core gives only when that share is ~0. The share is of the cores /proc/stat sums (a
+  // `cpuN` line each), which this process's affinity or container may not all let it use
+  // (availableParallelism()).
+  const machineBusy = () => {
     try {
-      const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+      const lines = readFileSync('/proc/stat', 'utf8').split('\n');
+      const f = lines[0].trim().split(/\s+/).slice(1).map(Number);
       // user, nice, system, irq, softirq, steal: all but idle and iowait.
-      return (f[0] + f[1] + f[2] + f[5] + f[6] + f[7]) * 10;
+      return { ms: (f[0] + f[1] + f[2] + f[5] + f[6] + f[7]) * 10, cores: lines.filter((l) => /^cpu\d+\s/.test(l)).length };
     } catch {
       return undefined;
     }
   };
+  const statCores = machineBusy()?.cores;
   const run = async (players: number, workers: number, games = SW_GAMES) => {
     const threads = threadTimes();
-    const busy = machineBusyMs();
+    const busy = machineBusy();
     const cpu = process.cpuUsage();
     const t = performance.now();
     let timeline: RunTimeline | undefined;
     await simulate(content, { games, players, seed: 1, agents: ['random'], maxSteps: 5000, workers, onTimeline: (x) => (timeline = x) });
     const wall = performance.now() - t;
     const d = process.cpuUsage(cpu);
-    const busyAfter = machineBusyMs();
+    const busyAfter = machineBusy();
     const after = threadTimes();
-    const others = busy === undefined || busyAfter === undefined ? undefined : Math.max(0, busyAfter - busy - (d.user + d.system) / 1000) / (availableParallelism() * wall);
+    const others = busy === undefined || busyAfter === undefined || !busy.cores ? undefined : Math.max(0, busyAfter.ms - busy.ms - (d.user + d.system) / 1000) / (busy.cores * wall);
     return { wall, cpu: (d.user + d.system) / 1000, split: threads && after ? threadSplit(threads, after) : undefined, timeline: timeline!, others };
   };
   // Both threads' code warmed alike before any run is timed (the start is the rows above): each
@@ -388,7 +394,7 @@ if (runs('simulations')) {
     const others = (xs: typeof one) => xs.map((x) => x.others).filter((x): x is number => x !== undefined);
     if (others(one).length && others(two).length) {
       rows.push({
-        figure: `${players} players: other processes' CPU during the runs, of all ${availableParallelism()} cores (median)`,
+        figure: `${players} players: everything else's CPU during the runs (other processes, interrupts), of the ${statCores} cores of /proc/stat (median)`,
         value: `${(100 * median(others(one))).toFixed(1)}% · ${(100 * median(others(two))).toFixed(1)}%`,
         ratio: `1 thread · 2 threads; in one run at most ${(100 * Math.max(...others(one), ...others(two))).toFixed(1)}%`,
       });
