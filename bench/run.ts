@@ -426,33 +426,46 @@ if (runs('simulations')) {
       return { before: s.first - start, between: s.last - s.first - s.playing, after: end - s.last, back: s.back - s.last };
     };
     const med = (xs: typeof one, f: (x: (typeof one)[number]) => number) => median(xs.map(f));
-    const gaps = (k: number) => (['before', 'between', 'after'] as const).map((g) => med(two, (x) => idle(x, k)[g]).toFixed(1)).join(' · ');
+    // A thread's own figures are of the runs it played games in: one that played none has no first
+    // game or last (its span's 0s) and no time a game, and says so rather than a median of those.
+    const playedIn = (xs: typeof one, k: number) => xs.filter((x) => x.timeline.threads[k].games > 0);
+    const runsOf = (played: typeof one, xs: typeof one) => (played.length < xs.length ? ` (${played.length} of ${xs.length} runs)` : '');
+    const ofPlayed = (xs: typeof one, k: number, f: (x: (typeof one)[number]) => number, digits: number) => {
+      const played = playedIn(xs, k);
+      return played.length ? `${med(played, f).toFixed(digits)}${runsOf(played, xs)}` : 'no game';
+    };
+    const gaps = (k: number) => (['before', 'between', 'after'] as const).map((g) => ofPlayed(two, k, (x) => idle(x, k)[g], 1)).join(' · ');
     rows.push({
       figure: `${players} players, 2 threads: ms a game in its games, this thread · the worker`,
-      value: `${med(two, (x) => perGame(x, 0)).toFixed(2)} · ${med(two, (x) => perGame(x, 1)).toFixed(2)}`,
-      ratio: `1 thread: ${med(one, (x) => perGame(x, 0)).toFixed(2)} (between games ${med(one, (x) => idle(x, 0).between).toFixed(1)} ms)`,
+      value: `${ofPlayed(two, 0, (x) => perGame(x, 0), 2)} · ${ofPlayed(two, 1, (x) => perGame(x, 1), 2)}`,
+      ratio: `1 thread: ${ofPlayed(one, 0, (x) => perGame(x, 0), 2)} (between games ${ofPlayed(one, 0, (x) => idle(x, 0).between, 1)} ms)`,
     });
     // The same per game in CPU time, each thread's own (bench/threadCpu.ts), which the other processes of a busy machine leave as it is.
     const cpuPerGame = (x: (typeof one)[number], k: number) => (k === 0 ? x.split!.main : (x.split!.workers[k - 1] ?? 0)) / x.timeline.threads[k].games;
     if (s1.length && s2.length) {
       rows.push({
         figure: `${players} players, 2 threads: CPU-ms a game, this thread · the worker`,
-        value: `${med(two, (x) => cpuPerGame(x, 0)).toFixed(2)} · ${med(two, (x) => cpuPerGame(x, 1)).toFixed(2)}`,
-        ratio: `1 thread: ${med(one, (x) => cpuPerGame(x, 0)).toFixed(2)}`,
+        value: `${ofPlayed(two, 0, (x) => cpuPerGame(x, 0), 2)} · ${ofPlayed(two, 1, (x) => cpuPerGame(x, 1), 2)}`,
+        ratio: `1 thread: ${ofPlayed(one, 0, (x) => cpuPerGame(x, 0), 2)}`,
       });
     }
     // The same as a timeline, ms from the call to simulate(): when each thread began its first game and
     // ended its last, and when this thread had every game (the run's end, less sorting them).
     const at = (f: (x: (typeof one)[number]) => number) => med(two, (x) => f(x) - x.timeline.start).toFixed(1);
+    const span = (k: number) => {
+      const played = playedIn(two, k);
+      const from = (f: (x: (typeof one)[number]) => number) => med(played, (x) => f(x) - x.timeline.start).toFixed(1);
+      return played.length ? `${from((x) => x.timeline.threads[k].first)}–${from((x) => x.timeline.threads[k].last)}${runsOf(played, two)}` : 'no game';
+    };
     rows.push({
       figure: `${players} players, 2 threads: timeline, ms from the call, this thread | the worker (first game begun – last ended)`,
-      value: `${at((x) => x.timeline.threads[0].first)}–${at((x) => x.timeline.threads[0].last)} | ${at((x) => x.timeline.threads[1].first)}–${at((x) => x.timeline.threads[1].last)}`,
+      value: `${span(0)} | ${span(1)}`,
       ratio: `every game back at ${at((x) => Math.max(...x.timeline.threads.map((s) => s.back)))}, the run's end ${at((x) => x.timeline.end)}`,
     });
     rows.push({
       figure: `${players} players, 2 threads: ms in no game, this thread | the worker (before · between · after)`,
       value: `${gaps(0)} | ${gaps(1)}`,
-      ratio: `${pct(med(two, (x) => x.timeline.threads.reduce((a, s) => a + (x.timeline.end - x.timeline.start - s.playing), 0) / (x.timeline.threads.length * (x.timeline.end - x.timeline.start))))} of the run; results back ${med(two, (x) => idle(x, 1).back).toFixed(1)} ms after the worker's last game`,
+      ratio: `${pct(med(two, (x) => x.timeline.threads.reduce((a, s) => a + (x.timeline.end - x.timeline.start - s.playing), 0) / (x.timeline.threads.length * (x.timeline.end - x.timeline.start))))} of the run; results back ${ofPlayed(two, 1, (x) => idle(x, 1).back, 1)} ms after the worker's last game`,
     });
   }
 
