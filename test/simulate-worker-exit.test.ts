@@ -41,4 +41,22 @@ describe('a worker thread that stops without an error', () => {
     expect(await simulate(content, few)).toEqual(await simulate(content, { ...few, workers: 1 }));
     expect(started.length).toBeGreaterThan(threads);
   });
+
+  // A kept thread (simulate/warmPool.ts) gone between runs is not seen until a run gives it its
+  // games: that run fails as above, not hangs, and the one after plays on new threads.
+  it('stopped while kept between runs, fails the next run, and the one after plays', async () => {
+    const tiny = readPackContent(join(import.meta.dirname, 'packs', 'tiny'));
+    const few = { ...options, games: 8 };
+    const alone = await simulate(tiny, { ...few, workers: 1 });
+    const started: Worker[] = [];
+    const onWorker = (w: Worker) => started.push(w);
+    process.on('worker', onWorker);
+    onTestFinished(() => void process.off('worker', onWorker));
+    expect(await simulate(tiny, few)).toEqual(alone);
+    expect(started).toHaveLength(1);
+    await started[0].terminate();
+    await expect(simulate(tiny, few)).rejects.toThrow('a worker thread stopped without answering');
+    expect(await simulate(tiny, few)).toEqual(alone);
+    expect(started).toHaveLength(2);
+  });
 });
