@@ -6,19 +6,11 @@
  * every game, so its games differ by seed as they did.
  */
 import { describe, expect, it } from 'vitest';
-import { compile } from '../compiler/index.ts';
-import { readPackFolder } from '../compiler/packFolder.ts';
-import { applyInPlace, legalChoices, newGame, type CompiledPack, type EngineName, type GameState } from '../runtime/index.ts';
+import { newGame, type CompiledPack, type EngineName } from '../runtime/index.ts';
 import { programOf } from '../runtime/link.ts';
 import { fromSetup } from '../runtime/setupSnapshot.ts';
 import { compileOk } from './helpers/inlinePack.ts';
-import { picker } from './helpers/seededGame.ts';
-
-function packAt(dir: string): CompiledPack {
-  const r = compile(readPackFolder(dir));
-  if (!r.pack) throw new Error(`${dir} does not compile`);
-  return r.pack;
-}
+import { packAt, playedInPlace, setUpAnew } from './helpers/keptSetup.ts';
 
 const shuffled = compileOk(`kinds:
   game:
@@ -74,21 +66,6 @@ const packs: Array<[string, CompiledPack]> = [
 
 const engines: EngineName[] = ['interpreter', 'generated'];
 
-/** The game as its setup run anew makes it: edits (none here) make `newGame` run the setup. */
-function setUpAnew(pack: CompiledPack, seed: number, engine: EngineName): GameState {
-  return newGame(pack, { players: 2, seed, engine, prepare: () => {} });
-}
-
-function playedInPlace(st: GameState, seed: number): GameState {
-  const pick = picker(`reuse${seed}`);
-  while (!st.over) {
-    const legal = legalChoices(st, { labels: false });
-    const r = applyInPlace(st, legal[pick(legal.length)]);
-    if (!r.ok) throw new Error(r.reason);
-  }
-  return st;
-}
-
 describe('a new game from a kept setup is the game its setup makes', () => {
   for (const [name, pack] of packs) {
     for (const engine of engines) {
@@ -96,8 +73,8 @@ describe('a new game from a kept setup is the game its setup makes', () => {
         for (let seed = 1; seed <= 4; seed++) {
           const st = newGame(pack, { players: 2, seed, engine });
           expect(JSON.stringify(st)).toBe(JSON.stringify(setUpAnew(pack, seed, engine)));
-          const end = JSON.stringify(playedInPlace(st, seed));
-          expect(end).toBe(JSON.stringify(playedInPlace(setUpAnew(pack, seed, engine), seed)));
+          const end = JSON.stringify(playedInPlace(st, seed, 'reuse'));
+          expect(end).toBe(JSON.stringify(playedInPlace(setUpAnew(pack, seed, engine), seed, 'reuse')));
         }
         // The games above came from a kept setup, except where the setup drew from the generator.
         const kept = fromSetup(programOf(pack, engine), 2, 5);

@@ -7,20 +7,13 @@
  * (`into`); a state edited by hand drops them, and they are made again from its table.
  */
 import { describe, expect, it } from 'vitest';
-import { compile } from '../compiler/index.ts';
-import { readPackFolder } from '../compiler/packFolder.ts';
 import { apply, applyInPlace, legalChoices, newGame, playDriven, type CompiledPack, type EngineName, type GameState } from '../runtime/index.ts';
 import { recordsByNumber } from '../runtime/clone.ts';
 import { entityNumbers } from '../runtime/entityNumbers.ts';
 import { metaOf } from '../runtime/stateMeta.ts';
 import { compileOk } from './helpers/inlinePack.ts';
 import { picker } from './helpers/seededGame.ts';
-
-function packAt(dir: string): CompiledPack {
-  const r = compile(readPackFolder(dir));
-  if (!r.pack) throw new Error(`${dir} does not compile`);
-  return r.pack;
-}
+import { packAt } from './helpers/keptSetup.ts';
 
 /** Records of tiles, the players and the game (lists in them), none of the marker; `grab` writes three records, then refuses a cracked tile. */
 const grabYaml = `kinds:

@@ -8,71 +8,18 @@
  * (which the compiler refuses anyway) are read from its table, as texts in the records are.
  */
 import { describe, expect, it } from 'vitest';
-import { compile } from '../compiler/index.ts';
-import { readPackFolder } from '../compiler/packFolder.ts';
-import { applyInPlace, legalChoices, newGame, type CompiledPack, type EngineName, type GameState } from '../runtime/index.ts';
+import { newGame, type CompiledPack, type EngineName, type GameState } from '../runtime/index.ts';
 import { cloneJson, newRecord, newTable } from '../runtime/clone.ts';
 import { tableCopier } from '../runtime/codegen/copier.ts';
 import { programOf } from '../runtime/link.ts';
 import { compileOk } from './helpers/inlinePack.ts';
-import { picker } from './helpers/seededGame.ts';
 import { withFunction } from './helpers/functionSwap.ts';
-
-function packAt(dir: string): CompiledPack {
-  const r = compile(readPackFolder(dir));
-  if (!r.pack) throw new Error(`${dir} does not compile`);
-  return r.pack;
-}
-
-/** More records than one copying function takes (32), lists in records of the pack's entities and of the game. */
-const tilesYaml = `kinds:
-  tile:
-    state:
-      owner: player?
-      marks: list<number>
-  game:
-    state:
-      deck: list<number>
-      n: number
-entities:
-${Array.from({ length: 40 }, (_, i) => `  - tile: t${i + 1}\n`).join('')}rules: |
-  setup {
-    game.deck = [3, 1, 2]
-  }
-  action mark(t: tile) "Mark {t}" {
-    require t.owner == none else "{t} is taken"
-    t.owner = me
-    t.marks += [game.n]
-    game.deck += [game.n]
-    game.n += 1
-  }
-  flow {
-    loop max 4 {
-      for p in players {
-        turn p { offer p: mark }
-      }
-    }
-  }
-`;
+import { FORTY_TILES_YAML, packAt, playedInPlace, setUpAnew } from './helpers/keptSetup.ts';
 
 /** Past the copies made field by field before the copier is made (`COPIES_BEFORE_CODE`, 64). */
 const GAMES = 80;
 
 const engines: EngineName[] = ['interpreter', 'generated'];
-
-function setUpAnew(pack: CompiledPack, seed: number, engine: EngineName): GameState {
-  return newGame(pack, { players: 2, seed, engine, prepare: () => {} });
-}
-
-function playedInPlace(st: GameState, seed: number): GameState {
-  const pick = picker(`copier${seed}`);
-  while (!st.over) {
-    const legal = legalChoices(st, { labels: false });
-    const r = applyInPlace(st, legal[pick(legal.length)]);
-    if (!r.ok) throw new Error(r.reason);
-  }
-  return st;
-}
 
 /** Every object of `st`'s entity table, the table first: records and the lists in them. */
 function objectsOf(st: GameState): object[] {
@@ -101,7 +48,7 @@ function playAndCheck(pack: CompiledPack, engine: EngineName): Set<object> {
       expect('toString' in rec).toBe(false);
     }
     // Played to the end in place, it changes no other game's records, nor the kept setup's.
-    expect(JSON.stringify(playedInPlace(st, seed))).toBe(JSON.stringify(playedInPlace(anew, seed)));
+    expect(JSON.stringify(playedInPlace(st, seed, 'copier'))).toBe(JSON.stringify(playedInPlace(anew, seed, 'copier')));
   }
   return seen;
 }
@@ -110,7 +57,7 @@ describe('a kept setup copied by its copier made as code', () => {
   const packs: Array<[string, () => CompiledPack]> = [
     ['tic-tac-toe', () => packAt('test/packs/tictactoe')],
     ['Connect Four', () => packAt('test/packs/connect-four')],
-    ['forty tiles with lists', () => compileOk(tilesYaml)],
+    ['forty tiles with lists', () => compileOk(FORTY_TILES_YAML)],
   ];
   for (const [name, make] of packs) {
     for (const engine of engines) {
@@ -129,7 +76,7 @@ describe('a kept setup copied by its copier made as code', () => {
   }
 
   it('where making code is forbidden, copies field by field to the same games', () => {
-    const pack = compileOk(tilesYaml);
+    const pack = compileOk(FORTY_TILES_YAML);
     programOf(pack, 'interpreter');
     let refused = 0;
     withFunction(

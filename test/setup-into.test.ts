@@ -7,49 +7,10 @@
  * game set up anew, of another pack or engine, loaded from JSON, nor twice.
  */
 import { describe, expect, it } from 'vitest';
-import { compile } from '../compiler/index.ts';
-import { readPackFolder } from '../compiler/packFolder.ts';
-import { apply, applyInPlace, attach, legalChoices, newGame, type CompiledPack, type EngineName, type GameState } from '../runtime/index.ts';
+import { apply, attach, legalChoices, newGame, type CompiledPack, type EngineName, type GameState } from '../runtime/index.ts';
 import { cloneState } from '../runtime/clone.ts';
 import { compileOk } from './helpers/inlinePack.ts';
-import { picker } from './helpers/seededGame.ts';
-
-function packAt(dir: string): CompiledPack {
-  const r = compile(readPackFolder(dir));
-  if (!r.pack) throw new Error(`${dir} does not compile`);
-  return r.pack;
-}
-
-/** More records than stay in V8's fast form, lists in records of the pack's entities and of the game. */
-const tilesYaml = `kinds:
-  tile:
-    state:
-      owner: player?
-      marks: list<number>
-  game:
-    state:
-      deck: list<number>
-      n: number
-entities:
-${Array.from({ length: 40 }, (_, i) => `  - tile: t${i + 1}\n`).join('')}rules: |
-  setup {
-    game.deck = [3, 1, 2]
-  }
-  action mark(t: tile) "Mark {t}" {
-    require t.owner == none else "{t} is taken"
-    t.owner = me
-    t.marks += [game.n]
-    game.deck += [game.n]
-    game.n += 1
-  }
-  flow {
-    loop max 4 {
-      for p in players {
-        turn p { offer p: mark }
-      }
-    }
-  }
-`;
+import { FORTY_TILES_YAML, packAt, playedInPlace, setUpAnew } from './helpers/keptSetup.ts';
 
 const shuffled = compileOk(`kinds:
   game:
@@ -75,31 +36,17 @@ const engines: EngineName[] = ['interpreter', 'generated'];
 /** Past the copies made field by field before the kept table's copier is made as code (`COPIES_BEFORE_CODE`, 64). */
 const GAMES = 80;
 
-function setUpAnew(pack: CompiledPack, seed: number, engine: EngineName, players = 2): GameState {
-  return newGame(pack, { players, seed, engine, prepare: () => {} });
-}
-
-function playedInPlace(st: GameState, seed: number): GameState {
-  const pick = picker(`into${seed}`);
-  while (!st.over) {
-    const legal = legalChoices(st, { labels: false });
-    const r = applyInPlace(st, legal[pick(legal.length)]);
-    if (!r.ok) throw new Error(r.reason);
-  }
-  return st;
-}
-
 /** A game of `pack` played to its end in place, from the kept setup (the first game of a program runs its setup, and keeps it). */
 function finished(pack: CompiledPack, seed: number, engine: EngineName, players = 2): GameState {
   newGame(pack, { players, seed, engine });
-  return playedInPlace(newGame(pack, { players, seed, engine }), seed);
+  return playedInPlace(newGame(pack, { players, seed, engine }), seed, 'into');
 }
 
 describe('a new game made in a finished game', () => {
   const packs: Array<[string, () => CompiledPack]> = [
     ['tic-tac-toe', () => packAt('test/packs/tictactoe')],
     ['Connect Four', () => packAt('test/packs/connect-four')],
-    ['forty tiles with lists', () => compileOk(tilesYaml)],
+    ['forty tiles with lists', () => compileOk(FORTY_TILES_YAML)],
   ];
   for (const [name, make] of packs) {
     for (const engine of engines) {
@@ -114,7 +61,7 @@ describe('a new game made in a finished game', () => {
           expect(st.e).toBe(done.e);
           expect(JSON.stringify(st)).toBe(JSON.stringify(setUpAnew(pack, seed, engine)));
           expect(JSON.stringify(copy)).toBe(copyBefore);
-          expect(JSON.stringify(playedInPlace(st, seed))).toBe(JSON.stringify(playedInPlace(setUpAnew(pack, seed, engine), seed)));
+          expect(JSON.stringify(playedInPlace(st, seed, 'into'))).toBe(JSON.stringify(playedInPlace(setUpAnew(pack, seed, engine), seed, 'into')));
           done = st;
         }
       });
@@ -137,8 +84,8 @@ describe('a new game made in a finished game', () => {
   it('takes the table of no game but one made from the same kept setup, and of none twice', () => {
     const pack = packAt('test/packs/connect-four');
     const others: Array<[string, GameState, number, EngineName]> = [
-      ['set up anew', playedInPlace(setUpAnew(pack, 1, 'generated'), 1), 2, 'generated'],
-      ['of another pack, of three players', finished(compileOk(tilesYaml, { min: 2, max: 3 }), 1, 'generated', 3), 2, 'generated'],
+      ['set up anew', playedInPlace(setUpAnew(pack, 1, 'generated'), 1, 'into'), 2, 'generated'],
+      ['of another pack, of three players', finished(compileOk(FORTY_TILES_YAML, { min: 2, max: 3 }), 1, 'generated', 3), 2, 'generated'],
       ['of the other engine', finished(pack, 1, 'interpreter'), 2, 'generated'],
       ['loaded from JSON', attach(pack, JSON.parse(JSON.stringify(finished(pack, 1, 'generated'))), 'generated'), 2, 'generated'],
     ];
