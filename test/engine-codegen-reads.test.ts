@@ -186,28 +186,16 @@ describe('a quiet loop spends its steps when it ends', () => {
     // `game.xs` is 1,000 numbers, `game.ys` 1,000 to 2,000 others: the first `any` looks through all of `game.ys` for each
     // element, and runs out of the budget inside a call that looks at a whole list, with the count that call leaves.
     const spin = (ys: number, cond: string) =>
-      compileOk(`kinds:
-  game:
-    state:
-      n: number
-      xs: list<number>
-      ys: list<number>
-rules: |
-  setup {
-    game.xs = 1..1000
-    game.ys = 1001..${1000 + ys}
-  }
-  action spin(k: number in 1..3) "Spin {k}" {
-    require not any(game.xs, ${cond}) else "never"
-    game.n = k
-  }
-  action rest "Rest" { }
-  flow {
-    for p in players {
-      turn p { offer p: spin, rest }
-    }
-  }
-`);
+      compileOk(
+        budgetGame(`setup {
+  game.xs = 1..1000
+  game.ys = 1001..${1000 + ys}
+}
+action spin(k: number in 1..3) "Spin {k}" {
+  require not any(game.xs, ${cond}) else "never"
+  game.n = k
+}`),
+      );
     for (const [ys, cond] of [[1234, 'it in game.ys'], [2001, 'it in game.ys'], [1500, 'count(game.ys - [it]) == 0'], [2000, 'position(game.ys, it) > 0']] as const) {
       const [gen, ref] = ENGINES.map((engine) => listed(spin(ys, cond), engine));
       expect(gen, cond).toEqual(ref);
@@ -222,30 +210,19 @@ rules: |
     // be refused instead, as it is with no `let` before it.
     const k = [...Array(20).fill('1000000000000000'), '3600'].join(' * ');
     const spin = (before: string) =>
-      compileOk(`kinds:
-  game:
-    state:
-      n: number
-      xs: list<number>
-      ys: list<number>
-rules: |
-  setup {
-    game.xs = 1..1400
-    game.ys = 1..100000
+      compileOk(
+        budgetGame(`setup {
+  game.xs = 1..1400
+  game.ys = 1..100000
+}
+action spin "Spin" {
+  ${before}
+  let k = ${k}
+  if any(game.ys, it * k < 0) {
+    game.n = 1
   }
-  action spin "Spin" {
-    ${before}
-    let k = ${k}
-    if any(game.ys, it * k < 0) {
-      game.n = 1
-    }
-  }
-  flow {
-    for p in players {
-      turn p { offer p: spin }
-    }
-  }
-`);
+}`),
+      );
     const refusals = (pack: CompiledPack) =>
       ENGINES.map((engine) => {
         const st = newGame(pack, { players: 1, seed: 1, engine });

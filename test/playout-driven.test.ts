@@ -134,7 +134,7 @@ describe('a choice refused while driven', () => {
       const end = playDriven(st, () => 0);
       const ref = newGame(pack, { players: 2, seed: 1, engine });
       expect(end).toEqual(stepped(ref, () => 0));
-      expect(end).toMatchObject({ ok: false, made: 2, reason: 'too many spins', rule: 'game.yaml:11' });
+      expect(end).toMatchObject({ ok: false, made: 2, reason: 'too many spins', rule: 'game.yaml:12' });
       expect(JSON.stringify(st)).toBe(JSON.stringify(ref));
       expect((st.e.game as Record<string, unknown>).n).toBe(2);
       // The state waits at the prompt of the refused choice, its listing made: the other pick is open.

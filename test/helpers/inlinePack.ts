@@ -36,6 +36,7 @@ export const budgetGame = (rules: string, rounds = 1) => {
     state:
       n: number
       xs: list<number>
+      ys: list<number>
       s: text
 rules: |
   ${rules.trim().replace(/\n/g, '\n  ')}
