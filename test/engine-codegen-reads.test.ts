@@ -25,6 +25,7 @@ import { Refusal } from '../runtime/refusal.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
 import { choiceTrail } from './helpers/choiceTrail.ts';
 import { budgetGame, compileOk } from './helpers/inlinePack.ts';
+import { spotsBoard } from './helpers/spotsBoard.ts';
 
 const ENGINES: EngineName[] = ['generated', 'interpreter'];
 
@@ -258,44 +259,21 @@ action spin "Spin" {
  * elements (`any(it.near, …)` in a loop over `spots`).
  */
 const crowded = compileOk(
-  `kinds:
-  spot:
-    props:
-      near: list<spot>
-    state:
-      owner: player?
-      hits: number
-  game:
-    state:
-      total: number
-entities:
-  - spot: s1
-    near: [s2, s3]
-  - spot: s2
-    near: [s1, s3, s4]
-  - spot: s3
-    near: [s1, s2, s4, s5]
-  - spot: s4
-    near: [s2, s3, s5]
-  - spot: s5
-    near: [s3, s4]
-rules: |
-  action claim(s: spot) "Claim {s}" {
-    require s.owner == none else "{s} is taken"
-    s.owner = me
-    s.hits += 1
-    require count(s.near where it.owner == me) < 2 else "{s} is crowded"
-    game.total += count(spots where any(it.near, it.owner == me)) + count(spots where it.hits > 0)
-  }
-  action pass "Pass" { }
-  flow {
-    loop max 4 {
-      for p in players {
-        turn p { offer p: claim, pass }
-      }
+  spotsBoard(`action claim(s: spot) "Claim {s}" {
+  require s.owner == none else "{s} is taken"
+  s.owner = me
+  s.hits += 1
+  require count(s.near where it.owner == me) < 2 else "{s} is crowded"
+  game.total += count(spots where any(it.near, it.owner == me)) + count(spots where it.hits > 0)
+}
+action pass "Pass" { }
+flow {
+  loop max 4 {
+    for p in players {
+      turn p { offer p: claim, pass }
     }
   }
-`,
+}`),
   { min: 2, max: 2 },
 );
 

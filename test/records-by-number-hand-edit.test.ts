@@ -7,46 +7,24 @@
 import { describe, expect, it } from 'vitest';
 import { attach, legalChoices, newGame, playoutApply, playoutChoices, type EngineName, type GameState } from '../runtime/index.ts';
 import { compileOk } from './helpers/inlinePack.ts';
+import { spotsBoard } from './helpers/spotsBoard.ts';
 
 /** A walk over each spot's `near` list reads a state field of each element: read by number on the generated engine. */
 const crowded = compileOk(
-  `kinds:
-  spot:
-    props:
-      near: list<spot>
-    state:
-      owner: player?
-      hits: number
-  game:
-    state:
-      total: number
-entities:
-  - spot: s1
-    near: [s2, s3]
-  - spot: s2
-    near: [s1, s3, s4]
-  - spot: s3
-    near: [s1, s2, s4, s5]
-  - spot: s4
-    near: [s2, s3, s5]
-  - spot: s5
-    near: [s3, s4]
-rules: |
-  action claim(s: spot) "Claim {s}" {
-    require s.owner == none else "{s} is taken"
-    require count(s.near where it.owner == me) < 2 else "{s} is crowded"
-    s.owner = me
-    game.total += count(spots where any(it.near, it.owner == me))
-  }
-  action pass "Pass" { }
-  flow {
-    loop max 4 {
-      for p in players {
-        turn p { offer p: claim, pass }
-      }
+  spotsBoard(`action claim(s: spot) "Claim {s}" {
+  require s.owner == none else "{s} is taken"
+  require count(s.near where it.owner == me) < 2 else "{s} is crowded"
+  s.owner = me
+  game.total += count(spots where any(it.near, it.owner == me))
+}
+action pass "Pass" { }
+flow {
+  loop max 4 {
+    for p in players {
+      turn p { offer p: claim, pass }
     }
   }
-`,
+}`),
   { min: 2, max: 2 },
 );
 
