@@ -70,6 +70,18 @@ export function spend(steps = 1): void {
   if ((stepsLeft -= steps) < 0) refuse(`the rules ran more than ${fmt(STEP_BUDGET)} steps for one choice (the step budget): a loop or an expression in the pack runs too long`, 'step');
 }
 
+/**
+ * `n` steps spent at once where `n` calls of `spend()` would each spend one: the generated code's
+ * quiet loops count their elements and spend them when they end (codegen/emit.ts, `Unit.quiet`).
+ * Past the budget it is refused with the steps counted as one at a time leave them, one past the
+ * budget, so a refused choice has taken the same steps whichever engine ran it: a quiet body spends
+ * a step at a time (nothing in it spends a list's length in one call), so the interpreter's count
+ * stops there too.
+ */
+export function spendMany(n: number): void {
+  spend(n > stepsLeft ? stepsLeft + 1 : n);
+}
+
 export function checkList<T>(xs: T[]): T[] {
   if (xs.length > MAX_LIST) refuse(`a list would hold more than ${fmt(MAX_LIST)} values (the list budget)`, 'list');
   return xs;

@@ -1,12 +1,11 @@
 import { BUILTINS, checkSum, positionIn } from './builtins.ts';
 import { cloneJson, recordsByNumber, sameValue, writableRecord } from './clone.ts';
 import type { ActionDef, Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
-import { checkCount, checkList, checkNumber, checkText, placed, rangeOf, refuse, spend } from './budget.ts';
+import { checkCount, checkList, checkNumber, checkText, placed, rangeOf, refuse, spend, spendMany } from './budget.ts';
 import { emptied, exprCtx, innerCtx, locals, pipelineWith, runBlock, runEmit, runFor, runPipeline, runRepeat, watch } from './engine.ts';
 import { whereCodeAllowed } from './codegen/codeAllowed.ts';
 import { generatesWhole, Unit } from './codegen/emit.ts';
 import { instantiate, unitSource } from './codegen/instantiate.ts';
-import { spendMany } from './codegen/steps.ts';
 import { entityNumbers } from './entityNumbers.ts';
 import { firstMatchOf } from './firstMatch.ts';
 import { maskable } from './sharedChecks.ts';
