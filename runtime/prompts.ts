@@ -75,7 +75,8 @@ export function askToChoose(c: RunCtx, ask: { player: string; options: Value[]; 
 /** `offer`: the game waits for `player` to take one of `actions`. */
 export function offerActions(c: RunCtx, player: string, actions: string[]): Signal {
   const r = reused;
-  if (r !== null && r.st === c.st) {
+  const reusing = r !== null && r.st === c.st;
+  if (reusing) {
     const p = r.prompt;
     p.player = player;
     p.actions = actions;
@@ -87,6 +88,6 @@ export function offerActions(c: RunCtx, player: string, actions: string[]): Sign
     if (sig !== NOT_DRIVEN) return sig;
   }
   // The game suspends at this offer: a reused one is the state's from now on.
-  if (r !== null && r.st === c.st) reused = null;
+  if (reusing) reused = null;
   return SUSPEND;
 }

@@ -93,13 +93,22 @@ export function noteWrite(m: StateMeta, written: unknown[], rec: Record<string, 
     }
     if (f.fields === null && (written.length >= 3 * ALL_NOTED || f.copied >= ALL_COPIED)) f.fields = firstNotes(written);
     if (f.fields !== null) {
-      let noted = f.fields.get(rec);
-      if (noted === undefined) f.fields.set(rec, (noted = new Set()));
-      else if (noted.has(field)) return;
-      noted.add(field);
+      if (!firstNote(f.fields, rec, field)) return;
     } else if (Array.isArray(old)) f.copied += old.length;
   }
   written.push(rec, field, Array.isArray(old) ? old.slice() : old);
+}
+
+/** Whether `rec`'s `field` is noted for the first time in `fields` (and notes it). */
+function firstNote(fields: Map<object, Set<string>>, rec: object, field: string): boolean {
+  const noted = fields.get(rec);
+  if (noted === undefined) {
+    fields.set(rec, new Set([field]));
+    return true;
+  }
+  if (noted.has(field)) return false;
+  noted.add(field);
+  return true;
 }
 
 /** `written` cut, in place and in order, to the first note of each field; the fields it notes. */
@@ -109,10 +118,7 @@ function firstNotes(written: unknown[]): Map<object, Set<string>> {
   for (let i = 0; i < written.length; i += 3) {
     const rec = written[i] as object;
     const field = written[i + 1] as string;
-    let noted = fields.get(rec);
-    if (noted === undefined) fields.set(rec, (noted = new Set()));
-    else if (noted.has(field)) continue;
-    noted.add(field);
+    if (!firstNote(fields, rec, field)) continue;
     written[to] = rec;
     written[to + 1] = field;
     written[to + 2] = written[i + 2];

@@ -36,8 +36,8 @@ function listsOfTexts(column: unknown): boolean {
   return true;
 }
 
-/** Statements given whole; the others (loops, calls, suspension) are the interpreter's, over generated expressions. */
-export const GENERATED_STATEMENTS = new Set<Stmt['op']>(['let', '=', '+=', '-=', 'require', 'log']);
+/** Statements given whole, with an `if` of only such statements (`generatesWhole`); the others (loops, calls, suspension) are the interpreter's, over generated expressions. */
+const GENERATED_STATEMENTS = new Set<Stmt['op']>(['let', '=', '+=', '-=', 'require', 'log']);
 
 /**
  * Whether `s` is given whole as a function (`Unit.statement`): one of `GENERATED_STATEMENTS`, or an
