@@ -2,7 +2,8 @@ import { apply, legalChoices, newGame, standings, type GameState, type LogEntry 
 import { playByAgents } from '../runtime/agents/index.ts';
 import { display } from '../runtime/values.ts';
 import type { CompiledPack } from '../compiler/index.ts';
-import { botKinds, checkBots, runnablePack } from './runnable.ts';
+import { checkBots } from '../runtime/agents.ts';
+import { botKinds, runnablePack } from './runnable.ts';
 import { plural } from './check.ts';
 import type { Io } from './io.ts';
 

@@ -1,5 +1,5 @@
 import type { CompiledPack } from '../compiler/index.ts';
-import { AgentKindError, agentSpecFor, parseAgentKind, type AgentKind } from '../runtime/agents/index.ts';
+import { AgentKindError, parseAgentKind, type AgentKind } from '../runtime/agents/index.ts';
 import { plural } from './check.ts';
 import { UsageError, type Io } from './io.ts';
 import { compileResult, readPackContent, type PackContent } from '../simulate/packContent.ts';
@@ -44,12 +44,4 @@ export function botKinds(asked: boolean | string[] | undefined): AgentKind[] | u
     }
   }
   return asked as AgentKind[];
-}
-
-/**
- * Refuses a bot the pack gives nothing to read (a `prefer` bot for a pack with no preference, …:
- * `agentSpecFor`) before the first game, or a worker, starts: a wrong command line (exit 2).
- */
-export function checkBots(kinds: readonly AgentKind[] | undefined, pack: CompiledPack): void {
-  for (const kind of kinds ?? []) agentSpecFor(kind, pack);
 }

@@ -12,7 +12,8 @@ import { MergeError, mergeShards, parseShard, shardGames } from '../simulate/sha
 import { study } from '../simulate/study.ts';
 import type { GameSummary } from '../simulate/playout.ts';
 import { UsageError, type Io } from './io.ts';
-import { botKinds, checkBots, runnablePack } from './runnable.ts';
+import { checkBots } from '../runtime/agents.ts';
+import { botKinds, runnablePack } from './runnable.ts';
 import { rulebookVersion } from './version.ts';
 import { redisUrl } from './worker.ts';
 

@@ -8,7 +8,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { UnrecoverableError, type SandboxedJob } from 'bullmq';
-import { AgentKindError, agentSpecFor, type AgentKind } from '../runtime/agents.ts';
+import { AgentKindError, checkBots, type AgentKind } from '../runtime/agents.ts';
 import type { CompiledPack } from '../runtime/index.ts';
 import { compileContent, readPackContent } from './packContent.ts';
 import { RESULTS_FORMAT, type Results, type ShardId, type StudySettings } from './results.ts';
@@ -47,13 +47,11 @@ export async function playShardJob(job: SandboxedJob<ShardJob>, worker: ShardWor
     compiled.set(content.hash, pack);
   }
   // A bot the pack cannot seat is refused on every attempt, as the other refusals are.
-  for (const kind of agents) {
-    try {
-      agentSpecFor(kind, pack);
-    } catch (e) {
-      if (e instanceof AgentKindError) throw new UnrecoverableError(e.message);
-      throw e;
-    }
+  try {
+    checkBots(agents, pack);
+  } catch (e) {
+    if (e instanceof AgentKindError) throw new UnrecoverableError(e.message);
+    throw e;
   }
   const { seed, games } = shardGames(study, shard);
   const started = performance.now();

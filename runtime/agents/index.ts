@@ -139,6 +139,11 @@ export function agentSpecFor(kind: string, pack: CompiledPack): AgentSpec {
   throw new AgentKindError(head + lacks.map((l) => `${l.why}; ${l.fix}`).join('; also, '), head + lacks.map((l) => l.why).join('; also, '));
 }
 
+/** Every bot of `kinds` seated for `pack` (`agentSpecFor`), else the first one's refusal: asked before a game, or a worker, starts. */
+export function checkBots(kinds: readonly AgentKind[] | undefined, pack: CompiledPack): void {
+  for (const kind of kinds ?? []) agentSpecFor(kind, pack);
+}
+
 /** The bot a name asks for, seated at `player`, for games of `pack` with `seed`; refused as `agentSpecFor` refuses it. */
 export function agent(kind: AgentKind, seed: number | string, player: string, pack: CompiledPack): Agent {
   const spec = agentSpecFor(kind, pack);
