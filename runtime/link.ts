@@ -140,37 +140,15 @@ const runsWhileWarming = new WeakMap<Program, Runs>();
 
 /**
  * The interpreter's handlers, counting their uses and steps, and each part's runs (`Runs`): they
- * take no program but the one a context names. Made as one literal in the order `link` makes a
- * program, so every program has one shape: a spread copy had another, and the rules' reads of a
- * context's program, seeing two shapes, ran a quarter slower on small games even once the game had
- * left the warming program.
+ * take no program but the one a context names. The program `link` made for it alone, its `warming`
+ * field (made undefined there, so every program has one shape) set: a spread copy had another
+ * shape, and the rules' reads of a context's program, seeing two, ran a quarter slower on small
+ * games even once the game had left the warming program.
  */
 function warmingProgram(pack: CompiledPack): Program {
   const runs: Runs = new Map();
-  const p = link(pack, undefined, undefined, runs);
-  const warming: Program = {
-    pack: p.pack,
-    blocks: p.blocks,
-    roles: p.roles,
-    actions: p.actions,
-    companions: p.companions,
-    anytime: p.anytime,
-    triggers: p.triggers,
-    pipelines: p.pipelines,
-    kindGroup: p.kindGroup,
-    triggerPlans: p.triggerPlans,
-    modifierPlans: p.modifierPlans,
-    procs: p.procs,
-    fns: p.fns,
-    setups: p.setups,
-    flow: p.flow,
-    invariants: p.invariants,
-    score: p.score,
-    tiebreak: p.tiebreak,
-    estimate: p.estimate,
-    prefer: p.prefer,
-    warming: { calls: 0, steps: 0, next: undefined },
-  };
+  const warming = link(pack, undefined, undefined, runs);
+  warming.warming = { calls: 0, steps: 0, next: undefined };
   runsWhileWarming.set(warming, runs);
   return warming;
 }
