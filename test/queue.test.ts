@@ -163,7 +163,8 @@ describe('a study through the queue', () => {
         const job = (await queue.getJob(`${run}-1`))!;
         // One failure by an error, not three: a stalled attempt (its lock lost on a slow machine, put
         // back by BullMQ) counts in `attemptsMade` but leaves no stack trace.
-        expect([await job.getState(), job.stacktrace?.length]).toEqual(['failed', 1]);
+        // On a failure, the message shows every attempt's stack trace: what failed the attempts before the last.
+        expect([await job.getState(), job.stacktrace?.length], (job.stacktrace ?? []).join('\n--- the attempt before:\n')).toEqual(['failed', 1]);
       } finally {
         await queue.close();
       }
