@@ -328,6 +328,15 @@ export class Unit {
     return this.add(f, `if (d === ${this.ref(domain.value)}) {${walked}} else {${loop()}}`, 'c, d, out');
   }
 
+  /**
+   * Adds a function whose whole source another emitter of this unit made (`emitFlow.ts`), reading
+   * this unit's functions and table by name; gives its number.
+   */
+  addSource(source: string): number {
+    this.functions.push(source);
+    return this.functions.length - 1;
+  }
+
   /** A function of `c` (or of `params`, arguments of ours after it) with `body`. */
   private add(f: Fn, body: string, params = 'c'): number {
     const temps = f.temps ? `let ${Array.from({ length: f.temps }, (_, i) => `v${i}`).join(', ')};` : '';
