@@ -68,8 +68,13 @@ export function newFrame(block: number, pc: number, env: Value[], me: string | n
   return { block, pc, env, me, self, holder, emit, resolving: resolving ? true : undefined, loop, reprompt };
 }
 
-function frameOf(block: BlockCode, pc: number, c: RunCtx, loop?: Frame['loop']): Frame {
-  return newFrame(block.id, pc, suspendedEnv(c), c.me, c.self, c.holder, c.resolving, undefined, loop);
+/**
+ * The frame a block (`block`, its number) leaves where a suspension unwinds it, to go on at statement
+ * `pc` (a loop's body: at its next round, `loop`). The generated flow (codegen/emitFlow.ts) leaves
+ * its blocks' frames by it too, so a suspended state is the same whichever engine made it.
+ */
+export function frameOf(block: number, pc: number, c: RunCtx, loop?: Frame['loop']): Frame {
+  return newFrame(block, pc, suspendedEnv(c), c.me, c.self, c.holder, c.resolving, undefined, loop);
 }
 
 /**
@@ -135,7 +140,7 @@ export function runBlock(block: BlockCode, pc: number, c: RunCtx): Signal {
     }
     if (sig === NORMAL) continue;
     if (sig === SUSPEND) {
-      if (i + 1 < stmts.length) pushFrame(c.st, frameOf(block, i + 1, c));
+      if (i + 1 < stmts.length) pushFrame(c.st, frameOf(block.id, i + 1, c));
       return SUSPEND;
     }
     return sig;
@@ -154,7 +159,7 @@ export function runFor(body: BlockCode, items: Value[], start: number, slot: num
     if (sig === SUSPEND) {
       // Pushed after the last item too: a `break` after the suspension must find this loop's frame,
       // not skip the frame of an enclosing loop.
-      pushFrame(c.st, frameOf(body, 0, c, { items, index: i + 1, slot }));
+      pushFrame(c.st, frameOf(body.id, 0, c, { items, index: i + 1, slot }));
       return SUSPEND;
     }
   }
@@ -169,7 +174,7 @@ export function runRepeat(body: BlockCode, count: number, max: number, c: RunCtx
     if (sig === BREAK) return NORMAL;
     if (sig === FINISH) return FINISH;
     if (sig === SUSPEND) {
-      pushFrame(c.st, frameOf(body, 0, c, { count: i + 1, max }));
+      pushFrame(c.st, frameOf(body.id, 0, c, { count: i + 1, max }));
       return SUSPEND;
     }
   }

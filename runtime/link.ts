@@ -2,9 +2,10 @@ import { BUILTINS, checkSum, positionIn } from './builtins.ts';
 import { cloneJson, recordsByNumber, sameValue, writableRecord } from './clone.ts';
 import type { ActionDef, Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
 import { checkCount, checkList, checkNumber, checkText, placed, rangeOf, refuse, spend, spendMany } from './budget.ts';
-import { emptied, exprCtx, innerCtx, locals, pipelineWith, runBlock, runEmit, runFor, runPipeline, runRepeat, watch } from './engine.ts';
+import { emptied, exprCtx, frameOf, innerCtx, locals, pipelineWith, pushFrame, runBlock, runEmit, runFor, runPipeline, runRepeat, watch } from './engine.ts';
 import { whereCodeAllowed } from './codegen/codeAllowed.ts';
 import { generatesWhole, Unit } from './codegen/emit.ts';
+import { flowStatement, generatesFlow, type FlowHooks } from './codegen/emitFlow.ts';
 import { instantiate, unitSource } from './codegen/instantiate.ts';
 import { entityNumbers } from './entityNumbers.ts';
 import { firstMatchOf } from './firstMatch.ts';
@@ -213,6 +214,12 @@ function helpersFor(pack: CompiledPack) {
     badNumber: (n: number, a: Value, op: string, b: Value) => checkNumber(n, () => `${a} ${op} ${b}`),
     badWrite: (n: number, field: string, op: string, x: Value) => checkNumber(n, () => `${field} ${op} ${x}`),
     builtin: (e: Extract<Expr, { op: 'builtin' }>, args: ExprFn[]) => BUILTINS.get(e.name)!(args, { pack, die: e.die, rule: e.rule }),
+    checkCount,
+    offerActions,
+    startTurn,
+    innerCtx,
+    frameOf,
+    pushFrame,
   };
 }
 
@@ -244,6 +251,18 @@ function generatedProgram(pack: CompiledPack, generates: (part: Expr | Stmt | Ac
   const unused = () => {
     throw new Error('internal: a rule ran while its program was being generated');
   };
+  const flow: FlowHooks = {
+    expr(e) {
+      let i = exprs.get(e);
+      if (i === undefined) exprs.set(e, (i = unit.expression(e)));
+      return i;
+    },
+    stmt(s) {
+      let i = stmts.get(s);
+      if (i === undefined) stmts.set(s, (i = unit.statement(s)));
+      return i;
+    },
+  };
   link(pack, {
     expr(e) {
       if (!generates(e)) return undefined;
@@ -251,8 +270,10 @@ function generatedProgram(pack: CompiledPack, generates: (part: Expr | Stmt | Ac
       return unused;
     },
     stmt(s) {
-      if (!generatesWhole(s) || !generates(s)) return undefined;
-      if (!stmts.has(s)) stmts.set(s, unit.statement(s));
+      if (!generates(s)) return undefined;
+      if (generatesWhole(s)) flow.stmt(s);
+      else if (!generatesFlow(s)) return undefined;
+      else if (!stmts.has(s)) stmts.set(s, flowStatement(unit, flow, s));
       return unused;
     },
     checks(a, needs, silent) {
@@ -337,8 +358,13 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
 
   function stmt(s: Stmt): StmtFn {
     const g = generated?.stmt(s);
-    if (g) return g;
-    return generatesWhole(s) ? counted(runs, s, interpreted(s)) : interpreted(s);
+    if (g) {
+      // A flow statement given whole has its blocks linked all the same: a game suspended inside
+      // it keeps frames naming them, which `resume` runs on the interpreter's blocks.
+      if (generatesFlow(s)) interpreted(s);
+      return g;
+    }
+    return generatesWhole(s) || generatesFlow(s) ? counted(runs, s, interpreted(s)) : interpreted(s);
   }
 
   function interpreted(s: Stmt): StmtFn {

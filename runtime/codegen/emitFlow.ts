@@ -1,0 +1,180 @@
+import type { Block, Expr, Stmt } from '../compiled.ts';
+import { generatesWhole, type Unit } from './emit.ts';
+
+/**
+ * The statements that lead a game from prompt to prompt (`for`, `repeat`/`loop max`, `turn`,
+ * `offer`, and an `if` around them) given whole as generated code, with their blocks written inside
+ * them, where the interpreter runs each round and each statement through `runFor`, `runRepeat`,
+ * `runBlock` and a closure. A driven playout (`drivenPlayout.ts`) goes from move to move in them
+ * without leaving the function.
+ *
+ * They run as the interpreter does, step for step (runtime/engine.ts): a step and the watcher before
+ * each statement of a block, a step before each round of a loop, a refusal named by the innermost
+ * statement running (`H.placed`, the block's lines), and where a prompt suspends the game each block
+ * and loop left on the way out leaves the frame `runBlock`, `runFor` or `runRepeat` would
+ * (`H.frameOf`): same block, same place, same loop, same copy of the locals. A suspended game is so
+ * the same byte for byte whichever engine made it, and goes on through the interpreter's frames
+ * (`resume`), whose blocks are linked as ever.
+ *
+ * Signals are written as the numbers `program.ts` gives them: NORMAL 0, BREAK 1, SUSPEND 2, FINISH 3.
+ * Expressions and the statements `generatesWhole` gives are called as the unit's own functions
+ * (`FlowHooks`); every value of the pack (an action's names, a line, a rule) is read from the
+ * unit's table, never written into the source.
+ */
+
+/** Statements given whole here with their blocks (`generatesFlow`). */
+const FLOW_STATEMENTS = new Set<Stmt['op']>(['for', 'repeat', 'turn', 'offer', 'if']);
+
+/**
+ * Whether `s` is given whole here: one of `FLOW_STATEMENTS` (an `if` not already given whole by
+ * `generatesWhole`) whose blocks hold only such statements, `break`, `finish` and statements
+ * `generatesWhole` gives. These are what code runs cheaply: anything else in a block (`choose`,
+ * `emit`, `call`, a draw, a shuffle …) keeps the statement on the interpreter, whose closures run
+ * those at the price they cost anyway, and whose frames for a `choose` or a trigger's rest are its
+ * own. Their inner statements that are given whole are given too, for a game resumed inside them.
+ */
+export function generatesFlow(s: Stmt): boolean {
+  if (!FLOW_STATEMENTS.has(s.op) || generatesWhole(s)) return false;
+  return blocksOf(s).every((b) => b.stmts.every(inside));
+}
+
+function inside(s: Stmt): boolean {
+  return s.op === 'break' || s.op === 'finish' || generatesWhole(s) || generatesFlow(s);
+}
+
+function blocksOf(s: Stmt): Block[] {
+  switch (s.op) {
+    case 'if':
+      return s.else ? [s.then, s.else] : [s.then];
+    case 'for':
+    case 'repeat':
+    case 'turn':
+      return [s.body];
+    default:
+      return [];
+  }
+}
+
+/** The unit's functions a flow statement calls: an expression's, a statement's that `generatesWhole` gives, by number. */
+export interface FlowHooks {
+  expr(e: Expr): number;
+  stmt(s: Stmt): number;
+}
+
+/** Adds `s`'s function of `c` (`generatesFlow`), which returns the signal the interpreter's statement would; gives its number. */
+export function flowStatement(unit: Unit, hooks: FlowHooks, s: Stmt): number {
+  const source = new FlowSource(unit, hooks);
+  const sig = source.name('s');
+  const code = source.stmt(s, 'c', sig);
+  return unit.addSource(`function (c) {const W = H.watch;let ${sig};${code}return ${sig};}`);
+}
+
+/** A slot or a block's number, from the compiler: a whole number, or the source is not made. */
+function whole(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`internal: ${n} is not an index`);
+  return String(n);
+}
+
+class FlowSource {
+  private names = 0;
+
+  constructor(
+    private readonly unit: Unit,
+    private readonly hooks: FlowHooks,
+  ) {}
+
+  /** A fresh name of ours for a variable or a label. */
+  name(prefix: string): string {
+    return `${prefix}${this.names++}`;
+  }
+
+  private call(e: Expr, ctx: string): string {
+    return `f${whole(this.hooks.expr(e))}(${ctx})`;
+  }
+
+  private value(v: string | undefined): string {
+    return v === undefined ? 'undefined' : this.unit.ref(v);
+  }
+
+  /** `s` run in context `ctx`, its signal left in `sig`. */
+  stmt(s: Stmt, ctx: string, sig: string): string {
+    if (generatesWhole(s)) return `${sig} = f${whole(this.hooks.stmt(s))}(${ctx});`;
+    switch (s.op) {
+      case 'break':
+        return `${sig} = 1;`;
+      case 'finish':
+        return `${sig} = 3;`;
+      case 'offer':
+        return `${sig} = H.offerActions(${ctx}, ${this.call(s.player, ctx)}, ${this.unit.ref(s.actions)});`;
+      case 'if': {
+        const otherwise = s.else ? this.block(s.else, ctx, sig) : `${sig} = 0;`;
+        return `if (${this.call(s.cond, ctx)} === true) {${this.block(s.then, ctx, sig)}} else {${otherwise}}`;
+      }
+      case 'turn': {
+        // `startTurn`, then the body in a context of its own whose `me` is the player, as link.ts's `turn`.
+        const p = this.name('p');
+        const inner = this.name('c');
+        return (
+          `{const ${p} = ${this.call(s.player, ctx)};H.startTurn(${ctx}, ${p}, ${this.value(s.rule)});` +
+          `const ${inner} = H.innerCtx(${ctx}, ${ctx}.env, ${p}, ${ctx}.self, ${ctx}.holder, ${ctx}.it, ${ctx}.value, ${ctx}.resolving);` +
+          `${this.block(s.body, inner, sig)}}`
+        );
+      }
+      case 'for': {
+        // As `runFor`: a copy of the list, a step before each round, the variable set after it.
+        const xs = this.name('x');
+        const i = this.name('i');
+        const slot = whole(s.slot);
+        const loop = `{ items: ${xs}, index: ${i} + 1, slot: ${slot} }`;
+        const body = (b: string) => `H.spend();${ctx}.env[${slot}] = ${xs}[${i}];${this.block(s.body, ctx, b)}`;
+        return `{const ${xs} = (${this.call(s.source, ctx)} ?? []).slice();${this.rounds(`let ${i} = 0; ${i} < ${xs}.length; ${i}++`, body, s.body, loop, ctx, sig)}}`;
+      }
+      case 'repeat': {
+        const max = this.name('n');
+        const i = this.name('i');
+        const loop = `{ count: ${i} + 1, max: ${max} }`;
+        const body = (b: string) => `H.spend();${this.block(s.body, ctx, b)}`;
+        return `{const ${max} = H.checkCount(${this.call(s.times, ctx)}, 0, ${this.unit.ref('the number of rounds')});${this.rounds(`let ${i} = 0; ${i} < ${max}; ${i}++`, body, s.body, loop, ctx, sig)}}`;
+      }
+      default:
+        throw new Error(`internal: the statement ${s.op} is not generated with the flow`);
+    }
+  }
+
+  /**
+   * A loop's rounds (`head`, `round` its body given the variable of the body's signal), as
+   * `runFor` and `runRepeat` end them: `break` leaves the loop (its signal NORMAL), `finish` is
+   * given on, and a suspension leaves the loop's frame, to go on at its next round (`loop`), after
+   * the frames its body left.
+   */
+  private rounds(head: string, round: (b: string) => string, body: Block, loop: string, ctx: string, sig: string): string {
+    const b = this.name('s');
+    return (
+      `let ${b};${sig} = 0;for (${head}) {${round(b)}if (${b} === 0) continue;` +
+      `if (${b} === 2) {H.pushFrame(${ctx}.st, H.frameOf(${whole(body.id)}, 0, ${ctx}, ${loop}));${sig} = 2;} else if (${b} === 3) ${sig} = 3;break;}`
+    );
+  }
+
+  /**
+   * Block `b` run in context `ctx` from its first statement as `runBlock` runs it, its signal left
+   * in `sig`: a step and the watcher before each statement, outside the statement's `try` (a step
+   * refused there is the enclosing statement's to name), and at a suspension the block's frame at
+   * its next statement, where it has one.
+   */
+  private block(b: Block, ctx: string, sig: string): string {
+    const label = this.name('b');
+    let code = `${label}: {`;
+    b.stmts.forEach((s, i) => {
+      code += `H.spend();W.statement?.(${ctx}.st);`;
+      if (s.op === 'break' || s.op === 'finish') {
+        code += `${this.stmt(s, ctx, sig)}break ${label};`;
+        return;
+      }
+      const t = this.name('s');
+      const rest = i + 1 < b.stmts.length ? `if (${t} === 2) H.pushFrame(${ctx}.st, H.frameOf(${whole(b.id)}, ${whole(i + 1)}, ${ctx}));` : '';
+      code += `let ${t};try {${this.stmt(s, ctx, t)}} catch (e) {throw H.placed(e, ${this.value(b.lines[i])});}`;
+      code += `if (${t} !== 0) {${rest}${sig} = ${t};break ${label};}`;
+    });
+    return `${code}${sig} = 0;}`;
+  }
+}
