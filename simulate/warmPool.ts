@@ -3,8 +3,9 @@
  * thread compiled (as plain data, runtime/transfer.ts) and links it; the next simulation of the
  * same pack content on as many threads takes the threads of the last one, its pack already linked
  * and its code warm. Idle threads do not keep the process alive
- * (tinypool unrefs them) and are stopped after a while without a run; threads of a run that failed
- * are never taken again.
+ * (tinypool unrefs them) and are stopped after a while without a run; threads of a run that failed,
+ * and a pool one of whose threads stopped while it was kept (terminated, exited, failed between
+ * runs), are never taken again: the next run gets new threads and plays.
  */
 import { Worker } from 'node:worker_threads';
 import Tinypool from 'tinypool';
@@ -142,6 +143,7 @@ interface Kept {
   pool: Tinypool;
   /** Runs using the threads now. */
   users: number;
+  /** A run on the threads failed, or one of them stopped: the threads are not lent again. */
   failed: boolean;
   idle?: NodeJS.Timeout;
 }
@@ -184,10 +186,22 @@ export async function leaseWorkers(content: PackContent, pack: CompiledPack, thr
     };
   }
   if (kept && (kept.key !== key || kept.failed)) {
-    await kept.pool.destroy();
+    // Not waited for: a thread that stopped while kept has exited already, and tinypool's destroy
+    // waits for each thread's exit, forever for that one. The threads stopping take no core from
+    // the new ones: a terminated thread stops running at once.
+    void kept.pool.destroy();
     kept = undefined;
   }
-  kept ??= { key, pool: start(), users: 0, failed: false };
+  if (!kept) {
+    const k: Kept = { key, pool: start(), users: 0, failed: false };
+    // Tinypool hears of a thread stopping only by its error, and then starts another without a
+    // word to a run (an idle thread's error is the pool's 'error' event, thrown when nobody
+    // listens); a thread that exits without one stays in the pool, and the next run given it
+    // would fail. Either way the pool is not lent again.
+    for (const thread of k.pool.threads) thread.on('exit', () => void (k.failed = true));
+    k.pool.on('error', () => void (k.failed = true));
+    kept = k;
+  }
   const k = kept;
   clearTimeout(k.idle);
   k.users++;
