@@ -61,15 +61,20 @@ export async function runQueued(q: QueuedStudy): Promise<Results> {
     const jobs: Job<ShardJob>[] = [];
     for (let index = 1; index <= q.shards; index++) {
       const shard = { index, count: q.shards };
+      const jobId = `${run}-${index}`;
+      // A shard that failed in an earlier start of the same study is tried again, not taken as
+      // failed. Its state is read before it is added, not after: a worker may take the shard and
+      // refuse it between the add and a read after it, and this start's own failure would be tried
+      // again (a second attempt, a second stack trace, refused again).
+      const earlier = await queue.getJobState(jobId);
       const job = await queue.add(`${q.study.pack.id} ${index}/${q.shards}`, { pack: q.pack, study: q.study, agents: q.agents, shard }, {
-        jobId: `${run}-${index}`,
+        jobId,
         // A thrown error (not a refusal) is tried again on another worker, up to 3 times in all.
         attempts: 3,
         removeOnComplete: { age: 24 * 3600 },
         removeOnFail: { age: 24 * 3600 },
       });
-      // A shard that failed in an earlier start of the same study is tried again, not taken as failed.
-      if ((await job.getState()) === 'failed') await job.retry('failed');
+      if (earlier === 'failed') await job.retry('failed');
       jobs.push(job);
     }
     q.onQueued?.(run);

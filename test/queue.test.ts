@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main.ts';
 import type { Io } from '../cli/io.ts';
@@ -50,6 +50,53 @@ async function refusingPort(): Promise<{ port: number; release: () => Promise<vo
     release: async () => {
       client.destroy();
       for (const c of accepted) c.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/**
+ * A relay to the Redis at `to` for a client that must hear late: once a connection has sent a
+ * command naming `marker`, Redis's answers to that connection are held back until `release()`, and
+ * then passed on in order. What a busy coordinator meets (an answer that comes after a worker has
+ * already acted) made to happen by a condition, not by a delay.
+ */
+async function holdingRelay(to: string, marker: string): Promise<{ url: string; release: () => void; close: () => Promise<void> }> {
+  const target = new URL(to);
+  const sockets: Socket[] = [];
+  const releases: Array<() => void> = [];
+  let released = false;
+  const server = createServer((client) => {
+    const redis = connect(Number(target.port), target.hostname);
+    sockets.push(client, redis);
+    let sent = '';
+    let holding = false;
+    const held: Buffer[] = [];
+    client.on('data', (d: Buffer) => {
+      redis.write(d);
+      // The marker may come split between two reads: the end of the last is kept to search with it.
+      sent = sent.slice(-marker.length) + d.toString('latin1');
+      if (!released && sent.includes(marker)) holding = true;
+    });
+    redis.on('data', (d: Buffer) => void (holding ? held.push(d) : client.write(d)));
+    releases.push(() => {
+      for (const d of held.splice(0)) client.write(d);
+      holding = false;
+    });
+    for (const [a, b] of [[client, redis], [redis, client]]) {
+      a.on('error', () => b.destroy());
+      a.on('close', () => b.destroy());
+    }
+  }).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `redis://${target.username || target.password ? `${target.username}:${target.password}@` : ''}127.0.0.1:${(server.address() as AddressInfo).port}`,
+    release: () => {
+      released = true;
+      for (const r of releases) r();
+    },
+    close: async () => {
+      for (const s of sockets) s.destroy();
       await new Promise((r) => server.close(r));
     },
   };
@@ -169,6 +216,36 @@ describe('a study through the queue', () => {
         await queue.close();
       }
     } finally {
+      await w.close();
+    }
+  });
+
+  // The shard is refused while the coordinator has yet to hear that Redis has it: the coordinator
+  // must not take the refusal for a failure of an earlier start of the study and try it again.
+  it('a shard refused for good before the coordinator heard it was queued is not tried again', { timeout: 600_000 }, async () => {
+    const w = await startWorker({ url, prefix, packs, rulebook: rulebookVersion(), jobs: 1, lockMs: 120_000 });
+    const unseated = { ...settings, games: 4, seed: 4000, bots: ['prefer'] };
+    // Redis's answers to the coordinator are held from the shard's add (the one command naming the
+    // job: `<pack id> <shard>/<shards>`) until the shard has failed, heard here straight from Redis.
+    const relay = await holdingRelay(url, 'connect-four 1/1');
+    const events = new QueueEvents(QUEUE_NAME, { connection: { url, maxRetriesPerRequest: null }, prefix });
+    const queue = new Queue(QUEUE_NAME, { connection: { url, maxRetriesPerRequest: null }, prefix });
+    try {
+      await events.waitUntilReady();
+      const failures: string[] = [];
+      events.on('failed', ({ jobId }) => {
+        failures.push(jobId);
+        relay.release();
+      });
+      let run = '';
+      await expect(runQueued({ url: relay.url, prefix, study: unseated, agents: ['prefer'], pack: 'connect-four', shards: 1, onQueued: (id) => (run = id) })).rejects.toThrow(/^shard 1\/1 failed: `prefer` is not a bot for Connect Four/);
+      const job = (await queue.getJob(`${run}-1`))!;
+      expect([await job.getState(), job.attemptsMade, job.stacktrace?.length], (job.stacktrace ?? []).join('\n--- the attempt before:\n')).toEqual(['failed', 1, 1]);
+      expect(failures).toEqual([`${run}-1`]);
+    } finally {
+      await events.close();
+      await queue.close();
+      await relay.close();
       await w.close();
     }
   });
