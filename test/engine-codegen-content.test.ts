@@ -73,7 +73,8 @@ describe('a pack whose texts hold JavaScript', () => {
     const source = generatedSource(pack!);
     expect(source.length).toBeGreaterThan(100);
     for (const bad of HOSTILE.filter((b) => b !== '"')) expect(source.includes(bad), JSON.stringify(bad)).toBe(false);
-    for (const word of ['spot one', 'label', 'taken', 'full', 'said', 'prompt', 'process', 'end']) expect(source.includes(word), word).toBe(false);
+    // As words: the emitter's own names may hold one (`H.spend` holds `end`).
+    for (const word of ['spot one', 'label', 'taken', 'full', 'said', 'prompt', 'process', 'end']) expect(new RegExp(`\\b${word}\\b`).test(source), word).toBe(false);
     const literals = new Set(source.match(/"[^"\n]*"/g));
     expect([...literals].every((l) => ['"use strict"', '""', '"string"', '"+"', '"-"', '"*"', '"/"'].includes(l)), [...literals].join(' ')).toBe(true);
   });
