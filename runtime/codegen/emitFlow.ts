@@ -122,19 +122,19 @@ class FlowSource {
       }
       case 'for': {
         // As `runFor`: a copy of the list, a step before each round, the variable set after it.
-        const xs = this.name('x');
+        const xs = this.name('l');
         const i = this.name('i');
         const slot = whole(s.slot);
         const loop = `{ items: ${xs}, index: ${i} + 1, slot: ${slot} }`;
         const body = (b: string) => `H.spend();${ctx}.env[${slot}] = ${xs}[${i}];${this.block(s.body, ctx, b)}`;
-        return `{const ${xs} = (${this.call(s.source, ctx)} ?? []).slice();${this.rounds(`let ${i} = 0; ${i} < ${xs}.length; ${i}++`, body, s.body, loop, ctx, sig)}}`;
+        return `{const ${xs} = (${this.call(s.source, ctx)} ?? []).slice();${this.eachRound(`let ${i} = 0; ${i} < ${xs}.length; ${i}++`, body, s.body, loop, ctx, sig)}}`;
       }
       case 'repeat': {
         const max = this.name('n');
         const i = this.name('i');
         const loop = `{ count: ${i} + 1, max: ${max} }`;
         const body = (b: string) => `H.spend();${this.block(s.body, ctx, b)}`;
-        return `{const ${max} = H.checkCount(${this.call(s.times, ctx)}, 0, ${this.unit.ref('the number of rounds')});${this.rounds(`let ${i} = 0; ${i} < ${max}; ${i}++`, body, s.body, loop, ctx, sig)}}`;
+        return `{const ${max} = H.checkCount(${this.call(s.times, ctx)}, 0, ${this.unit.ref('the number of rounds')});${this.eachRound(`let ${i} = 0; ${i} < ${max}; ${i}++`, body, s.body, loop, ctx, sig)}}`;
       }
       default:
         throw new Error(`internal: the statement ${s.op} is not generated with the flow`);
@@ -147,7 +147,7 @@ class FlowSource {
    * given on, and a suspension leaves the loop's frame, to go on at its next round (`loop`), after
    * the frames its body left.
    */
-  private rounds(head: string, round: (b: string) => string, body: Block, loop: string, ctx: string, sig: string): string {
+  private eachRound(head: string, round: (b: string) => string, body: Block, loop: string, ctx: string, sig: string): string {
     const b = this.name('s');
     return (
       `let ${b};${sig} = 0;for (${head}) {${round(b)}if (${b} === 0) continue;` +
