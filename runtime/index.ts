@@ -188,10 +188,10 @@ const NO_ACTIONS: readonly ActionCode[] = [];
 function actionChoices(prog: Program, state: GameState, a: ActionCode, actor: string, asked: string, labels: boolean, l: Listing, shared: ListingChecks, keep: boolean): void {
   const c = actionCtx(prog, state, a, actor, NO_ARGS);
   // An action of one parameter that keeps no answers and takes none has its values found in one call.
-  const values = oneCall && !keep && a.params.length === 1 && shared.none() ? valuesOf(a, c) : null;
+  const values = oneCall && !keep && a.params.length === 1 && shared.none() ? valuesOpen(a, c, state, actor) : null;
   const found = values === null ? combinations(a, c, actor, shared, keep) : null;
   // Spent, its parameters' domains were still asked: they count against the budget as they did.
-  if (limitReason(a, state, actor) !== null) return;
+  if (found !== null && limitReason(a, state, actor) !== null) return;
   if (l.choices === null) {
     run(l, actor, a, values, found);
     return;
@@ -477,7 +477,7 @@ function pick(prog: Program, next: GameState, prompt: Prompt, move: Move): void 
 function takeAction(prog: Program, next: GameState, prompt: Prompt, move: Move, inPlace: boolean): void {
   // An `anytime` action interrupts the offer or the choice, which is asked again once the action is over.
   const after = move.anytime ? [newFrame(-1, 0, [], null, null, null, false, undefined, undefined, prompt)] : prompt.frames;
-  const sig = runBlock(move.a!.body, 0, actionBegun(prog, next, move, inPlace));
+  const sig = runBlock(move.a!.body, 0, actionBegun(prog, next, move.a!, move.player, move.args, inPlace));
   if (sig === SUSPEND) {
     const waiting = next.prompt!.frames;
     for (let i = 0; i < after.length; i++) waiting.push(after[i]);
@@ -485,10 +485,8 @@ function takeAction(prog: Program, next: GameState, prompt: Prompt, move: Move, 
   else resume(after, prog, next, next.choices.length - 1);
 }
 
-/** The context of `move`'s action about to run in `next`, its use counted and its log line written. */
-function actionBegun(prog: Program, next: GameState, move: Move, inPlace: boolean): RunCtx {
-  const a = move.a!;
-  const { player, args } = move;
+/** The context of action `a` about to run in `next`, taken by `player` with `args`, its use counted and its log line written. */
+function actionBegun(prog: Program, next: GameState, a: ActionCode, player: string, args: Value[], inPlace: boolean): RunCtx {
   const c = actionCtx(prog, next, a, player, args, next.choices.length - 1);
   if (a.limit) countUse(a, next, player, inPlace);
   if (logKept()) logLine(next, c.step, `${display(prog.pack, player)}: ${labelOf(a, c, args, prog.pack)}`, a.origin.where, player);
@@ -505,7 +503,7 @@ function countUse(a: ActionCode, next: GameState, player: string, inPlace: boole
 
 /**
  * A driven prompt's listing (`drivenListing`): an offer of one action of the game (no card's) of one
- * parameter, which `listChoices` lists by its values alone (`valuesOf`), is kept as that action,
+ * parameter, which `listChoices` lists by its values alone (`valuesOpen`), is kept as that action,
  * its player and its values (`a` set), and made a state's listing only should the drive stop there
  * (`keepListing`); any other prompt's is the state's listing, as `playoutChoices` makes it.
  */
@@ -513,37 +511,13 @@ export interface DrivenListing {
   a: ActionCode | null;
   player: string;
   values: Value[];
-  /**
-   * The last offer's list of names (`offer` statement's own) whose actions hold no card's, the
-   * program that listed it, and its one action listed by its values (null: listed in full): a drive
-   * offers the same few lists again and again, found once each, not looked up at every prompt.
-   */
-  names: readonly string[] | undefined;
-  prog: Program | null;
-  one: ActionCode | null;
-  /** The context `one`'s choices are listed in (`listingCtx`), once made. */
-  ctx: RunCtx | null;
+  /** The arguments of `a`'s pick (`drivenPick`): its one value, written at each pick, read only while its action begins. */
+  args: Value[];
 }
 
 /** A driven prompt's listing to fill, holding none yet. */
 export function drivenListingOf(): DrivenListing {
-  return { a: null, player: '', values: NO_ARGS, names: undefined, prog: null, one: null, ctx: null };
-}
-
-/** The one action of game (no card's) of one parameter that the offer `p` offers, which `drivenListing` lists by its values, else null. */
-function oneAction(prog: Program, state: GameState, p: Prompt, into: DrivenListing): ActionCode | null {
-  if (p.actions === into.names && prog === into.prog) return into.one;
-  if (prog.anytime.length !== 0) return null;
-  const offer = offered(prog, state);
-  const a = offer.length === 1 && offer[0].params.length === 1 && offer[0].card === undefined ? offer[0] : null;
-  // Kept only where the names alone say what is offered (`offeredAlways`), whoever holds the cards.
-  if (offeredAlways.get(p.actions ?? NO_IDS)?.prog === prog) {
-    into.names = p.actions;
-    into.prog = prog;
-    into.one = a;
-    into.ctx = null;
-  }
-  return a;
+  return { a: null, player: '', values: NO_ARGS, args: [null] };
 }
 
 /**
@@ -559,15 +533,16 @@ export function drivenListing(state: GameState, asked: boolean, into: DrivenList
   freshBudget();
   const prog = warm ? ran : programFor(state);
   const p = state.prompt!;
-  const a = p.kind === 'offer' && oneCall ? oneAction(prog, state, p, into) : null;
+  // A driven pack has no `anytime` action (`drivable`): an offer lists the actions it offers alone.
+  const o = p.kind === 'offer' && oneCall ? offerOf(prog, state) : null;
+  const a = o !== null ? o.one : null;
   let n: number;
   if (a !== null) {
     // What `actionChoices` does for the one action listed, keeping nothing for another.
-    const c = listingCtx(prog, state, a, p.player, into);
-    const values = withFrozenState(() => valuesOf(a, c));
+    const c = listingCtx(prog, state, o!, p.player);
+    into.values = withFrozenState(() => valuesOpen(a, c, state, p.player));
     into.a = a;
     into.player = p.player;
-    into.values = limitReason(a, state, p.player) === null ? values : NO_ARGS;
     n = into.values.length;
   } else {
     into.a = null;
@@ -580,29 +555,17 @@ export function drivenListing(state: GameState, asked: boolean, into: DrivenList
   return n;
 }
 
-/**
- * A context for listing action `a`'s choices at a driven offer to `player`: one per action, made
- * ready each time (`withArgs` empties its locals); `into`'s own for its one action, not looked up.
- */
-function listingCtx(prog: Program, state: GameState, a: ActionCode, player: string, into: DrivenListing): RunCtx {
-  let c = a === into.one ? into.ctx : listingCtxs.get(a);
-  if (c === undefined || c === null) {
-    c = actionCtx(prog, state, a, player, NO_ARGS);
-    listingCtxs.set(a, c);
-    if (a === into.one) into.ctx = c;
-    return c;
-  }
+/** The context the one action of offer `o` is listed in at a driven offer to `player`: `o`'s own, made ready (`withArgs` empties its locals). */
+function listingCtx(prog: Program, state: GameState, o: Offer, player: string): RunCtx {
+  const c = o.ctx;
+  if (c === null) return (o.ctx = actionCtx(prog, state, o.one!, player, NO_ARGS));
   c.st = state;
-  c.prog = prog;
   c.me = player;
   c.step = state.choices.length;
   return c;
 }
 
-/** An action's listings never overlap (a listing runs no other), so one context each serves them all; they keep no state once made. */
-const listingCtxs = new WeakMap<ActionCode, RunCtx>();
-
-/** `into`, a driven prompt's listing kept by its action and values, made the state's listing, as `playoutChoices` makes it. */
+/** `into`, a driven prompt's listing kept by its action and values, made the state's listing, as `listChoices` lists an offer of that action alone. */
 export function keepListing(state: GameState, into: DrivenListing): void {
   if (into.a === null) return;
   const l = blindListing();
@@ -628,19 +591,15 @@ export function drivable(state: GameState): boolean {
 export function drivenPick(state: GameState, k: number, c: RunCtx, body: BlockCode | null, slot: number, listing: DrivenListing): Signal {
   const prog = c.prog;
   const a = listing.a;
-  // A value that reads back as itself is the argument `pickedMove` makes of it; any other pick is made as it makes it.
+  // A value that reads back as itself is the argument `pickedMove` makes of it, and its action holds
+  // no card's rule: the move is that action, the player listed and that value, made with no listing.
   if (a !== null && k >= 0 && k < listing.values.length && readsBack(listing.values[k])) {
-    const value = listing.values[k];
-    const player = listing.player;
+    const args = listing.args;
+    args[0] = listing.values[k];
     state.choices.push('');
     state.prompt = null;
     listing.a = null;
-    // `actionBegun` of that move, with no move nor list of arguments made: the action holds no card, and its one argument goes straight into its locals.
-    const ac = ctxFor(state, prog, a.slots, player, null, null, state.choices.length - 1);
-    ac.env[0] = value;
-    if (a.limit) countUse(a, state, player, true);
-    if (logKept()) logLine(state, ac.step, `${display(prog.pack, player)}: ${labelOf(a, ac, [value], prog.pack)}`, a.origin.where, player);
-    return runBlock(a.body, 0, ac);
+    return runBlock(a.body, 0, actionBegun(prog, state, a, listing.player, args, true));
   }
   keepListing(state, listing);
   const move = pickedMove(prog, state, state.prompt!, k);
@@ -652,7 +611,7 @@ export function drivenPick(state: GameState, k: number, c: RunCtx, body: BlockCo
     c.env[slot] = move.value;
     return runBlock(body!, 0, c);
   }
-  return runBlock(move.a.body, 0, actionBegun(prog, state, move, true));
+  return runBlock(move.a.body, 0, actionBegun(prog, state, move.a, move.player, move.args, true));
 }
 
 /** Hidden information removed: other players' hidden fields and every hidden field of other kinds. */
@@ -731,10 +690,25 @@ export function packName(state: GameState, lang = 'en'): string {
 // ─── internals ─────────────────────────────────────────────────────────────
 
 function offered(prog: Program, state: GameState): readonly ActionCode[] {
+  return offerOf(prog, state).actions;
+}
+
+/**
+ * What the offer asked now offers its player: found once for an offer's list of names (the `offer`
+ * statement's own list) when no card's action comes with them, not at every listing.
+ */
+function offerOf(prog: Program, state: GameState): Offer {
+  const names = state.prompt!.actions ?? [];
+  const last = lastOffer;
+  if (last !== null && last.names === names && last.prog === prog) return last;
+  return offerFound(prog, state, names);
+}
+
+/** `offerOf` not the last offer found. */
+function offerFound(prog: Program, state: GameState, names: readonly string[]): Offer {
   const p = state.prompt!;
-  const names = p.actions ?? [];
   const known = offeredAlways.get(names);
-  if (known !== undefined && known.prog === prog) return known.actions;
+  if (known !== undefined && known.prog === prog) return (lastOffer = known);
   const out: ActionCode[] = [];
   let always = true;
   for (const name of names) {
@@ -743,15 +717,33 @@ function offered(prog: Program, state: GameState): readonly ActionCode[] {
     if (companions.length) always = false;
     for (const a of companions) if (!out.includes(a) && holdersOf(prog, state, a.card!).includes(p.player)) out.push(a);
   }
-  if (always) offeredAlways.set(names, { prog, actions: out });
-  return out;
+  const o: Offer = { names, prog, actions: out, one: out.length === 1 && out[0].params.length === 1 && out[0].card === undefined ? out[0] : null, ctx: null };
+  if (always) offeredAlways.set(names, (lastOffer = o));
+  return o;
 }
 
 /**
- * The actions an offer's list of names (the `offer` statement's own list) offers whoever is asked,
- * when no card's action comes with them: found once, not at every listing.
+ * An offer's actions, and the one action of the game (no card's) of one parameter when it offers
+ * that alone (else null), which a driven offer lists by its values (`drivenListing`), with the
+ * context it is listed in there once made: an action's listings never overlap (a listing runs no
+ * other) and its checks, expressions, keep nothing of a context, so one serves every listing.
  */
-const offeredAlways = new WeakMap<readonly string[], { prog: Program; actions: readonly ActionCode[] }>();
+interface Offer {
+  names: readonly string[];
+  prog: Program;
+  actions: readonly ActionCode[];
+  one: ActionCode | null;
+  ctx: RunCtx | null;
+}
+
+const offeredAlways = new WeakMap<readonly string[], Offer>();
+
+/**
+ * The offer `offerOf` found last of those kept: a game offers the same few lists again and again,
+ * and looking one up in `offeredAlways` at each prompt cost a small game's driven choice 7% of its
+ * time (tic-tac-toe, measured against this). It keeps that one program alive until another's offer.
+ */
+let lastOffer: Offer | null = null;
 
 /**
  * The `anytime` actions open now, with the player who may take each: at an offer or a `choose`, but
@@ -897,6 +889,12 @@ function valuesOf(a: ActionCode, c: RunCtx): Value[] {
   if (domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where, 'choices');
   a.candidates(c, domain, found);
   return found;
+}
+
+/** `valuesOf`, or none when `actor`'s uses of `a` are spent (its domain still asked, counted as it was). */
+function valuesOpen(a: ActionCode, c: RunCtx, state: GameState, actor: string): Value[] {
+  const values = valuesOf(a, c);
+  return limitReason(a, state, actor) === null ? values : NO_ARGS;
 }
 
 /** Off only inside `listingSteps`: every listing finds such an action's values by `valuesOf`. */
