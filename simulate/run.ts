@@ -8,7 +8,7 @@
  * next run of the same pack takes the same threads, warm (simulate/warmPool.ts).
  */
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import type { AgentKind } from '../runtime/agents.ts';
 import { compiledPack, readPackContent, type PackContent } from './packContent.ts';
 import type { GameSummary } from './playout.ts';
@@ -35,8 +35,12 @@ export interface RunTimeline {
   /** When simulate() began, and when it had every thread's games in order. */
   start: number;
   end: number;
-  /** This thread's span first, then each worker thread's; `back` is when this thread had the thread's games (its own: as it ended its last). */
-  threads: Array<ThreadSpan & { back: number }>;
+  /**
+   * This thread's span first, then each worker thread's; `back` is when this thread had the thread's
+   * games (its own: as it ended its last), `early` how many of them it had before it ended its own
+   * last game (its own: all), the rest copied over after it.
+   */
+  threads: Array<ThreadSpan & { back: number; early: number }>;
 }
 
 /**
@@ -49,8 +53,8 @@ const YIELD_MS = 15;
 
 /**
  * How long it plays without yielding once every worker thread has begun (or with none), in ms: then
- * only the games worker threads send are read there and a thread's failure heard. The turns cost no
- * CPU that shows (200 games of 2 players, 12 and 16 runs each way interleaved in one process: within
+ * only a thread's failure is heard there (the games worker threads send are read between games).
+ * The turns cost no CPU that shows (200 games of 2 players, 12 and 16 runs each way interleaved in one process: within
  * 1%), but on a busy machine they cost wall time: at load ~7 on 2 cores, one thread took 6% longer a
  * run yielding every 15 ms, two threads 2% (medians of the runs' ratios, 16 pairs). A progress bar
  * is drawn from its own calls, not in the turns.
@@ -106,16 +110,21 @@ export async function simulate(source: PackSource, o: SimulationOptions): Promis
       stopClaims(chunk);
       throw e;
     });
-  // This thread yields now and then between games: a worker thread that has just started is given
-  // its task there (YIELD_MS), the games worker threads send as they play them are read, and a worker's
-  // failure heard (HEAR_MS).
+  // Between its games this thread reads the batches of games worker threads have sent, without a
+  // turn of the event loop (`reads`), so that whichever thread ends last, only the batch a worker
+  // sent last and its answer are left to copy over at the end, not all it sent since this thread's
+  // last yield (at 2 players, ~45 games a HEAR_MS). It yields now and then: a worker thread that has
+  // just started is given its task there (YIELD_MS), and a worker's failure heard (HEAR_MS).
+  const reads: Array<() => void> = [];
   let yielded = performance.now();
   const between = (done: number): Promise<void> | undefined => {
     o.onProgress?.(done);
+    for (const read of reads) read();
     if (performance.now() - yielded < (begun(chunk) < threads ? YIELD_MS : HEAR_MS)) return;
     return yieldToEvents().then(() => void (yielded = performance.now()));
   };
-  const spans: Array<ThreadSpan & { back: number }> = [];
+  const spans: RunTimeline['threads'] = [];
+  let ownDone = false;
   const own = emptySpan();
   // A worker thread's games come in batches as it plays them (Chunk.results), then `END`, and the
   // rest with its answer, by two channels that keep no order between them. The pool hears of a
@@ -123,14 +132,33 @@ export async function simulate(source: PackSource, o: SimulationOptions): Promis
   const worker = (): Promise<GameSummary[]> => {
     const { port1: inbox, port2: results } = new MessageChannel();
     const got: GameSummary[] = [];
+    let ended = false;
+    let came!: () => void;
+    let early = 0;
+    const take = (m: ResultsMessage) => {
+      if (m === END) {
+        ended = true;
+        return came();
+      }
+      if (!ownDone) early += m.length;
+      got.push(...m);
+    };
     const allCame = new Promise<void>((resolve, reject) => {
-      inbox.on('message', (m: ResultsMessage) => (m === END ? resolve() : void got.push(...m)));
+      came = resolve;
+      inbox.on('message', take);
       inbox.on('close', () => reject(new Error('a worker thread stopped without answering')));
+    });
+    reads.push(() => {
+      while (!ended) {
+        const m = receiveMessageOnPort(inbox);
+        if (!m) return;
+        take(m.message as ResultsMessage);
+      }
     });
     const answered = lease!.pool.run({ ...chunk, results }, { transferList: [results] }) as Promise<ChunkPlayed>;
     return Promise.all([answered, allCame])
       .then(([answer]) => {
-        spans.push({ ...answer.span, back: sharedClock() });
+        spans.push({ ...answer.span, back: sharedClock(), early });
         return got.concat(answer.games);
       })
       .finally(() => inbox.close());
@@ -138,7 +166,7 @@ export async function simulate(source: PackSource, o: SimulationOptions): Promis
   let out: GameSummary[] = [];
   let failed = true;
   try {
-    const runs = await Promise.all([...Array.from({ length: threads }, () => stopAllOnFailure(worker())), stopAllOnFailure(playChunk(pack, chunk, between, own))]);
+    const runs = await Promise.all([...Array.from({ length: threads }, () => stopAllOnFailure(worker())), stopAllOnFailure(playChunk(pack, chunk, between, own).finally(() => void (ownDone = true)))]);
     out = runs.flat();
     failed = false;
   } finally {
@@ -146,6 +174,6 @@ export async function simulate(source: PackSource, o: SimulationOptions): Promis
   }
   if (out.length) o.onProgress?.(out.length);
   out.sort((a, b) => a.seed - b.seed);
-  o.onTimeline?.({ start, end: sharedClock(), threads: [{ ...own, back: own.last }, ...spans] });
+  o.onTimeline?.({ start, end: sharedClock(), threads: [{ ...own, back: own.last, early: own.games }, ...spans] });
   return out;
 }

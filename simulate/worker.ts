@@ -26,12 +26,12 @@ export interface Chunk {
   claims?: Int32Array;
   /**
    * Where a worker thread sends its games as it plays them, a batch every SEND_MS, and last `END`,
-   * once it is done with the chunk, played or failed. The run's thread reads them when it yields
-   * between its own games, every HEAR_MS once every worker thread has begun (simulate/run.ts), and
-   * as they come once its own games are done: at the end only the batches of its last HEAR_MS and
-   * its answer's games are still to be copied over, not all of the thread's (all of a thread's games
-   * in one message at its end took 2–3 ms of the run's wall time with every other thread done, the
-   * copy on both sides: about 1.6 ms for 100 games of 2 players). The order of the games is the
+   * once it is done with the chunk, played or failed. The run's thread reads those that have come
+   * between its own games (simulate/run.ts), and the rest as they come once its own games are done:
+   * at the end only the last batch and the answer's games are still to be copied over, not all of
+   * the thread's (all of a thread's games in one message at its end took 2–3 ms of the run's wall
+   * time with every other thread done, the copy on both sides: about 1.6 ms for 100 games of 2
+   * players). The order of the games is the
    * seeds' in the end whichever way they came. The port closing before `END` came is the thread
    * gone without answering (terminated, or exited with no error for the pool to hear): a port closes
    * when the thread holding it stops.

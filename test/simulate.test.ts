@@ -237,6 +237,9 @@ describe('simulate', () => {
     }
     expect(alone.start).toBeLessThanOrEqual(alone.threads[0].first);
     expect(alone.threads[0].back).toBeLessThanOrEqual(alone.end);
+    // This thread has its own games as it plays them; a worker's come over by its end at the latest.
+    expect(both.threads[0].early).toBe(both.threads[0].games);
+    expect(both.threads[1].early).toBeLessThanOrEqual(both.threads[1].games);
   });
 
   // A worker thread sends its games in batches as it plays them (Chunk.results), then END, the rest
@@ -269,16 +272,26 @@ describe('simulate', () => {
   // World take longer than that on any machine of today (~4.5 CPU-ms a game, simulate/run.ts): a run
   // where it played as many sent some through the port. A cold worker thread may begin when this one
   // has played most games (once, on a busy 2-core machine: none in the first run, 13 in the next), so
-  // runs are played until one is.
-  it('gives the same games on one thread and on two when the worker thread sends them in batches', async () => {
+  // runs are played until one is. This thread reads the batches between its own games, not only when
+  // it yields (every 200 ms, longer than its part of the run): some come while it still plays
+  // (RunTimeline's `early`), unless the worker thread began as this one ended, so runs are played
+  // until one has.
+  it('gives the same games on one thread and on two when the worker thread sends them in batches, read as they come', async () => {
     const content = readPackContent(dir);
     const options = { games: 60, players: 2, seed: 40, agents: ['random' as const], maxSteps: 5000 };
     const alone = await simulate(content, { ...options, workers: 1 });
     let workerGames = 0;
-    for (let run = 0; run < 8 && workerGames < 10; run++) {
-      expect(await simulate(content, { ...options, workers: 2, onTimeline: (t) => (workerGames = t.threads[1].games) })).toEqual(alone);
+    let early = 0;
+    const timeline = (t: RunTimeline) => {
+      workerGames = t.threads[1].games;
+      early = t.threads[1].early;
+    };
+    for (let run = 0; run < 8 && (workerGames < 10 || early === 0); run++) {
+      expect(await simulate(content, { ...options, workers: 2, onTimeline: timeline })).toEqual(alone);
     }
     expect(workerGames).toBeGreaterThanOrEqual(10);
+    expect(early).toBeGreaterThan(0);
+    expect(early).toBeLessThanOrEqual(workerGames);
   });
 
   // A worker thread that fails stops the others claiming games itself, before this thread hears of it,
