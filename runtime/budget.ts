@@ -21,14 +21,22 @@ export const MAX_COMBINATIONS = 100_000;
 const fmt = (n: number) => n.toLocaleString('en');
 
 let stepsLeft = Infinity;
+/** The steps the budget running now began with. */
+let budget = STEP_BUDGET;
 
-export function withStepBudget<T>(run: () => T): T {
+/**
+ * `run` under a step budget of its own: a choice's (`STEP_BUDGET`), or `steps`, fewer, where a test
+ * has a rule run out of steps at each of its steps in turn.
+ */
+export function withStepBudget<T>(run: () => T, steps = STEP_BUDGET): T {
   const outer = stepsLeft;
-  stepsLeft = STEP_BUDGET;
+  const outerBudget = budget;
+  stepsLeft = budget = steps;
   try {
     return run();
   } finally {
     stepsLeft = outer;
+    budget = outerBudget;
   }
 }
 
@@ -37,12 +45,12 @@ export function withStepBudget<T>(run: () => T): T {
  * (`drivenPlayout.ts`) makes many choices under one call, each with a choice's budget.
  */
 export function freshBudget(): void {
-  stepsLeft = STEP_BUDGET;
+  stepsLeft = budget;
 }
 
 /** The steps spent so far under the budget running now. */
 export function stepsTaken(): number {
-  return STEP_BUDGET - stepsLeft;
+  return budget - stepsLeft;
 }
 
 /**
@@ -67,16 +75,16 @@ export function placed(e: unknown, at: string | undefined): unknown {
 
 /** Statements, loop rounds, function calls and the elements an expression visits each cost a step. */
 export function spend(steps = 1): void {
-  if ((stepsLeft -= steps) < 0) refuse(`the rules ran more than ${fmt(STEP_BUDGET)} steps for one choice (the step budget): a loop or an expression in the pack runs too long`, 'step');
+  if ((stepsLeft -= steps) < 0) refuse(`the rules ran more than ${fmt(budget)} steps for one choice (the step budget): a loop or an expression in the pack runs too long`, 'step');
 }
 
 /**
  * `n` steps spent at once where `n` calls of `spend()` would each spend one: the generated code's
- * quiet loops count their elements and spend them when they end (codegen/emit.ts, `Unit.quiet`).
- * Past the budget it is refused with the steps counted as one at a time leave them, one past the
- * budget, so a refused choice has taken the same steps whichever engine ran it: a quiet body spends
- * a step at a time (nothing in it spends a list's length in one call), so the interpreter's count
- * stops there too.
+ * quiet loops count their elements, and the steps of the loops and functions inside them, and
+ * spend them when they end (codegen/emit.ts, `Unit.quiet`). Past the budget it is refused with the
+ * steps counted as one at a time leave them, one past the budget, so a refused choice has taken the
+ * same steps whichever engine ran it: a quiet body spends a step at a time (nothing in it spends a
+ * list's length in one call), so the interpreter's count stops there too.
  */
 export function spendMany(n: number): void {
   spend(n > stepsLeft ? stepsLeft + 1 : n);

@@ -187,7 +187,7 @@ describe('loops walked along a property of the elements of a list property', () 
     // `sum(spots, …)` and `spots where …` read `it.worth` and `it.near` from the columns alongside the list `spots`.
     expect(source.match(/k\d+\[v\d+\]/g)?.length).toBeGreaterThanOrEqual(3);
     // Listing `claim`, its parameter walks its domain (every spot) reading `s.worth` and `s.near`.
-    expect(source).toMatch(/if \(d === k\d+\) \{(?:if \(d\.length !== 0\) \{[^}]*\})?for \(let j = 0;[^}]*k\d+\[j\]/);
+    expect(source).toMatch(/if \(d !== k\d+\) throw new Error\(k\d+\);(?:if \(d\.length !== 0\) \{[^}]*\})?for \(let j = 0;[^}]*k\d+\[j\]/);
     // No element's property is read by its id inside a loop over a list: there, `worth` and `near` come from the columns.
     const loops = loopBodies(source);
     expect(loops.length).toBeGreaterThanOrEqual(6);
@@ -219,7 +219,7 @@ describe('loops walked along a property of the elements of a list property', () 
     // The walks are taken (`c.near`, `x.near`, `it.near` nested, `f.near`), `cells` and the domain walked by their columns.
     expect(source.match(TAKEN)?.length).toBeGreaterThanOrEqual(10);
     expect(source.match(/k\d+\[v\d+\]/g)?.length).toBeGreaterThanOrEqual(2);
-    expect(source).toMatch(/if \(d === k\d+\) \{(?:if \(d\.length !== 0\) \{[^}]*\})?for \(let j = 0;[^}]*k\d+\[j\]/);
+    expect(source).toMatch(/if \(d !== k\d+\) throw new Error\(k\d+\);(?:if \(d\.length !== 0\) \{[^}]*\})?for \(let j = 0;[^}]*k\d+\[j\]/);
     for (let seed = 1; seed <= 40; seed++) {
       const [gen, ref] = ENGINES.map((engine) => choiceTrail(pack, engine, seed));
       expect(gen).toEqual(ref);

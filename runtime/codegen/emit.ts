@@ -36,6 +36,19 @@ function listsOfTexts(column: unknown): boolean {
   return true;
 }
 
+/**
+ * `s` as the engine keeps a property's name: the one copy of that text it looks names up by (V8's
+ * internalized string), taken from an object's keys. A field read as `r[k1]` compiles to a check
+ * that `k1` is the name the record's shape holds and a load; where `k1` is another copy of the same
+ * text (a compiler's text cut from the rules' source), the check asks the engine for the name's
+ * copy at every read, a call out of the generated code for each field read in a loop.
+ */
+function named(s: string): string {
+  const o: Record<string, number> = Object.create(null);
+  o[s] = 0;
+  return Object.keys(o)[0] ?? s;
+}
+
 /** Statements given whole, with an `if` of only such statements (`generatesWhole`); the others (loops, calls, suspension) are the interpreter's, over generated expressions. */
 const GENERATED_STATEMENTS = new Set<Stmt['op']>(['let', '=', '+=', '-=', 'require', 'log']);
 
@@ -72,6 +85,18 @@ interface Out {
   val: string;
   /** `val` names a temporary or a literal: later code cannot change what it reads. */
   fixed: boolean;
+  /** `val` is always `true` or `false` (a comparison, a `not`, an `and`): asked whether it is true, it is its own answer. */
+  truth?: boolean;
+}
+
+/** Whether `o` is true, as source: itself where it is a truth, else whether it is `true` (a rule's condition holds only then). */
+function holds(o: Out): string {
+  return o.truth === true ? o.val : `${o.val} === true`;
+}
+
+/** Whether `o` is not true, as source (`holds`). */
+function fails(o: Out): string {
+  return o.truth === true ? `!${o.val}` : `${o.val} !== true`;
 }
 
 /** What the unit's table holds for the linker's own data: a property's column, the holders a field's write makes stale. */
@@ -85,6 +110,13 @@ export interface UnitHooks {
   /** An entity's number (`entityNumbers.ts`), by which its record is found in a state's records by number; undefined for none. */
   number(id: string): number | undefined;
 }
+
+/**
+ * The most steps a quiet loop inside another (`Unit.loop`) leaves owed: past them, it spends them. A
+ * refusal there is as the interpreter's (one step past the budget); the work done past the budget
+ * before it is at most these steps and the loop's own.
+ */
+const OWED_AT_MOST = 1000;
 
 /** The most operations a function's body may have to be given inline where it is called. */
 const MAX_INLINE_NODES = 48;
@@ -128,6 +160,8 @@ class Fn {
   walks = new Map<string, Walk>();
   /** What always holds a text here (an element of a list of entities, say): a record is looked up by it without asking. */
   strings = new Set<string>();
+  /** Inside a quiet loop (`Unit.loop`): the temporary counting the steps its body owes, spent when that loop ends. */
+  owed: string | null = null;
   temp(): string {
     return `v${this.temps++}`;
   }
@@ -155,6 +189,8 @@ type Walk = Along & {
   taken: Map<string, string>;
   /** The columns taken before the loop, each by the owner into its temporary, in the order taken. */
   columns: Array<{ temp: string; column: Map<unknown, unknown> }>;
+  /** Rows taken before the loop from what the enclosing walk took, each by that walk's index (`Unit.row`). */
+  rows: Array<{ temp: string; read: string }>;
   /** The walk the list's owner is an element of (`it.members` in a loop over `x.groups`), if it is one. */
   parent?: Walk;
 };
@@ -191,12 +227,12 @@ export class Unit {
 
   constructor(private readonly hooks: UnitHooks) {}
 
-  /** A name of the table entry holding `v` (strings, lists, maps: anything but a plain literal). */
+  /** A name of the table entry holding `v` (strings, lists, maps: anything but a plain literal); a text is held as its name (`named`). */
   ref(v: unknown): string {
     let i = this.known.get(v);
     if (i === undefined) {
       i = this.values.length;
-      this.values.push(v);
+      this.values.push(typeof v === 'string' ? named(v) : v);
       this.known.set(v, i);
     }
     return `k${i}`;
@@ -261,7 +297,7 @@ export class Unit {
       }
       const cond = this.expr(k.cond, f);
       const reason = this.expr(k.reason, f);
-      body += `${cond.code}if (${cond.val} !== true) {if (x === false) return ${this.ref(silent)};${reason.code}return { reason: ${reason.val}, rule: ${this.value(k.rule)} };}`;
+      body += `${cond.code}if (${fails(cond)}) {if (x === false) return ${this.ref(silent)};${reason.code}return { reason: ${reason.val}, rule: ${this.value(k.rule)} };}`;
     }
     return this.add(f, `${body}return null;`, 'c, x');
   }
@@ -282,7 +318,7 @@ export class Unit {
         body += !maskable(i) ? `${v.code}E[${index(k.slot)}] = ${v.val};` : `if ((z & ${index(1 << i)}) === 0) {${v.code}E[${index(k.slot)}] = ${v.val};}`;
       } else {
         const cond = this.expr(k.cond, f);
-        body += `if (y <= ${index(i)}) {${cond.code}if (${cond.val} !== true) return ${index(i)};}`;
+        body += `if (y <= ${index(i)}) {${cond.code}if (${fails(cond)}) return ${index(i)};}`;
       }
     });
     return this.add(f, `${body}return -1;`, 'c, x, y, z');
@@ -299,33 +335,32 @@ export class Unit {
     const f = new Fn();
     let ready = 'E[0] = d[j];';
     for (let s = 1; s < slots; s++) ready += `E[${index(s)}] = null;`;
-    const loop = () => {
-      const closures = f.closures;
-      let body = '';
-      for (let i = 0; i < checks.length && needs[i] <= 1; i++) {
-        const k = checks[i];
-        if ('slot' in k) {
-          const v = this.expr(k.value, f);
-          body += `${v.code}E[${index(k.slot)}] = ${v.val};`;
-        } else {
-          const cond = this.expr(k.cond, f);
-          body += `${cond.code}if (${cond.val} !== true) continue;`;
-        }
+    // A domain of the rules' own (every entity of a kind): the parameter walked along it (`Walk`). A listing lists
+    // the list its domain gives (`valuesOf`), and a domain written out gives that very list, the one walked: any
+    // other is a fault of ours, not a game to list by another loop.
+    const own = domain?.op === 'const' && Array.isArray(domain.value) ? domain.value : undefined;
+    let guard = '';
+    if (own !== undefined) {
+      f.walks.set('E[0]', { list: own, index: 'j', taken: new Map(), columns: [], rows: [] });
+      if (own.every((x) => typeof x === 'string')) f.strings.add('E[0]');
+      guard = `if (d !== ${this.ref(own)}) throw new Error(${this.ref('internal: candidates listed from another list than their domain')});`;
+    }
+    const closures = f.closures;
+    let body = '';
+    for (let i = 0; i < checks.length && needs[i] <= 1; i++) {
+      const k = checks[i];
+      if ('slot' in k) {
+        const v = this.expr(k.value, f);
+        body += `${v.code}E[${index(k.slot)}] = ${v.val};`;
+      } else {
+        const cond = this.expr(k.cond, f);
+        body += `${cond.code}if (${fails(cond)}) continue;`;
       }
-      // Nothing but the interpreter's closures sets the context's `it` (and puts it back), and nothing sets its `value`:
-      // with none among the checks, they are made none once, not for each candidate.
-      if (f.closures === closures) return `if (d.length !== 0) {c.it = null; c.value = null;}for (let j = 0; j < d.length; j++) {${ready}${body}out.push(d[j]);}`;
-      return `for (let j = 0; j < d.length; j++) {${ready}c.it = null;c.value = null;${body}out.push(d[j]);}`;
-    };
-    if (domain?.op !== 'const' || !Array.isArray(domain.value)) return this.add(f, loop(), 'c, d, out');
-    // A domain of the rules' own (every entity of a kind): the parameter walked along it (`Walk`) when it is the domain listed.
-    const walk: Walk = { list: domain.value, index: 'j', taken: new Map(), columns: [] };
-    f.walks.set('E[0]', walk);
-    if (domain.value.every((x) => typeof x === 'string')) f.strings.add('E[0]');
-    const walked = loop();
-    f.walks.delete('E[0]');
-    f.strings.delete('E[0]');
-    return this.add(f, `if (d === ${this.ref(domain.value)}) {${walked}} else {${loop()}}`, 'c, d, out');
+    }
+    // Nothing but the interpreter's closures sets the context's `it` (and puts it back), and nothing sets its `value`:
+    // with none among the checks, they are made none once, not for each candidate.
+    if (f.closures === closures) return this.add(f, `${guard}if (d.length !== 0) {c.it = null; c.value = null;}for (let j = 0; j < d.length; j++) {${ready}${body}out.push(d[j]);}`, 'c, d, out');
+    return this.add(f, `${guard}for (let j = 0; j < d.length; j++) {${ready}c.it = null;c.value = null;${body}out.push(d[j]);}`, 'c, d, out');
   }
 
   /**
@@ -348,6 +383,8 @@ export class Unit {
     switch (s.op) {
       case 'let': {
         const v = this.expr(s.value, f);
+        // A list is copied into a variable; a value never a list (`scalar`) is not asked whether it is one.
+        if (this.scalar(s.value)) return `${v.code}E[${index(s.slot)}] = ${v.val};`;
         return `${v.code}{const x = ${v.val}; E[${index(s.slot)}] = Array.isArray(x) ? H.copied(x) : x;}`;
       }
       case '=':
@@ -359,7 +396,7 @@ export class Unit {
         const target = this.expr(s.record.target, f);
         const field = this.ref(s.field);
         const rec = `H.record(c, ${target.val}, ${this.ref(s.record.what)}, ${this.ref(this.hooks.stale(s.field))}, ${field})`;
-        if (s.op === '=') return `${v.code}${x} = ${v.val};${target.code}${rec}[${field}] = Array.isArray(${x}) ? H.copied(${x}) : ${x};`;
+        if (s.op === '=') return `${v.code}${x} = ${v.val};${target.code}${rec}[${field}] = ${this.scalar(s.value) ? x : `Array.isArray(${x}) ? H.copied(${x}) : ${x}`};`;
         const add = s.op === '+=';
         return (
           `${v.code}${x} = ${v.val};${target.code}{const r = ${rec}; const old = r[${field}];` +
@@ -370,13 +407,13 @@ export class Unit {
       case 'require': {
         const cond = this.expr(s.cond, f);
         const reason = this.expr(s.reason, f);
-        return `${cond.code}if (${cond.val} !== true) {${reason.code}throw new H.Refusal(${reason.val}, ${this.value(s.rule)});}`;
+        return `${cond.code}if (${fails(cond)}) {${reason.code}throw new H.Refusal(${reason.val}, ${this.value(s.rule)});}`;
       }
       case 'if': {
         const cond = this.expr(s.cond, f);
         const then = this.block(s.then, f);
         const otherwise = s.else ? this.block(s.else, f) : '';
-        return `${cond.code}if (${cond.val} === true) {${then}}${otherwise === '' ? '' : ` else {${otherwise}}`}`;
+        return `${cond.code}if (${holds(cond)}) {${then}}${otherwise === '' ? '' : ` else {${otherwise}}`}`;
       }
       case 'log': {
         if (s.text.op === 'text') {
@@ -471,12 +508,14 @@ export class Unit {
         const rec = f.temp();
         const empty = this.value(e.empty);
         const n = this.numbered(f, t.val);
+        // The records by number and a table hold records or nothing: a record found is told by `!== undefined`, not by
+        // asking it whether it is true (which asks what kind of value it is first).
         if (n !== undefined) {
           f.readsNumbered = true;
-          return this.into(f, t.code, `((${rec} = R[${n}]) ? (${rec}[${this.ref(e.field)}] ?? ${empty}) : ${empty})`);
+          return this.into(f, t.code, `((${rec} = R[${n}]) !== undefined ? (${rec}[${this.ref(e.field)}] ?? ${empty}) : ${empty})`);
         }
         f.readsTable = true;
-        const read = (id: string) => `((${rec} = S[${id}]) ? (${rec}[${this.ref(e.field)}] ?? ${empty}) : ${empty})`;
+        const read = (id: string) => `((${rec} = S[${id}]) !== undefined ? (${rec}[${this.ref(e.field)}] ?? ${empty}) : ${empty})`;
         // Only a text names a record: what is not one (none, a number) would be read as a text by `S[…]`.
         if (f.strings.has(t.val)) return this.into(f, t.code, read(t.val));
         const id = f.temp();
@@ -484,7 +523,7 @@ export class Unit {
       }
       case 'not': {
         const x = this.expr(e.operand, f);
-        return { code: x.code, val: `(${x.val} !== true)`, fixed: false };
+        return { code: x.code, val: `(${fails(x)})`, fixed: false, truth: true };
       }
       case 'negate': {
         const x = this.expr(e.operand, f);
@@ -494,19 +533,19 @@ export class Unit {
         const cond = this.expr(e.cond, f);
         const a = this.expr(e.then, f);
         const b = this.expr(e.else, f);
-        if (!a.code && !b.code) return { code: cond.code, val: `(${cond.val} === true ? ${a.val} : ${b.val})`, fixed: false };
+        if (!a.code && !b.code) return { code: cond.code, val: `(${holds(cond)} ? ${a.val} : ${b.val})`, fixed: false };
         const t = f.temp();
-        return { code: `${cond.code}if (${cond.val} === true) {${a.code}${t} = ${a.val};} else {${b.code}${t} = ${b.val};}`, val: t, fixed: true };
+        return { code: `${cond.code}if (${holds(cond)}) {${a.code}${t} = ${a.val};} else {${b.code}${t} = ${b.val};}`, val: t, fixed: true };
       }
       case 'and':
       case 'or': {
         const l = this.expr(e.left, f);
         const r = this.expr(e.right, f);
         const js = e.op === 'and' ? '&&' : '||';
-        if (!r.code) return { code: l.code, val: `(${l.val} === true ${js} ${r.val} === true)`, fixed: false };
+        if (!r.code) return { code: l.code, val: `(${holds(l)} ${js} ${holds(r)})`, fixed: false, truth: true };
         const t = f.temp();
-        const test = e.op === 'and' ? `${t} === true` : `${t} !== true`;
-        return { code: `${l.code}${t} = ${l.val} === true; if (${test}) {${r.code}${t} = ${r.val} === true;}`, val: t, fixed: true };
+        const test = e.op === 'and' ? t : `!${t}`;
+        return { code: `${l.code}${t} = ${holds(l)}; if (${test}) {${r.code}${t} = ${holds(r)};}`, val: t, fixed: true, truth: true };
       }
       case 'where':
         return this.where(e, f);
@@ -563,19 +602,19 @@ export class Unit {
       case '==':
       case '!=': {
         // Where a side is never a list, lists' element-wise equality cannot hold: the values are equal or not.
-        if (this.scalar(e.left) || this.scalar(e.right)) return { code: s.code, val: `(${a} ${e.op === '==' ? '===' : '!=='} ${b})`, fixed: false };
+        if (this.scalar(e.left) || this.scalar(e.right)) return { code: s.code, val: `(${a} ${e.op === '==' ? '===' : '!=='} ${b})`, fixed: false, truth: true };
         const x = f.temp();
         const y = f.temp();
         const same = `((${x} = ${a}) === (${y} = ${b}) || (Array.isArray(${x}) && H.same(${x}, ${y})))`;
-        return { code: s.code, val: e.op === '==' ? same : `!${same}`, fixed: false };
+        return { code: s.code, val: e.op === '==' ? same : `!${same}`, fixed: false, truth: true };
       }
       case 'in':
-        return this.into(f, s.code, `H.inList(${a}, ${b})`);
+        return { ...this.into(f, s.code, `H.inList(${a}, ${b})`), truth: true };
       case '<':
       case '<=':
       case '>':
       case '>=':
-        return { code: s.code, val: `(${a} ${e.op} ${b})`, fixed: false };
+        return { code: s.code, val: `(${a} ${e.op} ${b})`, fixed: false, truth: true };
       case '*':
       case '+':
       case '-':
@@ -725,22 +764,32 @@ export class Unit {
     const x = f.temp();
     const outer = f.it;
     const closures = f.closures;
-    const walk: Walk | undefined = over && { ...over, index: i, taken: new Map(), columns: [], parent };
+    const walk: Walk | undefined = over && { ...over, index: i, taken: new Map(), columns: [], rows: [], parent };
     if (walk) f.walks.set(x, walk);
     if (strings) f.strings.add(x);
     f.it = x;
+    // The outermost quiet loop counts the steps of every loop and function given inline within it (`owed`).
+    const owed = quiet && f.owed === null ? f.temp() : null;
+    if (owed !== null) f.owed = owed;
     const inner = body(x);
+    if (owed !== null) f.owed = null;
     f.it = outer;
     f.walks.delete(x);
     f.strings.delete(x);
     const taken = walk === undefined ? `${source.code}${xs} = ${source.val} ?? [];` : this.taken(f, walk, source, xs, from);
-    // A quiet body (`quiet`) is refused by nothing but the step budget and changes nothing a refusal leaves: its elements'
-    // steps, spent at once when the loop ends (a break's element counted), are refused at the same count (`H.spendMany`).
     const each = quiet ? '' : 'H.spend(); ';
-    const spent = quiet ? `H.spendMany(${i} < ${xs}.length ? ${i} + 1 : ${i});` : '';
-    if (f.closures === closures) return `${taken} for (${i} = 0; ${i} < ${xs}.length; ${i}++) {${each}${x} = ${xs}[${i}];${inner}}${spent}`;
+    const count = `(${i} < ${xs}.length ? ${i} + 1 : ${i})`;
+    let spent = '';
+    // A quiet body (`quiet`) is refused by nothing but the step budget and changes nothing a refusal leaves: its
+    // elements' steps (a break's element counted), and those of the loops inside it, are counted, and spent at once
+    // when the outermost quiet loop ends, refused at the same count (`H.spendMany`). A loop inside spends what is owed
+    // once it is past `OWED_AT_MOST`, so that loops within loops refused early are not run to their end first.
+    if (owed !== null) spent = `H.spendMany(${owed} + ${count});`;
+    else if (quiet) spent = `${f.owed} += ${count}; if (${f.owed} > ${index(OWED_AT_MOST)}) {H.spendMany(${f.owed}); ${f.owed} = 0;}`;
+    const start = owed === null ? '' : `${owed} = 0;`;
+    if (f.closures === closures) return `${start}${taken} for (${i} = 0; ${i} < ${xs}.length; ${i}++) {${each}${x} = ${xs}[${i}];${inner}}${spent}`;
     const saved = f.temp();
-    return `${taken} ${saved} = c.it; for (${i} = 0; ${i} < ${xs}.length; ${i}++) {${each}${x} = ${xs}[${i}]; c.it = ${x};${inner}} c.it = ${saved};${spent}`;
+    return `${start}${taken} ${saved} = c.it; for (${i} = 0; ${i} < ${xs}.length; ${i}++) {${each}${x} = ${xs}[${i}]; c.it = ${x};${inner}} c.it = ${saved};${spent}`;
   }
 
   /**
@@ -776,21 +825,23 @@ export class Unit {
   private taken(f: Fn, walk: Walk, source: Out, xs: string, from?: ListColumn): string {
     const owner = 'owner' in walk ? walk.owner : '';
     const each = walk.columns.map((c) => `${c.temp} = ${this.ref(c.column)}.get(${owner});`).join('');
+    const rows = walk.rows.map((r) => `${r.temp} = ${r.read};`).join('');
     if (from === undefined || walk.columns.length === 0) {
       const read = from === undefined ? source.val : `(${this.ref(from.column)}.get(${owner}) ?? ${source.val})`;
-      return `${source.code}${xs} = ${read} ?? [];${each}`;
+      return `${source.code}${xs} = ${read} ?? [];${each}${rows}`;
     }
     const key = [from.column, ...walk.columns.map((c) => c.column)].map((c) => this.ref(c)).join(' ');
     let both = this.joins.get(key);
     if (both === undefined) {
+      // A list of none is walked as an empty one: made so here, once, where the loop asked each time.
       const joined = new Map<unknown, unknown[]>();
-      for (const [id, list] of from.column) joined.set(id, [list, ...walk.columns.map((c) => c.column.get(id))]);
-      both = { joined, missing: [from.empty, ...walk.columns.map(() => undefined)] };
+      for (const [id, list] of from.column) joined.set(id, [list ?? [], ...walk.columns.map((c) => c.column.get(id))]);
+      both = { joined, missing: [from.empty ?? [], ...walk.columns.map(() => undefined)] };
       this.joins.set(key, both);
     }
     const e = f.temp();
     const parts = walk.columns.map((c, i) => `${c.temp} = ${e}[${index(i + 1)}];`).join('');
-    return `${source.code}${e} = ${this.ref(both.joined)}.get(${owner}) ?? ${this.ref(both.missing)};${xs} = ${e}[0] ?? [];${parts}`;
+    return `${source.code}${e} = ${this.ref(both.joined)}.get(${owner}) ?? ${this.ref(both.missing)};${xs} = ${e}[0];${parts}${rows}`;
   }
 
   /** The read of property `e` of `target` where `target` is an element walked along (`Walk`): its place in the column taken before the loop. */
@@ -802,14 +853,7 @@ export class Unit {
       return values === undefined ? undefined : `${this.ref(values)}[${walk.index}]`;
     }
     const column = this.alongside(walk.field, e.field, e.empty);
-    if (column === undefined) return undefined;
-    let taken = walk.taken.get(e.field);
-    if (taken === undefined) {
-      taken = f.temp();
-      walk.taken.set(e.field, taken);
-      walk.columns.push({ temp: taken, column });
-    }
-    return `${taken}[${walk.index}]`;
+    return column && `${this.take(f, walk, column, e.field)}[${walk.index}]`;
   }
 
   /**
@@ -837,7 +881,7 @@ export class Unit {
     // A list of an element walked along a list: its numbers, for each element of the outer list, taken along that one.
     if ('list' in p) {
       const outer = p.list.map(numbers);
-      return outer.every((n) => n !== undefined) ? `${this.ref(outer)}[${p.index}][${walk.index}]` : undefined;
+      return outer.every((n) => n !== undefined) ? `${this.row(f, walk, `${this.ref(outer)}[${p.index}]`)}[${walk.index}]` : undefined;
     }
     const outerLists = this.listColumn(p.field);
     if (outerLists === undefined) return undefined;
@@ -845,7 +889,18 @@ export class Unit {
       const each = (outerLists.get(id) ?? []).map(numbers);
       return each.every((n) => n !== undefined) ? (each as number[][]) : undefined;
     });
-    return column && `${this.take(f, p, column, `# ${p.field} ${walk.field}`)}[${p.index}][${walk.index}]`;
+    return column && `${this.row(f, walk, `${this.take(f, p, column, `# ${p.field} ${walk.field}`)}[${p.index}]`)}[${walk.index}]`;
+  }
+
+  /** A temporary holding `read`, the row of a walk's enclosing walk's column for its element, taken once before the walk's loop (`Walk.rows`). */
+  private row(f: Fn, walk: Walk, read: string): string {
+    let row = walk.taken.get(read);
+    if (row === undefined) {
+      row = f.temp();
+      walk.taken.set(read, row);
+      walk.rows.push({ temp: row, read });
+    }
+    return row;
   }
 
   /** The numbers of the entities of `list`, in order, or undefined where one has none. */
@@ -932,7 +987,7 @@ export class Unit {
       e.source,
       (x) => {
         const cond = this.expr(e.cond, f);
-        return `${e.slot >= 0 ? `${f.local(e.slot)} = ${x};` : ''}${cond.code}if (${cond.val} === true) ${out}.push(${x});`;
+        return `${e.slot >= 0 ? `${f.local(e.slot)} = ${x};` : ''}${cond.code}if (${holds(cond)}) ${out}.push(${x});`;
       },
       this.quiet(e.cond),
     );
@@ -959,7 +1014,7 @@ export class Unit {
           w.source,
           (x) => {
             const cond = this.expr(w.cond, f);
-            return `${cond.code}if (${cond.val} === true) {${found} = ${x}; break;}`;
+            return `${cond.code}if (${holds(cond)}) {${found} = ${x}; break;}`;
           },
           this.quiet(w.cond),
         );
@@ -1002,11 +1057,11 @@ export class Unit {
           a,
           () => {
             const v = this.expr(b, f);
-            return `${v.code}if ((${v.val} === true) === ${wanted}) {${found} = ${wanted}; break;}`;
+            return `${v.code}if (${wanted ? holds(v) : fails(v)}) {${found} = ${wanted}; break;}`;
           },
           this.quiet(b),
         );
-        return { code: `${found} = ${!wanted};${code}`, val: found, fixed: true };
+        return { code: `${found} = ${!wanted};${code}`, val: found, fixed: true, truth: true };
       }
       case 'lowest':
       case 'highest': {
@@ -1054,7 +1109,8 @@ export class Unit {
 
   private inlined(e: Extract<Expr, { op: 'fn' | 'pipeline' }>, def: FnDef, f: Fn): Out {
     const locals = Array.from({ length: Math.max(def.slots, e.args.length) }, () => f.temp());
-    let out = 'H.spend();';
+    // Its step counted with the loop's inside a quiet loop (`Fn.owed`).
+    let out = f.owed === null ? 'H.spend();' : `${f.owed}++;`;
     e.args.forEach((a, i) => {
       const x = this.expr(a, f);
       out += `${x.code}${locals[i]} = ${x.val};`;
@@ -1070,7 +1126,7 @@ export class Unit {
     const body = this.expr(def.body, f);
     f.it = outer.it;
     f.locals = outer.locals;
-    return this.into(f, `${out}${body.code}`, body.val);
+    return { ...this.into(f, `${out}${body.code}`, body.val), truth: body.truth };
   }
 
   private pipelineCall(e: Extract<Expr, { op: 'fn' | 'pipeline' }>, f: Fn): Out {
