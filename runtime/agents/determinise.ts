@@ -1,6 +1,8 @@
 import { cloneState, writableRecord } from '../clone.ts';
 import type { CompiledPack } from '../compiled.ts';
-import { attach } from '../index.ts';
+import { keptKinds, roleWritten, shareHolders, type Stale } from '../holders.ts';
+import { programOf } from '../link.ts';
+import { attachProgram } from '../stateProgram.ts';
 import type { GameState, Value } from '../types.ts';
 
 /**
@@ -20,10 +22,45 @@ import type { GameState, Value } from '../types.ts';
  * `observers` see their own hidden player fields: one player, or a whole team sharing its hands.
  */
 export function determinise(pack: CompiledPack, state: GameState, observers: readonly string[], random: () => number): GameState {
-  const world = cloneState(state);
-  world.rng = Math.floor(random() * 4294967296) >>> 0;
-  const lists = new Map<string, Array<{ id: string; field: string; length: number }>>();
-  const scalars = new Map<string, string[]>();
+  return dealer(pack, state, observers)(random);
+}
+
+/**
+ * Hidden list fields of one type, dealt from one pool: each field's place and length, and what its
+ * write makes stale of what is known of the cards' holders; the pool's items in the fields' order.
+ */
+interface Pool {
+  slots: Array<{ id: string; field: string; length: number; stale: Stale | undefined }>;
+  items: Value[];
+}
+
+/** Hidden fields of another type, one field of one kind: the entities hiding one, and their values in that order. */
+interface Trade {
+  field: string;
+  stale: Stale | undefined;
+  ids: string[];
+  values: Value[];
+}
+
+/** What a write of each field makes stale of the holders kept with a state, by kind (`keptKinds`), found once a pack. */
+const staleOf = new WeakMap<CompiledPack, ReadonlyMap<string, ReadonlyMap<string, Stale>>>();
+
+function roleFieldsOf(pack: CompiledPack): ReadonlyMap<string, ReadonlyMap<string, Stale>> {
+  let r = staleOf.get(pack);
+  if (r === undefined) staleOf.set(pack, (r = keptKinds(pack).roleFields));
+  return r;
+}
+
+/**
+ * The worlds of `state` for `observers` (`determinise`), each dealt by the `random` it is given, as
+ * many as a search wants of the one state it decides at: what is hidden and where is found once,
+ * not for every world (walking every field of every entity cost as much as dealing them, in a pack
+ * of a few hundred entities). The state must not change while worlds are dealt from it.
+ */
+export function dealer(pack: CompiledPack, state: GameState, observers: readonly string[]): (random: () => number) => GameState {
+  const roleFields = roleFieldsOf(pack);
+  const lists = new Map<string, Pool>();
+  const scalars = new Map<string, Trade>();
   for (const id of Object.keys(state.e)) {
     const kind = pack.kindOf(id);
     const hidden = kind ? pack.hidden[kind] : undefined;
@@ -32,34 +69,53 @@ export function determinise(pack: CompiledPack, state: GameState, observers: rea
       const value = state.e[id][field];
       if (Array.isArray(value)) {
         const type = pack.kinds[kind]?.state[field]?.type ?? field;
-        const slots = lists.get(type) ?? [];
-        slots.push({ id, field, length: value.length });
-        lists.set(type, slots);
+        let pool = lists.get(type);
+        if (pool === undefined) lists.set(type, (pool = { slots: [], items: [] }));
+        pool.slots.push({ id, field, length: value.length, stale: roleFields.get(field)?.get(kind) });
+        for (const x of value) pool.items.push(x);
       } else if (value !== null) {
         const key = `${kind}.${field}`;
-        const ids = scalars.get(key) ?? [];
-        ids.push(id);
-        scalars.set(key, ids);
+        let trade = scalars.get(key);
+        if (trade === undefined) scalars.set(key, (trade = { field, stale: roleFields.get(field)?.get(kind), ids: [], values: [] }));
+        trade.ids.push(id);
+        trade.values.push(value);
       }
     }
   }
-  for (const slots of lists.values()) {
-    const pool: Value[] = slots.flatMap((s) => state.e[s.id][s.field] as Value[]);
-    shuffle(pool, random);
-    let at = 0;
-    for (const s of slots) {
-      writableRecord(world, s.id)![s.field] = pool.slice(at, at + s.length);
-      at += s.length;
+  const pools = [...lists.values()];
+  const trades = [...scalars.values()].filter((t) => t.ids.length >= 2);
+  const prog = programOf(pack);
+  return (random) => {
+    const world = cloneState(state);
+    // What is known of the cards' holders holds in the world but where a dealt field changes it,
+    // made stale as a rule's write of that field makes it (`roleWritten`); found anew in every
+    // world, it was most of what dealing one cost. Its records by number are kept in step by
+    // `writableRecord`, as a rule's writes keep them.
+    shareHolders(state, world);
+    world.rng = Math.floor(random() * 4294967296) >>> 0;
+    for (const { slots, items } of pools) {
+      const pool = items.slice();
+      shuffle(pool, random);
+      let at = 0;
+      for (const s of slots) {
+        dealt(world, s.id, s.field, s.stale, pool.slice(at, at + s.length));
+        at += s.length;
+      }
     }
-  }
-  for (const [key, ids] of scalars) {
-    if (ids.length < 2) continue;
-    const field = key.slice(key.indexOf('.') + 1);
-    const values = ids.map((id) => state.e[id][field]);
-    shuffle(values, random);
-    ids.forEach((id, i) => (writableRecord(world, id)![field] = values[i]));
-  }
-  return attach(pack, world);
+    for (const { field, stale, ids, values } of trades) {
+      const traded = values.slice();
+      shuffle(traded, random);
+      ids.forEach((id, i) => dealt(world, id, field, stale, traded[i]));
+    }
+    return attachProgram(prog, world);
+  };
+}
+
+/** `id`'s `field` in `world` written `value`, what that makes stale of its holders (`stale`) first. */
+function dealt(world: GameState, id: string, field: string, stale: Stale | undefined, value: Value): void {
+  const rec = writableRecord(world, id)!;
+  if (stale !== undefined) roleWritten(world, stale, rec);
+  rec[field] = value;
 }
 
 function shuffle<T>(xs: T[], random: () => number): void {

@@ -4,7 +4,7 @@ import { estimates, preferences } from '../estimate.ts';
 import { playDriven, playoutApplyChoice, standings } from '../index.ts';
 import type { Choice, GameState } from '../types.ts';
 import { choicesOfAsked, decisionRandom } from './decision.ts';
-import { determinise } from './determinise.ts';
+import { dealer } from './determinise.ts';
 import { preferred } from './prefer.ts';
 import type { Agent, AgentKind } from './index.ts';
 
@@ -128,7 +128,7 @@ interface TurnEnd {
 /**
  * Information-set Monte Carlo tree search (single observer) through `legalChoices` and `apply` (in
  * playout mode on the worlds it deals, `playoutApplyChoice`: in place, no log line, no record read)
- * alone. Each iteration deals a world consistent with what the player sees (`determinise`), walks
+ * alone. Each iteration deals a world consistent with what the player sees (`dealer`), walks
  * the tree among the choices legal in that world (counting how often each was available) by UCT,
  * or by PUCT with the pack's preference as the prior (`prior`), adds one node, plays on (at random,
  * or by `policy`) to the end, or to `depth` choices when the pack declares an estimate and
@@ -162,9 +162,10 @@ export function mctsAgent(pack: CompiledPack, seed: number | string, player: str
       // The prior at the decision is read here, in the real state, as `close` and `prune` read it:
       // read in the first world dealt, it would be of that world's hidden cards.
       if (o.prior !== undefined) preferenceAt(pack, state, root, offered);
+      const deal = dealer(pack, state, observers);
       for (let i = 0; i < o.iterations; i++) {
         if (o.ms !== undefined && performance.now() - started > o.ms) break;
-        iterate(pack, determinise(pack, state, observers, random), root, offered, o, random, range, end);
+        iterate(pack, deal(random), root, offered, o, random, range, end);
       }
       const pick = best(root, offered, o.prior !== undefined) ?? offered[Math.floor(random() * offered.length)];
       kept = o.reuse ? { choices: [...state.choices, pick.id], root: root.children.get(pick.id) ?? node(who) } : undefined;
@@ -226,7 +227,7 @@ function best(root: Node, legal: Choice[], byPreference: boolean): Choice | unde
  * the player is shown what they may do, so that is part of what they see, and listing it again in
  * each world was the dearest part of a shallow iteration. A world in which one of them is refused
  * (legality read from a field dealt anew) ends the iteration there. The world is this iteration's
- * own (`determinise` deals a copy), so its choices are applied to it in place, in playout mode: no
+ * own (`dealer` deals a copy), so its choices are applied to it in place, in playout mode: no
  * log line is written, nobody reads one.
  */
 function iterate(pack: CompiledPack, world: GameState, root: Node, offered: Choice[], o: MctsOptions, random: () => number, range: { lo: number; hi: number }, end?: TurnEnd): void {
