@@ -277,7 +277,7 @@ export function shareHolders(st: GameState, next: GameState): void {
 }
 
 /**
- * The state was edited outside the rules (a scenario's setup, a loaded or dealt state): nothing kept
+ * The state was edited outside the rules (a scenario's setup, a loaded state): nothing kept
  * holds, its records by number (`recordsByNumber` in clone.ts) neither, as a record may have been
  * put in its table by hand.
  */
