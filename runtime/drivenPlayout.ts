@@ -1,5 +1,5 @@
 import { watching } from './engine.ts';
-import { drivable, drivenListing, drivenListingOf, drivenPick, keepListing, playoutApply, playoutChoices, type DrivenListing } from './index.ts';
+import { drivable, drivenListing, drivenListingOf, drivenPick, keepListing, playoutApply, playoutApplyListed, playoutChoices, playoutChoicesInto, type DrivenListing } from './index.ts';
 import { drivePromptsWith, NOT_DRIVEN, offerPrompt, reuseOffersOf, type PromptDriver } from './prompts.ts';
 import type { BudgetName } from './refusal.ts';
 import { metaOf } from './stateMeta.ts';
@@ -55,6 +55,8 @@ interface Drive {
   picks: number[];
   /** Whether a prompt was listed while driven: a refusal may then be one that stepping meets elsewhere. */
   listed: boolean;
+  /** The listing of the prompt the drive began at (`playoutChoicesInto`), its first pick made of it. */
+  first: DrivenListing;
   /** The listing of the prompt asked now. */
   listing: DrivenListing;
   /** Why the drive stopped at a prompt (`before`: before listing it), or null. */
@@ -133,35 +135,54 @@ function stop(d: Drive): typeof NOT_DRIVEN {
  * before they are written (test/playout-driven.test.ts plays such games on to stepping's end).
  * What the picker or `stopBefore` throws is thrown with the game where stepping leaves it, exact or
  * not.
+ *
+ * `stepped` is for a caller that looks at the game between its choices (an observer told of each):
+ * each choice is then stepped (`playoutChoices`, `playoutApply`), never driven, and `stepped` told
+ * once it is made.
  */
-export function playDriven(state: GameState, pick: Picker, options: { asked?: boolean; stopBefore?: (player: string) => boolean; exact?: boolean } = {}): DrivenEnd {
+export function playDriven(state: GameState, pick: Picker, options: { asked?: boolean; stopBefore?: (player: string) => boolean; exact?: boolean; stepped?: () => void } = {}): DrivenEnd {
   const asked = options.asked ?? false;
   const stopBefore = options.stopBefore;
   const exact = options.exact ?? true;
-  const drives = drivable(state);
+  const each = options.stepped;
+  const drives = each === undefined && drivable(state);
+  // The prompt a drive begins at is listed as the drive lists those it meets; a game that stops
+  // there is left its listing (`keepListing`), as `playoutChoices` leaves it.
+  const first = drives ? drivenListingOf() : null;
   let made = 0;
   while (!state.over) {
     if (!state.prompt) return { ok: true, made, end: 'none' };
     if (stopBefore?.(state.prompt.player)) return { ok: true, made, end: 'stopped' };
-    const n = playoutChoices(state, asked);
-    if (n === 0) return { ok: true, made, end: 'none' };
-    const k = pick(n, state.prompt.player);
-    if (k < 0) return { ok: true, made, end: 'stopped' };
-    if (!drives) {
+    const n = first !== null ? playoutChoicesInto(state, asked, first) : playoutChoices(state, asked);
+    let k: number;
+    try {
+      k = n === 0 ? -1 : pick(n, state.prompt.player);
+    } catch (e) {
+      if (first !== null) keepListing(state, first);
+      throw e;
+    }
+    if (k < 0) {
+      if (first !== null) keepListing(state, first);
+      return { ok: true, made, end: n === 0 ? 'none' : 'stopped' };
+    }
+    if (first === null) {
       const r = playoutApply(state, k);
       if (!r.ok) return refused(made, r);
       made++;
+      each?.();
       continue;
     }
-    const d: Drive = { state, pick, asked, stopBefore, exact, picks: [k], listed: false, listing: drivenListingOf(), end: null, thrown: null };
+    const d: Drive = { state, pick, asked, stopBefore, exact, picks: [k], listed: false, first, listing: drivenListingOf(), end: null, thrown: null };
     const r = driven(d, k);
-    if (r !== null && (r.ok || !d.listed)) {
-      if (!r.ok) return refused(made, r);
+    if (r !== null && r.ok) {
       made += d.picks.length;
       if (d.end === 'before') return { ok: true, made, end: 'stopped' };
       if (d.end !== null) return { ok: true, made, end: d.end };
       continue;
     }
+    // Put back at the prompt it began at, whose listing is then the state's.
+    keepListing(state, first);
+    if (r !== null && !d.listed) return refused(made, r);
     const again = stepped(state, d.picks, asked);
     made += again.made;
     if (again.refused) return refused(made, again.refused);
@@ -194,7 +215,7 @@ function driven(d: Drive, k: number): ApplyResult | null {
   const outerOffers = reuseOffersOf({ st: d.state, prompt: offerPrompt() });
   drive = d;
   try {
-    return playoutApply(d.state, k);
+    return playoutApplyListed(d.state, k, d.first);
   } catch (e) {
     if (e === STOP || e instanceof RangeError) return null;
     throw e;

@@ -531,7 +531,53 @@ export function drivenListing(state: GameState, asked: boolean, into: DrivenList
   const warm = ran.warming === undefined;
   if (!warm) counted(state);
   freshBudget();
-  const prog = warm ? ran : programFor(state);
+  const n = listedInto(state, warm ? ran : programFor(state), asked, into);
+  if (!warm) counted(state);
+  freshBudget();
+  return n;
+}
+
+/**
+ * Internal, for a driven playout: `playoutChoices` of the prompt a drive begins at, listed as
+ * `drivenListing` lists those it meets, into `into`, to be made by `playoutApplyListed`. Should the
+ * drive not make it, `keepListing` makes it the state's listing, as `playoutChoices` leaves it.
+ */
+export function playoutChoicesInto(state: GameState, asked: boolean, into: DrivenListing): number {
+  return withStepBudget(() => {
+    const n = listedInto(state, programFor(state), asked, into);
+    counted(state);
+    return n;
+  });
+}
+
+/** Internal: `playoutApply` of the `k`-th choice `playoutChoicesInto` listed into `into`. */
+export function playoutApplyListed(state: GameState, k: number, into: DrivenListing): ApplyResult {
+  return withStepBudget(() =>
+    withoutLog(() => {
+      const r = applyMove(state, true, (prog, p) => {
+        if (!pickedValue(into, k)) {
+          keepListing(state, into);
+          return pickedMove(prog, state, p, k);
+        }
+        return { a: into.a!, anytime: false, player: into.player, args: [into.values[k]], value: null, recorded: '', checked: true };
+      });
+      counted(state);
+      return r;
+    }),
+  );
+}
+
+/**
+ * Whether the `k`-th choice of a driven prompt's listing is its action's, with its `k`-th value the
+ * argument `pickedMove` would make of it (a value that reads back as itself): the move is then that
+ * action, taken by the player listed with that value, and no listing is made to find it.
+ */
+function pickedValue(into: DrivenListing, k: number): boolean {
+  return into.a !== null && k >= 0 && k < into.values.length && readsBack(into.values[k]);
+}
+
+/** A prompt of `state` listed into `into` under the budget running (see `drivenListing`); how many choices it holds. */
+function listedInto(state: GameState, prog: Program, asked: boolean, into: DrivenListing): number {
   const p = state.prompt!;
   // A driven pack has no `anytime` action (`drivable`): an offer lists the actions it offers alone.
   const o = p.kind === 'offer' && oneCall ? offerOf(prog, state) : null;
@@ -550,8 +596,6 @@ export function drivenListing(state: GameState, asked: boolean, into: DrivenList
     metaOf(state).listed = l;
     n = listedCount(l);
   }
-  if (!warm) counted(state);
-  freshBudget();
   return n;
 }
 
@@ -590,10 +634,9 @@ export function drivable(state: GameState): boolean {
  */
 export function drivenPick(state: GameState, k: number, c: RunCtx, body: BlockCode | null, slot: number, listing: DrivenListing): Signal {
   const prog = c.prog;
-  const a = listing.a;
-  // A value that reads back as itself is the argument `pickedMove` makes of it, and its action holds
-  // no card's rule: the move is that action, the player listed and that value, made with no listing.
-  if (a !== null && k >= 0 && k < listing.values.length && readsBack(listing.values[k])) {
+  // Its action holds no card's rule: begun with `listing.player` and the value, as `actionBegun` begins a move's.
+  if (pickedValue(listing, k)) {
+    const a = listing.a!;
     const args = listing.args;
     args[0] = listing.values[k];
     state.choices.push('');

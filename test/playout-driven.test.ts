@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { compile, type CompiledPack } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { STEP_BUDGET } from '../runtime/budget.ts';
-import { playByAgents } from '../runtime/agents/index.ts';
+import { playByAgents, type AgentKind } from '../runtime/agents/index.ts';
 import { apply, drivable, legalChoices, newGame, playDriven, playoutApply, playoutChoices, type DrivenEnd, type EngineName, type GameState } from '../runtime/index.ts';
 import { Refusal } from '../runtime/refusal.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
@@ -117,6 +117,63 @@ describe('a driven playout is the stepped one, byte for byte', () => {
       expect(stopped).toBeGreaterThan(0);
     });
   }
+});
+
+/** An offer of one action of one parameter, listed by its values at each prompt a drive begins at or meets; `game.n` from 2 refused. */
+const picks = compileOk(`kinds:
+  game:
+    state:
+      n: number
+rules: |
+  action pick(x: number in 0..2) "Pick {x}" {
+    game.n += x
+    require game.n < 2 else "too much"
+  }
+  flow {
+    loop max 4 {
+      for p in players {
+        turn p { offer p: pick }
+      }
+    }
+  }
+`);
+
+describe('the prompt a drive begins at', () => {
+  it('is left its listing, as stepping leaves it, where the drive stops there or its picker throws', () => {
+    for (const engine of engines) {
+      for (const end of ['stop', 'throw'] as const) {
+        const st = newGame(picks, { players: 2, seed: 1, engine });
+        const picker = () => {
+          if (end === 'throw') throw new Error('no pick');
+          return -1;
+        };
+        if (end === 'throw') expect(() => playDriven(st, picker)).toThrow('no pick');
+        else expect(playDriven(st, picker)).toEqual({ ok: true, made: 0, end: 'stopped' });
+        const ref = newGame(picks, { players: 2, seed: 1, engine });
+        expect(playoutChoices(ref)).toBe(3);
+        for (const s of [st, ref]) expect(playoutApply(s, 1).ok).toBe(true);
+        expect(JSON.stringify(st), `${engine} ${end}`).toBe(JSON.stringify(ref));
+      }
+    }
+  });
+
+  it('refuses its choice as stepping does, and is left its listing', () => {
+    for (const engine of engines) {
+      // 0, 1 then 1: the third choice, driven, is refused; a first choice of 2 is refused at once.
+      for (const order of [[0, 1, 1], [2]]) {
+        const st = newGame(picks, { players: 2, seed: 1, engine });
+        const ref = newGame(picks, { players: 2, seed: 1, engine });
+        let i = 0;
+        let j = 0;
+        const end = playDriven(st, () => order[i++]);
+        expect(end).toEqual(stepped(ref, () => order[j++]));
+        expect(end).toMatchObject({ ok: false, made: order.length - 1, reason: 'too much' });
+        expect(JSON.stringify(st), `${engine} ${order}`).toBe(JSON.stringify(ref));
+        for (const s of [st, ref]) expect(playoutApply(s, 0).ok).toBe(true);
+        expect(JSON.stringify(st), `${engine} ${order}`).toBe(JSON.stringify(ref));
+      }
+    }
+  });
 });
 
 /** Ten rounds of turns, each offering `spin` (written by the test) and `rest`. */
@@ -315,6 +372,28 @@ describe("a playout game's observer", () => {
         },
       });
       expect(told).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('with a seat that reads its choices, is told of every choice, the game as stepping makes it', () => {
+    for (const seed of [1, 2, 3]) {
+      const shown = (st: GameState) => JSON.stringify({ e: st.e, prompt: st.prompt, over: st.over });
+      const seen = new Map<number, string>();
+      const agents: AgentKind[] = ['greedy', 'random'];
+      playByAgents(pack, { players: 2, seed, agents, maxSteps: 500, inPlace: true, observe: (st) => void seen.set(st.choices.length, shown(st)) });
+      const told: number[] = [];
+      playByAgents(pack, {
+        players: 2,
+        seed,
+        agents,
+        maxSteps: 500,
+        playout: true,
+        observe: (st) => {
+          told.push(st.choices.length);
+          expect(shown(st), `seed ${seed} at ${st.choices.length}`).toBe(seen.get(st.choices.length));
+        },
+      });
+      expect(told).toEqual([...seen.keys()]);
     }
   });
 

@@ -13,7 +13,7 @@
  */
 import type { CompiledPack } from '../compiled.ts';
 import { cloneState } from '../clone.ts';
-import { apply, applyInPlace, attach, newGame, playDriven, playoutApply, playoutApplyChoice, playoutChoices } from '../index.ts';
+import { apply, applyInPlace, attach, newGame, playDriven, playoutApplyChoice } from '../index.ts';
 import type { BudgetName } from '../refusal.ts';
 import type { Choice, GameState } from '../types.ts';
 import { display } from '../values.ts';
@@ -214,27 +214,18 @@ export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame
   // small game of the test packs, greedy against random: 0.87-0.99x the time driven; on a large one
   // no difference, the greedy seat's time being most). Either way the game is the same.
   const drives = [...seats.values()].every((s) => s.index);
+  const noChoice = (player: string): AgentGame => ({ state, stopped: { kind: 'stuck', reason: `${display(pack, player)} (${player}) must act but has no legal choice at step ${state.choices.length + 1}` } });
   o.observe?.(state);
   while (!state.over) {
     if (state.choices.length >= o.maxSteps) return { state, stopped: { kind: 'limit', reason: `no end after ${o.maxSteps} choices` } };
     const asked = state.prompt?.player;
     if (!asked) return { state, stopped: { kind: 'stuck', reason: 'the game is not over, but nobody is to act' } };
     const seat = seats.get(asked)!;
-    const stuck = (): AgentGame => ({ state, stopped: { kind: 'stuck', reason: `${display(pack, asked)} (${asked}) must act but has no legal choice at step ${state.choices.length + 1}` } });
-    if (playout && seat.index && !drives) {
-      // By place, as the drive picks, and observed after each choice as the other seats are.
-      const n = playoutChoices(state, true);
-      if (!n) return stuck();
-      const k = seat.index(state, n, asked);
-      const r = playoutApply(state, k);
-      if (!r.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice at place ${k + 1} of the list was refused at step ${state.choices.length + 1}: ${r.reason}`, ...(r.budget && { budget: r.budget }) } };
-      o.observe?.(state);
-      continue;
-    }
     if (playout && seat.index) {
-      // Driven (runtime/drivenPlayout.ts) while the limit is not reached: each seat is shown the
-      // number of its choices where the rules ask it. Observed once the drive is over: while it
-      // runs, the prompt the rules ask at is not yet written.
+      // By place (`playDriven`), each seat shown the number of its choices where the rules ask it,
+      // up to the limit or a seat that reads its choices. Driven, the game is observed once the
+      // drive is over: while it runs, the prompt the rules ask at is not yet written. Stepped, each
+      // choice is observed, as the other seats' are.
       let k = -1;
       const played = state;
       const end = playDriven(
@@ -243,15 +234,16 @@ export function playByAgents(pack: CompiledPack, o: AgentGameOptions): AgentGame
           k = seats.get(player)!.index!(played, n, player);
           return k;
         },
-        { asked: true, stopBefore: () => played.choices.length >= o.maxSteps },
+        { asked: true, stopBefore: (player) => played.choices.length >= o.maxSteps || !seats.get(player)!.index, ...(!drives && { stepped: () => o.observe?.(played) }) },
       );
-      if (end.made > 0) o.observe?.(played);
+      if (drives && end.made > 0) o.observe?.(played);
       if (!end.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice at place ${k + 1} of the list was refused at step ${state.choices.length + 1}: ${end.reason}`, ...(end.budget && { budget: end.budget }) } };
-      if (end.end === 'none') return { state, stopped: { kind: 'stuck', reason: `${display(pack, state.prompt!.player)} (${state.prompt!.player}) must act but has no legal choice at step ${state.choices.length + 1}` } };
+      // With no prompt, the loop says that nobody is to act.
+      if (end.end === 'none' && state.prompt) return noChoice(state.prompt.player);
       continue;
     }
     const legal = choicesOfAsked(state);
-    if (!legal.length) return stuck();
+    if (!legal.length) return noChoice(asked);
     const pick = seat.choose(state, legal, asked);
     const r = step(state, pick);
     if (!r.ok) return { state, stopped: { kind: 'stuck', reason: `the legal choice \`${pick.id}\` was refused at step ${state.choices.length + 1}: ${r.reason}`, ...(r.budget && { budget: r.budget }) } };
