@@ -706,12 +706,22 @@ export function cardHolders(state: GameState): Record<string, string[]> {
 /** Final standings by the pack's `scoring`: score, then tiebreak, both higher first. */
 export function standings(state: GameState): Array<{ player: string; score: number; tiebreak: number }> {
   const prog = programFor(state);
-  const rows = state.players.map((p) => {
-    const c = ctxFor(state, prog, 0, p);
+  // One context for every player's scores, not one each: a playout scores every game it plays, and a
+  // scoring expression keeps nothing of a context but its locals, `it` and `value`, made anew for each.
+  const c = ctxFor(state, prog, 0, null);
+  const rows: Array<{ player: string; score: number; tiebreak: number }> = [];
+  for (const p of state.players) {
+    emptied(c.env);
+    c.me = p;
     c.it = p;
-    return { player: p, score: prog.score ? (prog.score(c) as number) : 0, tiebreak: prog.tiebreak ? (prog.tiebreak(c) as number) : 0 };
-  });
-  return rows.sort((a, b) => b.score - a.score || b.tiebreak - a.tiebreak);
+    c.value = null;
+    rows.push({ player: p, score: prog.score ? (prog.score(c) as number) : 0, tiebreak: prog.tiebreak ? (prog.tiebreak(c) as number) : 0 });
+  }
+  return rows.sort(byStanding);
+}
+
+function byStanding(a: { score: number; tiebreak: number }, b: { score: number; tiebreak: number }): number {
+  return b.score - a.score || b.tiebreak - a.tiebreak;
 }
 
 /**
