@@ -128,6 +128,9 @@ export function watchStatements<T>(see: (st: GameState) => void, run: () => T): 
  * one running.
  */
 export function runBlock(block: BlockCode, pc: number, c: RunCtx): Signal {
+  // Given whole, a block runs as its generated function from its start, which does all that follows;
+  // resumed at a later statement, it runs here.
+  if (pc === 0 && block.whole !== undefined) return block.whole(c);
   const stmts = block.stmts;
   for (let i = pc; i < stmts.length; i++) {
     spend();

@@ -5,7 +5,7 @@ import { checkCount, checkList, checkNumber, checkText, placed, rangeOf, refuse,
 import { emptied, exprCtx, frameOf, innerCtx, locals, pipelineWith, pushFrame, runBlock, runEmit, runFor, runPipeline, runRepeat, watch } from './engine.ts';
 import { whereCodeAllowed } from './codegen/codeAllowed.ts';
 import { generatesWhole, Unit } from './codegen/emit.ts';
-import { flowStatement, generatesFlow, type FlowHooks } from './codegen/emitFlow.ts';
+import { flowStatement, generatesBlock, generatesFlow, wholeBlock, type FlowHooks } from './codegen/emitFlow.ts';
 import { instantiate, unitSource } from './codegen/instantiate.ts';
 import { entityNumbers } from './entityNumbers.ts';
 import { firstMatchOf } from './firstMatch.ts';
@@ -179,6 +179,8 @@ export function warmed(prog: Program): Program {
 interface Generated {
   expr(e: Expr): ExprFn | undefined;
   stmt(s: Stmt): StmtFn | undefined;
+  /** A block given whole (`BlockCode.whole`). */
+  block(b: Block): StmtFn | undefined;
   checks(a: ActionDef, needs: number[], silent: { reason: string }): Checks | undefined;
 }
 
@@ -247,6 +249,7 @@ function generatedProgram(pack: CompiledPack, generates: (part: Expr | Stmt | Ac
   const unit = new Unit({ column: (field) => columns(field), stale: (field) => roleFields.get(field), fn: (name) => pack.rules.fns[name], number: (id) => entityNumbers(pack).of.get(id) });
   const exprs = new Map<Expr, number>();
   const stmts = new Map<Stmt, number>();
+  const wholeBlocks = new Map<Block, number>();
   const checks = new Map<ActionDef, { pre: number; holdsWith: number; candidates: number | undefined }>();
   const unused = () => {
     throw new Error('internal: a rule ran while its program was being generated');
@@ -276,6 +279,13 @@ function generatedProgram(pack: CompiledPack, generates: (part: Expr | Stmt | Ac
       else if (!stmts.has(s)) stmts.set(s, flowStatement(unit, flow, s));
       return unused;
     },
+    // A block is given whole where each of its statements is generated: those a warming program
+    // saw run often, and the `break`s and `finish`es, which it does not count.
+    block(b) {
+      if (!generatesBlock(b) || !b.stmts.every((s) => s.op === 'break' || s.op === 'finish' || generates(s))) return undefined;
+      if (!wholeBlocks.has(b)) wholeBlocks.set(b, wholeBlock(unit, flow, b));
+      return unused;
+    },
     checks(a, needs, silent) {
       if (!generates(a)) return undefined;
       if (!checks.has(a)) {
@@ -294,6 +304,10 @@ function generatedProgram(pack: CompiledPack, generates: (part: Expr | Stmt | Ac
     },
     stmt: (s) => {
       const i = stmts.get(s);
+      return i === undefined ? undefined : fns[i];
+    },
+    block: (b) => {
+      const i = wholeBlocks.get(b);
       return i === undefined ? undefined : fns[i];
     },
     checks: (a) => {
@@ -316,9 +330,10 @@ function linker(pack: CompiledPack, roleFields: ReadonlyMap<string, ReadonlyMap<
   const expr = (e: Expr): ExprFn => generated?.expr(e) ?? counted(runs, e, interp(e));
 
   const block = (b: Block): BlockCode => {
-    const code: BlockCode = { id: b.id, stmts: [], lines: b.lines };
+    const code: BlockCode = { id: b.id, stmts: [], lines: b.lines, whole: undefined };
     blocks[b.id] = code;
     code.stmts = b.stmts.map(stmt);
+    code.whole = generated?.block(b);
     return code;
   };
 

@@ -77,6 +77,11 @@ export interface BlockCode {
   stmts: StmtFn[];
   /** `file:line` of each statement. */
   lines: Array<string | undefined>;
+  /**
+   * The whole block as one generated function, run from its first statement as `runBlock` runs it
+   * (codegen/emitFlow.ts), where the generated engine gives one; undefined on the interpreter's.
+   */
+  whole: StmtFn | undefined;
 }
 
 /** A card binding as linked: `key` (`card/roles`) names the holders cached while listing choices. */

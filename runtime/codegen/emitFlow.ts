@@ -34,9 +34,20 @@ const FLOW_STATEMENTS = new Set<Stmt['op']>(['for', 'repeat', 'turn', 'offer', '
  * own. Their inner statements that are given whole are given too, for a game resumed inside them.
  */
 export function generatesFlow(s: Stmt): boolean {
-  if (!FLOW_STATEMENTS.has(s.op) || generatesWhole(s)) return false;
-  return blocksOf(s).every((b) => b.stmts.every(inside));
+  let given = flowing.get(s);
+  if (given === undefined) {
+    given = FLOW_STATEMENTS.has(s.op) && !generatesWhole(s) && blocksOf(s).every((b) => b.stmts.every(inside));
+    flowing.set(s, given);
+  }
+  return given;
 }
+
+/**
+ * `generatesFlow`'s answers, by statement: it is asked of each statement as it is linked, and of
+ * each statement inside one it asks, so a statement nested n deep was asked of n times, each
+ * answer walking all that is inside it (a pack's `if`s nested a hundred deep took seconds to link).
+ */
+const flowing = new WeakMap<Stmt, boolean>();
 
 function inside(s: Stmt): boolean {
   return s.op === 'break' || s.op === 'finish' || generatesWhole(s) || generatesFlow(s);
@@ -55,6 +66,15 @@ function blocksOf(s: Stmt): Block[] {
   }
 }
 
+/**
+ * Whether block `b` is given whole as one function (`wholeBlock`): every statement of it is one
+ * `generatesFlow` or `generatesWhole` gives, or a `break` or a `finish`. An empty block is left to
+ * `runBlock`, which has nothing to run.
+ */
+export function generatesBlock(b: Block): boolean {
+  return b.stmts.length > 0 && b.stmts.every(inside);
+}
+
 /** The unit's functions a flow statement calls: an expression's, a statement's that `generatesWhole` gives, by number. */
 export interface FlowHooks {
   expr(e: Expr): number;
@@ -66,6 +86,14 @@ export function flowStatement(unit: Unit, hooks: FlowHooks, s: Stmt): number {
   const source = new FlowSource(unit, hooks);
   const sig = source.name('s');
   const code = source.stmt(s, 'c', sig);
+  return unit.addSource(`function (c) {const W = H.watch;let ${sig};${code}return ${sig};}`);
+}
+
+/** Adds block `b`'s function of `c` (`generatesBlock`), which runs it from its first statement as `runBlock` would; gives its number. */
+export function wholeBlock(unit: Unit, hooks: FlowHooks, b: Block): number {
+  const source = new FlowSource(unit, hooks);
+  const sig = source.name('s');
+  const code = source.block(b, 'c', sig);
   return unit.addSource(`function (c) {const W = H.watch;let ${sig};${code}return ${sig};}`);
 }
 
@@ -161,7 +189,7 @@ class FlowSource {
    * refused there is the enclosing statement's to name), and at a suspension the block's frame at
    * its next statement, where it has one.
    */
-  private block(b: Block, ctx: string, sig: string): string {
+  block(b: Block, ctx: string, sig: string): string {
     const label = this.name('b');
     let code = `${label}: {`;
     b.stmts.forEach((s, i) => {
