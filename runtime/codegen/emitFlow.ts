@@ -6,7 +6,9 @@ import { generatesWhole, type Unit } from './emit.ts';
  * `offer`, and an `if` around them) given whole as generated code, with their blocks written inside
  * them, where the interpreter runs each round and each statement through `runFor`, `runRepeat`,
  * `runBlock` and a closure. A driven playout (`drivenPlayout.ts`) goes from move to move in them
- * without leaving the function.
+ * without leaving the function. A block made only of such statements and those `generatesWhole`
+ * gives is one function too (`wholeBlock`, `BlockCode.whole`), which `runBlock` runs from the
+ * block's start: an action's body, the body of a loop resumed from its frame at its next round.
  *
  * They run as the interpreter does, step for step (runtime/engine.ts): a step and the watcher before
  * each statement of a block, a step before each round of a loop, a refusal named by the innermost
