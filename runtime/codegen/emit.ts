@@ -49,14 +49,14 @@ function named(s: string): string {
   return Object.keys(o)[0] ?? s;
 }
 
-/** Statements given whole, with an `if` of only such statements (`generatesWhole`); the others (loops, calls, suspension) are the interpreter's, over generated expressions. */
+/** Statements given whole, with an `if` of only such statements (`generatesWhole`); loops, turns and offers are given by emitFlow.ts where their blocks allow, the others (calls, choices, events) are the interpreter's, over generated expressions. */
 const GENERATED_STATEMENTS = new Set<Stmt['op']>(['let', '=', '+=', '-=', 'require', 'log']);
 
 /**
  * Whether `s` is given whole as a function (`Unit.statement`): one of `GENERATED_STATEMENTS`, or an
  * `if` whose blocks hold nothing else, `if`s of the same kind, `break` and `finish`. An `if` holding
- * a loop, a call or a prompt stays the interpreter's: such a block can suspend, and a block that
- * suspends leaves a frame of itself (`runBlock`) that only the interpreter's blocks can resume.
+ * a loop, a call or a prompt is not given here: such a block can suspend, leaving a frame of itself
+ * (`runBlock`) as it unwinds; emitFlow.ts gives one of loops and offers whole, with those frames.
  */
 export function generatesWhole(s: Stmt): boolean {
   if (GENERATED_STATEMENTS.has(s.op)) return true;
