@@ -10,7 +10,7 @@ import { compile, type CompiledPack } from '../compiler/index.ts';
 import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { stepsTaken } from '../runtime/budget.ts';
 import { watchStatements } from '../runtime/engine.ts';
-import { generatedSource } from '../runtime/link.ts';
+import { generatedSource, programOf } from '../runtime/link.ts';
 import { apply, legalChoices, newGame, playDriven, playoutChoices, type EngineName, type GameState } from '../runtime/index.ts';
 import { compileOk } from './helpers/inlinePack.ts';
 import { picker } from './helpers/seededGame.ts';
@@ -66,6 +66,15 @@ describe('the flow given whole as generated code', () => {
       expect(source, dir).toContain('H.frameOf(');
     }
     expect(generatedSource(packs.get('test/packs/tictactoe')!)).toContain('H.startTurn(');
+  });
+
+  it('gives a block of such statements whole, an action’s body too, on the generated engine alone', () => {
+    const pack = packs.get('test/packs/tictactoe')!;
+    const [gen, ref] = ENGINES.map((engine) => programOf(pack, engine));
+    expect(gen.actions.mark[0].body.whole).toBeTypeOf('function');
+    expect(gen.flow!.body.whole).toBeTypeOf('function');
+    expect(ref.actions.mark[0].body.whole).toBeUndefined();
+    expect(ref.blocks.every((b) => b.whole === undefined)).toBe(true);
   });
 
   for (const dir of DIRS) {
