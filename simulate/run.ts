@@ -7,12 +7,14 @@
  * pack: a thread starts by loading the runtime and linking the pack, a fraction of a compile. The
  * next run of the same pack takes the same threads, warm (simulate/warmPool.ts).
  */
+import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import type { AgentKind } from '../runtime/agents.ts';
 import { compiledPack, readPackContent, type PackContent } from './packContent.ts';
 import type { GameSummary } from './playout.ts';
 import { leaseWorkers, type Lease } from './warmPool.ts';
+import { collectAlone } from './youngCollections.ts';
 import { begun, emptySpan, END, playChunk, sharedClaims, sharedClock, stopClaims, type Chunk, type ChunkPlayed, type ResultsMessage, type ThreadSpan } from './worker.ts';
 
 export interface SimulationOptions {
@@ -96,10 +98,22 @@ export async function startWorkers(source: PackSource, o: Pick<SimulationOptions
 }
 
 export async function simulate(source: PackSource, o: SimulationOptions): Promise<GameSummary[]> {
+  const threads = workerThreads(o);
+  // With a thread playing on every core, V8's helpers of young collections have no idle core left
+  // (simulate/youngCollections.ts): they are held off from the start, before the run allocates.
+  const giveBack = threads > 0 && threads + 1 >= availableParallelism() ? collectAlone() : undefined;
+  try {
+    return await playedOn(threads, source, o);
+  } finally {
+    giveBack?.();
+  }
+}
+
+/** A simulation's games, on this thread and `threads` worker threads. */
+async function playedOn(threads: number, source: PackSource, o: SimulationOptions): Promise<GameSummary[]> {
   const start = sharedClock();
   const content = contentOf(source);
   const pack = compiledPack(content);
-  const threads = workerThreads(o);
   // Every thread claims games one at a time from the same list, this one too; progress is counted in
   // the shared claims.
   const chunk: Chunk = { players: o.players, seeds: Array.from({ length: o.games }, (_, i) => o.seed + i), agents: o.agents, maxSteps: o.maxSteps, claims: sharedClaims() };
