@@ -635,7 +635,7 @@ export function drivenPick(state: GameState, k: number, c: RunCtx, body: BlockCo
   // Begun as `actionBegun` begins that move, with no list of arguments made: its action holds no
   // card's rule, its value goes straight into its locals, and a drive writes no log line (it runs
   // inside `playoutApplyListed`). Through `actionBegun`, a small game's driven choice took 4-5%
-  // longer (tic-tac-toe, interleaved A/B under load).
+  // longer (the smallest game of the test packs, interleaved A/B under load).
   if (pickedValue(listing, k)) {
     const a = listing.a!;
     const player = listing.player;
