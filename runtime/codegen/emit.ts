@@ -185,7 +185,12 @@ class Fn {
 type Walk = Along & {
   /** The loop's index. */
   index: string;
-  /** What is taken before the loop: a property's column alongside the list, by the element's property. */
+  /**
+   * The temporaries taken before the loop: a column's entry for the owner, by a key naming the
+   * property (`Unit.take`), and a row of the enclosing walk's, by the read that gives it (`Unit.row`).
+   * A read ends in an index (`[j]`), which no key holds (a field's name, or one after `#`), so
+   * neither is mistaken for the other.
+   */
   taken: Map<string, string>;
   /** The columns taken before the loop, each by the owner into its temporary, in the order taken. */
   columns: Array<{ temp: string; column: Map<unknown, unknown> }>;
@@ -894,13 +899,7 @@ export class Unit {
 
   /** A temporary holding `read`, the row of a walk's enclosing walk's column for its element, taken once before the walk's loop (`Walk.rows`). */
   private row(f: Fn, walk: Walk, read: string): string {
-    let row = walk.taken.get(read);
-    if (row === undefined) {
-      row = f.temp();
-      walk.taken.set(read, row);
-      walk.rows.push({ temp: row, read });
-    }
-    return row;
+    return this.takenOnce(f, walk, read, (temp) => walk.rows.push({ temp, read }));
   }
 
   /** The numbers of the entities of `list`, in order, or undefined where one has none. */
@@ -938,13 +937,18 @@ export class Unit {
 
   /** A temporary holding `column`'s entry for the entity in `walk`'s owner, taken once before its loop. */
   private take(f: Fn, walk: Walk, column: Map<unknown, unknown>, key: string): string {
-    let taken = walk.taken.get(key);
-    if (taken === undefined) {
-      taken = f.temp();
-      walk.taken.set(key, taken);
-      walk.columns.push({ temp: taken, column });
+    return this.takenOnce(f, walk, key, (temp) => walk.columns.push({ temp, column }));
+  }
+
+  /** The temporary `walk` holds under `key` (`Walk.taken`), made the first time it is asked for and then given to `keep`, which says what fills it before the loop. */
+  private takenOnce(f: Fn, walk: Walk, key: string, keep: (temp: string) => void): string {
+    let temp = walk.taken.get(key);
+    if (temp === undefined) {
+      temp = f.temp();
+      walk.taken.set(key, temp);
+      keep(temp);
     }
-    return taken;
+    return temp;
   }
 
   /** `field` of each element of `list`, in order, as a read of it gives it (through none or an id with none, `empty`). */
