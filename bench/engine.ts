@@ -11,9 +11,10 @@
  * each side's engine from its folder; the two take turns round after round (the order swapped
  * each round), each timing its batch in its own CPU time, after WARM (default 5) untimed rounds
  * taken in turns alike. The figure is the ratio of the sides' medians, beside the range of the
- * rounds' own ratios. Raced in one process, two identical checkouts read 1.09–1.23× faster for
- * the tree running the bench (5 rounds of 2,000 tic-tac-toe playouts): that tree had played one
- * batch more before the first round, and the other's first rounds were still slower.
+ * rounds' own ratios. Two identical checkouts read 0.95–1.05× either way round (5 rounds of 2,000
+ * tic-tac-toe playouts, load 6–10 on 2 cores); raced in one process they read 1.09–1.23× faster
+ * for the tree running the bench, which had played one batch more before the first round while
+ * the other's first rounds were still slower.
  *
  * GAMES (default 12) games a round, ROUNDS (default 5) rounds, interleaved; PACK another folder of
  * the default pack (a checkout's, while this one is being edited), or another pack with PLAYERS
@@ -83,7 +84,7 @@ if (process.env.PARTS === '1') {
     }
     return ms;
   };
-  // The first rounds taken in turns read up to 2-3× slower than the later ones on both sides alike,
+  // The first rounds taken in turns read up to 2.4× slower than the later ones on both sides alike,
   // even after a second of games played back to back, a full collection or a second's pause
   // before them (the cause not found): they are played, not counted.
   await turns(WARM);
