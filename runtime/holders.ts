@@ -241,22 +241,21 @@ export function roleWritten(st: GameState, stale: Stale, rec: Record<string, Val
     k.modifiers = new Map();
   }
   for (const [g, key] of stale.keyed) {
-    const grp = k.groups[g];
     const card = rec[key];
-    if (!grp || typeof card !== 'string') continue;
-    // The calls found from the group hold while no holders they were found from are stale.
-    const prefix = `${card}/`;
-    let holders: Map<string, string[]> | undefined;
-    for (const h of grp.holders.keys()) {
-      if (!h.startsWith(prefix)) continue;
-      holders ??= new Map(grp.holders);
-      holders.delete(h);
-    }
-    if (!holders) continue;
+    if (typeof card !== 'string') continue;
+    // The card's holders change for this state alone: what it finds of them from now on must go
+    // into a group, an array and merged calls no state it shares them with reads, even when
+    // nothing of the card is kept yet (the others, not having written the field, still find the
+    // holders they had). The group keeps the other cards' holders.
     owned(k);
-    k.groups[g] = { holders, triggers: new Map(), modifiers: new Map() };
     k.triggers = new Map();
     k.modifiers = new Map();
+    const grp = k.groups[g];
+    if (!grp) continue;
+    const prefix = `${card}/`;
+    const holders = new Map(grp.holders);
+    for (const h of grp.holders.keys()) if (h.startsWith(prefix)) holders.delete(h);
+    k.groups[g] = { holders, triggers: new Map(), modifiers: new Map() };
   }
 }
 
