@@ -265,6 +265,11 @@ function generatedProgram(pack: CompiledPack, generates: (part: Expr | Stmt | Ac
       if (i === undefined) stmts.set(s, (i = unit.statement(s)));
       return i;
     },
+    flow(s) {
+      let i = stmts.get(s);
+      if (i === undefined) stmts.set(s, (i = flowStatement(unit, flow, s)));
+      return i;
+    },
   };
   link(pack, {
     expr(e) {
@@ -276,7 +281,7 @@ function generatedProgram(pack: CompiledPack, generates: (part: Expr | Stmt | Ac
       if (!generates(s)) return undefined;
       if (generatesWhole(s)) flow.stmt(s);
       else if (!generatesFlow(s)) return undefined;
-      else if (!stmts.has(s)) stmts.set(s, flowStatement(unit, flow, s));
+      else flow.flow(s);
       return unused;
     },
     // A block is given whole where each of its statements is generated: those a warming program

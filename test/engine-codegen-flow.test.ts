@@ -184,3 +184,69 @@ describe('a refusal in the generated flow', () => {
     expect(ends[0].end).toMatchObject({ ok: true, end: 'over' });
   });
 });
+
+/**
+ * A flow `depth` statements deep inside its `for p in players`: from the inside out, by turns a `for`
+ * over the players, an `if` whose `else` breaks the loop around it, a `loop max 2` and a `turn`
+ * (the statements inside it run in a context of their own), around an offer and an `if` that
+ * finishes the game at its thirtieth tick.
+ */
+function nestedFlow(depth: number): string {
+  let body = 'offer p: tick\n      if game.n >= 30 { finish }';
+  for (let i = 0; i < depth; i++) {
+    if (i % 4 === 0) body = `for q${i} in players { ${body} }`;
+    else if (i % 4 === 1) body = `if game.n < ${1000 + i} { ${body} } else { break }`;
+    else if (i % 4 === 2) body = `loop max 2 { ${body} }`;
+    else body = `turn p { ${body} }`;
+  }
+  return `kinds:
+  game:
+    state:
+      n: number
+rules: |
+  action tick() "Tick" { game.n += 1 }
+  flow {
+    for p in players {
+      ${body}
+    }
+  }
+`;
+}
+
+describe('a flow nested deep', () => {
+  it('is generated as source that grows with its depth, not with its square', () => {
+    // Each level (a for, an if, a loop or a turn) is written in a bounded number of functions (emitFlow.ts's
+    // MOST_WRITTEN), about 2,600 characters a level; written in each function around it, 80 levels
+    // were 2.4 million.
+    const PER_LEVEL = 4000;
+    const bare = generatedSource(compileOk(nestedFlow(0), { min: 2, max: 2 })).length;
+    for (const depth of [10, 20, 40, 80]) {
+      const source = generatedSource(compileOk(nestedFlow(depth), { min: 2, max: 2 }));
+      expect(source.length, `depth ${depth}`).toBeLessThan(bare + PER_LEVEL * depth);
+    }
+  });
+
+  it('plays the same on both engines, stepped and driven, and suspended with the same frames', { timeout: 120_000 }, () => {
+    const pack = compileOk(nestedFlow(40), { min: 2, max: 2 });
+    for (const seed of [1, 2]) {
+      const [gen, ref] = ENGINES.map((engine) => stepped(pack, engine, 2, seed));
+      expect(gen).toEqual(ref);
+      expect(ref.length).toBeGreaterThan(40);
+    }
+    let stopped = 0;
+    for (const cap of [1, 7, 19, Infinity]) {
+      const [gen, ref] = ENGINES.map((engine) => {
+        const st = newGame(pack, { players: 2, seed: 1, engine });
+        playoutChoices(st);
+        const pick = picker(`nested ${cap}`);
+        let made = 0;
+        const end = playDriven(st, (n) => (made++ < cap ? pick(n) : -1));
+        return { end, state: JSON.stringify(st) };
+      });
+      expect(gen, `cap ${cap}`).toEqual(ref);
+      if (ref.end.ok && ref.end.end === 'stopped') stopped++;
+      else expect(ref.end).toEqual({ ok: true, made: 30, end: 'over' });
+    }
+    expect(stopped).toBe(3);
+  });
+});

@@ -9,6 +9,9 @@ import { generatesWhole, type Unit } from './emit.ts';
  * without leaving the function. A block made only of such statements and those `generatesWhole`
  * gives is one function too (`wholeBlock`, `BlockCode.whole`), which `runBlock` runs from the
  * block's start: an action's body, the body of a loop resumed from its frame at its next round.
+ * An inner flow statement is written inside the one around it up to a bounded size (`MOST_WRITTEN`);
+ * past it, it is called as its own function, so the source grows with the pack, not with the
+ * square of how deep its flow nests.
  *
  * They run as the interpreter does, step for step (runtime/engine.ts): a step and the watcher before
  * each statement of a block, a step before each round of a loop, a refusal named by the innermost
@@ -77,10 +80,48 @@ export function generatesBlock(b: Block): boolean {
   return b.stmts.length > 0 && b.stmts.every(inside);
 }
 
-/** The unit's functions a flow statement calls: an expression's, a statement's that `generatesWhole` gives, by number. */
+/**
+ * The most statements one statement's function writes (`written`): an inner flow statement that
+ * would take it past this is called as its own function (`flowStatement`), not written inside.
+ * Written inside, each statement is written again in the function of each statement and block
+ * around it, so a flow nested n deep was source of the order of n squared (a pack's text of a few
+ * kilobytes made megabytes of source); called, each is written in the functions of at most this
+ * many statements around it and of their blocks, and the source grows as the pack does. A loop of turns and offers with an `if` after them (six
+ * statements) stays one function whose rounds call no other.
+ */
+const MOST_WRITTEN = 8;
+
+/**
+ * How many statements the function of flow statement `s` writes: itself and, in its blocks, each
+ * statement, those written inside it (`inlined`) with all they write.
+ */
+function written(s: Stmt): number {
+  let n = writtenBy.get(s);
+  if (n === undefined) {
+    n = 1;
+    for (const b of blocksOf(s)) for (const t of b.stmts) n += inlined(t) ? written(t) : 1;
+    writtenBy.set(s, n);
+  }
+  return n;
+}
+
+/** `written`'s answers, by statement, for the same reason as `flowing`'s. */
+const writtenBy = new WeakMap<Stmt, number>();
+
+/** Whether flow statement `s`, inside a block, is written there whole, not called as its own function. */
+function inlined(s: Stmt): boolean {
+  return generatesFlow(s) && written(s) <= MOST_WRITTEN;
+}
+
+/**
+ * The unit's functions a flow statement calls, by number: an expression's, a statement's that
+ * `generatesWhole` gives, and an inner flow statement's own (`flowStatement`) where it is not
+ * written inside; each made the first time it is asked for.
+ */
 export interface FlowHooks {
   expr(e: Expr): number;
   stmt(s: Stmt): number;
+  flow(s: Stmt): number;
 }
 
 /** Adds `s`'s function of `c` (`generatesFlow`), which returns the signal the interpreter's statement would; gives its number. */
@@ -202,7 +243,8 @@ class FlowSource {
       }
       const t = this.name('s');
       const rest = i + 1 < b.stmts.length ? `if (${t} === 2) H.pushFrame(${ctx}.st, H.frameOf(${whole(b.id)}, ${whole(i + 1)}, ${ctx}));` : '';
-      code += `let ${t};try {${this.stmt(s, ctx, t)}} catch (e) {throw H.placed(e, ${this.value(b.lines[i])});}`;
+      const run = generatesFlow(s) && !inlined(s) ? `${t} = f${whole(this.hooks.flow(s))}(${ctx});` : this.stmt(s, ctx, t);
+      code += `let ${t};try {${run}} catch (e) {throw H.placed(e, ${this.value(b.lines[i])});}`;
       code += `if (${t} !== 0) {${rest}${sig} = ${t};break ${label};}`;
     });
     return `${code}${sig} = 0;}`;
