@@ -57,7 +57,21 @@ export interface Stale {
  * kind of the entity written, what a write to it makes stale. A role that reads the current player,
  * calls a function or a pipeline, or rolls, is computed anew each time.
  */
-export function keptKinds(pack: CompiledPack): { kindGroup: Map<string, number>; roleFields: Map<string, Map<string, Stale>> } {
+export function keptKinds(pack: CompiledPack): KeptKinds {
+  let kinds = keptKindsOf.get(pack);
+  if (kinds === undefined) keptKindsOf.set(pack, (kinds = keptKindsNow(pack)));
+  return kinds;
+}
+
+export interface KeptKinds {
+  kindGroup: Map<string, number>;
+  roleFields: Map<string, Map<string, Stale>>;
+}
+
+/** Found once a pack: each of its programs (one an engine) and a search's every decision (`dealer`) ask. */
+const keptKindsOf = new WeakMap<CompiledPack, KeptKinds>();
+
+function keptKindsNow(pack: CompiledPack): KeptKinds {
   const kindGroup = new Map<string, number>();
   const roleFields = new Map<string, Map<string, Stale>>();
   const roles = pack.rules.roles;

@@ -9,7 +9,7 @@ import { compile } from '../compiler/index.ts';
 import type { SourceFile } from '../compiler/index.ts';
 import { readPackFolder } from '../compiler/packFolder.ts';
 import { agent, AgentKindError, agentSpecFor, choicesOfAsked, mctsAgent, parseAgentKind, playByAgents, type AgentKind } from '../runtime/agents/index.ts';
-import { determinise } from '../runtime/agents/determinise.ts';
+import { dealer } from '../runtime/agents/determinise.ts';
 import { estimates, preferences } from '../runtime/estimate.ts';
 import { cloneState, writableRecord } from '../runtime/clone.ts';
 import { apply, attach, newGame, standings, viewFor, type CompiledPack, type GameState } from '../runtime/index.ts';
@@ -433,7 +433,7 @@ describe('tree search', () => {
     // The worlds do not agree with the real state: most like another gem.
     let n = 0;
     const random = () => ((n = (n * 1103515245 + 12345) % 2147483648) / 2147483648);
-    const worlds = Array.from({ length: 12 }, () => liked(determinise(shiny, atVault, ['p1'], random)));
+    const worlds = Array.from({ length: 12 }, () => liked(dealer(shiny, atVault, ['p1'])(random)));
     expect(worlds.filter((w) => w !== 'choose ruby').length).toBeGreaterThanOrEqual(4);
     const seeds = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
     for (const kind of ['mcts:1:prior=1:depth=0', 'mcts:4:prior=1:depth=0'] as AgentKind[]) {
@@ -498,7 +498,7 @@ describe('what a bot may see', () => {
       let n = 0;
       const random = () => ((n = (n * 1103515245 + 12345 + seed) % 2147483648) / 2147483648);
       for (let k = 0; k < 5; k++) {
-        const world = determinise(sw, st, ['p1'], random);
+        const world = dealer(sw, st, ['p1'])(random);
         const { rng: realRng, ...realView } = viewFor(st, 'p1');
         const { rng: worldRng, ...worldView } = viewFor(world, 'p1');
         expect(worldView).toEqual(realView);
@@ -522,7 +522,7 @@ describe('what a bot may see', () => {
     let reordered = 0;
     for (let k = 0; k < 5; k++) {
       // Team mode: every seat observes, and still the decks are not theirs to see.
-      const world = determinise(pack, st, st.players, random);
+      const world = dealer(pack, st, st.players)(random);
       for (const deck of ['heroDeck', 'scourgeDeck']) {
         expect(viewFor(st, 'p1').e.game[deck]).toBeNull();
         expect(sorted(world.e.game[deck])).toEqual(sorted(st.e.game[deck]));

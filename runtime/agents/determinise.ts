@@ -1,29 +1,8 @@
 import { cloneState, writableRecord } from '../clone.ts';
 import type { CompiledPack } from '../compiled.ts';
 import { keptKinds, roleWritten, shareHolders, type Stale } from '../holders.ts';
-import { programOf } from '../link.ts';
-import { attachProgram } from '../stateProgram.ts';
+import { attachProgram, programFor } from '../stateProgram.ts';
 import type { GameState, Value } from '../types.ts';
-
-/**
- * One world the observers cannot tell from the real one: what they do not see (`viewFor`) dealt
- * anew, and the generator that will roll every future die and shuffle reseeded.
- *
- * A hidden list field holds things (cards in a hand, a deck): the items of every hidden list field
- * of one type are pooled, shuffled and dealt back, each field keeping its length (how many cards a
- * hand or a deck holds is known at the table, which cards is not). A hidden field of another type
- * (a face-down token) trades values with the same field of the other entities hiding one: that
- * there is a token is seen, its face is not, so a field that is none stays none. A search that
- * looked at the real hidden values, or at the real generator, would know the deck's next card and
- * the next roll. What the values are, as a whole, is taken as known (the cards of the game, its
- * tokens): one hidden value with nothing to trade with, such as the only opponent's hidden
- * number, stays as it is.
- *
- * `observers` see their own hidden player fields: one player, or a whole team sharing its hands.
- */
-export function determinise(pack: CompiledPack, state: GameState, observers: readonly string[], random: () => number): GameState {
-  return dealer(pack, state, observers)(random);
-}
 
 /**
  * Hidden list fields of one type, dealt from one pool: each field's place and length, and what its
@@ -42,23 +21,27 @@ interface Trade {
   values: Value[];
 }
 
-/** What a write of each field makes stale of the holders kept with a state, by kind (`keptKinds`), found once a pack. */
-const staleOf = new WeakMap<CompiledPack, ReadonlyMap<string, ReadonlyMap<string, Stale>>>();
-
-function roleFieldsOf(pack: CompiledPack): ReadonlyMap<string, ReadonlyMap<string, Stale>> {
-  let r = staleOf.get(pack);
-  if (r === undefined) staleOf.set(pack, (r = keptKinds(pack).roleFields));
-  return r;
-}
-
 /**
- * The worlds of `state` for `observers` (`determinise`), each dealt by the `random` it is given, as
- * many as a search wants of the one state it decides at: what is hidden and where is found once,
- * not for every world (walking every field of every entity cost as much as dealing them, in a pack
- * of a few hundred entities). The state must not change while worlds are dealt from it.
+ * The worlds of `state` for `observers`, each dealt by the `random` it is given, as many as a search
+ * wants of the one state it decides at: what is hidden and where is found once, not for every world
+ * (walking every field of every entity cost as much as dealing them, in a pack of a few hundred
+ * entities). The state must not change while worlds are dealt from it.
+ *
+ * A world is one the observers cannot tell from the real one: what they do not see (`viewFor`)
+ * dealt anew, and the generator that will roll every future die and shuffle reseeded. A hidden list
+ * field holds things (cards in a hand, a deck): the items of every hidden list field of one type are
+ * pooled, shuffled and dealt back, each field keeping its length (how many cards a hand or a deck
+ * holds is known at the table, which cards is not). A hidden field of another type (a face-down
+ * token) trades values with the same field of the other entities hiding one: that there is a token
+ * is seen, its face is not, so a field that is none stays none. A search that looked at the real
+ * hidden values, or at the real generator, would know the deck's next card and the next roll. What
+ * the values are, as a whole, is taken as known (the cards of the game, its tokens): one hidden
+ * value with nothing to trade with, such as the only opponent's hidden number, stays as it is.
+ *
+ * `observers` see their own hidden player fields: one player, or a whole team sharing its hands.
  */
 export function dealer(pack: CompiledPack, state: GameState, observers: readonly string[]): (random: () => number) => GameState {
-  const roleFields = roleFieldsOf(pack);
+  const { roleFields } = keptKinds(pack);
   const lists = new Map<string, Pool>();
   const scalars = new Map<string, Trade>();
   for (const id of Object.keys(state.e)) {
@@ -84,7 +67,8 @@ export function dealer(pack: CompiledPack, state: GameState, observers: readonly
   }
   const pools = [...lists.values()];
   const trades = [...scalars.values()].filter((t) => t.ids.length >= 2);
-  const prog = programOf(pack);
+  // The engine the state plays on: a world is the state's, dealt anew.
+  const prog = programFor(state);
   return (random) => {
     const world = cloneState(state);
     // What is known of the cards' holders holds in the world but where a dealt field changes it,

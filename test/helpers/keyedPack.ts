@@ -5,21 +5,23 @@ import { compileOk } from './inlinePack.ts';
  * A pack whose card kinds keep their holders with the state in each way `keptKinds` knows: a
  * token's role reads fields only of the spots whose key field `treasure` names it (the spot's
  * `owner`, `closed`), a charm's reads a neighbour's `owner` (the whole kind stale at a write), a
- * card's a player's `hand`. With `hidden`, `owner`, `treasure` and `hand` are hidden, so that a
- * search's worlds deal them anew: those named in it, if it is a list of those fields. Spot `a` holds
+ * card's a player's `hand`. Those of `owner`, `treasure` and `hand` named in `hidden` are hidden, so that a
+ * search's worlds deal them anew. Without `charm`, no charm: a write of `owner` then makes stale only
+ * the token its spot's key names, not the whole charm kind with it. Spot `a` holds
  * the gem, `b` the orb and is the first player's, `a` the last's; every hand starts with every card.
  */
-export function keyedPack(hidden: ReadonlyArray<'owner' | 'treasure' | 'hand'> = []): CompiledPack {
+export function keyedPack(hidden: ReadonlyArray<'owner' | 'treasure' | 'hand'> = [], charm = true): CompiledPack {
   const of = (field: 'owner' | 'treasure' | 'hand', type: string) => (hidden.includes(field) ? `{ type: ${type}, hidden: true }` : type);
+  const charmed = (text: string) => (charm ? text : '');
   return compileOk(`
 kinds:
   token:
     roles:
       active: first(spots where treasure == self and not closed).owner
-  charm:
+${charmed(`  charm:
     roles:
       active: first(neighbours(first(spots where charm == self))).owner
-  card:
+`)}  card:
     roles:
       active: players where self in hand
   spot:
@@ -27,8 +29,8 @@ kinds:
       next: list<spot>
     graph: next
     state:
-      charm: charm?
-      owner: ${of('owner', 'player?')}
+${charmed(`      charm: charm?
+`)}      owner: ${of('owner', 'player?')}
       treasure: ${of('treasure', 'token?')}
       closed: bool
   player:
@@ -51,10 +53,10 @@ entities:
     rules: |
       modify worth() = value + 5
   - token: key
-  - charm: ring
+${charmed(`  - charm: ring
     rules: |
       modify worth() = value + 100
-  - card: ace
+`)}  - card: ace
     rules: |
       modify worth() = value + 1000
   - card: two
@@ -86,10 +88,10 @@ rules: |
   action hide(s: spot in spots, t: token in tokens) "Hide {t} in {s}" {
     s.treasure = t
   }
-  action bind(s: spot in spots) "Bind the ring to {s}" {
+${charmed(`  action bind(s: spot in spots) "Bind the ring to {s}" {
     s.charm = ring
   }
-  action pass(c: card in cards) "Take {c}" {
+`)}  action pass(c: card in cards) "Take {c}" {
     for p in players {
       p.hand -= [c]
     }
@@ -98,7 +100,7 @@ rules: |
   flow {
     repeat 8 {
       for p in players {
-        turn p { offer p: grab, close, hide, bind, pass }
+        turn p { offer p: grab, close, hide, ${charmed('bind, ')}pass }
       }
     }
   }
