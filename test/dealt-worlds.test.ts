@@ -3,7 +3,9 @@
  * of its cards' holders, made stale where a dealt hidden field changes it, as a rule's write of that
  * field makes it: the games played on from a dealt world must be those played from the same world
  * with nothing kept (loaded from JSON), on both engines, whichever hidden fields the roles read
- * (a scalar traded between entities, a key field naming the card, a list dealt from a pool).
+ * (a scalar traded between entities, a key field naming the card, a list dealt from a pool). What
+ * a world finds of the holders is its own: the real state a search dealt from plays on as its own
+ * record replayed.
  */
 import { describe, expect, it } from 'vitest';
 import { dealer } from '../runtime/agents/determinise.ts';

@@ -3,7 +3,9 @@
  * entities whose key field names the card (`first(spots where treasure == self and not closed).owner`)
  * loses, when such a field is written, only the holders of the card the written entity's key names
  * (`holders.ts`). Games played on the kept holders must be the games played on holders found anew
- * at every choice (a state loaded from JSON keeps nothing), on both engines.
+ * at every choice (a state loaded from JSON keeps nothing), on both engines; and a state shares what
+ * it keeps with the states copied from it only until one writes such a field, so an earlier state
+ * answers as itself whatever the later ones found.
  */
 import { describe, expect, it } from 'vitest';
 import { keptKinds } from '../runtime/holders.ts';
