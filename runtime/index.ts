@@ -763,6 +763,8 @@ function offerOf(prog: Program, state: GameState): Offer {
 /** `offerOf` not the last offer found. */
 function offerFound(prog: Program, state: GameState, names: readonly string[]): Offer {
   const p = state.prompt!;
+  // Not kept past another program's offer: it would hold a pack dropped since, and a game of it.
+  if (lastOffer !== null && lastOffer.prog !== prog) lastOffer = null;
   const known = offeredAlways.get(names);
   if (known !== undefined && known.prog === prog) return (lastOffer = known);
   const out: ActionCode[] = [];
@@ -797,7 +799,8 @@ const offeredAlways = new WeakMap<readonly string[], Offer>();
 /**
  * The offer `offerOf` found last of those kept, looked at before `offeredAlways`: a game offers the
  * same few lists again and again, most often the one it offered last, and a look-up in a WeakMap at
- * every prompt costs more than two comparisons. It keeps that one program alive until another's offer.
+ * every prompt costs more than two comparisons. It keeps that one program alive, and through its
+ * listing context the state that context last listed, until another program's offer is found.
  */
 let lastOffer: Offer | null = null;
 
