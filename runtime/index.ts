@@ -539,6 +539,7 @@ export function drivenListing(state: GameState, asked: boolean, into: DrivenList
  * Internal, for a driven playout: `playoutChoices` of the prompt a drive begins at, listed as
  * `drivenListing` lists those it meets, into `into`, to be made by `playoutApplyListed`. Should the
  * drive not make it, `keepListing` makes it the state's listing, as `playoutChoices` leaves it.
+ * Only for a `drivable` state: it lists no `anytime` action, as a pack with one is never driven.
  */
 export function playoutChoicesInto(state: GameState, asked: boolean, into: DrivenListing): number {
   return withStepBudget(() => {
