@@ -12,10 +12,13 @@ export function ctxFor(st: GameState, prog: Program, slots: number, me: string |
 }
 
 /**
- * `n` empty locals. Made by a loop, as `emptied` empties them: `new Array(n).fill(null)` makes a
+ * `n` empty locals. A few are written as a literal, which V8 makes at their size: pushed one by one
+ * onto `[]`, even one local took room for seventeen, and a driven choice makes a context's locals at
+ * each move. More are made by a loop, as `emptied` empties them: `new Array(n).fill(null)` makes a
  * holey array through a call V8 does not inline, which cost a small game's choice more than its rules.
  */
 export function locals(n: number): Value[] {
+  if (n <= 2) return n === 0 ? [] : n === 1 ? [null] : [null, null];
   const env: Value[] = [];
   for (let i = 0; i < n; i++) env.push(null);
   return env;

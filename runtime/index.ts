@@ -511,11 +511,13 @@ export interface DrivenListing {
   a: ActionCode | null;
   player: string;
   values: Value[];
+  /** The context `drivenPick` last made a choice of such an action in, free again since its body ended (null: none free). */
+  spare: RunCtx | null;
 }
 
 /** A driven prompt's listing to fill, holding none yet. */
 export function drivenListingOf(): DrivenListing {
-  return { a: null, player: '', values: NO_ARGS };
+  return { a: null, player: '', values: NO_ARGS, spare: null };
 }
 
 /**
@@ -643,10 +645,12 @@ export function drivenPick(state: GameState, k: number, c: RunCtx, body: BlockCo
     state.choices.push('');
     state.prompt = null;
     listing.a = null;
-    const ac = ctxFor(state, prog, a.slots, player, null, null, state.choices.length - 1);
+    const ac = pickCtx(listing, state, prog, a.slots, player);
     ac.env[0] = listing.values[k];
     if (a.limit) countUse(a, state, player, true);
-    return runBlock(a.body, 0, ac);
+    const sig = runBlock(a.body, 0, ac);
+    listing.spare = ac;
+    return sig;
   }
   keepListing(state, listing);
   const move = pickedMove(prog, state, state.prompt!, k);
@@ -659,6 +663,30 @@ export function drivenPick(state: GameState, k: number, c: RunCtx, body: BlockCo
     return runBlock(body!, 0, c);
   }
   return runBlock(move.a.body, 0, actionBegun(prog, state, move.a, move.player, move.args, true));
+}
+
+/**
+ * The context a driven choice of an action of `slots` locals is made in, as `ctxFor` makes it: the
+ * one the drive's last such choice was made in, once its body has ended, rather than one made at
+ * each move. Its body's frames copy its locals (`frameOf`), and a drive ends at the first suspension,
+ * so nothing keeps it past its body; while a body runs, it is taken (`spare` null), and a choice
+ * driven inside that body gets one of its own.
+ */
+function pickCtx(listing: DrivenListing, state: GameState, prog: Program, slots: number, player: string): RunCtx {
+  const c = listing.spare;
+  if (c === null || c.env.length !== slots) return ctxFor(state, prog, slots, player, null, null, state.choices.length - 1);
+  listing.spare = null;
+  c.st = state;
+  c.prog = prog;
+  emptied(c.env);
+  c.me = player;
+  c.self = null;
+  c.holder = null;
+  c.it = null;
+  c.value = null;
+  c.step = state.choices.length - 1;
+  c.resolving = false;
+  return c;
 }
 
 /** Hidden information removed: other players' hidden fields and every hidden field of other kinds. */
@@ -721,7 +749,22 @@ export function standings(state: GameState): Array<{ player: string; score: numb
     c.value = null;
     rows.push({ player: p, score: prog.score ? (prog.score(c) as number) : 0, tiebreak: prog.tiebreak ? (prog.tiebreak(c) as number) : 0 });
   }
-  return rows.sort(byStanding);
+  return sortedByStanding(rows);
+}
+
+/**
+ * `rows` sorted in place by `byStanding`, equal rows kept in order as `Array.prototype.sort` keeps
+ * them: by insertion, as a game has a few players, where that sort copies the rows into a work list
+ * of its own for each game a playout scores.
+ */
+function sortedByStanding<T extends { score: number; tiebreak: number }>(rows: T[]): T[] {
+  for (let i = 1; i < rows.length; i++) {
+    const row = rows[i];
+    let j = i - 1;
+    for (; j >= 0 && byStanding(rows[j], row) > 0; j--) rows[j + 1] = rows[j];
+    rows[j + 1] = row;
+  }
+  return rows;
 }
 
 function byStanding(a: { score: number; tiebreak: number }, b: { score: number; tiebreak: number }): number {
