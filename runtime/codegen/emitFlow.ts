@@ -182,13 +182,16 @@ class FlowSource {
         return `if (${this.call(s.cond, ctx)} === true) {${this.block(s.then, ctx, sig)}} else {${otherwise}}`;
       }
       case 'turn': {
-        // `startTurn`, then the body in a context of its own whose `me` is the player, as link.ts's `turn`.
+        // `startTurn`, then the body run with the player as `me`, as link.ts's `turn` runs it in a
+        // context of its own: here in `ctx`, its `me` the player's until the body ends, not a new
+        // context at each turn (a driven playout's turn is often a move). Nothing reads `ctx` between:
+        // the body's frames are written before it ends, the turn's own after, and a throw leaves the
+        // rules that ran it, which a choice runs again from the state's frames in new contexts.
         const p = this.name('p');
-        const inner = this.name('c');
+        const outer = this.name('m');
         return (
           `{const ${p} = ${this.call(s.player, ctx)};H.startTurn(${ctx}, ${p}, ${this.value(s.rule)});` +
-          `const ${inner} = H.innerCtx(${ctx}, ${ctx}.env, ${p}, ${ctx}.self, ${ctx}.holder, ${ctx}.it, ${ctx}.value, ${ctx}.resolving);` +
-          `${this.block(s.body, inner, sig)}}`
+          `const ${outer} = ${ctx}.me;${ctx}.me = ${p};${this.block(s.body, ctx, sig)}${ctx}.me = ${outer};}`
         );
       }
       case 'for': {
