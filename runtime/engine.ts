@@ -13,8 +13,8 @@ export function ctxFor(st: GameState, prog: Program, slots: number, me: string |
 
 /**
  * `n` empty locals. A few are written as a literal, which V8 makes at their size: pushed one by one
- * onto `[]`, even one local took room for seventeen, and a driven choice makes a context's locals at
- * each move. More are made by a loop, as `emptied` empties them: `new Array(n).fill(null)` makes a
+ * onto `[]`, even one local took room for seventeen, and contexts are made all the time (a trigger's,
+ * an expression's when none is free, each stepped choice's, a drive's first pick). More are made by a loop, as `emptied` empties them: `new Array(n).fill(null)` makes a
  * holey array through a call V8 does not inline, which cost a small game's choice more than its rules.
  */
 export function locals(n: number): Value[] {

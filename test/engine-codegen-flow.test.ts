@@ -188,7 +188,7 @@ describe('a refusal in the generated flow', () => {
 /**
  * A flow `depth` statements deep inside its `for p in players`: from the inside out, by turns a `for`
  * over the players, an `if` whose `else` breaks the loop around it, a `loop max 2` and a `turn`
- * (the statements inside it run in a context of their own), around an offer and an `if` that
+ * (the statements inside it run with its player as `me`), around an offer and an `if` that
  * finishes the game at its thirtieth tick.
  */
 function nestedFlow(depth: number): string {

@@ -86,8 +86,9 @@ export function generatesBlock(b: Block): boolean {
  * Written inside, each statement is written again in the function of each statement and block
  * around it, so a flow nested n deep was source of the order of n squared (a pack's text of a few
  * kilobytes made megabytes of source); called, each is written in the functions of at most this
- * many statements around it and of their blocks, and the source grows as the pack does. A loop of turns and offers with an `if` after them (six
- * statements) stays one function whose rounds call no other.
+ * many statements around it and of their blocks, and the source grows as the pack does. A loop of
+ * turns and offers with an `if` after them (six statements) stays one function whose rounds call no
+ * other.
  */
 const MOST_WRITTEN = 8;
 
