@@ -37,6 +37,13 @@ export function threadExecArgv(argv: readonly string[] = process.execArgv): stri
   const tsx = (spec: string) => /^(tsx(\/|$)|.*[\\/]node_modules[\\/]tsx[\\/])/.test(spec.replace(/^file:\/\//, ''));
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
+    // How to read a program given as a string (`-e`, standard input): a thread's entry is a file, and
+    // Node refuses to load it under this option (ERR_INPUT_TYPE_NOT_ALLOWED) though a thread takes it.
+    if (argv[i] === '--input-type') {
+      i++;
+      continue;
+    }
+    if (argv[i].startsWith('--input-type=')) continue;
     const flag = /^(--require|-r|--import|--loader|--experimental-loader)(=(.*))?$/.exec(argv[i]);
     if (flag && flag[2] === undefined && i + 1 < argv.length && tsx(argv[i + 1])) i++;
     else if (!(flag && flag[3] !== undefined && tsx(flag[3]))) out.push(argv[i]);

@@ -17,6 +17,11 @@ describe("worker threads' Node options", () => {
     expect(threadExecArgv(others)).toEqual(others);
   });
 
+  // `node --input-type=module -e "…simulate(…, { workers: 2 })"` had its threads fail to load their entry.
+  it('drop how to read a program given as a string, which a thread given a file refuses', () => {
+    expect(threadExecArgv(['--input-type=module', '--no-warnings', '--input-type', 'commonjs'])).toEqual(['--no-warnings']);
+  });
+
   // `node --max-old-space-size=4096 bin/rulebook.mjs simulate … --workers 2` failed: Node refuses a
   // V8 option in a thread's options, and the process's options were all passed on.
   it("drop V8's options, with a separate value too, and a thread starts with what is left", async () => {
