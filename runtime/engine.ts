@@ -14,8 +14,9 @@ export function ctxFor(st: GameState, prog: Program, slots: number, me: string |
 /**
  * `n` empty locals. A few are written as a literal, which V8 makes at their size: pushed one by one
  * onto `[]`, even one local took room for seventeen, and contexts are made all the time (a trigger's,
- * an expression's when none is free, each stepped choice's, a drive's first pick). More are made by a loop, as `emptied` empties them: `new Array(n).fill(null)` makes a
- * holey array through a call V8 does not inline, which cost a small game's choice more than its rules.
+ * an expression's when none is free, each stepped choice's, a drive's first pick). More are made by a
+ * loop, as `emptied` empties them: `new Array(n).fill(null)` makes a holey array through a call V8
+ * does not inline, which cost a small game's choice more than its rules.
  */
 export function locals(n: number): Value[] {
   if (n <= 2) return n === 0 ? [] : n === 1 ? [null] : [null, null];
@@ -48,16 +49,21 @@ export function innerCtx(c: RunCtx, env: Value[], me: string | null, self: strin
 export function exprCtx(free: RunCtx[], slots: number, c: RunCtx, self: string | null, holder: string | null, value: Value): RunCtx {
   const x = free.pop();
   if (x === undefined) return innerCtx(c, locals(slots), c.me, self, holder, null, value, c.resolving);
-  x.st = c.st;
-  x.prog = c.prog;
+  return readied(x, c.st, c.prog, c.me, self, holder, value, c.step, c.resolving);
+}
+
+/** `x`, a context free again, made as a new one of its locals would be: every field set, its locals emptied, `it` none. */
+export function readied(x: RunCtx, st: GameState, prog: Program, me: string | null, self: string | null, holder: string | null, value: Value, step: number, resolving: boolean): RunCtx {
+  x.st = st;
+  x.prog = prog;
   emptied(x.env);
-  x.me = c.me;
+  x.me = me;
   x.self = self;
   x.holder = holder;
   x.it = null;
   x.value = value;
-  x.step = c.step;
-  x.resolving = c.resolving;
+  x.step = step;
+  x.resolving = resolving;
   return x;
 }
 

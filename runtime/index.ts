@@ -1,7 +1,7 @@
 import { cloneJson, cloneState, copiedCounts, newTable, sameValue } from './clone.ts';
 import type { CompiledPack, Expr } from './compiled.ts';
 import { freshBudget, MAX_COMBINATIONS, spend, stepsTaken, withStepBudget } from './budget.ts';
-import { ctxFor, emptied, locals, newFrame, resume, runBlock, watching } from './engine.ts';
+import { ctxFor, emptied, locals, newFrame, readied, resume, runBlock, watching } from './engine.ts';
 import { forgetHolders, holdersOf, shareHolders, withFrozenState } from './holders.ts';
 import { linkExpression, programOf, warmed, type EngineName } from './link.ts';
 import { logKept, logLine, withoutLog } from './log.ts';
@@ -676,17 +676,7 @@ function pickCtx(listing: DrivenListing, state: GameState, prog: Program, slots:
   const c = listing.spare;
   if (c === null || c.env.length !== slots) return ctxFor(state, prog, slots, player, null, null, state.choices.length - 1);
   listing.spare = null;
-  c.st = state;
-  c.prog = prog;
-  emptied(c.env);
-  c.me = player;
-  c.self = null;
-  c.holder = null;
-  c.it = null;
-  c.value = null;
-  c.step = state.choices.length - 1;
-  c.resolving = false;
-  return c;
+  return readied(c, state, prog, player, null, null, null, state.choices.length - 1, false);
 }
 
 /** Hidden information removed: other players' hidden fields and every hidden field of other kinds. */
