@@ -56,10 +56,10 @@ const YIELD_MS = 15;
 /**
  * How long it plays without yielding once every worker thread has begun (or with none), in ms: then
  * only a thread's failure is heard there (the games worker threads send are read between games).
- * The turns cost no CPU that shows (200 games of 2 players, 12 and 16 runs each way interleaved in one process: within
- * 1%), but on a busy machine they cost wall time: at load ~7 on 2 cores, one thread took 6% longer a
- * run yielding every 15 ms, two threads 2% (medians of the runs' ratios, 16 pairs). A progress bar
- * is drawn from its own calls, not in the turns.
+ * The turns cost no CPU that shows (200 games of 2 players, 12 and 16 runs each way interleaved in
+ * one process: within 1%), but on a busy machine they cost wall time: at load ~7 on 2 cores, one
+ * thread took 6% longer a run yielding every 15 ms, two threads 2% (medians of the runs' ratios, 16
+ * pairs). A progress bar is drawn from its own calls, not in the turns.
  */
 const HEAR_MS = 200;
 

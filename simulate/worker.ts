@@ -31,10 +31,9 @@ export interface Chunk {
    * at the end only the last batch and the answer's games are still to be copied over, not all of
    * the thread's (all of a thread's games in one message at its end took 2–3 ms of the run's wall
    * time with every other thread done, the copy on both sides: about 1.6 ms for 100 games of 2
-   * players). The order of the games is the
-   * seeds' in the end whichever way they came. The port closing before `END` came is the thread
-   * gone without answering (terminated, or exited with no error for the pool to hear): a port closes
-   * when the thread holding it stops.
+   * players). The order of the games is the seeds' in the end whichever way they came. The port
+   * closing before `END` came is the thread gone without answering (terminated, or exited with no
+   * error for the pool to hear): a port closes when the thread holding it stops.
    */
   results?: MessagePort;
 }
