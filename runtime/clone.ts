@@ -1,7 +1,7 @@
 import { whereCodeAllowed } from './codegen/codeAllowed.ts';
 import { tableCopier, type TableCopier } from './codegen/copier.ts';
 import type { EntityNumbers } from './entityNumbers.ts';
-import { metaIfAny, metaOf, newMeta, type ByNumber, type StateMeta } from './stateMeta.ts';
+import { metaIfAny, metaOf, newMeta, type ByNumber, type KeptSetup, type StateMeta } from './stateMeta.ts';
 import { noteWrite } from './undo.ts';
 import type { Prompt, Value } from './types.ts';
 
@@ -193,6 +193,20 @@ function plannedTable(e: Record<string, Record<string, Value>>, plan: CopyPlan, 
 }
 
 /**
+ * `st`'s records made copies of its kept setup's again (`KeptSetup`), each put in its own table (the
+ * setup's ids, in their order: a table never gains or loses one) and among its records by number:
+ * a state that was a copy of the setup is put back so, whatever a choice wrote. Its old records
+ * are replaced, not written: a copy of the state may still hold them.
+ */
+export function recopiedFromSetup(st: { e: Record<string, Record<string, Value>> }, m: StateMeta, setup: KeptSetup): void {
+  const b = m.byNumber;
+  const records = b !== undefined && b.table === st.e && b.numbers === setup.plan.numbers ? b.records : undefined;
+  if (records === undefined) m.byNumber = undefined;
+  plannedTable(setup.st.e, setup.plan, records, st.e);
+  m.owned = undefined;
+}
+
+/**
  * The prototype of entity records: empty, frozen, with no prototype of its own, so a record keyed by
  * the pack's field names finds no field it was not given, as a table does (`table.ts`). Unlike a
  * table's, a record's fields stay in V8's fast form (an object made with no prototype is a hash
@@ -232,6 +246,8 @@ export function writableRecord(st: { e: Record<string, Record<string, Value>> },
   if (!rec) return undefined;
   const m = metaIfAny(st);
   if (m === undefined) return rec;
+  // Written, it is no longer its kept setup's copy (a choice applied in place took the mark first).
+  if (m.setup !== undefined) m.setup = undefined;
   const w = m.written;
   // A caller naming no field may write any: the record is then copied, as one shared is.
   if ((m.owned === undefined || m.owned?.has(rec)) && (w === undefined || field !== undefined)) {

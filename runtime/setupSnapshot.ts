@@ -1,9 +1,9 @@
-import { cloneState, copyPlan, type CopyPlan } from './clone.ts';
+import { cloneState, copyPlan } from './clone.ts';
 import { entityNumbers } from './entityNumbers.ts';
 import { logKept } from './log.ts';
 import type { Program } from './program.ts';
 import { seedState } from './rng.ts';
-import { metaIfAny } from './stateMeta.ts';
+import { metaIfAny, metaOf, type KeptSetup } from './stateMeta.ts';
 import type { GameState } from './types.ts';
 
 /**
@@ -14,7 +14,7 @@ import type { GameState } from './types.ts';
  * a draw always changes it, so a setup that leaves it as the seed made it drew nothing. A new game
  * is then a copy of the kept state with its own seed. The kept state itself is never played.
  */
-const kept = new WeakMap<Program, Map<number, { st: GameState; plan: CopyPlan }>>();
+const kept = new WeakMap<Program, Map<number, KeptSetup & { st: GameState }>>();
 
 function keyOf(players: number): number {
   return players * 2 + (logKept() ? 1 : 0);
@@ -32,11 +32,16 @@ export function fromSetup(prog: Program, players: number, seed: number | string,
   // Its own records at once, as a game set up anew has them: shared ones would be copied at their
   // first write each, through the bookkeeping of records shared between states, which cost more.
   const reused = m !== undefined && m.ids === snap.plan.ids && m.table === into!.e && m.written === undefined;
-  // The table is the new game's from now on: no other game is made in it, were `into` given again.
-  if (reused) m.table = undefined;
+  // The table is the new game's from now on: no other game is made in it, were `into` given again,
+  // nor is `into` put back into it as a copy of the setup.
+  if (reused) {
+    m.table = undefined;
+    m.setup = undefined;
+  }
   const st = cloneState(snap.st, true, snap.plan, reused ? into!.e : undefined);
   st.seed = seedState(seed);
   st.rng = st.seed;
+  metaOf(st).setup = snap;
   return st;
 }
 

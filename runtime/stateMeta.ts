@@ -1,3 +1,4 @@
+import type { CopyPlan } from './clone.ts';
 import type { EntityNumbers } from './entityNumbers.ts';
 import type { Kept } from './holders.ts';
 import type { ActionCode, Program } from './program.ts';
@@ -43,6 +44,19 @@ export interface StateMeta {
   /** The choices last listed as legal for this state (`Listed`). */
   listed: Listed | undefined;
   kept: Kept | undefined;
+  /**
+   * The kept setup this state is a copy of with nothing written since (`fromSetup`): a choice
+   * applied to it in place need not note its writes to put it back, it is copied from the setup
+   * again (`undo.ts`). Cleared by every change of its records: a write (`writableRecord`), a choice
+   * applied in place (until put back), a program attached anew (a state edited by hand).
+   */
+  setup: KeptSetup | undefined;
+}
+
+/** A new game's state kept once set up, and how it is copied (`setupSnapshot.ts`). */
+export interface KeptSetup {
+  st: { e: Record<string, Record<string, Value>> };
+  plan: CopyPlan;
 }
 
 /**
@@ -126,7 +140,7 @@ export function metaOf(st: object): StateMeta {
 
 /** The state's meta, made anew with these fields (a state just copied). */
 export function newMeta(st: object, prog: Program | undefined, owned: Set<object> | null | undefined, ids: string[] | undefined, table: object | undefined): StateMeta {
-  const m: StateMeta = { prog, owned, replaced: undefined, written: undefined, ids, table, byNumber: undefined, listed: undefined, kept: undefined };
+  const m: StateMeta = { prog, owned, replaced: undefined, written: undefined, ids, table, byNumber: undefined, listed: undefined, kept: undefined, setup: undefined };
   if (Object.isExtensible(st)) MetaSlot.put(st, m);
   else {
     const old = sealed.get(st);

@@ -5,7 +5,10 @@ import type { GameState } from './types.ts';
 
 /** Every state knows the pack it is played with, without carrying closures in its JSON. */
 export function attachProgram(prog: Program, state: GameState): GameState {
-  metaOf(state).prog = prog;
+  const m = metaOf(state);
+  m.prog = prog;
+  // A state attached anew may have been edited by hand: it is no longer known to be a kept setup's copy.
+  m.setup = undefined;
   return state;
 }
 

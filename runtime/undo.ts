@@ -1,7 +1,7 @@
-import { putRecord } from './clone.ts';
+import { putRecord, recopiedFromSetup } from './clone.ts';
 import type { Kept } from './holders.ts';
 import { shareHolders } from './holders.ts';
-import { metaOf, type Listed, type StateMeta } from './stateMeta.ts';
+import { metaOf, type KeptSetup, type Listed, type StateMeta } from './stateMeta.ts';
 import type { GameState, Value } from './types.ts';
 
 /**
@@ -9,8 +9,9 @@ import type { GameState, Value } from './types.ts';
  * as it was should the choice be refused. The rules change a state only through its fields below:
  * an entity record of the state's own is written where it is, each field's value before noted, and
  * one it shares with another state is replaced by a copy before it is written (`writableRecord`
- * notes both); the log and the choices only grow, the tables of uses and the forced results are
- * replaced, not written, while a choice is applied in place.
+ * notes both), unless the state is still a copy of a kept setup (`setup` below); the log and the
+ * choices only grow, the tables of uses and the forced results are replaced, not written, while a
+ * choice is applied in place.
  */
 export interface Undo extends Pick<GameState, 'rng' | 'current' | 'turn' | 'used' | 'usedGame' | 'prompt' | 'over' | 'forced'> {
   /** How long the log and the choices were: they only grow. */
@@ -18,6 +19,14 @@ export interface Undo extends Pick<GameState, 'rng' | 'current' | 'turn' | 'used
   choices: number;
   kept: Kept | undefined;
   listed: Listed | undefined;
+  /**
+   * The kept setup the state was a copy of, nothing written since (`StateMeta.setup`): its records
+   * are put back by copying the setup's again, and no write is noted. A random game is played whole
+   * within its first choice, applied in place to a new game (`drivenPlayout.ts`): noting the first
+   * value of every field it wrote was work for a refusal that seldom comes, which copying the setup
+   * again answers at the cost of a new game.
+   */
+  setup: KeptSetup | undefined;
 }
 
 /** Makes `st` ready to be changed by a choice in place, and says how to put it back. */
@@ -36,10 +45,18 @@ export function undoFor(st: GameState): Undo {
     choices: st.choices.length,
     kept: m.kept,
     listed: m.listed,
+    setup: m.setup,
   };
   if (st.forced) st.forced = st.forced.slice();
-  m.written = [];
-  m.replaced = [];
+  if (u.setup !== undefined) {
+    // Written from now on, and nothing noted (`writableRecord` notes into `written` only when it is a list).
+    m.setup = undefined;
+    m.written = undefined;
+    m.replaced = undefined;
+  } else {
+    m.written = [];
+    m.replaced = [];
+  }
   // What is known of the cards' holders is shared with the state as it was, as with a copy.
   shareHolders(st, st);
   m.listed = undefined;
@@ -138,6 +155,27 @@ export function settled(st: GameState): void {
 /** The choice was refused: `st` is put back as it was. */
 export function putBack(st: GameState, u: Undo): void {
   const m = metaOf(st);
+  if (u.setup !== undefined) {
+    recopiedFromSetup(st, m, u.setup);
+    m.setup = u.setup;
+  } else putNotesBack(st, m);
+  m.kept = u.kept;
+  m.listed = u.listed;
+  st.rng = u.rng;
+  st.current = u.current;
+  st.turn = u.turn;
+  st.used = u.used;
+  st.usedGame = u.usedGame;
+  st.prompt = u.prompt;
+  st.over = u.over;
+  if (u.forced) st.forced = u.forced;
+  else if ('forced' in st) delete st.forced;
+  st.log.length = u.log;
+  st.choices.length = u.choices;
+}
+
+/** Puts back what the notes of a choice's undo say it wrote, last first, and the records it replaced. */
+function putNotesBack(st: GameState, m: StateMeta): void {
   const written = m.written ?? [];
   for (let i = written.length - 3; i >= 0; i -= 3) {
     const rec = written[i] as Record<string, Value>;
@@ -152,17 +190,4 @@ export function putBack(st: GameState, u: Undo): void {
   m.replaced = undefined;
   // The copies made for the choice were dropped: the state owns none of its records for sure.
   m.owned = null;
-  m.kept = u.kept;
-  m.listed = u.listed;
-  st.rng = u.rng;
-  st.current = u.current;
-  st.turn = u.turn;
-  st.used = u.used;
-  st.usedGame = u.usedGame;
-  st.prompt = u.prompt;
-  st.over = u.over;
-  if (u.forced) st.forced = u.forced;
-  else if ('forced' in st) delete st.forced;
-  st.log.length = u.log;
-  st.choices.length = u.choices;
 }
