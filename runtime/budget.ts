@@ -53,6 +53,16 @@ export function stepsTaken(): number {
   return budget - stepsLeft;
 }
 
+/** A mark of the steps spent so far under the budget running now, to count those spent since (`stepsSince`). */
+export function stepsMark(): number {
+  return stepsLeft;
+}
+
+/** The steps spent since `mark`; not finite outside any budget, where none are counted. */
+export function stepsSince(mark: number): number {
+  return mark - stepsLeft;
+}
+
 /**
  * Refuses the choice at the statement running now; `budget` when it is that budget's end. The
  * statement is named by the innermost block that runs it (`placed`), as the refusal passes: marking

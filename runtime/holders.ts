@@ -1,3 +1,4 @@
+import { spendMany, stepsMark, stepsSince } from './budget.ts';
 import { DRAWING_BUILTINS } from './builtins.ts';
 import type { CompiledPack, Expr } from './compiled.ts';
 import { ctxFor } from './engine.ts';
@@ -16,6 +17,11 @@ import type { GameState, Value } from './types.ts';
  * for each event and each pipeline, is the list of (rule, holder) that apply: an `emit` or a
  * pipeline then consults only the cards in play, so its cost does not grow with the pack's cards.
  * A state's copy (the next state of `apply`) shares what was kept until either writes such a field.
+ *
+ * Each answer kept holds the steps finding it took, spent again whenever it is taken: a choice then
+ * counts the same steps whatever its state's past left kept (the same state loaded from JSON finds
+ * everything anew), so a choice near the end of its budget passes or is refused alike, live or
+ * replayed.
  */
 
 /** A trigger or modifier, by its place in its event's or pipeline's list, with the holder it runs for. */
@@ -30,18 +36,41 @@ export interface Kept {
    * The calls of the events and pipelines whose card rules are all of kept kinds, merged across
    * the kinds: found from `groups`, so shared and made stale with them.
    */
-  triggers: Map<string, Call[]>;
-  modifiers: Map<string, Map<string | null, Call[]>>;
+  triggers: Map<string, Measured<Call[]>>;
+  modifiers: Map<string, Map<string | null, Measured<Call[]>>>;
 }
 
 interface Group {
-  holders: Map<string, string[]>;
-  triggers: Map<string, Call[]>;
+  holders: Map<string, Measured<string[]>>;
+  triggers: Map<string, Measured<Call[]>>;
   /** Pipeline name, then the player it is computed for. */
-  modifiers: Map<string, Map<string | null, Call[]>>;
+  modifiers: Map<string, Map<string | null, Measured<Call[]>>>;
 }
 
 const NONE: Call[] = [];
+
+/** An answer kept, with the steps finding it took. */
+interface Measured<T> {
+  value: T;
+  steps: number;
+}
+
+/** A kept answer taken: its steps spent again. */
+function taken<T>(hit: Measured<T>): T {
+  spendMany(hit.steps);
+  return hit.value;
+}
+
+/**
+ * `value`, found in the steps since `mark` (`stepsMark`), kept in `map` under `key`; not when it was
+ * found outside any budget (a caller of the runtime asking between choices), whose steps are not
+ * counted, and so could not be spent again.
+ */
+function kept<K, T>(map: Map<K, Measured<T>>, key: K, value: T, mark: number): T {
+  const steps = stepsSince(mark);
+  if (Number.isFinite(steps)) map.set(key, { value, steps });
+  return value;
+}
 
 /**
  * What a write of a field of an entity makes stale: every card of the kinds `groups`, and of the
@@ -346,8 +375,16 @@ export function withFrozenState<T>(run: () => T): T {
 /** The players for whom a card's rule works now. */
 export function holdersOf(prog: Program, st: GameState, card: Binding): string[] {
   const g = prog.kindGroup.get(prog.pack.kindOf(card.card)!);
-  const cache = g !== undefined ? groupIn(st, g).holders : frozen ? (frozenHolders ??= new Map()) : null;
-  if (!cache) return holdersNow(prog, st, card);
+  if (g !== undefined) {
+    const found = groupIn(st, g).holders;
+    const hit = found.get(card.key);
+    if (hit !== undefined) return taken(hit);
+    const mark = stepsMark();
+    return kept(found, card.key, holdersNow(prog, st, card), mark);
+  }
+  // Found once a listing, which always begins with none: every listing of a state counts the same.
+  if (!frozen) return holdersNow(prog, st, card);
+  const cache = (frozenHolders ??= new Map());
   let hit = cache.get(card.key);
   if (!hit) {
     hit = holdersNow(prog, st, card);
@@ -381,12 +418,10 @@ export function triggerCalls(prog: Program, st: GameState, event: string): Call[
   if (!plan) return NONE;
   if (!plan.kept.length || plan.loose.length) return triggerCallsNow(prog, st, event, plan);
   const k = keptIn(st);
-  let calls = k.triggers.get(event);
-  if (!calls) {
-    calls = triggerCallsNow(prog, st, event, plan);
-    k.triggers.set(event, calls);
-  }
-  return calls;
+  const hit = k.triggers.get(event);
+  if (hit !== undefined) return taken(hit);
+  const mark = stepsMark();
+  return kept(k.triggers, event, triggerCallsNow(prog, st, event, plan), mark);
 }
 
 function triggerCallsNow(prog: Program, st: GameState, event: string, plan: CallPlan): Call[] {
@@ -395,12 +430,9 @@ function triggerCallsNow(prog: Program, st: GameState, event: string, plan: Call
   for (let j = 0; j < plan.kept.length; j++) {
     const [g, which] = plan.kept[j];
     const grp = groupIn(st, g);
-    let calls = grp.triggers.get(event);
-    if (!calls) {
-      calls = callsOf(prog, st, which, triggers, false, null);
-      grp.triggers.set(event, calls);
-    }
-    out = merged(out, calls);
+    const hit = grp.triggers.get(event);
+    const mark = stepsMark();
+    out = merged(out, hit !== undefined ? taken(hit) : kept(grp.triggers, event, callsOf(prog, st, which, triggers, false, null), mark));
   }
   return plan.loose.length ? merged(out, callsOf(prog, st, plan.loose, triggers, false, null)) : out;
 }
@@ -418,12 +450,10 @@ export function modifierCalls(prog: Program, st: GameState, name: string, me: st
     byMe = new Map();
     k.modifiers.set(name, byMe);
   }
-  let calls = byMe.get(me);
-  if (!calls) {
-    calls = modifierCallsNow(prog, st, name, me, plan);
-    byMe.set(me, calls);
-  }
-  return calls;
+  const hit = byMe.get(me);
+  if (hit !== undefined) return taken(hit);
+  const mark = stepsMark();
+  return kept(byMe, me, modifierCallsNow(prog, st, name, me, plan), mark);
 }
 
 function modifierCallsNow(prog: Program, st: GameState, name: string, me: string | null, plan: CallPlan): Call[] {
@@ -437,12 +467,9 @@ function modifierCallsNow(prog: Program, st: GameState, name: string, me: string
       byMe = new Map();
       grp.modifiers.set(name, byMe);
     }
-    let calls = byMe.get(me);
-    if (!calls) {
-      calls = callsOf(prog, st, which, modifiers, true, me);
-      byMe.set(me, calls);
-    }
-    out = merged(out, calls);
+    const hit = byMe.get(me);
+    const mark = stepsMark();
+    out = merged(out, hit !== undefined ? taken(hit) : kept(byMe, me, callsOf(prog, st, which, modifiers, true, me), mark));
   }
   return plan.loose.length ? merged(out, callsOf(prog, st, plan.loose, modifiers, true, me)) : out;
 }
