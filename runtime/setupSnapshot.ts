@@ -31,7 +31,8 @@ export function fromSetup(prog: Program, players: number, seed: number | string,
   const m = into === undefined ? undefined : metaIfAny(into);
   // Its own records at once, as a game set up anew has them: shared ones would be copied at their
   // first write each, through the bookkeeping of records shared between states, which cost more.
-  const reused = m !== undefined && m.ids === snap.plan.ids && m.table === into!.e && m.written === undefined;
+  // Not amid a choice applied to it in place, which keeps `replaced` a list while it lasts.
+  const reused = m !== undefined && m.ids === snap.plan.ids && m.table === into!.e && m.replaced === undefined;
   // The table is the new game's from now on: no other game is made in it, were `into` given again,
   // nor is `into` put back into it as a copy of the setup.
   if (reused) {

@@ -27,13 +27,14 @@ export interface StateMeta {
   owned: Set<object> | null | undefined;
   /**
    * While a choice is applied to the state itself (`applyInPlace`): each record it replaced by a
-   * copy to write, as id then record, to put back should the choice be refused.
+   * copy to write, as id then record, to put back should the choice be refused (unless the state
+   * was its kept setup's copy, `setup`: then only a sign that a choice is under way).
    */
   replaced: Array<string | object> | undefined;
   /**
    * While a choice is applied to the state itself: each field of a record of its own written in
    * place, as record, field, value before (undefined: it had none), to put back should the choice
-   * be refused (`writableRecord`).
+   * be refused (`writableRecord`); none while the state was its kept setup's copy (`setup`).
    */
   written: unknown[] | undefined;
   /** The ids of `table`, in its order, when `table` is this state's entity table. */

@@ -49,10 +49,11 @@ export function undoFor(st: GameState): Undo {
   };
   if (st.forced) st.forced = st.forced.slice();
   if (u.setup !== undefined) {
-    // Written from now on, and nothing noted (`writableRecord` notes into `written` only when it is a list).
     m.setup = undefined;
+    // Nothing noted: `writableRecord` notes a write only while `written` is a list. `replaced` is
+    // one, never read back, for the state to be known to be amid a choice (`fromSetup`).
     m.written = undefined;
-    m.replaced = undefined;
+    m.replaced = [];
   } else {
     m.written = [];
     m.replaced = [];
@@ -158,6 +159,7 @@ export function putBack(st: GameState, u: Undo): void {
   if (u.setup !== undefined) {
     recopiedFromSetup(st, m, u.setup);
     m.setup = u.setup;
+    m.replaced = undefined;
   } else putNotesBack(st, m);
   m.kept = u.kept;
   m.listed = u.listed;

@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { apply, applyInPlace, attach, newGame, playDriven, playoutApply, playoutChoices, type EngineName, type GameState } from '../runtime/index.ts';
+import { withoutLog } from '../runtime/log.ts';
 import { metaOf } from '../runtime/stateMeta.ts';
 import { compileOk } from './helpers/inlinePack.ts';
 
@@ -135,6 +136,23 @@ describe('a new game from its kept setup, refused a choice in place', () => {
       expect(JSON.stringify(st)).toBe(JSON.stringify(ref));
       expect(metaOf(st).setup).toBeUndefined();
       expect(JSON.stringify(playedOut(st, [0, 0]))).toBe(JSON.stringify(playedOut(ref, [0, 0])));
+    });
+
+    it(`${engine}: is no new game's table while a choice is under way, though it notes nothing`, () => {
+      // Made without a log, as a drive's picks are: a new game made at a pick is then of the same kept setup.
+      const st = withoutLog(() => fromKept(engine, 9));
+      const e = st.e;
+      let other: GameState | undefined;
+      const end = playDriven(st, () => {
+        // At the second pick: within the first choice, applied in place.
+        if (st.choices.length === 1) other ??= newGame(pack, { players: 2, seed: 10, engine, into: st });
+        return st.choices.length < 3 ? 0 : -1;
+      });
+      expect(end).toMatchObject({ ok: true, made: 3, end: 'stopped' });
+      expect(other!.e).not.toBe(e);
+      expect(st.e).toBe(e);
+      const ref = withoutLog(() => newGame(pack, { players: 2, seed: 9, engine }));
+      expect(JSON.stringify(st)).toBe(JSON.stringify(playedOut(ref, [0, 0, 0])));
     });
 
     it(`${engine}: leaves a copy made of it before alone`, () => {
