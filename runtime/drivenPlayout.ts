@@ -148,35 +148,7 @@ export function playDriven(state: GameState, pick: Picker, options: { asked?: bo
   const drives = each === undefined && drivable(state);
   // The prompt a drive begins at is listed as the drive lists those it meets; a game that stops
   // there is left its listing (`keepListing`), as `playoutChoices` leaves it.
-  const first = drives ? listingTaken() : null;
-  try {
-    return drivenOn(state, pick, asked, stopBefore, exact, each, first);
-  } finally {
-    if (first !== null) listingGiven(first);
-  }
-}
-
-/**
- * Listings a drive has done with, for the next to fill: a playout is a drive or a few, and a
- * simulation plays many, each listing two prompts at least. Given back, a listing holds no context
- * (nor, through one, a state or program), and its values only if no state's listing holds them
- * (`keepListing`): the next listing finds its values in them.
- */
-const freeListings: DrivenListing[] = [];
-
-function listingTaken(): DrivenListing {
-  return freeListings.pop() ?? drivenListingOf();
-}
-
-function listingGiven(l: DrivenListing): void {
-  l.a = null;
-  l.spare = null;
-  l.ctx = null;
-  freeListings.push(l);
-}
-
-/** `playDriven` of a drivable state (`first`: the listing each drive begins with) or one stepped (`first` null). */
-function drivenOn(state: GameState, pick: Picker, asked: boolean, stopBefore: ((player: string) => boolean) | undefined, exact: boolean, each: (() => void) | undefined, first: DrivenListing | null): DrivenEnd {
+  const first = drives ? drivenListingOf() : null;
   let made = 0;
   while (!state.over) {
     if (!state.prompt) return { ok: true, made, end: 'none' };
@@ -200,9 +172,8 @@ function drivenOn(state: GameState, pick: Picker, asked: boolean, stopBefore: ((
       each?.();
       continue;
     }
-    const d: Drive = { state, pick, asked, stopBefore, exact, picks: [k], listed: false, first, listing: listingTaken(), end: null, thrown: null };
+    const d: Drive = { state, pick, asked, stopBefore, exact, picks: [k], listed: false, first, listing: drivenListingOf(), end: null, thrown: null };
     const r = driven(d, k);
-    listingGiven(d.listing);
     if (r !== null && r.ok) {
       made += d.picks.length;
       if (d.end === 'before') return { ok: true, made, end: 'stopped' };

@@ -361,15 +361,11 @@ let frozenHolders: Map<string, string[]> | null = null;
 /** Whether the state is frozen now; its holders' map is made at the first card asked (most listings ask none). */
 let frozen = false;
 
-/**
- * `run(arg)` with the state frozen. `arg` lets a caller that runs this at every prompt (a driven
- * listing) pass a function of its own with what it needs, not a closure made at each call.
- */
-export function withFrozenState<T, A = void>(run: (arg: A) => T, arg?: A): T {
-  if (frozen) return run(arg as A);
+export function withFrozenState<T>(run: () => T): T {
+  if (frozen) return run();
   frozen = true;
   try {
-    return run(arg as A);
+    return run();
   } finally {
     frozen = false;
     frozenHolders = null;

@@ -513,15 +513,11 @@ export interface DrivenListing {
   values: Value[];
   /** The context `drivenPick` last made a choice of such an action in, free again since its body ended (null: none free). */
   spare: RunCtx | null;
-  /** Whether `values` is kept by a state's listing (`keepListing`) or is none (`NO_ARGS`): else the next listing empties it and finds its values in it. */
-  kept: boolean;
-  /** The context its action is listed in (its offer's, `listingCtx`), while it is listed. */
-  ctx: RunCtx | null;
 }
 
 /** A driven prompt's listing to fill, holding none yet. */
 export function drivenListingOf(): DrivenListing {
-  return { a: null, player: '', values: NO_ARGS, spare: null, kept: true, ctx: null };
+  return { a: null, player: '', values: NO_ARGS, spare: null };
 }
 
 /**
@@ -590,11 +586,10 @@ function listedInto(state: GameState, prog: Program, asked: boolean, into: Drive
   let n: number;
   if (a !== null) {
     // What `actionChoices` does for the one action listed, keeping nothing for another.
-    into.ctx = listingCtx(prog, state, o!, a, p.player);
+    const c = listingCtx(prog, state, o!, p.player);
+    into.values = withFrozenState(() => valuesOpen(a, c, state, p.player));
     into.a = a;
     into.player = p.player;
-    into.values = withFrozenState(offerValues, into);
-    into.kept = into.values === NO_ARGS;
     n = into.values.length;
   } else {
     into.a = null;
@@ -606,25 +601,13 @@ function listedInto(state: GameState, prog: Program, asked: boolean, into: Drive
 }
 
 /** The context the one action of offer `o` is listed in at a driven offer to `player`: `o`'s own, made ready (`withArgs` empties its locals). */
-function listingCtx(prog: Program, state: GameState, o: Offer, a: ActionCode, player: string): RunCtx {
+function listingCtx(prog: Program, state: GameState, o: Offer, player: string): RunCtx {
   const c = o.ctx;
-  if (c === null) return (o.ctx = actionCtx(prog, state, a, player, NO_ARGS));
+  if (c === null) return (o.ctx = actionCtx(prog, state, o.one!, player, NO_ARGS));
   c.st = state;
   c.me = player;
   c.step = state.choices.length;
   return c;
-}
-
-/** The values open of the one action of offer `o`, listed in its context made ready (`listingCtx`). */
-function offerValues(into: DrivenListing): Value[] {
-  const c = into.ctx!;
-  return valuesOpen(into.a!, c, c.st, into.player, into.kept ? [] : emptiedList(into.values));
-}
-
-/** `xs` emptied by popping: setting its length to 0 drops its room, and a call does it. */
-function emptiedList(xs: Value[]): Value[] {
-  while (xs.length > 0) xs.pop();
-  return xs;
 }
 
 /** `into`, a driven prompt's listing kept by its action and values, made the state's listing, as `listChoices` lists an offer of that action alone. */
@@ -635,7 +618,6 @@ export function keepListing(state: GameState, into: DrivenListing): void {
   l.standingFrom = listedCount(l);
   metaOf(state).listed = l;
   into.a = null;
-  into.kept = true;
 }
 
 /**
@@ -992,7 +974,8 @@ const NO_SLOTS: readonly number[] = [];
  * then runs every check of every candidate), as the values that pass: found by its `candidates`,
  * in one call.
  */
-function valuesOf(a: ActionCode, c: RunCtx, found: Value[]): Value[] {
+function valuesOf(a: ActionCode, c: RunCtx): Value[] {
+  const found: Value[] = [];
   if (a.holdsWith(withArgs(c, NO_ARGS), 0, 0, 0) >= 0) return found;
   const domain = a.params[0].domain(withArgs(c, NO_ARGS)) as Value[];
   spend(domain.length);
@@ -1002,8 +985,8 @@ function valuesOf(a: ActionCode, c: RunCtx, found: Value[]): Value[] {
 }
 
 /** `valuesOf`, or none when `actor`'s uses of `a` are spent (its domain still asked, counted as it was). */
-function valuesOpen(a: ActionCode, c: RunCtx, state: GameState, actor: string, found: Value[] = []): Value[] {
-  const values = valuesOf(a, c, found);
+function valuesOpen(a: ActionCode, c: RunCtx, state: GameState, actor: string): Value[] {
+  const values = valuesOf(a, c);
   return limitReason(a, state, actor) === null ? values : NO_ARGS;
 }
 
