@@ -51,6 +51,7 @@ export function keepSetup(prog: Program, players: number, seed: number | string,
   if (st.rng !== seedState(seed) || st.forced !== undefined) return;
   let byPlayers = kept.get(prog);
   if (byPlayers === undefined) kept.set(prog, (byPlayers = new Map()));
-  const snap = cloneState(st);
+  // With records of its own: the game it is kept from may be edited by hand and attached again.
+  const snap = cloneState(st, true);
   byPlayers.set(keyOf(players), { st: snap, plan: copyPlan(snap, entityNumbers(prog.pack)) });
 }

@@ -6,7 +6,7 @@
  * every game, so its games differ by seed as they did.
  */
 import { describe, expect, it } from 'vitest';
-import { newGame, type CompiledPack, type EngineName } from '../runtime/index.ts';
+import { applyInPlace, attach, newGame, type CompiledPack, type EngineName } from '../runtime/index.ts';
 import { programOf } from '../runtime/link.ts';
 import { fromSetup } from '../runtime/setupSnapshot.ts';
 import { compileOk } from './helpers/inlinePack.ts';
@@ -88,4 +88,39 @@ describe('a new game from a kept setup is the game its setup makes', () => {
     const decks = new Set([1, 2, 3, 4].map((seed) => JSON.stringify(newGame(shuffled, { players: 2, seed }).e.game.deck)));
     expect(decks.size).toBeGreaterThan(1);
   });
+
+  for (const engine of engines) {
+    it(`is not changed by the game it was kept from, edited by hand (${engine})`, () => {
+      const pack = compileOk(`kinds:
+  game:
+    state:
+      n: number
+      xs: list<number>
+rules: |
+  setup {
+    game.xs = 1..3
+  }
+  action fail "Fail" {
+    game.n += 1
+    require game.n > 99 else "not yet"
+  }
+  flow {
+    for p in players {
+      turn p { offer p: fail }
+    }
+  }
+`);
+      // The first game runs the setup, which is kept; the second is copied from it.
+      const first = newGame(pack, { players: 2, seed: 1, engine });
+      const second = newGame(pack, { players: 2, seed: 2, engine });
+      const json = JSON.stringify(second);
+      first.e.game.n = 40;
+      (first.e.game.xs as number[]).push(99);
+      attach(pack, first, engine);
+      expect(JSON.stringify(newGame(pack, { players: 2, seed: 2, engine }))).toBe(json);
+      // A refused choice puts the second game back by copying the kept setup again: as it was.
+      expect(applyInPlace(second, 'fail').ok).toBe(false);
+      expect(JSON.stringify(second)).toBe(json);
+    });
+  }
 });
