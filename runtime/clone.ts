@@ -267,8 +267,6 @@ export function writableNumbered(st: { e: Record<string, Record<string, Value>> 
 
 /** `rec`, `id`'s record in `st` (whose meta is `m`), made ready for its `field` (or any field) to be written. */
 function writableHeld(st: { e: Record<string, Record<string, Value>> }, m: StateMeta, id: string, rec: Record<string, Value>, field: string | undefined): Record<string, Value> {
-  // Written, it is no longer its kept setup's copy (a choice applied in place took the mark first).
-  if (m.setup !== undefined) m.setup = undefined;
   const w = m.written;
   // A caller naming no field may write any: the record is then copied, as one shared is.
   if ((m.owned === undefined || m.owned?.has(rec)) && (w === undefined || field !== undefined)) {

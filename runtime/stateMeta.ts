@@ -48,8 +48,9 @@ export interface StateMeta {
   /**
    * The kept setup this state is a copy of with nothing written since (`fromSetup`): a choice
    * applied to it in place need not note its writes to put it back, it is copied from the setup
-   * again (`undo.ts`). Cleared by every change of its records: a write (`writableRecord`), a choice
-   * applied in place (until put back), a program attached anew (a state edited by hand).
+   * again (`undo.ts`). The rules write a state only in a choice applied to a copy of it (`apply`,
+   * whose copy has a meta of its own) or to the state itself, which clears the mark until put back
+   * (`undoFor`); a program attached anew clears it too (a state edited by hand).
    */
   setup: KeptSetup | undefined;
 }
