@@ -349,11 +349,15 @@ function applyMove(state: GameState, inPlace: boolean, moveOf: (prog: Program, p
   let taken: ActionCode | undefined;
   let undo: Undo | undefined;
   try {
-    const move = moveOf(prog, p);
+    // Reading the choice and checking what listing would have checked count apart from the
+    // choice's own steps, as a listing's do: a choice counts the same steps listed first (as the
+    // playground and agents take it) or not (as `replay` takes it), so a replay refuses no choice
+    // the live game took.
+    const move = withStepBudget(() => moveOf(prog, p));
     if ('reason' in move) return { ok: false, ...move, state };
     taken = move.a;
     if (move.a && !move.checked) {
-      const refused = withFrozenState(() => checkArgs(prog, state, move.a!, move.player, move.args));
+      const refused = withStepBudget(() => withFrozenState(() => checkArgs(prog, state, move.a!, move.player, move.args)));
       if (refused) return { ok: false, ...refused, state };
     }
     let next: GameState;

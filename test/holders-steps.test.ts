@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { STEP_BUDGET } from '../runtime/budget.ts';
-import { apply, attach, legalChoices, newGame, type CompiledPack, type EngineName, type GameState } from '../runtime/index.ts';
+import { apply, attach, legalChoices, newGame, replay, type CompiledPack, type EngineName, type GameState } from '../runtime/index.ts';
 import { compileOk } from './helpers/inlinePack.ts';
 
 /**
@@ -94,6 +94,65 @@ describe('the steps of a choice, whatever its state kept of its cards’ holders
         expect(outcome(live, rounds), `${rounds} rounds`).toBe(fromJson);
         expect(fromJson).toEqual(rounds <= lo ? 'ok' : expect.stringMatching(/step budget.*\(step\)$/));
       }
+    });
+  }
+});
+
+/**
+ * `rally n` first checks a sum over a thousand sizes, then runs `n` empty rounds: listing checks
+ * the sum for every candidate, and a choice not listed first (a replay lists nothing) checks it when
+ * it is applied.
+ */
+const checked: CompiledPack = compileOk(
+  `
+kinds:
+  game:
+    state:
+      sizes: list<number>
+  player:
+    state:
+      cheers: number
+rules: |
+  setup {
+    game.sizes = ${STEP_BUDGET - 2_000}..${STEP_BUDGET - 1_001}
+  }
+  action rally(n: number in game.sizes) "Rally for {n} rounds" {
+    require sum(game.sizes, it) > 0 else "no sizes"
+    repeat n {
+    }
+    me.cheers += 1
+  }
+  flow {
+    for p in players {
+      turn p { offer p: rally }
+    }
+  }
+`,
+  { min: 2, max: 2 },
+);
+
+describe('the steps of a choice, listed first or not', () => {
+  for (const engine of ['interpreter', 'generated'] as const) {
+    it(`are the same: a replay, which lists nothing, takes every choice the live game took (${engine})`, () => {
+      const options = { players: 2, seed: 1, engine };
+      const listedTakes = (rounds: number) => {
+        const st = newGame(checked, options);
+        legalChoices(st, { labels: false });
+        return apply(st, `rally ${rounds}`).ok;
+      };
+      // The most rounds a choice listed first may run, found by bisection.
+      let lo = STEP_BUDGET - 2_000;
+      let hi = STEP_BUDGET - 1_001;
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (listedTakes(mid)) lo = mid;
+        else hi = mid - 1;
+      }
+      expect(lo).toBeGreaterThan(STEP_BUDGET - 2_000);
+      expect(lo).toBeLessThan(STEP_BUDGET - 1_001);
+      expect(replay(checked, options, [`rally ${lo}`]).stoppedAt?.reason).toBeUndefined();
+      expect(apply(newGame(checked, options), `rally ${lo}`).ok).toBe(true);
+      expect(replay(checked, options, [`rally ${lo + 1}`]).stoppedAt?.reason).toMatch(/step budget/);
     });
   }
 });
