@@ -246,27 +246,6 @@ export function writableRecord(st: { e: Record<string, Record<string, Value>> },
   if (!rec) return undefined;
   const m = metaIfAny(st);
   if (m === undefined) return rec;
-  return writableHeld(st, m, id, rec, field);
-}
-
-/**
- * `writableRecord` of an entity whose number (`entityNumbers.ts`) was found when the code writing
- * it was made: its record taken from the state's records by number when it has them in step with
- * its table (`recordsByNumber`), an array's index where the table is a look-up by id (the most
- * ticks of `writableRecord`'s own). A state without them is looked up by id, as by
- * `writableRecord`: a write does not make them, which a pack whose code reads none would pay for.
- */
-export function writableNumbered(st: { e: Record<string, Record<string, Value>> }, numbers: EntityNumbers, n: number, id: string, field: string): Record<string, Value> | undefined {
-  const m = metaIfAny(st);
-  const b = m === undefined ? undefined : m.byNumber;
-  const rec = b !== undefined && b.table === st.e && b.numbers === numbers ? b.records[n] : st.e[id];
-  if (!rec) return undefined;
-  if (m === undefined) return rec;
-  return writableHeld(st, m, id, rec, field);
-}
-
-/** `rec`, `id`'s record in `st` (whose meta is `m`), made ready for its `field` (or any field) to be written. */
-function writableHeld(st: { e: Record<string, Record<string, Value>> }, m: StateMeta, id: string, rec: Record<string, Value>, field: string | undefined): Record<string, Value> {
   const w = m.written;
   // A caller naming no field may write any: the record is then copied, as one shared is.
   if ((m.owned === undefined || m.owned?.has(rec)) && (w === undefined || field !== undefined)) {

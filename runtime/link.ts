@@ -1,5 +1,5 @@
 import { BUILTINS, checkSum, positionIn } from './builtins.ts';
-import { cloneJson, recordsByNumber, sameValue, writableNumbered, writableRecord } from './clone.ts';
+import { cloneJson, recordsByNumber, sameValue, writableRecord } from './clone.ts';
 import type { ActionDef, Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
 import { checkCount, checkList, checkNumber, checkText, placed, rangeOf, refuse, spend, spendMany } from './budget.ts';
 import { emptied, exprCtx, frameOf, innerCtx, locals, pipelineWith, pushFrame, runBlock, runEmit, runFor, runPipeline, runRepeat, watch } from './engine.ts';
@@ -7,7 +7,7 @@ import { whereCodeAllowed } from './codegen/codeAllowed.ts';
 import { generatesWhole, Unit } from './codegen/emit.ts';
 import { flowStatement, generatesBlock, generatesFlow, wholeBlock, type FlowHooks } from './codegen/emitFlow.ts';
 import { instantiate, unitSource } from './codegen/instantiate.ts';
-import { entityNumbers, type EntityNumbers } from './entityNumbers.ts';
+import { entityNumbers } from './entityNumbers.ts';
 import { firstMatchOf } from './firstMatch.ts';
 import { maskable } from './sharedChecks.ts';
 import { keptKinds, planCalls, roleWritten, type Stale } from './holders.ts';
@@ -27,16 +27,6 @@ import { display, shuffleInPlace } from './values.ts';
  */
 function writableFor(c: RunCtx, id: Value, what: string, stale: ReadonlyMap<string, Stale> | undefined, field: string): Record<string, Value> {
   const rec = typeof id === 'string' ? writableRecord(c.st, id, field) : undefined;
-  return staleMade(c, rec, id, what, stale);
-}
-
-/** `writableFor` an entity whose number (`n`, `entityNumbers.ts`) was found when the code was made: its record taken by number (`writableNumbered`). */
-function writableNumberedFor(c: RunCtx, numbers: EntityNumbers, n: number, id: string, what: string, stale: ReadonlyMap<string, Stale> | undefined, field: string): Record<string, Value> {
-  return staleMade(c, writableNumbered(c.st, numbers, n, id, field), id, what, stale);
-}
-
-/** `rec`, `id`'s record to write, refused when there is none, with the holders its write makes stale dropped. */
-function staleMade(c: RunCtx, rec: Record<string, Value> | undefined, id: Value, what: string, stale: ReadonlyMap<string, Stale> | undefined): Record<string, Value> {
   if (!rec) refuse(`${what} is none here, so it has no fields to change`);
   if (stale) {
     const s = stale.get(c.prog.pack.kindOf(id as string)!);
@@ -210,7 +200,6 @@ function helpersFor(pack: CompiledPack) {
     without,
     same: sameValue,
     record: writableFor,
-    recordAt: (c: RunCtx, n: number, id: string, what: string, stale: ReadonlyMap<string, Stale> | undefined, field: string) => writableNumberedFor(c, numbers, n, id, what, stale, field),
     Refusal,
     logLine,
     logKept,

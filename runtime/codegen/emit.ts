@@ -400,11 +400,7 @@ export class Unit {
         const x = f.temp();
         const target = this.expr(s.record.target, f);
         const field = this.ref(s.field);
-        const n = this.recordNumber(s.record.target);
-        const rec =
-          n === undefined
-            ? `H.record(c, ${target.val}, ${this.ref(s.record.what)}, ${this.ref(this.hooks.stale(s.field))}, ${field})`
-            : `H.recordAt(c, ${index(n)}, ${target.val}, ${this.ref(s.record.what)}, ${this.ref(this.hooks.stale(s.field))}, ${field})`;
+        const rec = `H.record(c, ${target.val}, ${this.ref(s.record.what)}, ${this.ref(this.hooks.stale(s.field))}, ${field})`;
         if (s.op === '=') return `${v.code}${x} = ${v.val};${target.code}${rec}[${field}] = ${this.scalar(s.value) ? x : `Array.isArray(${x}) ? H.copied(${x}) : ${x}`};`;
         const add = s.op === '+=';
         return (
@@ -899,15 +895,6 @@ export class Unit {
       return each.every((n) => n !== undefined) ? (each as number[][]) : undefined;
     });
     return column && `${this.row(f, walk, `${this.take(f, p, column, `# ${p.field} ${walk.field}`)}[${p.index}]`)}[${walk.index}]`;
-  }
-
-  /**
-   * The number of the entity a statement writes a field of, where the rules name it: its record is
-   * then taken by number to be written (`H.recordAt`). (A statement's loop keeps its element in a
-   * variable, whose number is not known when the code is made; only an expression walks a list.)
-   */
-  private recordNumber(target: Expr): number | undefined {
-    return target.op === 'const' && typeof target.value === 'string' ? this.hooks.number(target.value) : undefined;
   }
 
   /** A temporary holding `read`, the row of a walk's enclosing walk's column for its element, taken once before the walk's loop (`Walk.rows`). */
