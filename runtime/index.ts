@@ -328,6 +328,8 @@ interface Move {
   value: Value;
   recorded: string;
   checked: boolean;
+  /** Its value found by its action's `candidates` on this very state (`playoutApplyListed`): its `drivenBody` runs, as `drivenPick`'s. */
+  driven?: true;
 }
 
 /** `blank`: the choice is recorded as a playout records it (''). */
@@ -481,7 +483,7 @@ function pick(prog: Program, next: GameState, prompt: Prompt, move: Move): void 
 function takeAction(prog: Program, next: GameState, prompt: Prompt, move: Move, inPlace: boolean): void {
   // An `anytime` action interrupts the offer or the choice, which is asked again once the action is over.
   const after = move.anytime ? [newFrame(-1, 0, [], null, null, null, false, undefined, undefined, prompt)] : prompt.frames;
-  const sig = runBlock(move.a!.body, 0, actionBegun(prog, next, move.a!, move.player, move.args, inPlace));
+  const sig = runBlock(move.driven ? move.a!.drivenBody : move.a!.body, 0, actionBegun(prog, next, move.a!, move.player, move.args, inPlace));
   if (sig === SUSPEND) {
     const waiting = next.prompt!.frames;
     for (let i = 0; i < after.length; i++) waiting.push(after[i]);
@@ -564,7 +566,7 @@ export function playoutApplyListed(state: GameState, k: number, into: DrivenList
           keepListing(state, into);
           return pickedMove(prog, state, p, k);
         }
-        return { a: into.a!, anytime: false, player: into.player, args: [into.values[k]], value: null, recorded: '', checked: true };
+        return { a: into.a!, anytime: false, player: into.player, args: [into.values[k]], value: null, recorded: '', checked: true, driven: true };
       });
       counted(state);
       return r;
@@ -652,7 +654,7 @@ export function drivenPick(state: GameState, k: number, c: RunCtx, body: BlockCo
     const ac = pickCtx(listing, state, prog, a.slots, player);
     ac.env[0] = listing.values[k];
     if (a.limit) countUse(a, state, player, true);
-    const sig = runBlock(a.body, 0, ac);
+    const sig = runBlock(a.drivenBody, 0, ac);
     listing.spare = ac;
     return sig;
   }

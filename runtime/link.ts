@@ -5,7 +5,7 @@ import { checkCount, checkList, checkNumber, checkText, placed, rangeOf, refuse,
 import { emptied, exprCtx, frameOf, innerCtx, locals, pipelineWith, pushFrame, runBlock, runEmit, runFor, runPipeline, runRepeat, watch } from './engine.ts';
 import { whereCodeAllowed } from './codegen/codeAllowed.ts';
 import { generatesWhole, Unit } from './codegen/emit.ts';
-import { flowStatement, generatesBlock, generatesFlow, wholeBlock, type FlowHooks } from './codegen/emitFlow.ts';
+import { flowStatement, generatesBlock, generatesFlow, pickedBlock, wholeBlock, type FlowHooks } from './codegen/emitFlow.ts';
 import { instantiate, unitSource } from './codegen/instantiate.ts';
 import { entityNumbers } from './entityNumbers.ts';
 import { firstMatchOf } from './firstMatch.ts';
@@ -181,6 +181,8 @@ interface Generated {
   stmt(s: Stmt): StmtFn | undefined;
   /** A block given whole (`BlockCode.whole`). */
   block(b: Block): StmtFn | undefined;
+  /** An action's body as a driven choice of it runs it (`ActionCode.drivenBody`), where it differs from the body given whole. */
+  drivenBody(a: ActionDef): StmtFn | undefined;
   checks(a: ActionDef, needs: number[], silent: { reason: string }): Checks | undefined;
 }
 
@@ -250,6 +252,7 @@ function generatedProgram(pack: CompiledPack, generates: (part: Expr | Stmt | Ac
   const exprs = new Map<Expr, number>();
   const stmts = new Map<Stmt, number>();
   const wholeBlocks = new Map<Block, number>();
+  const pickedBlocks = new Map<ActionDef, number>();
   const checks = new Map<ActionDef, { pre: number; holdsWith: number; candidates: number | undefined }>();
   const unused = () => {
     throw new Error('internal: a rule ran while its program was being generated');
@@ -291,6 +294,16 @@ function generatedProgram(pack: CompiledPack, generates: (part: Expr | Stmt | Ac
       if (!wholeBlocks.has(b)) wholeBlocks.set(b, wholeBlock(unit, flow, b));
       return unused;
     },
+    // Only where the body is given whole (its block, linked just before, was) and its checks are generated.
+    drivenBody(a) {
+      if (!wholeBlocks.has(a.body) || !generates(a)) return undefined;
+      if (!pickedBlocks.has(a)) {
+        const i = pickedBlock(unit, flow, a);
+        if (i === undefined) return undefined;
+        pickedBlocks.set(a, i);
+      }
+      return unused;
+    },
     checks(a, needs, silent) {
       if (!generates(a)) return undefined;
       if (!checks.has(a)) {
@@ -313,6 +326,10 @@ function generatedProgram(pack: CompiledPack, generates: (part: Expr | Stmt | Ac
     },
     block: (b) => {
       const i = wholeBlocks.get(b);
+      return i === undefined ? undefined : fns[i];
+    },
+    drivenBody: (a) => {
+      const i = pickedBlocks.get(a);
       return i === undefined ? undefined : fns[i];
     },
     checks: (a) => {
@@ -901,6 +918,7 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
   for (const [name, list] of Object.entries(r.actions)) {
     actions[name] = list.map((a): ActionCode => {
       const body = block(a.body);
+      const picked = generated?.drivenBody(a);
       const silent = { reason: '' };
       const needs = paramsNeeded(a.checks, a.params.length);
       return {
@@ -916,6 +934,8 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
         lowered: { checks: a.checks, domain: a.params.length === 1 ? a.params[0].domain : undefined },
         ids: new Map(),
         body,
+        // Not in `blocks`: a frame names the body's block, whose statements are the same.
+        drivenBody: picked === undefined ? body : { ...body, whole: picked },
         origin: a.origin,
       };
     });

@@ -122,6 +122,12 @@ export interface ActionCode {
   /** Ids of this action's choices by their one argument, made once (`choiceId`): listing names every candidate. */
   ids: Map<Value, string>;
   body: BlockCode;
+  /**
+   * The body as a driven choice of it runs it (`drivenPick`), its value one the listing just found by
+   * `candidates`: the body's block, whose generated whole passes over the leading `require`s that
+   * listing checked where that is exact (codegen/emitFlow.ts `pickedBlock`); else the body itself.
+   */
+  drivenBody: BlockCode;
   origin: Origin;
 }
 

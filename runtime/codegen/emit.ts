@@ -29,6 +29,9 @@ const SCALAR_BUILTINS = new Set(['count', 'sum', 'any', 'all', 'min', 'max', 'po
  */
 const QUIET_BUILTINS = new Set(['count', 'any', 'all', 'min', 'max', 'lowest', 'highest', 'first', 'last', 'at', 'take', 'neighbours', 'adjacent', 'abs']);
 
+/** `QUIET_BUILTINS` that walk no list and make none: they spend no step (`Unit.stepless`). */
+const STEPLESS_BUILTINS = new Set(['count', 'min', 'max', 'first', 'last', 'at', 'abs']);
+
 /** Whether a property's column (by entity) holds lists of texts alone: each element of each is a text. */
 function listsOfTexts(column: unknown): boolean {
   if (!(column instanceof Map)) return false;
@@ -690,6 +693,49 @@ export class Unit {
         }
         return known;
       }
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Whether evaluating `e` spends no step, can be refused by nothing and changes nothing: `quiet`
+   * with no loop (`where`, a built-in that walks a list), no list made and no function called. Run
+   * again on the state and locals it just ran on, it gives what it gave, and skipping it leaves the
+   * game and its count of steps as they were (`emitFlow.ts`'s `pickedBlock`).
+   */
+  stepless(e: Expr): boolean {
+    switch (e.op) {
+      case 'const':
+      case 'local':
+      case 'value':
+      case 'me':
+      case 'self':
+      case 'holder':
+      case 'it':
+      case 'players':
+      case 'current':
+        return true;
+      case 'prop':
+      case 'field':
+        return this.stepless(e.target);
+      case 'not':
+      case 'negate':
+        return this.stepless(e.operand);
+      case 'and':
+      case 'or':
+      case '==':
+      case '!=':
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+      case '%':
+        return this.stepless(e.left) && this.stepless(e.right);
+      case 'if':
+        return this.stepless(e.cond) && this.stepless(e.then) && this.stepless(e.else);
+      case 'builtin':
+        return STEPLESS_BUILTINS.has(e.name) && e.args.every((x) => this.stepless(x));
       default:
         return false;
     }

@@ -1,4 +1,4 @@
-import type { Block, Expr, Stmt } from '../compiled.ts';
+import type { ActionDef, Block, Expr, Stmt } from '../compiled.ts';
 import { generatesWhole, type Unit } from './emit.ts';
 
 /**
@@ -141,11 +141,58 @@ export function wholeBlock(unit: Unit, hooks: FlowHooks, b: Block): number {
   return unit.addSource(`function (c) {const W = H.watch;let ${sig};${code}return ${sig};}`);
 }
 
+/**
+ * Adds the function of action `a`'s body as a driven choice of it runs it (`ActionCode.drivenBody`):
+ * as `wholeBlock`, but with the leading `require`s the listing just checked for the value picked
+ * passed over, each still spending its statement's step; gives its number, or undefined where it
+ * passes none. A driven choice's value is one the action's `candidates` found to pass every leading
+ * check on this very state with these very locals (an action of one parameter reads no other), and
+ * nothing runs between but the picker: a `require` run again there holds again. It is passed over
+ * only where that is exact: the body's statements up to it are the checks' own, in order (the same
+ * `let`s and `require`s, not an applied check's or a reached guard's, whose statements differ), and
+ * its condition is `stepless` (no step to count, nothing to refuse or change). The other
+ * statements, and the frames a suspension leaves (same block, same places), are `wholeBlock`'s.
+ */
+export function pickedBlock(unit: Unit, hooks: FlowHooks, a: ActionDef): number | undefined {
+  if (a.params.length !== 1 || !generatesBlock(a.body)) return undefined;
+  const passed = new Set<number>();
+  const stmts = a.body.stmts;
+  for (let i = 0; i < stmts.length && i < a.checks.length; i++) {
+    const s = stmts[i];
+    const k = a.checks[i];
+    if (s.op === 'let' && 'slot' in k && s.slot === k.slot && sameTree(s.value, k.value)) continue;
+    if (s.op !== 'require' || !('cond' in k) || !sameTree(s.cond, k.cond)) break;
+    if (unit.stepless(s.cond)) passed.add(i);
+  }
+  if (passed.size === 0) return undefined;
+  const source = new FlowSource(unit, hooks);
+  const sig = source.name('s');
+  const code = source.block(a.body, 'c', sig, passed);
+  return unit.addSource(`function (c) {const W = H.watch;let ${sig};${code}return ${sig};}`);
+}
+
+/**
+ * Whether two lowered trees are the same: the same operations over the same values. The body and
+ * the checks of an action are lowered apart from one source, so equal trees are one rule; a value
+ * that is not plain data (a table of the linker's) is the same only as itself.
+ */
+function sameTree(x: unknown, y: unknown): boolean {
+  if (x === y) return true;
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+  if (Array.isArray(x)) return Array.isArray(y) && x.length === y.length && x.every((v, i) => sameTree(v, y[i]));
+  if (Array.isArray(y) || Object.getPrototypeOf(x) !== Object.prototype || Object.getPrototypeOf(y) !== Object.prototype) return false;
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  return keys.every((key) => Object.prototype.hasOwnProperty.call(y, key) && sameTree((x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key]));
+}
+
 /** A slot or a block's number, from the compiler: a whole number, or the source is not made. */
 function whole(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`internal: ${n} is not an index`);
   return String(n);
 }
+
+const NONE_PASSED: ReadonlySet<number> = new Set();
 
 class FlowSource {
   private names = 0;
@@ -234,13 +281,15 @@ class FlowSource {
    * Block `b` run in context `ctx` from its first statement as `runBlock` runs it, its signal left
    * in `sig`: a step and the watcher before each statement, outside the statement's `try` (a step
    * refused there is the enclosing statement's to name), and at a suspension the block's frame at
-   * its next statement, where it has one.
+   * its next statement, where it has one. The statements at the places `passed` gives spend their
+   * step and are not run (`pickedBlock`).
    */
-  block(b: Block, ctx: string, sig: string): string {
+  block(b: Block, ctx: string, sig: string, passed: ReadonlySet<number> = NONE_PASSED): string {
     const label = this.name('b');
     let code = `${label}: {`;
     b.stmts.forEach((s, i) => {
       code += `H.spend();W.statement?.(${ctx}.st);`;
+      if (passed.has(i)) return;
       if (s.op === 'break' || s.op === 'finish') {
         code += `${this.stmt(s, ctx, sig)}break ${label};`;
         return;
