@@ -411,11 +411,11 @@ function listedMove(state: GameState, id: string, choice: string | Choice, optio
 
 /**
  * Whether a listed argument is what its word in the id reads back as (`decodeArg`), so the listed
- * value may stand for the word: not so for none and the words `true`, `false` and `none`, which
- * read back as other values, nor for -0; a list is read back from its word.
+ * value may stand for the word: a text (`encodeArg` quotes those that would read as another value),
+ * a number but -0, a boolean; not none, and a list is read back from its word.
  */
 function readsBack(v: Value): boolean {
-  if (typeof v === 'string') return v !== 'true' && v !== 'false' && v !== 'none';
+  if (typeof v === 'string') return true;
   if (typeof v === 'number') return !Object.is(v, -0);
   return typeof v === 'boolean';
 }

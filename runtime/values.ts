@@ -20,9 +20,13 @@ export function displayLanguage(pack: CompiledPack): string {
   return pack.languages.includes('en') ? 'en' : pack.languages[0];
 }
 
-/** A value in a choice id: plain words and numbers as they are, anything else as JSON. */
+/**
+ * A value in a choice id: plain words and numbers as they are, anything else as JSON — the texts
+ * `true`, `false` and `none` too, which `decodeArg` would read as another value, so that a recorded
+ * game's ids replay it.
+ */
 export function encodeArg(v: Value): string {
-  if (typeof v === 'number' || (typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v))) return String(v);
+  if (typeof v === 'number' || (typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v) && v !== 'true' && v !== 'false' && v !== 'none')) return String(v);
   return JSON.stringify(v);
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { apply, legalChoices, newGame, replay, viewFor } from '../runtime/index.ts';
 import { play } from './helpers/play.ts';
 import { compileOk } from './helpers/inlinePack.ts';
+import { packAt } from './helpers/keptSetup.ts';
 
 
 const counters = `
@@ -117,6 +118,28 @@ describe('state', () => {
     const again = replay(pack, { players: 2, seed: 9 }, choices);
     expect(again.stoppedAt).toBeUndefined();
     expect(JSON.stringify(again.state)).toBe(JSON.stringify(st));
+  });
+
+  it('replays choices whose values read as other values (the text "true", "none"), each named by an id that says it', () => {
+    // test/packs/odd-values: texts "true", "none", "false" and "b c" among an action's values.
+    const odd = packAt('test/packs/odd-values');
+    for (let seed = 1; seed <= 6; seed++) {
+      let st = newGame(odd, { players: 2, seed });
+      const ids: string[] = [];
+      for (let i = 0; i < 40 && !st.over; i++) {
+        const legal = legalChoices(st);
+        if (!legal.length) break;
+        const c = legal[(seed * 7 + i * 3) % legal.length];
+        ids.push(c.id);
+        const r = apply(st, c.id);
+        if (!r.ok) throw new Error(r.reason);
+        st = r.state;
+      }
+      expect(ids.some((id) => id === 'say "true"' || id === 'say "none"' || id === 'say "false"')).toBe(true);
+      const again = replay(odd, { players: 2, seed }, ids);
+      expect(again.stoppedAt).toBeUndefined();
+      expect(JSON.stringify(again.state)).toBe(JSON.stringify(st));
+    }
   });
 
   it('replay says where an old choice stopped being legal, and why', () => {
