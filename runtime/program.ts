@@ -123,7 +123,8 @@ export interface ActionCode {
   ids: Map<Value, string>;
   body: BlockCode;
   /**
-   * The body as a driven choice of it runs it (`drivenPick`), its value one the listing just found by
+   * The body as a driven choice of it runs it (`drivenPick`, and the first pick of a drive through
+   * `playoutApplyListed`), its value one the listing just found by
    * `candidates`: the body's block, whose generated whole passes over the leading `require`s that
    * listing checked where that is exact (codegen/emitFlow.ts `pickedBlock`); else the body itself.
    */

@@ -192,6 +192,7 @@ function whole(n: number): string {
   return String(n);
 }
 
+/** A block given whole runs every statement (`pickedBlock` passes some over). */
 const NONE_PASSED: ReadonlySet<number> = new Set();
 
 class FlowSource {
