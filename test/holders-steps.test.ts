@@ -101,17 +101,27 @@ describe('the steps of a choice, whatever its state kept of its cards’ holders
 /**
  * `rally n` first checks a sum over a thousand sizes, then runs `n` empty rounds: listing checks
  * the sum for every candidate, and a choice not listed first (a replay lists nothing) checks it when
- * it is applied.
+ * it is applied. The horn's `toot` comes with every offer of `rally` to the horn's holders, found
+ * by a walk over the sizes: reading an id not listed first finds them too.
  */
 const checked: CompiledPack = compileOk(
   `
 kinds:
+  horn:
+    roles:
+      blower: players where all(game.sizes, it > 0)
   game:
     state:
       sizes: list<number>
   player:
     state:
       cheers: number
+entities:
+  - horn: brass
+    rules: |
+      action toot "Toot" with rally {
+        me.cheers += 2
+      }
 rules: |
   setup {
     game.sizes = ${STEP_BUDGET - 2_000}..${STEP_BUDGET - 1_001}
