@@ -705,40 +705,7 @@ export class Unit {
    * game and its count of steps as they were (`emitFlow.ts`'s `pickedBlock`).
    */
   stepless(e: Expr): boolean {
-    switch (e.op) {
-      case 'const':
-      case 'local':
-      case 'value':
-      case 'me':
-      case 'self':
-      case 'holder':
-      case 'it':
-      case 'players':
-      case 'current':
-        return true;
-      case 'prop':
-      case 'field':
-        return this.stepless(e.target);
-      case 'not':
-      case 'negate':
-        return this.stepless(e.operand);
-      case 'and':
-      case 'or':
-      case '==':
-      case '!=':
-      case '<':
-      case '<=':
-      case '>':
-      case '>=':
-      case '%':
-        return this.stepless(e.left) && this.stepless(e.right);
-      case 'if':
-        return this.stepless(e.cond) && this.stepless(e.then) && this.stepless(e.else);
-      case 'builtin':
-        return STEPLESS_BUILTINS.has(e.name) && e.args.every((x) => this.stepless(x));
-      default:
-        return false;
-    }
+    return this.calm(e, true);
   }
 
   /**
@@ -752,6 +719,11 @@ export class Unit {
    * refused otherwise or be seen after the refusal, and the count is one past the budget either way.
    */
   private quiet(e: Expr): boolean {
+    return this.calm(e, false);
+  }
+
+  /** `quiet`, or with `stepless` `stepless`: the same walk, which a stepless expression ends sooner. */
+  private calm(e: Expr, stepless: boolean): boolean {
     switch (e.op) {
       case 'const':
       case 'local':
@@ -765,10 +737,10 @@ export class Unit {
         return true;
       case 'prop':
       case 'field':
-        return this.quiet(e.target);
+        return this.calm(e.target, stepless);
       case 'not':
       case 'negate':
-        return this.quiet(e.operand);
+        return this.calm(e.operand, stepless);
       case 'and':
       case 'or':
       case '==':
@@ -778,17 +750,17 @@ export class Unit {
       case '>':
       case '>=':
       case '%':
-        return this.quiet(e.left) && this.quiet(e.right);
+        return this.calm(e.left, stepless) && this.calm(e.right, stepless);
       case 'if':
-        return this.quiet(e.cond) && this.quiet(e.then) && this.quiet(e.else);
+        return this.calm(e.cond, stepless) && this.calm(e.then, stepless) && this.calm(e.else, stepless);
       case 'where':
-        return this.quiet(e.source) && this.quiet(e.cond);
+        return !stepless && this.calm(e.source, false) && this.calm(e.cond, false);
       case 'list':
-        return e.items.every((x) => this.quiet(x));
+        return !stepless && e.items.every((x) => this.calm(x, false));
       case 'builtin':
-        return QUIET_BUILTINS.has(e.name) && e.args.every((x) => this.quiet(x));
+        return (stepless ? STEPLESS_BUILTINS : QUIET_BUILTINS).has(e.name) && e.args.every((x) => this.calm(x, stepless));
       case 'fn': {
-        if (!e.args.every((x) => this.quiet(x))) return false;
+        if (stepless || !e.args.every((x) => this.quiet(x))) return false;
         let known = this.quietFns.get(e.name);
         if (known === undefined) {
           this.quietFns.set(e.name, false);
