@@ -68,9 +68,11 @@ describe("V8's helpers of young collections", () => {
       expect(shared).toBe(true);
       const during = await ask('simulate');
       // Every thread of the run collected its young objects alone (the workers' collections too: one
-      // process, one report).
-      expect(during.length).toBeGreaterThan(0);
-      expect(during.filter((ms) => ms > 0)).toEqual([]);
+      // process, one report). The first reported may come before the run holds the helpers off: the
+      // child reads the command and awaits between its `done churn` and the call, and allocates
+      // there, with the young generation the churn left nearly full (a clean-clone CI run saw it).
+      expect(during.length).toBeGreaterThan(1);
+      expect(during.slice(1).filter((ms) => ms > 0)).toEqual([]);
       shared = false;
       for (let i = 0; i < 200 && !shared; i++) shared = (await ask('churn')).some((ms) => ms > 0);
       expect(shared).toBe(true);
