@@ -48,16 +48,12 @@ export function undoFor(st: GameState): Undo {
     setup: m.setup,
   };
   if (st.forced) st.forced = st.forced.slice();
-  if (u.setup !== undefined) {
-    m.setup = undefined;
-    // Nothing noted: `writableRecord` notes a write only while `written` is a list. `replaced` is
-    // one, never read back, for the state to be known to be amid a choice (`fromSetup`).
-    m.written = undefined;
-    m.replaced = [];
-  } else {
-    m.written = [];
-    m.replaced = [];
-  }
+  // A kept setup's copy notes nothing: `writableRecord` notes a write only while `written` is a
+  // list. `replaced` is one either way, for the state to be known to be amid a choice (`fromSetup`),
+  // and read back only without `setup`.
+  m.setup = undefined;
+  m.written = u.setup !== undefined ? undefined : [];
+  m.replaced = [];
   // What is known of the cards' holders is shared with the state as it was, as with a copy.
   shareHolders(st, st);
   m.listed = undefined;

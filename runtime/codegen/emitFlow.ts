@@ -133,11 +133,15 @@ export function flowStatement(unit: Unit, hooks: FlowHooks, s: Stmt): number {
   return unit.addSource(`function (c) {const W = H.watch;let ${sig};${code}return ${sig};}`);
 }
 
-/** Adds block `b`'s function of `c` (`generatesBlock`), which runs it from its first statement as `runBlock` would; gives its number. */
-export function wholeBlock(unit: Unit, hooks: FlowHooks, b: Block): number {
+/**
+ * Adds block `b`'s function of `c` (`generatesBlock`), which runs it from its first statement as
+ * `runBlock` would, the statements at the places `passed` gives spending their step only
+ * (`pickedBlock`); gives its number.
+ */
+export function wholeBlock(unit: Unit, hooks: FlowHooks, b: Block, passed: ReadonlySet<number> = NONE_PASSED): number {
   const source = new FlowSource(unit, hooks);
   const sig = source.name('s');
-  const code = source.block(b, 'c', sig);
+  const code = source.block(b, 'c', sig, passed);
   return unit.addSource(`function (c) {const W = H.watch;let ${sig};${code}return ${sig};}`);
 }
 
@@ -164,11 +168,7 @@ export function pickedBlock(unit: Unit, hooks: FlowHooks, a: ActionDef): number 
     if (s.op !== 'require' || !('cond' in k) || !sameTree(s.cond, k.cond)) break;
     if (unit.stepless(s.cond)) passed.add(i);
   }
-  if (passed.size === 0) return undefined;
-  const source = new FlowSource(unit, hooks);
-  const sig = source.name('s');
-  const code = source.block(a.body, 'c', sig, passed);
-  return unit.addSource(`function (c) {const W = H.watch;let ${sig};${code}return ${sig};}`);
+  return passed.size === 0 ? undefined : wholeBlock(unit, hooks, a.body, passed);
 }
 
 /**
