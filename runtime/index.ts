@@ -351,14 +351,12 @@ function applyMove(state: GameState, inPlace: boolean, moveOf: (prog: Program, p
   let taken: ActionCode | undefined;
   let undo: Undo | undefined;
   try {
-    // Reading the choice and checking what listing would have checked count apart from the
-    // choice's own steps, as a listing's do: a choice counts the same steps listed first (as the
-    // playground and agents take it) or not (as `replay` takes it), so a replay refuses no choice
-    // the live game took.
-    const move = withStepBudget(() => moveOf(prog, p));
+    const move = moveOf(prog, p);
     if ('reason' in move) return { ok: false, ...move, state };
     taken = move.a;
     if (move.a && !move.checked) {
+      // What listing would have checked, counted apart from the choice's own steps as a listing's
+      // are (see `parsedMove`).
       const refused = withStepBudget(() => withFrozenState(() => checkArgs(prog, state, move.a!, move.player, move.args)));
       if (refused) return { ok: false, ...refused, state };
     }
@@ -420,8 +418,18 @@ function readsBack(v: Value): boolean {
   return typeof v === 'boolean';
 }
 
-/** The move an id names, read word by word, or why it names none. */
+/**
+ * `readMove` under a budget of its own, as a listing's: reading an id finds the holders of the cards
+ * whose actions come with the offer and of the `anytime` ones, which a choice listed first (as the
+ * playground and agents take it) found in its listing, so a choice counts the same steps listed first
+ * or not (as `replay` takes it), and a replay refuses no choice the live game took.
+ */
 function parsedMove(prog: Program, state: GameState, p: Prompt, id: string, choice: string | Choice, options: { player?: string }): Move | { reason: string } {
+  return withStepBudget(() => readMove(prog, state, p, id, choice, options));
+}
+
+/** The move an id names, read word by word, or why it names none. */
+function readMove(prog: Program, state: GameState, p: Prompt, id: string, choice: string | Choice, options: { player?: string }): Move | { reason: string } {
   const pack = prog.pack;
   const plain = PLAIN_ID.test(id);
   const parts = plain ? id.split(' ') : splitId(id);
