@@ -321,13 +321,15 @@ export function shareHolders(st: GameState, next: GameState): void {
 /**
  * The state was edited outside the rules (a scenario's setup, a loaded state): nothing kept
  * holds, its records by number (`recordsByNumber` in clone.ts) neither, as a record may have been
- * put in its table by hand.
+ * put in its table by hand, maybe another state's: none is known to be its own (`writableRecord`
+ * copies each before writing it, and a new game takes none of them, `ownsEveryRecord`).
  */
 export function forgetHolders(st: GameState): void {
   const m = metaIfAny(st);
   if (m) {
     m.kept = undefined;
     m.byNumber = undefined;
+    m.owned = null;
   }
 }
 
