@@ -54,13 +54,14 @@ type StateLike = { log: unknown[]; choices: string[]; e: Record<string, Record<s
  * most of what a new game of a few dozen records cost. Its records are replaced, not written:
  * another state copied from that game may still hold them.
  */
-export function cloneState<T extends StateLike>(st: T, ownRecords = false, plan?: CopyPlan, table?: T['e']): T {
+export function cloneState<T extends StateLike>(st: T, ownRecords = false, plan?: CopyPlan, into?: T): T {
   const src = metaOf(st);
   // Listing the keys of a large table without a prototype costs more than copying it: its ids are kept.
   const ids = plan !== undefined ? plan.ids : src.table === st.e && src.ids !== undefined ? src.ids : Object.keys(st.e);
+  const inPlace = plan !== undefined && plan.inOrder && into !== undefined && ownsEveryRecord(into);
   // A kept setup's copy has its records by number at once, each put there as it is put in the table, once its pack's are read.
-  const records = plan !== undefined && plan.inOrder && plan.numbers.asked ? (plan.numbers.none.slice() as Array<Record<string, Value> | undefined>) : undefined;
-  const out = plan !== undefined && plan.inOrder ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords, plan, table, records) : inOrder(st) ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords) : copiedByKeys(st, ids, ownRecords);
+  const records = inPlace ? takenByNumber(into!, plan!) : plan !== undefined && plan.inOrder && plan.numbers.asked ? (plan.numbers.none.slice() as Array<Record<string, Value> | undefined>) : undefined;
+  const out = plan !== undefined && plan.inOrder ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords, plan, into?.e, records, inPlace) : inOrder(st) ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords) : copiedByKeys(st, ids, ownRecords);
   if (ownRecords) {
     const m = newMeta(out, src.prog, undefined, ids, out.e as object);
     if (records !== undefined) m.byNumber = { table: out.e as object, numbers: plan!.numbers, records };
@@ -80,13 +81,13 @@ export function cloneState<T extends StateLike>(st: T, ownRecords = false, plan?
  * The copy of a state whose fields are in a new game's order, made as one literal: V8 gives every
  * copy the same shape at once, where adding the fields one by one walked its shape tree each time.
  */
-function copiedInOrder(st: Record<string, unknown>, ids: string[], ownRecords: boolean, plan?: CopyPlan, table?: Record<string, Record<string, Value>>, records?: Array<Record<string, Value> | undefined>): Record<string, unknown> {
+function copiedInOrder(st: Record<string, unknown>, ids: string[], ownRecords: boolean, plan?: CopyPlan, table?: Record<string, Record<string, Value>>, records?: Array<Record<string, Value> | undefined>, inPlace = false): Record<string, unknown> {
   const out: Record<string, unknown> = {
     pack: cloneJson(st.pack),
     seed: cloneJson(st.seed),
     rng: cloneJson(st.rng),
     players: cloneJson(st.players),
-    e: plan !== undefined && ownRecords ? plannedTable(st.e as Record<string, Record<string, Value>>, plan, records, table) : copiedTable(st.e as Record<string, Record<string, Value>>, ids, ownRecords),
+    e: plan !== undefined && ownRecords ? plannedTable(st.e as Record<string, Record<string, Value>>, plan, records, table, inPlace) : copiedTable(st.e as Record<string, Record<string, Value>>, ids, ownRecords),
     current: cloneJson(st.current),
     turn: cloneJson(st.turn),
     used: copiedCounts(st.used as Record<string, Value>),
@@ -168,9 +169,18 @@ export function copyPlan(st: StateLike, numbers: EntityNumbers): CopyPlan {
   return { ids, numbers, nums: ids.map((id) => numbers.of.get(id) ?? -1), fields, inOrder: inOrder(st), copies: 0, copier: undefined };
 }
 
-/** A copy of kept table `e` with its own records, made in `into` when given (a table of the same ids, in the same order), each put in `records` by its number too when given. */
-function plannedTable(e: Record<string, Record<string, Value>>, plan: CopyPlan, records: Array<Record<string, Value> | undefined> | undefined, into?: Record<string, Record<string, Value>>): Record<string, Record<string, Value>> {
-  if (plan.copier) return (records === undefined ? plan.copier.copy(into) : plan.copier.numbered(records, into)) as Record<string, Record<string, Value>>;
+/**
+ * A copy of kept table `e` with its own records, made in `into` when given (a table of the same
+ * ids, in the same order), each put in `records` by its number too when given; or (`inPlace`)
+ * `into`'s own records given `e`'s values again (`ownsEveryRecord`), found in `records`, `into`'s
+ * records by number, when given.
+ */
+function plannedTable(e: Record<string, Record<string, Value>>, plan: CopyPlan, records: Array<Record<string, Value> | undefined> | undefined, into?: Record<string, Record<string, Value>>, inPlace = false): Record<string, Record<string, Value>> {
+  if (plan.copier) {
+    const c = plan.copier;
+    if (inPlace) return (records === undefined ? c.reset(into!) : c.resetNumbered(records, into!)) as Record<string, Record<string, Value>>;
+    return (records === undefined ? c.copy(into) : c.numbered(records, into)) as Record<string, Record<string, Value>>;
+  }
   if (plan.copier === undefined && ++plan.copies >= COPIES_BEFORE_CODE) {
     // A page whose content security policy forbids making code copies field by field.
     plan.copier = whereCodeAllowed(() => tableCopier(e, plan.ids, plan.nums, COPIER_HELPERS)) ?? null;
@@ -180,6 +190,12 @@ function plannedTable(e: Record<string, Record<string, Value>>, plan: CopyPlan, 
   for (let i = 0; i < ids.length; i++) {
     const rec = e[ids[i]];
     const keys = fields[i];
+    if (inPlace) {
+      const own = records !== undefined && nums[i] >= 0 ? records[nums[i]]! : out[ids[i]];
+      if (keys === null) for (const k of Object.keys(rec)) own[k] = cloneJson(rec[k]);
+      else for (let k = 0; k < keys.length; k++) own[keys[k]] = rec[keys[k]];
+      continue;
+    }
     let copy: Record<string, Value>;
     if (keys === null) copy = copiedRecord(rec);
     else {
@@ -190,6 +206,29 @@ function plannedTable(e: Record<string, Record<string, Value>>, plan: CopyPlan, 
     if (records !== undefined && nums[i] >= 0) records[nums[i]] = copy;
   }
   return out;
+}
+
+/**
+ * Whether every record of `st` (a game no longer wanted, its table the kept setup's ids in their
+ * order: `fromSetup` checks) is its own, so that a new game may take them as they are, each field
+ * given the setup's value again in place: no record then made, nor put in the table (a hash table's
+ * store each past a few dozen ids) nor among the records by number. Its own: shared with no other
+ * state (`StateMeta.owned` undefined; a copy made of it, a record put back from another and an
+ * attach after a hand edit make it null or a set) and not amid a choice. Every record has the
+ * setup's fields in their order: a rule writes only a field its entity's kind declares (the
+ * checker's `fieldTarget`), and every record is given each of its kind's at the start.
+ */
+function ownsEveryRecord(st: StateLike): boolean {
+  const m = metaIfAny(st);
+  return m !== undefined && m.owned === undefined && m.replaced === undefined && m.written === undefined;
+}
+
+/** The records by number of `st`, whose records a new game takes (`ownsEveryRecord`), when they are in step with its table and of `plan`'s numbering: the new game's from then on, `st` keeps none. */
+function takenByNumber(st: StateLike, plan: CopyPlan): Array<Record<string, Value> | undefined> | undefined {
+  const m = metaOf(st);
+  const b = m.byNumber;
+  m.byNumber = undefined;
+  return b !== undefined && b.table === st.e && b.numbers === plan.numbers ? b.records : undefined;
 }
 
 /**

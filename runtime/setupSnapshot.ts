@@ -39,7 +39,7 @@ export function fromSetup(prog: Program, players: number, seed: number | string,
     m.table = undefined;
     m.setup = undefined;
   }
-  const st = cloneState(snap.st, true, snap.plan, reused ? into!.e : undefined);
+  const st = cloneState(snap.st, true, snap.plan, reused ? into : undefined);
   st.seed = seedState(seed);
   st.rng = st.seed;
   metaOf(st).setup = snap;

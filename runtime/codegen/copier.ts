@@ -37,6 +37,14 @@ export interface TableCopier {
   copy(t?: Table): Table;
   /** The same, each copy put in `records` too, at its id's number in `nums` (-1: none; `recordsByNumber`). */
   numbered(records: unknown[], t?: Table): Table;
+  /**
+   * Table `t` (`e`'s ids in the same order, every record its own, of the fields `e`'s has) given
+   * `e`'s values again, each field written in place: a game no longer wanted made the new one
+   * without a record made or put anywhere.
+   */
+  reset(t: Table): Table;
+  /** The same, each record found in `records`, `t`'s records by number, where it has a number: not looked up in `t`. */
+  resetNumbered(records: unknown[], t: Table): Table;
 }
 
 /**
@@ -55,9 +63,10 @@ export function tableCopier(e: Table, ids: string[], nums: number[], helpers: Co
     }
     return `k${i}`;
   };
-  // One copier a shape: records of one kind share it, and its stores see one shape each.
+  // One copier and one resetter a shape: records of one kind share them, and their stores see one shape each.
   const shapes = new Map<string, number>();
   const copiers: string[] = [];
+  const resetters: string[] = [];
   const shapeOf = (rec: Record<string, unknown>): number => {
     const keys = Object.keys(rec);
     const deep = keys.map((k) => rec[k] !== null && typeof rec[k] === 'object');
@@ -68,24 +77,39 @@ export function tableCopier(e: Table, ids: string[], nums: number[], helpers: Co
       shapes.set(key, n);
       const stores = keys.map((k, i) => `o[${ref(k)}] = ${deep[i] ? `H.clone(r[${ref(k)}])` : `r[${ref(k)}]`};`).join('');
       copiers.push(`function (r) {const o = H.record();${stores}return o;}`);
+      resetters.push(stores === '' ? '' : `function (o, r) {${stores}}`);
     }
     return n;
   };
-  // Each part twice: with the records by number, and without, for a pack whose code reads none.
+  // Each part four times: copied or written in place, with the records by number or without (for
+  // a pack whose code reads none).
   const plain: string[] = [];
   const numbered: string[] = [];
+  const reset: string[] = [];
+  const resetNumbered: string[] = [];
   for (let from = 0; from < ids.length; from += RECORDS_A_FUNCTION) {
     let body = '';
     let byNumber = '';
+    let inPlace = '';
+    let inPlaceByNumber = '';
     for (let i = from; i < Math.min(ids.length, from + RECORDS_A_FUNCTION); i++) {
       const id = ref(ids[i]);
-      const store = `t[${id}] = c${shapeOf(e[ids[i]])}(r${i});`;
+      const shape = shapeOf(e[ids[i]]);
+      const store = `t[${id}] = c${shape}(r${i});`;
       body += store;
       // Its number is ours (`entityNumbers.ts`), written as a number: no text of the pack's.
-      byNumber += nums[i] >= 0 ? `R[${Math.trunc(nums[i])}] = ${store}` : store;
+      const own = nums[i] >= 0 ? `R[${Math.trunc(nums[i])}]` : `t[${id}]`;
+      byNumber += nums[i] >= 0 ? `${own} = ${store}` : store;
+      // A record of no fields has nothing to be given again.
+      if (resetters[shape] !== '') {
+        inPlace += `s${shape}(t[${id}], r${i});`;
+        inPlaceByNumber += `s${shape}(${own}, r${i});`;
+      }
     }
     plain.push(`function (t) {${body}}`);
     numbered.push(`function (R, t) {${byNumber}}`);
+    reset.push(`function (t) {${inPlace}}`);
+    resetNumbered.push(`function (R, t) {${inPlaceByNumber}}`);
   }
   const lines = ['"use strict";'];
   for (let i = 0; i < values.length; i++) lines.push(`const k${i} = T[${i}];`);
@@ -93,10 +117,18 @@ export function tableCopier(e: Table, ids: string[], nums: number[], helpers: Co
   // each copy looked every record up again.
   for (let i = 0; i < ids.length; i++) lines.push(`const r${i} = R0[${i}];`);
   copiers.forEach((c, i) => lines.push(`const c${i} = ${c};`));
+  resetters.forEach((c, i) => c !== '' && lines.push(`const s${i} = ${c};`));
   plain.forEach((p, i) => lines.push(`const p${i} = ${p};`));
   numbered.forEach((p, i) => lines.push(`const q${i} = ${p};`));
+  reset.forEach((p, i) => lines.push(`const y${i} = ${p};`));
+  resetNumbered.forEach((p, i) => lines.push(`const z${i} = ${p};`));
   const copy = plain.map((_, i) => `p${i}(t);`).join('');
   const withNumbers = numbered.map((_, i) => `q${i}(R, t);`).join('');
-  lines.push(`return {copy: function (t = H.table()) {${copy}return t;}, numbered: function (R, t = H.table()) {${withNumbers}return t;}};`);
+  const inPlace = reset.map((_, i) => `y${i}(t);`).join('');
+  const inPlaceByNumber = resetNumbered.map((_, i) => `z${i}(R, t);`).join('');
+  lines.push(
+    `return {copy: function (t = H.table()) {${copy}return t;}, numbered: function (R, t = H.table()) {${withNumbers}return t;}, ` +
+      `reset: function (t) {${inPlace}return t;}, resetNumbered: function (R, t) {${inPlaceByNumber}return t;}};`,
+  );
   return new Function('T', 'H', 'R0', lines.join('\n'))(values, helpers, ids.map((id) => e[id])) as TableCopier;
 }
