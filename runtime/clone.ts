@@ -3,7 +3,7 @@ import { tableCopier, type TableCopier } from './codegen/copier.ts';
 import type { EntityNumbers } from './entityNumbers.ts';
 import { metaIfAny, metaOf, newMeta, type ByNumber, type KeptSetup, type StateMeta } from './stateMeta.ts';
 import { noteWrite } from './undo.ts';
-import type { Prompt, Value } from './types.ts';
+import type { GameState, Prompt, Value } from './types.ts';
 
 /**
  * Deep copy of plain JSON data; much faster than structuredClone for the small objects of a game
@@ -37,7 +37,7 @@ function inOrder(st: object): boolean {
   return true;
 }
 
-type StateLike = { log: unknown[]; choices: string[]; e: Record<string, Record<string, Value>>; prompt: Prompt | null };
+type StateLike = { log: unknown[]; choices: string[]; e: Record<string, Record<string, Value>>; prompt: Prompt | null; used: Record<string, number>; usedGame: Record<string, number> };
 
 /**
  * A game state copied for the next choice (`ownRecords`: with its own copy of every record, written
@@ -47,24 +47,22 @@ type StateLike = { log: unknown[]; choices: string[]; e: Record<string, Record<s
  * into a variable, and the piles changed in place are records' fields), and the variables that
  * resuming sets are a copy of the frame's (`resume`), so the frames themselves are never written.
  *
- * A kept setup's copy (`plan`) may be made in `table`, the entity table of a game copied from it
- * before and no longer wanted (`NewGameOptions.into`): the same ids in the same order (a table
- * never gains or loses an id, which the ids kept in the meta count on too), each given a copy of
- * its record, where a new table took every id anew, a hash table's insert each past a dozen or so:
- * most of what a new game of a few dozen records cost. Its records are replaced, not written:
- * another state copied from that game may still hold them.
+ * A kept setup's copy (`plan`, always with records of its own) may be made in the objects of
+ * `into`, a game copied from it before and no longer wanted (`NewGameOptions.into`): its entity
+ * table, the same ids in the same order (a table never gains or loses an id, which the ids kept in
+ * the meta count on too), where a new table took every id anew, a hash table's insert each past a
+ * dozen or so: most of what a new game of a few dozen records cost. Each id is given a copy of its
+ * kept record, as another state copied from that game may still hold its records; when none may
+ * (`ownsEveryRecord`), the records themselves are given the kept values again, in place.
  */
 export function cloneState<T extends StateLike>(st: T, ownRecords = false, plan?: CopyPlan, into?: T): T {
+  if (plan !== undefined && plan.inOrder) return copiedSetup(st, plan, into);
   const src = metaOf(st);
   // Listing the keys of a large table without a prototype costs more than copying it: its ids are kept.
   const ids = plan !== undefined ? plan.ids : src.table === st.e && src.ids !== undefined ? src.ids : Object.keys(st.e);
-  const inPlace = plan !== undefined && plan.inOrder && into !== undefined && ownsEveryRecord(into);
-  // A kept setup's copy has its records by number at once, each put there as it is put in the table, once its pack's are read.
-  const records = inPlace ? takenByNumber(into!, plan!) : plan !== undefined && plan.inOrder && plan.numbers.asked ? (plan.numbers.none.slice() as Array<Record<string, Value> | undefined>) : undefined;
-  const out = plan !== undefined && plan.inOrder ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords, plan, into?.e, records, inPlace) : inOrder(st) ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords) : copiedByKeys(st, ids, ownRecords);
+  const out = inOrder(st) ? copiedInOrder(st as unknown as Record<string, unknown>, ids, ownRecords) : copiedByKeys(st, ids, ownRecords);
   if (ownRecords) {
-    const m = newMeta(out, src.prog, undefined, ids, out.e as object);
-    if (records !== undefined) m.byNumber = { table: out.e as object, numbers: plan!.numbers, records };
+    newMeta(out, src.prog, undefined, ids, out.e as object);
     return out as T;
   }
   // A copy shares every record with its source until it writes one (`writableRecord`): a choice
@@ -78,16 +76,51 @@ export function cloneState<T extends StateLike>(st: T, ownRecords = false, plan?
 }
 
 /**
+ * A new game copied from kept setup `st` (`plan`), in `into`'s objects when it is given
+ * (`cloneState`). The kept state was made by the runtime and is never changed: its fields hold what
+ * `GameState` says and its prompt and tables of counts have the keys the plan found, so only its
+ * lists, tables and prompt are copied, each as it is known to be, not every field through
+ * `cloneJson` (a quarter of what a small game's new game cost).
+ */
+function copiedSetup<T extends StateLike>(st: T, plan: CopyPlan, into: T | undefined): T {
+  const s = st as unknown as GameState;
+  const inPlace = into !== undefined && ownsEveryRecord(into);
+  const taken = inPlace ? takenByNumber(into, plan) : undefined;
+  // Its records by number at once, each put there as it is put in the table, once its pack's are read.
+  const records = taken !== undefined ? taken.records : !inPlace && plan.numbers.asked ? (plan.numbers.none.slice() as Array<Record<string, Value> | undefined>) : undefined;
+  const out: Record<string, unknown> = {
+    pack: s.pack,
+    seed: s.seed,
+    rng: s.rng,
+    players: s.players.slice(),
+    e: plannedTable(s.e, plan, records, into?.e, inPlace),
+    current: s.current,
+    turn: s.turn,
+    used: countsCopy(s.used, plan.used),
+    usedGame: countsCopy(s.usedGame, plan.usedGame),
+    prompt: plan.promptInOrder ? promptCopy(s.prompt!) : copiedPrompt(s.prompt),
+    over: s.over,
+    choices: s.choices.slice(),
+    log: s.log.slice(),
+  };
+  if ('forced' in s) out.forced = cloneJson(s.forced);
+  const m = newMeta(out, metaOf(st).prog, undefined, plan.ids, out.e as object);
+  if (taken !== undefined) m.byNumber = taken;
+  else if (records !== undefined) m.byNumber = { table: out.e as object, numbers: plan.numbers, records };
+  return out as unknown as T;
+}
+
+/**
  * The copy of a state whose fields are in a new game's order, made as one literal: V8 gives every
  * copy the same shape at once, where adding the fields one by one walked its shape tree each time.
  */
-function copiedInOrder(st: Record<string, unknown>, ids: string[], ownRecords: boolean, plan?: CopyPlan, table?: Record<string, Record<string, Value>>, records?: Array<Record<string, Value> | undefined>, inPlace = false): Record<string, unknown> {
+function copiedInOrder(st: Record<string, unknown>, ids: string[], ownRecords: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {
     pack: cloneJson(st.pack),
     seed: cloneJson(st.seed),
     rng: cloneJson(st.rng),
     players: cloneJson(st.players),
-    e: plan !== undefined && ownRecords ? plannedTable(st.e as Record<string, Record<string, Value>>, plan, records, table, inPlace) : copiedTable(st.e as Record<string, Record<string, Value>>, ids, ownRecords),
+    e: copiedTable(st.e as Record<string, Record<string, Value>>, ids, ownRecords),
     current: cloneJson(st.current),
     turn: cloneJson(st.turn),
     used: copiedCounts(st.used as Record<string, Value>),
@@ -110,6 +143,13 @@ export function copiedCounts(t: Record<string, Value>): Record<string, Value> {
   return out;
 }
 
+/** A copy of kept table of counts `t`, whose keys are `keys`. */
+function countsCopy(t: Record<string, number>, keys: string[]): Record<string, number> {
+  const out = newRecord() as Record<string, number>;
+  for (let i = 0; i < keys.length; i++) out[keys[i]] = t[keys[i]];
+  return out;
+}
+
 function copiedByKeys(st: StateLike, ids: string[], ownRecords: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k in st) {
@@ -123,6 +163,14 @@ function copiedByKeys(st: StateLike, ids: string[], ownRecords: boolean): Record
 
 function copiedPrompt(p: Prompt | null): Prompt | null {
   return p === null ? null : { ...p, frames: p.frames.slice() };
+}
+
+/** The fields of a prompt the runtime makes, in its order (runtime/prompts.ts). */
+const PROMPT_FIELDS = ['player', 'kind', 'actions', 'options', 'optional', 'text', 'rule', 'slot', 'resolving', 'frames'];
+
+/** `copiedPrompt` of a prompt of `PROMPT_FIELDS`, made as one literal: a spread copies field by field what V8 then stores again. */
+function promptCopy(p: Prompt): Prompt {
+  return { player: p.player, kind: p.kind, actions: p.actions, options: p.options, optional: p.optional, text: p.text, rule: p.rule, slot: p.slot, resolving: p.resolving, frames: p.frames.slice() };
 }
 
 function copiedTable(e: Record<string, Record<string, Value>>, ids: string[], ownRecords: boolean): Record<string, Record<string, Value>> {
@@ -145,6 +193,11 @@ export interface CopyPlan {
   nums: number[];
   fields: Array<string[] | null>;
   inOrder: boolean;
+  /** Whether its prompt has the fields of one the runtime makes, in their order (`promptCopy`). */
+  promptInOrder: boolean;
+  /** The keys of its tables of counts (`GameState.used`, `usedGame`). */
+  used: string[];
+  usedGame: string[];
   /** The copies made so far by `fields`, until `copier` is made. */
   copies: number;
   /** The table's copier made as code (`codegen/copier.ts`), once it has been copied `COPIES_BEFORE_CODE` times; null where making code is forbidden. */
@@ -166,7 +219,9 @@ export function copyPlan(st: StateLike, numbers: EntityNumbers): CopyPlan {
     const keys = Object.keys(rec);
     return keys.every((k) => rec[k] === null || typeof rec[k] !== 'object') ? keys : null;
   });
-  return { ids, numbers, nums: ids.map((id) => numbers.of.get(id) ?? -1), fields, inOrder: inOrder(st), copies: 0, copier: undefined };
+  const keys = st.prompt === null ? [] : Object.keys(st.prompt);
+  const promptInOrder = keys.length === PROMPT_FIELDS.length && keys.every((k, i) => k === PROMPT_FIELDS[i]);
+  return { ids, numbers, nums: ids.map((id) => numbers.of.get(id) ?? -1), fields, inOrder: inOrder(st), promptInOrder, used: Object.keys(st.used), usedGame: Object.keys(st.usedGame), copies: 0, copier: undefined };
 }
 
 /**
@@ -223,12 +278,12 @@ function ownsEveryRecord(st: StateLike): boolean {
   return m !== undefined && m.owned === undefined && m.replaced === undefined && m.written === undefined;
 }
 
-/** The records by number of `st`, whose records a new game takes (`ownsEveryRecord`), when they are in step with its table and of `plan`'s numbering: the new game's from then on, `st` keeps none. */
-function takenByNumber(st: StateLike, plan: CopyPlan): Array<Record<string, Value> | undefined> | undefined {
+/** The records by number of `st`, whose records a new game takes (`ownsEveryRecord`), when they are in step with its table and of `plan`'s numbering: the new game's from then on (of its table, the same), `st` keeps none. */
+function takenByNumber(st: StateLike, plan: CopyPlan): ByNumber | undefined {
   const m = metaOf(st);
   const b = m.byNumber;
   m.byNumber = undefined;
-  return b !== undefined && b.table === st.e && b.numbers === plan.numbers ? b.records : undefined;
+  return b !== undefined && b.table === st.e && b.numbers === plan.numbers ? b : undefined;
 }
 
 /**
