@@ -1,8 +1,8 @@
 import { watching } from './engine.ts';
-import { drivable, drivenListing, drivenListingOf, drivenPick, keepListing, playoutApply, playoutApplyListed, playoutChoices, playoutChoicesInto, type DrivenListing } from './index.ts';
+import { drivable, drivenListing, drivenListingOf, drivenPick, flowStartOf, keepListing, playoutApply, playoutApplyListed, playoutChoices, playoutChoicesInto, playoutFromStart, type DrivenListing } from './index.ts';
 import { drivePromptsWith, NOT_DRIVEN, offerPrompt, reuseOffersOf, type PromptDriver } from './prompts.ts';
 import type { BudgetName } from './refusal.ts';
-import { metaOf } from './stateMeta.ts';
+import { metaOf, type FlowStart } from './stateMeta.ts';
 import { noteFirstWritesOf, restoreFirstWrites } from './undo.ts';
 import type { ApplyResult, GameState } from './types.ts';
 
@@ -16,7 +16,11 @@ import type { ApplyResult, GameState } from './types.ts';
  *
  * Each choice gets a choice's budget, counted as stepping counts it: its listing one, its making and
  * the rules up to the next prompt another. A drive runs inside the `playoutApply` of the choice that
- * began it, whose undo puts the state back where it began, whatever the drive wrote. Where driving
+ * began it, whose undo puts the state back where it began, whatever the drive wrote. A new game
+ * still its kept setup's copy is driven from its flow's start instead (`playoutFromStart`): its
+ * first prompt is met under the drive as any other, where a drive begun at it lists it outside and
+ * resumes the frames its setup left, the rest of that round through the interpreter; its undo puts
+ * it back at that prompt, its setup's copy again. Where driving
  * cannot do what stepping does, it stops and that undo puts the state back, and the same picks are
  * made again by stepping, from where the drive began:
  * - a choice refused (a `require`, a budget, any `Refusal`): stepping then gives the refusal with its
@@ -55,10 +59,12 @@ interface Drive {
   picks: number[];
   /** Whether a prompt was listed while driven: a refusal may then be one that stepping meets elsewhere. */
   listed: boolean;
-  /** The listing of the prompt the drive began at (`playoutChoicesInto`), its first pick made of it. */
-  first: DrivenListing;
+  /** The listing of the prompt the drive began at (`playoutChoicesInto`), its first pick made of it; null for a drive begun at the flow's start (`playoutFromStart`), which lists its first prompt as any other. */
+  first: DrivenListing | null;
   /** The listing of the prompt asked now. */
   listing: DrivenListing;
+  /** Whether `stopBefore` was asked already at the prompt met next: the first of a drive from the flow's start, asked before it began. */
+  beforeAsked: boolean;
   /** Why the drive stopped at a prompt (`before`: before listing it), or null. */
   end: 'before' | 'stopped' | 'none' | null;
   /** What the picker or `stopBefore` threw, to throw again once the game is where it was asked (`listed`: by the picker, the prompt listed). */
@@ -75,11 +81,14 @@ const atPrompt: PromptDriver = (c, body, slot) => {
   const st = c.st;
   if (d === null || st !== d.state) return NOT_DRIVEN;
   const player = st.prompt!.player;
-  let before: boolean;
-  try {
-    before = d.stopBefore !== undefined && d.stopBefore(player);
-  } catch (e) {
-    return thrown(d, e, false);
+  let before = false;
+  if (d.beforeAsked) d.beforeAsked = false;
+  else {
+    try {
+      before = d.stopBefore !== undefined && d.stopBefore(player);
+    } catch (e) {
+      return thrown(d, e, false);
+    }
   }
   if (before) {
     d.end = 'before';
@@ -149,39 +158,57 @@ export function playDriven(state: GameState, pick: Picker, options: { asked?: bo
   // The prompt a drive begins at is listed as the drive lists those it meets; a game that stops
   // there is left its listing (`keepListing`), as `playoutChoices` leaves it.
   const first = drives ? drivenListingOf() : null;
+  // A new game still its kept setup's copy runs its flow from its start under the drive, which meets
+  // the first decision as any other (`playoutFromStart`); the picker and `stopBefore` are asked as
+  // they would be there.
+  let start = first !== null && !watching() ? flowStartOf(state) : undefined;
   let made = 0;
   while (!state.over) {
     if (!state.prompt) return { ok: true, made, end: 'none' };
     if (stopBefore?.(state.prompt.player)) return { ok: true, made, end: 'stopped' };
-    const n = first !== null ? playoutChoicesInto(state, asked, first) : playoutChoices(state, asked);
-    let k: number;
-    try {
-      k = n === 0 ? -1 : pick(n, state.prompt.player);
-    } catch (e) {
-      if (first !== null) keepListing(state, first);
-      throw e;
+    let d: Drive | null = null;
+    let r: ApplyResult | null = null;
+    if (start !== undefined) {
+      d = { state, pick, asked, stopBefore, exact, picks: [], listed: false, first: null, listing: drivenListingOf(), beforeAsked: true, end: null, thrown: null };
+      r = driven(d, start);
+      start = undefined;
+      // Put back before the picker was asked (run out of stack, or the first decision's listing
+      // refused): that decision is listed and picked as below, its listing thrown again if refused.
+      if ((r === null || !r.ok) && d.picks.length === 0 && d.end === null && d.thrown === null) d = null;
     }
-    if (k < 0) {
-      if (first !== null) keepListing(state, first);
-      return { ok: true, made, end: n === 0 ? 'none' : 'stopped' };
+    if (d === null) {
+      const n = first !== null ? playoutChoicesInto(state, asked, first) : playoutChoices(state, asked);
+      let k: number;
+      try {
+        k = n === 0 ? -1 : pick(n, state.prompt.player);
+      } catch (e) {
+        if (first !== null) keepListing(state, first);
+        throw e;
+      }
+      if (k < 0) {
+        if (first !== null) keepListing(state, first);
+        return { ok: true, made, end: n === 0 ? 'none' : 'stopped' };
+      }
+      if (first === null) {
+        const r = playoutApply(state, k);
+        if (!r.ok) return refused(made, r);
+        made++;
+        each?.();
+        continue;
+      }
+      d = { state, pick, asked, stopBefore, exact, picks: [k], listed: false, first, listing: drivenListingOf(), beforeAsked: false, end: null, thrown: null };
+      r = driven(d, k);
     }
-    if (first === null) {
-      const r = playoutApply(state, k);
-      if (!r.ok) return refused(made, r);
-      made++;
-      each?.();
-      continue;
-    }
-    const d: Drive = { state, pick, asked, stopBefore, exact, picks: [k], listed: false, first, listing: drivenListingOf(), end: null, thrown: null };
-    const r = driven(d, k);
     if (r !== null && r.ok) {
       made += d.picks.length;
       if (d.end === 'before') return { ok: true, made, end: 'stopped' };
       if (d.end !== null) return { ok: true, made, end: d.end };
       continue;
     }
-    // Put back at the prompt it began at, whose listing is then the state's.
-    keepListing(state, first);
+    // Put back at the prompt it began at, whose listing is then the state's: begun at the flow's
+    // start, that prompt is listed anew, as stepping lists it, where its pick is to be made again.
+    if (d.first !== null) keepListing(state, d.first);
+    else if (d.picks.length > 0) playoutChoices(state, asked);
     if (r !== null && !d.listed) return refused(made, r);
     const again = stepped(state, d.picks, asked);
     made += again.made;
@@ -200,22 +227,23 @@ export function playDriven(state: GameState, pick: Picker, options: { asked?: bo
 }
 
 /**
- * The `k`-th choice listed for `d.state` made, and the prompts after it driven; null when the drive
- * stopped, put back to be stepped. Its undo is kept short (`noteFirstWritesOf`): one undo for the
+ * The `k`-th choice listed for `d.state` made (a `FlowStart`: the flow run from its start, its first
+ * prompt met as any other), and the prompts after it driven; null when the drive stopped, put back
+ * to be stepped. Its undo is kept short (`noteFirstWritesOf`): one undo for the
  * whole drive would otherwise keep every write of the game, each list written a copy.
  * A drive runs a choice's rules on top of the rules that asked for it, still on the call stack,
  * where stepping runs them once those have unwound into frames: run out of stack (`RangeError`),
  * it stops as at a prompt and its picks are stepped, which makes at least the first, so a game as
  * deep as stepping plays is played. (Were the stack too short for stepping, stepping throws it again.)
  */
-function driven(d: Drive, k: number): ApplyResult | null {
+function driven(d: Drive, k: number | FlowStart): ApplyResult | null {
   const outer = drive;
   const outerDriver = drivePromptsWith(watching() ? null : atPrompt);
   const outerWrites = noteFirstWritesOf(metaOf(d.state));
   const outerOffers = reuseOffersOf({ st: d.state, prompt: offerPrompt() });
   drive = d;
   try {
-    return playoutApplyListed(d.state, k, d.first);
+    return typeof k === 'number' ? playoutApplyListed(d.state, k, d.first!) : playoutFromStart(d.state, k);
   } catch (e) {
     if (e === STOP || e instanceof RangeError) return null;
     throw e;

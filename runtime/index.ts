@@ -1,6 +1,6 @@
 import { cloneJson, cloneState, copiedCounts, newTable, sameValue } from './clone.ts';
 import type { CompiledPack, Expr } from './compiled.ts';
-import { freshBudget, MAX_COMBINATIONS, spend, stepsTaken, withStepBudget } from './budget.ts';
+import { freshBudget, MAX_COMBINATIONS, spend, stepsMark, stepsSince, stepsTaken, withStepBudget } from './budget.ts';
 import { ctxFor, emptied, locals, newFrame, readied, resume, runBlock, watching } from './engine.ts';
 import { forgetHolders, holdersOf, shareHolders, withFrozenState } from './holders.ts';
 import { linkExpression, programOf, warmed, type EngineName } from './link.ts';
@@ -9,9 +9,9 @@ import { playerId } from './players.ts';
 import { FINISH, SUSPEND, type ActionCode, type BlockCode, type Program, type RunCtx, type Signal } from './program.ts';
 import { Refusal } from './refusal.ts';
 import { seedState } from './rng.ts';
-import { fromSetup, keepSetup } from './setupSnapshot.ts';
+import { beforeFlow, fromSetup, keepSetup, type BeforeFlow } from './setupSnapshot.ts';
 import { startingRecords } from './start.ts';
-import { metaIfAny, metaOf, type Listed } from './stateMeta.ts';
+import { metaIfAny, metaOf, type FlowStart, type Listed } from './stateMeta.ts';
 import { attachProgram, programFor } from './stateProgram.ts';
 import { letsOf, ListingChecks } from './sharedChecks.ts';
 import { putBack, settled, undoFor, type Undo } from './undo.ts';
@@ -68,24 +68,34 @@ export function newGame(pack: CompiledPack, options: NewGameOptions): GameState 
   startingRecords(pack, players, st.e);
   attachProgram(prog, st);
   const frameOf = (s: { body: { id: number }; slots: number }) => newFrame(s.body.id, 0, locals(s.slots), null, null, null, false);
-  withStepBudget(() => setUp(prog, st, options, frameOf));
-  if (reuse) keepSetup(prog, n, options.seed, st);
+  const before = withStepBudget(() => setUp(prog, st, options, frameOf, reuse));
+  if (reuse) keepSetup(prog, n, options.seed, st, before);
   return st;
 }
 
-function setUp(prog: Program, st: GameState, options: NewGameOptions, frameOf: (s: { body: { id: number }; slots: number }) => Frame): void {
+/** The game set up and its flow run up to the first decision; `keep`: the game as its flow began is noted (`beforeFlow`), when it may be kept. */
+function setUp(prog: Program, st: GameState, options: NewGameOptions, frameOf: (s: { body: { id: number }; slots: number }) => Frame, keep: boolean): BeforeFlow | undefined {
   try {
     // Setups that ask a player something suspend like any rule; the edits and the flow then wait
     // for that answer, so they run here only when the setups finish at once.
     const flow = prog.flow ? [frameOf(prog.flow)] : [];
+    resume(prog.setups.map(frameOf), prog, st, -1, false);
     if (options.prepare) {
-      resume(prog.setups.map(frameOf), prog, st, -1, false);
       // The edits would have to wait for an answer that the game's seed and choices cannot hold.
       if (st.prompt) throw new Error(`the pack's setup asks ${display(prog.pack, st.prompt.player)} to choose${st.prompt.text ? ` (${st.prompt.text})` : ''} before the game starts, so the state cannot be edited after it; ask that in the flow instead`);
       options.prepare(st);
       forgetHolders(st);
-      resume(flow, prog, st, -1);
-    } else resume([...prog.setups.map(frameOf), ...flow], prog, st, -1);
+    } else if (st.over) return undefined;
+    else if (st.prompt) {
+      // The flow waits for the setups' answer, as the frames after a suspended one do (`resume`).
+      for (const f of flow) st.prompt.frames.push(f);
+      return undefined;
+    }
+    const before = keep && prog.flow !== undefined ? beforeFlow(prog, st.players.length, options.seed, st) : undefined;
+    const mark = stepsMark();
+    resume(flow, prog, st, -1);
+    if (before !== undefined) before.steps = stepsSince(mark);
+    return before;
   } catch (e) {
     if (e instanceof Refusal) throw new Error(`the game could not be set up: ${e.message}`);
     throw e;
@@ -578,6 +588,55 @@ export function playoutApplyListed(state: GameState, k: number, into: DrivenList
       });
       counted(state);
       return r;
+    }),
+  );
+}
+
+/**
+ * Internal, for a driven playout: how `state` may run its flow again from its start
+ * (`playoutFromStart`), or undefined. A new game whose records are its kept setup's copy's, nothing
+ * written since (`StateMeta.setup`), and whose flow wrote nothing before it suspended (`FlowStart`),
+ * is where its flow began but for the current player and the turn: run again from its start, the
+ * flow meets the first decision with that state (its tables of uses are replaced or left alone,
+ * never written, before a choice). A program still warming counts the steps of each choice
+ * (`counted`), which the flow's before its first decision are not.
+ */
+export function flowStartOf(state: GameState): FlowStart | undefined {
+  const start = metaIfAny(state)?.setup?.start;
+  return start === undefined || programFor(state).warming !== undefined ? undefined : start;
+}
+
+/**
+ * Internal, for a driven playout: `state`, a new game that may run its flow again (`flowStartOf`),
+ * put back where its flow began and its flow run from its start, in place, as `playoutApply` makes a
+ * choice: no log line, and put back as it was should the rules refuse (`undo.ts`). Its flow runs
+ * under a drive (`drivenPlayout.ts`), which makes the choices it meets where they are asked: its
+ * first decision is met as any other of the drive, not listed outside it and its frames resumed.
+ */
+export function playoutFromStart(state: GameState, start: FlowStart): ApplyResult {
+  return withStepBudget(() =>
+    withoutLog(() => {
+      const prog = programFor(state);
+      let undo: Undo | undefined = undoFor(state);
+      try {
+        state.current = start.current;
+        state.turn = start.turn;
+        state.prompt = null;
+        // As `setUp` resumes the flow's frame: from its top, the step before the first choice.
+        const flow = prog.flow!;
+        if (runBlock(flow.body, 0, ctxFor(state, prog, flow.slots, null, null, null, -1)) !== SUSPEND) {
+          state.over = true;
+          state.prompt = null;
+        }
+        settled(state);
+        undo = undefined;
+        return { ok: true, state };
+      } catch (e) {
+        if (e instanceof Refusal) return { ok: false, reason: e.message, ...(e.where !== undefined && { rule: e.where }), ...(e.budget && { budget: e.budget }), state };
+        throw e;
+      } finally {
+        if (undo) putBack(state, undo);
+      }
     }),
   );
 }

@@ -1,10 +1,10 @@
-import { cloneState, copyPlan } from './clone.ts';
+import { cloneJson, cloneState, copyPlan } from './clone.ts';
 import { entityNumbers } from './entityNumbers.ts';
 import { logKept } from './log.ts';
 import type { Program } from './program.ts';
 import { seedState } from './rng.ts';
 import { metaIfAny, metaOf, type KeptSetup } from './stateMeta.ts';
-import type { GameState } from './types.ts';
+import type { GameState, Value } from './types.ts';
 
 /**
  * A new game's state once its setup has run up to the first decision, kept per program, number of
@@ -46,12 +46,67 @@ export function fromSetup(prog: Program, players: number, seed: number | string,
   return st;
 }
 
-/** Keeps `st`, a game of `players` just set up with `seed`, for the next games of `prog`, if its setup drew nothing. */
-export function keepSetup(prog: Program, players: number, seed: number | string, st: GameState): void {
-  if (st.rng !== seedState(seed) || st.forced !== undefined) return;
+/**
+ * The setups of `prog` for games of a number of players and log (`keyOf`) found to draw from the
+ * generator: not kept, their games are set up anew, and nothing is noted for them before their flow
+ * (`beforeFlow`). Whether a setup draws is the same for every seed: up to its first draw, it reads
+ * nothing the seed made.
+ */
+const drawing = new WeakMap<Program, Set<number>>();
+
+/** A new game's state as its flow is about to begin, noted to be compared with it once the flow has suspended (`keepSetup`). */
+export interface BeforeFlow {
+  e: Record<string, Record<string, Value>>;
+  current: string | null;
+  turn: number;
+  used: Record<string, number>;
+  usedGame: Record<string, number>;
+  /** The steps the flow then took up to the first decision. */
+  steps: number;
+}
+
+/**
+ * The most steps a flow may take up to its first decision for its games to run it again
+ * (`FlowStart`): a game copied from its kept setup gets that part for the cost of the copy, and
+ * the flows of the test and shipped packs take 4 to 10 steps there.
+ */
+const FLOW_START_STEPS = 64;
+
+/** `st`, a game of `players` of `prog` set up with `seed`, noted as its flow begins, when it may be kept (else undefined). */
+export function beforeFlow(prog: Program, players: number, seed: number | string, st: GameState): BeforeFlow | undefined {
+  if (st.rng !== seedState(seed) || st.forced !== undefined || drawing.get(prog)?.has(keyOf(players))) return undefined;
+  return { e: cloneJson(st.e), current: st.current, turn: st.turn, used: cloneJson(st.used), usedGame: cloneJson(st.usedGame), steps: Infinity };
+}
+
+/**
+ * Keeps `st`, a game of `players` just set up with `seed`, for the next games of `prog`, if its setup
+ * drew nothing; with how its flow begins again (`FlowStart`) when `before`, the game as its flow
+ * began, holds the records and tables of uses `st` holds, and the flow took few steps from there.
+ */
+export function keepSetup(prog: Program, players: number, seed: number | string, st: GameState, before: BeforeFlow | undefined): void {
+  if (st.rng !== seedState(seed) || st.forced !== undefined) {
+    let keys = drawing.get(prog);
+    if (keys === undefined) drawing.set(prog, (keys = new Set()));
+    keys.add(keyOf(players));
+    return;
+  }
   let byPlayers = kept.get(prog);
   if (byPlayers === undefined) kept.set(prog, (byPlayers = new Map()));
   // With records of its own: the game it is kept from may be edited by hand and attached again.
   const snap = cloneState(st, true);
-  byPlayers.set(keyOf(players), { st: snap, plan: copyPlan(snap, entityNumbers(prog.pack)) });
+  const start = before !== undefined && before.steps <= FLOW_START_STEPS && identical(before.e, st.e) && identical(before.used, st.used) && identical(before.usedGame, st.usedGame) ? { current: before.current, turn: before.turn } : undefined;
+  byPlayers.set(keyOf(players), { st: snap, plan: copyPlan(snap, entityNumbers(prog.pack)), start });
+}
+
+/** Whether two values made of JSON's kinds are the same, key order and -0 too: the flow run again must see what it saw. */
+function identical(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i] || !identical((a as Record<string, unknown>)[ka[i]], (b as Record<string, unknown>)[kb[i]])) return false;
+  }
+  return true;
 }

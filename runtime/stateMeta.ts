@@ -49,8 +49,10 @@ export interface StateMeta {
    * The kept setup this state is a copy of with nothing written since (`fromSetup`): a choice
    * applied to it in place need not note its writes to put it back, it is copied from the setup
    * again (`undo.ts`). The rules write a state only in a choice applied to a copy of it (`apply`,
-   * whose copy has a meta of its own) or to the state itself, which clears the mark until put back
-   * (`undoFor`); a program attached anew clears it too (a state edited by hand).
+   * whose copy has a meta of its own) or to the state itself, or in its flow run again from its
+   * start (`playoutFromStart`), each of which clears the mark until put back (`undoFor`); a program
+   * attached anew clears it too (a state edited by hand: its flow is then never run again, nor its
+   * records put back from the setup).
    */
   setup: KeptSetup | undefined;
 }
@@ -59,6 +61,19 @@ export interface StateMeta {
 export interface KeptSetup {
   st: { e: Record<string, Record<string, Value>> };
   plan: CopyPlan;
+  /** How a copy of it begins its flow again (`FlowStart`), when its flow wrote nothing before it suspended; else undefined. */
+  start: FlowStart | undefined;
+}
+
+/**
+ * What a kept setup's copy needs to run its flow again from its start (`playoutFromStart`): the
+ * current player and the turn as they were before the flow began. Kept only when the flow, from
+ * there up to the first decision, left every record, the tables of uses and the generator as they
+ * were (`keepSetup`): run again on the copy, it then meets that decision with the same state.
+ */
+export interface FlowStart {
+  current: string | null;
+  turn: number;
 }
 
 /**

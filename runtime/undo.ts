@@ -22,7 +22,8 @@ export interface Undo extends Pick<GameState, 'rng' | 'current' | 'turn' | 'used
   /**
    * The kept setup the state was a copy of, nothing written since (`StateMeta.setup`): its records
    * are put back by copying the setup's again, and no write is noted. A random game is played whole
-   * within its first choice, applied in place to a new game (`drivenPlayout.ts`): noting the first
+   * within its first choice, applied in place to a new game, or within its flow run again from its
+   * start (`playoutFromStart`, `drivenPlayout.ts`): noting the first
    * value of every field it wrote was work for a refusal that seldom comes, which copying the setup
    * again answers at the cost of a new game.
    */
