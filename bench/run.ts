@@ -107,7 +107,8 @@ const section = (title: string) => console.log(`\n── ${title}`);
 console.log(`${'figure'.padEnd(wf)}  ${'value'.padStart(wv)}  ${'ratio'.padEnd(wr)}  target`);
 const ms = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(1)} ms`;
 const perS = (x: number, unit: string) => `${x < 100 ? x.toFixed(2) : x.toFixed(0)} ${unit}/s`;
-const times = (x: number) => `${x < 0.1 ? x.toFixed(4) : x.toFixed(2)}×`;
+// Three places below 10: a ratio read against a target (0.2×, 1.85×) must not round up to it.
+const times = (x: number) => `${x < 0.1 ? x.toFixed(4) : x < 10 ? x.toFixed(3) : x.toFixed(2)}×`;
 
 function packOf(files: SourceFile[]): CompiledPack {
   const r = compile(files);
