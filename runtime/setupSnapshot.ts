@@ -59,29 +59,30 @@ export interface BeforeFlow {
   e: Record<string, Record<string, Value>>;
   current: string | null;
   turn: number;
-  used: Record<string, number>;
-  usedGame: Record<string, number>;
   /** The steps the flow then took up to the first decision. */
   steps: number;
 }
 
 /**
  * The most steps a flow may take up to its first decision for its games to run it again
- * (`FlowStart`): a game copied from its kept setup gets that part for the cost of the copy, and
- * the flows of the test and shipped packs take 4 to 10 steps there.
+ * (`FlowStart`): a game copied from its kept setup gets that part for the cost of the copy, where
+ * a game run from the flow's start does it all again; the flows of the test and shipped packs take
+ * 4 to 10 steps there. The figure is a bound well above those, not a measured break-even.
  */
 const FLOW_START_STEPS = 64;
 
 /** `st`, a game of `players` of `prog` set up with `seed`, noted as its flow begins, when it may be kept (else undefined). */
 export function beforeFlow(prog: Program, players: number, seed: number | string, st: GameState): BeforeFlow | undefined {
   if (st.rng !== seedState(seed) || st.forced !== undefined || drawing.get(prog)?.has(keyOf(players))) return undefined;
-  return { e: cloneJson(st.e), current: st.current, turn: st.turn, used: cloneJson(st.used), usedGame: cloneJson(st.usedGame), steps: Infinity };
+  return { e: cloneJson(st.e), current: st.current, turn: st.turn, steps: Infinity };
 }
 
 /**
  * Keeps `st`, a game of `players` just set up with `seed`, for the next games of `prog`, if its setup
  * drew nothing; with how its flow begins again (`FlowStart`) when `before`, the game as its flow
- * began, holds the records and tables of uses `st` holds, and the flow took few steps from there.
+ * began, holds the records `st` holds, and the flow took few steps from there. Its tables of uses
+ * need no such look: they are written only by a choice (`countUse`), and a turn replaces them with
+ * an empty one, as they were before the flow.
  */
 export function keepSetup(prog: Program, players: number, seed: number | string, st: GameState, before: BeforeFlow | undefined): void {
   if (st.rng !== seedState(seed) || st.forced !== undefined) {
@@ -94,7 +95,7 @@ export function keepSetup(prog: Program, players: number, seed: number | string,
   if (byPlayers === undefined) kept.set(prog, (byPlayers = new Map()));
   // With records of its own: the game it is kept from may be edited by hand and attached again.
   const snap = cloneState(st, true);
-  const start = before !== undefined && before.steps <= FLOW_START_STEPS && identical(before.e, st.e) && identical(before.used, st.used) && identical(before.usedGame, st.usedGame) ? { current: before.current, turn: before.turn } : undefined;
+  const start = before !== undefined && before.steps <= FLOW_START_STEPS && identical(before.e, st.e) ? { current: before.current, turn: before.turn } : undefined;
   byPlayers.set(keyOf(players), { st: snap, plan: copyPlan(snap, entityNumbers(prog.pack)), start });
 }
 

@@ -352,6 +352,79 @@ describe('every way a drive from the flow’s start ends, at the first decision 
   });
 });
 
+describe('a first decision the flow reaches in a trigger, after turns it reads the current player in', () => {
+  // The flow reads `current` before any turn (run again, it must see the one from before the
+  // flow, not the first decision's), and its first decision is a `choose` in a trigger.
+  const choosy = compileOk(
+    `kinds:
+  player:
+    state:
+      pts: number
+  game:
+    state:
+      n: number
+rules: |
+  event poked(p: player)
+  on poked(p) {
+    choose y in [1, 2, 3] by p "poke" {
+      p.pts += y
+      if y == 3 { game.n += 1 }
+    }
+  }
+  action add(x: number in 1..3) "Add {x}" {
+    me.pts += x
+    emit poked(me)
+  }
+  flow {
+    if current == none {
+      for p in players {
+        turn p { }
+      }
+    }
+    loop max 5 {
+      for p in players {
+        turn p {
+          emit poked(p)
+          offer p: add
+        }
+      }
+      if game.n > 3 { break }
+    }
+  }
+`,
+    { min: 1, max: 5 },
+  );
+
+  it('plays as stepping and as the drive begun at it: state, picks, ends, steps, `stopBefore` asked as often; not exact, stopped where stepping stops', () => {
+    for (const engine of engines) {
+      for (let n = 1; n <= 3; n++) {
+        for (const seed of [1, 2]) {
+          for (const cap of [0, 1, 5, 600]) {
+            for (const asked of [false, true]) {
+              const where = `${engine} ${n}p seed ${seed} cap ${cap} asked ${asked}`;
+              const game = () => newGame(choosy, { players: n, seed, engine });
+              game();
+              const [a, b, c, d] = [game(), game(), attach(choosy, game(), engine), game()];
+              expect(flowStartOf(b), where).toBeDefined();
+              const [pa, pb, pc] = [picker(seed, () => a, cap), picker(seed, () => b, cap), picker(seed, () => c, cap)];
+              const [sa, sb, sc] = [stepsSeen(), stepsSeen(), stepsSeen()];
+              const endA = stepped(a, pa.pick, asked, sa.stopBefore);
+              expect(playDriven(b, pb.pick, { asked, stopBefore: sb.stopBefore }), where).toEqual(endA);
+              expect(playDriven(c, pc.pick, { asked, stopBefore: sc.stopBefore }), where).toEqual(endA);
+              expect(pb.asked, where).toEqual(pa.asked);
+              expect(json(b), where).toBe(json(a));
+              expect(sb.steps, where).toEqual(sc.steps);
+              expect(sb.steps.length, where).toBe(sa.steps.length);
+              expect(playDriven(d, picker(seed, () => d, cap).pick, { asked, exact: false }), where).toEqual(endA);
+              expect(cap === 0 ? json(d) : framesCounted(d), where).toBe(cap === 0 ? json(a) : framesCounted(a));
+            }
+          }
+        }
+      }
+    }
+  });
+});
+
 describe('the steps a choice driven from the flow’s start counts', () => {
   it('its making and the rules up to the next prompt: refused past the budget at the same pick as stepping', () => {
     // Each pick spins `base + k` empty rounds: past some k, the first choice runs past its budget.
@@ -448,6 +521,49 @@ rules: |
     }
     // Past the budget for some numbers of players, within it for others.
     expect([...outcomes].sort()).toEqual(['listed', 'thrown']);
+  });
+});
+
+describe('a first decision whose listing runs past the budget', () => {
+  // 100,000 values, each checked against a list of 40: past the step budget of a listing.
+  const big = compileOk(`kinds:
+  game:
+    state:
+      xs: list<number>
+rules: |
+  setup {
+    game.xs = 1..40
+  }
+  action pick(k: number in 1..100000) "Pick {k}" {
+    require all(game.xs, it > 0) else "no"
+  }
+  flow {
+    for p in players {
+      turn p { offer p: pick }
+    }
+  }
+`);
+
+  it('throws as stepping throws it, `stopBefore` asked there once, the game left as stepping leaves it', () => {
+    for (const engine of engines) {
+      newGame(big, { players: 2, seed: 1, engine });
+      const run = (driven: boolean) => {
+        const st = newGame(big, { players: 2, seed: 1, engine });
+        if (driven) expect(flowStartOf(st)).toBeDefined();
+        let asked = 0;
+        const stopBefore = () => (asked++, false);
+        try {
+          return { end: driven ? playDriven(st, () => 0, { stopBefore }) : stepped(st, () => 0, false, stopBefore), asked, st: json(st) };
+        } catch (e) {
+          if (!(e instanceof Refusal)) throw e;
+          return { thrown: `${e.message} (${e.budget})`, asked, st: json(st) };
+        }
+      };
+      const a = run(false);
+      expect(a.thrown, engine).toBeDefined();
+      expect(a.asked, engine).toBe(1);
+      expect(run(true), engine).toEqual(a);
+    }
   });
 });
 
