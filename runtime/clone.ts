@@ -37,7 +37,7 @@ function inOrder(st: object): boolean {
   return true;
 }
 
-type StateLike = { log: unknown[]; choices: string[]; e: Record<string, Record<string, Value>>; prompt: Prompt | null; used: Record<string, number>; usedGame: Record<string, number> };
+type StateLike = { log: unknown[]; choices: string[]; e: Record<string, Record<string, Value>>; prompt: Prompt | null };
 
 /**
  * A game state copied for the next choice (`ownRecords`: with its own copy of every record, written
@@ -78,7 +78,7 @@ export function cloneState<T extends StateLike>(st: T, ownRecords = false, plan?
 /**
  * A new game copied from kept setup `st` (`plan`), in `into`'s objects when it is given
  * (`cloneState`). The kept state was made by the runtime and is never changed: its fields hold what
- * `GameState` says and its prompt and tables of counts have the keys the plan found, so only its
+ * `GameState` says, its prompt the fields the plan found and its tables of counts none, so only its
  * lists, tables and prompt are copied, each as it is known to be, not every field through
  * `cloneJson` (a quarter of what a small game's new game cost).
  */
@@ -96,8 +96,9 @@ function copiedSetup<T extends StateLike>(st: T, plan: CopyPlan, into: T | undef
     e: plannedTable(s.e, plan, records, into?.e, inPlace),
     current: s.current,
     turn: s.turn,
-    used: countsCopy(s.used, plan.used),
-    usedGame: countsCopy(s.usedGame, plan.usedGame),
+    // Empty in every kept setup: a use is counted only when a choice is made, and none is yet.
+    used: newRecord() as Record<string, number>,
+    usedGame: newRecord() as Record<string, number>,
     prompt: plan.promptInOrder ? promptCopy(s.prompt!) : copiedPrompt(s.prompt),
     over: s.over,
     choices: s.choices.slice(),
@@ -140,13 +141,6 @@ export function copiedCounts(t: Record<string, Value>): Record<string, Value> {
   const out = newRecord();
   const keys = Object.keys(t);
   for (let i = 0; i < keys.length; i++) out[keys[i]] = cloneJson(t[keys[i]]);
-  return out;
-}
-
-/** A copy of kept table of counts `t`, whose keys are `keys`. */
-function countsCopy(t: Record<string, number>, keys: string[]): Record<string, number> {
-  const out = newRecord() as Record<string, number>;
-  for (let i = 0; i < keys.length; i++) out[keys[i]] = t[keys[i]];
   return out;
 }
 
@@ -195,9 +189,6 @@ export interface CopyPlan {
   inOrder: boolean;
   /** Whether its prompt has the fields of one the runtime makes, in their order (`promptCopy`). */
   promptInOrder: boolean;
-  /** The keys of its tables of counts (`GameState.used`, `usedGame`). */
-  used: string[];
-  usedGame: string[];
   /** The copies made so far by `fields`, until `copier` is made. */
   copies: number;
   /** The table's copier made as code (`codegen/copier.ts`), once it has been copied `COPIES_BEFORE_CODE` times; null where making code is forbidden. */
@@ -221,7 +212,7 @@ export function copyPlan(st: StateLike, numbers: EntityNumbers): CopyPlan {
   });
   const keys = st.prompt === null ? [] : Object.keys(st.prompt);
   const promptInOrder = keys.length === PROMPT_FIELDS.length && keys.every((k, i) => k === PROMPT_FIELDS[i]);
-  return { ids, numbers, nums: ids.map((id) => numbers.of.get(id) ?? -1), fields, inOrder: inOrder(st), promptInOrder, used: Object.keys(st.used), usedGame: Object.keys(st.usedGame), copies: 0, copier: undefined };
+  return { ids, numbers, nums: ids.map((id) => numbers.of.get(id) ?? -1), fields, inOrder: inOrder(st), promptInOrder, copies: 0, copier: undefined };
 }
 
 /**

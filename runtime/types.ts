@@ -139,7 +139,8 @@ export interface NewGameOptions {
   engine?: 'generated' | 'interpreter';
   /**
    * A game of the same pack and players no longer wanted (one a playout played to its end), whose
-   * objects the new game may take (its entity table), so it must not be read or played after. They
+   * objects the new game may take (its entity table, and its records, each field given the setup's
+   * value again), so neither it nor a record read from it may be read or played after. They
    * are taken only when that game was itself made from the kept setup the new one is made from (a
    * setup that draws nothing is run once and copied for every game) and changed by the rules alone.
    */

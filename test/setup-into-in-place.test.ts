@@ -1,7 +1,7 @@
 /**
  * A new game made in a game no longer wanted (`NewGameOptions.into`) whose records are all its
  * own takes them as they are, each field given its kept setup's value again in place, where they
- * used to be replaced by copies (`ownRecordsOf` in clone.ts). Its games are byte for byte the ones
+ * used to be replaced by copies (`ownsEveryRecord` in clone.ts). Its games are byte for byte the ones
  * their setup run anew makes, choice after choice, stepped or driven, on both engines, past the
  * copies made before the kept table's copier is made as code, on every test and content pack. A
  * game whose records are not all its own for sure (copied by a choice, or edited by hand and
