@@ -325,12 +325,11 @@ export function shareHolders(st: GameState, next: GameState): void {
  * copies each before writing it, and a new game takes none of them, `ownsEveryRecord`).
  */
 export function forgetHolders(st: GameState): void {
-  const m = metaIfAny(st);
-  if (m) {
-    m.kept = undefined;
-    m.byNumber = undefined;
-    m.owned = null;
-  }
+  // A state loaded from JSON or spread by hand has no meta yet: it gets one, owning no record either.
+  const m = metaOf(st);
+  m.kept = undefined;
+  m.byNumber = undefined;
+  m.owned = null;
 }
 
 function keptIn(st: GameState): Kept {

@@ -28,9 +28,10 @@ export { playDriven, type DrivenEnd, type Picker } from './drivenPlayout.ts';
 
 /**
  * A state loaded from JSON made ready to play with `pack`, by the engine given (else the default).
- * A state whose entity table was edited by hand (a record replaced or written outside the rules) must
+ * A state edited by hand (a record replaced or written outside the rules, or any other field) must
  * be attached again before it is played on: the generated code reads records by entity number from
- * an array kept in step only with the runtime's own writes (`recordsByNumber`), which this drops.
+ * an array kept in step only with the runtime's own writes (`recordsByNumber`), which this drops,
+ * and a new game still taken for its kept setup's copy may be put back or run again from it.
  */
 export function attach(pack: CompiledPack, state: GameState, engine?: EngineName): GameState {
   forgetHolders(state);
@@ -602,8 +603,13 @@ export function playoutApplyListed(state: GameState, k: number, into: DrivenList
  * (`counted`), which the flow's before its first decision are not.
  */
 export function flowStartOf(state: GameState): FlowStart | undefined {
-  const start = metaIfAny(state)?.setup?.start;
-  return start === undefined || programFor(state).warming !== undefined ? undefined : start;
+  const setup = metaIfAny(state)?.setup;
+  const start = setup?.start;
+  if (start === undefined || programFor(state).warming !== undefined) return undefined;
+  // The flow run again sets the current player and the turn: a state whose own were edited by hand
+  // (and not attached again, as it should be) keeps the edit by being stepped.
+  const kept = setup!.st as GameState;
+  return state.turn === kept.turn && state.current === kept.current ? start : undefined;
 }
 
 /**

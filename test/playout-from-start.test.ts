@@ -602,6 +602,19 @@ describe('a new game is driven from its flow’s start only while it is its kept
     }
   });
 
+  it('not where its turn or current player was edited by hand and not attached: the edit played on, as stepping plays it', () => {
+    for (const engine of engines) {
+      newGame(tictactoe, { players: 2, seed: 1, engine });
+      for (const edit of [(st: GameState) => (st.turn = 40), (st: GameState) => (st.current = 'p2')]) {
+        const [a, b] = [newGame(tictactoe, { players: 2, seed: 5, engine }), newGame(tictactoe, { players: 2, seed: 5, engine })];
+        edit(a);
+        edit(b);
+        expect(flowStartOf(b)).toBeUndefined();
+        expect(drivenAsStepped(b, a, 5)).toBe(false);
+      }
+    }
+  });
+
   it('made with the log kept or not', () => {
     for (const engine of engines) {
       for (const log of [true, false]) {

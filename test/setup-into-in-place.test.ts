@@ -150,6 +150,20 @@ describe('a new game in the records of a game no longer wanted', () => {
       playedInPlace(st, 8, 'given');
       expect(JSON.stringify(other)).toBe(otherBefore);
     });
+
+    it(`${engine}: a game loaded from JSON or spread by hand, given another's record and attached, copies it before writing it`, () => {
+      const pack = packAt('test/packs/tictactoe');
+      const other = newGame(pack, { players: 2, seed: 7, engine });
+      const otherBefore = JSON.stringify(other);
+      const loaded = JSON.parse(JSON.stringify(newGame(pack, { players: 2, seed: 8, engine }))) as GameState;
+      for (const id of Object.keys(loaded.e)) loaded.e[id] = other.e[id];
+      playedInPlace(attach(pack, loaded, engine), 8, 'loaded');
+      expect(JSON.stringify(other)).toBe(otherBefore);
+      // A spread shares the lists of choices and lines with its source too: only its records are the runtime's to keep apart.
+      const recordsBefore = JSON.stringify(other.e);
+      playedInPlace(attach(pack, { ...other, e: { ...other.e }, choices: [], log: [] }, engine), 9, 'spread');
+      expect(JSON.stringify(other.e)).toBe(recordsBefore);
+    });
   }
 
   it('a game made in the records of one no longer wanted takes them once: the next game given it makes its own', () => {
