@@ -997,7 +997,7 @@ function link(pack: CompiledPack, generated?: Generated, seen?: (l: ReturnType<t
  * `let`s before it too: a check that reads only the first k can refuse every choice that starts
  * with the same k values.
  */
-function paramsNeeded(checks: Check[], params: number): number[] {
+export function paramsNeeded(checks: Check[], params: number): number[] {
   const letNeeds = new Map<number, number>();
   const read = (x: unknown): number => {
     if (Array.isArray(x)) return x.reduce((m: number, y) => Math.max(m, read(y)), 0);
