@@ -362,11 +362,15 @@ let frozenHolders: Map<string, string[]> | null = null;
 /** Whether the state is frozen now; its holders' map is made at the first card asked (most listings ask none). */
 let frozen = false;
 
-export function withFrozenState<T>(run: () => T): T {
-  if (frozen) return run();
+/**
+ * `run(x, y, z, w)` with the state frozen. The arguments are passed through, so that a caller
+ * listing at every prompt gives a function made once rather than a closure made per call.
+ */
+export function withFrozenState<T, X = undefined, Y = undefined, Z = undefined, W = undefined>(run: (x: X, y: Y, z: Z, w: W) => T, x?: X, y?: Y, z?: Z, w?: W): T {
+  if (frozen) return run(x as X, y as Y, z as Z, w as W);
   frozen = true;
   try {
-    return run();
+    return run(x as X, y as Y, z as Z, w as W);
   } finally {
     frozen = false;
     frozenHolders = null;

@@ -3,7 +3,7 @@ import type { CompiledPack, Expr } from './compiled.ts';
 import { freshBudget, MAX_COMBINATIONS, spend, stepsMark, stepsSince, stepsTaken, withStepBudget } from './budget.ts';
 import { ctxFor, emptied, locals, newFrame, readied, resume, runBlock, watching } from './engine.ts';
 import { forgetHolders, holdersOf, shareHolders, withFrozenState } from './holders.ts';
-import { linkExpression, programOf, warmed, type EngineName } from './link.ts';
+import { linkExpression, paramsNeeded, programOf, warmed, type EngineName } from './link.ts';
 import { logKept, logLine, withoutLog } from './log.ts';
 import { playerId } from './players.ts';
 import { FINISH, SUSPEND, type ActionCode, type BlockCode, type Program, type RunCtx, type Signal } from './program.ts';
@@ -199,7 +199,7 @@ const NO_ACTIONS: readonly ActionCode[] = [];
 function actionChoices(prog: Program, state: GameState, a: ActionCode, actor: string, asked: string, labels: boolean, l: Listing, shared: ListingChecks, keep: boolean): void {
   const c = actionCtx(prog, state, a, actor, NO_ARGS);
   // An action of one parameter that keeps no answers and takes none has its values found in one call.
-  const values = oneCall && !keep && a.params.length === 1 && shared.none() ? valuesOpen(a, c, state, actor) : null;
+  const values = oneCall && !keep && a.params.length === 1 && shared.none() ? valuesOpen(a, c, state, actor, null, false) : null;
   const found = values === null ? combinations(a, c, actor, shared, keep) : null;
   // Spent, its parameters' domains were still asked: they count against the budget as they did.
   if (found !== null && limitReason(a, state, actor) !== null) return;
@@ -666,7 +666,7 @@ function listedInto(state: GameState, prog: Program, asked: boolean, into: Drive
   if (a !== null) {
     // What `actionChoices` does for the one action listed, keeping nothing for another.
     const c = listingCtx(prog, state, o!, p.player);
-    into.values = withFrozenState(() => valuesOpen(a, c, state, p.player));
+    into.values = withFrozenState(offeredValues, o!, c, state, p.player);
     into.a = a;
     into.player = p.player;
     n = into.values.length;
@@ -888,7 +888,14 @@ function offerFound(prog: Program, state: GameState, names: readonly string[]): 
     if (companions.length) always = false;
     for (const a of companions) if (!out.includes(a) && holdersOf(prog, state, a.card!).includes(p.player)) out.push(a);
   }
-  const o: Offer = { names, prog, actions: out, one: out.length === 1 && out[0].params.length === 1 && out[0].card === undefined ? out[0] : null, ctx: null };
+  const one = out.length === 1 && out[0].params.length === 1 && out[0].card === undefined ? out[0] : null;
+  // A warming program counts the runs of each part, the domain's and the checks' too: asked each time.
+  const settledProg = prog.warming === undefined;
+  const written = one !== null && settledProg ? one.lowered.domain : undefined;
+  const domain = written !== undefined && written.op === 'const' && Array.isArray(written.value) ? (written.value as Value[]) : null;
+  const needs = one !== null && settledProg ? paramsNeeded(one.lowered.checks, 1) : null;
+  const unbound = needs !== null && (needs.length === 0 || needs[0] > 0);
+  const o: Offer = { names, prog, actions: out, one, domain, unbound, ctx: null };
   if (always) offeredAlways.set(names, (lastOffer = o));
   return o;
 }
@@ -904,6 +911,10 @@ interface Offer {
   prog: Program;
   actions: readonly ActionCode[];
   one: ActionCode | null;
+  /** `one`'s domain when written out (an `op: 'const'` list), found at every listing as this very list; else null. */
+  domain: Value[] | null;
+  /** Whether `one` has no leading check or its first reads the parameter: checked with none bound, they then hold, running nothing (`holdsWith`). */
+  unbound: boolean;
   ctx: RunCtx | null;
 }
 
@@ -1051,22 +1062,30 @@ const NO_SLOTS: readonly number[] = [];
 /**
  * `combinations` of an action of one parameter that keeps no answers and takes none (`singles`
  * then runs every check of every candidate), as the values that pass: found by its `candidates`,
- * in one call.
+ * in one call. `domain`: its parameter's domain when written out, the list it gives at every
+ * listing, else null (asked); `unbound`: its leading checks hold with no parameter bound, running
+ * nothing (none, or the first reads the parameter), else asked. `candidates` makes the locals ready
+ * for each value itself: the locals are emptied (`withArgs`) only for what is asked before it.
  */
-function valuesOf(a: ActionCode, c: RunCtx): Value[] {
+function valuesOf(a: ActionCode, c: RunCtx, domain: Value[] | null, unbound: boolean): Value[] {
   const found: Value[] = [];
-  if (a.holdsWith(withArgs(c, NO_ARGS), 0, 0, 0) >= 0) return found;
-  const domain = a.params[0].domain(withArgs(c, NO_ARGS)) as Value[];
-  spend(domain.length);
-  if (domain.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where, 'choices');
-  a.candidates(c, domain, found);
+  if (!unbound && a.holdsWith(withArgs(c, NO_ARGS), 0, 0, 0) >= 0) return found;
+  const d = domain ?? (a.params[0].domain(withArgs(c, NO_ARGS)) as Value[]);
+  spend(d.length);
+  if (d.length > MAX_COMBINATIONS) throw new Refusal(`the parameters of ${a.name} make more than ${MAX_COMBINATIONS.toLocaleString('en')} combinations (the choices budget)`, a.origin.where, 'choices');
+  a.candidates(c, d, found);
   return found;
 }
 
 /** `valuesOf`, or none when `actor`'s uses of `a` are spent (its domain still asked, counted as it was). */
-function valuesOpen(a: ActionCode, c: RunCtx, state: GameState, actor: string): Value[] {
-  const values = valuesOf(a, c);
-  return limitReason(a, state, actor) === null ? values : NO_ARGS;
+function valuesOpen(a: ActionCode, c: RunCtx, state: GameState, actor: string, domain: Value[] | null, unbound: boolean): Value[] {
+  const values = valuesOf(a, c, domain, unbound);
+  return a.limit === undefined || limitReason(a, state, actor) === null ? values : NO_ARGS;
+}
+
+/** `valuesOpen` of offer `o`'s one action, with what `offerFound` found of it once. */
+function offeredValues(o: Offer, c: RunCtx, state: GameState, actor: string): Value[] {
+  return valuesOpen(o.one!, c, state, actor, o.domain, o.unbound);
 }
 
 /** Off only inside `listingSteps`: every listing finds such an action's values by `valuesOf`. */
