@@ -7,18 +7,10 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compile, type CompiledPack } from '../compiler/index.ts';
-import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { apply, applyInPlace, legalChoices, newGame, type GameState } from '../runtime/index.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
 import { budgetGame, compileOk } from './helpers/inlinePack.ts';
-
-function packIn(dir: string): CompiledPack {
-  const files = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
-  const { pack } = compile(files, { dependencies: dependenciesOf(dir, files) });
-  if (!pack) throw new Error(`${dir} does not compile`);
-  return pack;
-}
+import { packIn } from './helpers/packFolder.ts';
 
 const dirs = [...readdirSync('content').map((d) => join('content', d)), ...readdirSync('test/packs').map((d) => join('test/packs', d))];
 

@@ -6,23 +6,16 @@
  * every statement the watcher sees, the same refusals named by the same lines.
  */
 import { describe, expect, it } from 'vitest';
-import { compile, type CompiledPack } from '../compiler/index.ts';
-import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+import type { CompiledPack } from '../compiler/index.ts';
 import { stepsTaken } from '../runtime/budget.ts';
 import { watchStatements } from '../runtime/engine.ts';
 import { generatedSource, programOf } from '../runtime/link.ts';
 import { apply, legalChoices, newGame, playDriven, playoutChoices, type EngineName, type GameState } from '../runtime/index.ts';
 import { compileOk } from './helpers/inlinePack.ts';
 import { picker } from './helpers/seededGame.ts';
+import { packIn } from './helpers/packFolder.ts';
 
 const ENGINES: EngineName[] = ['generated', 'interpreter'];
-
-function packIn(dir: string): CompiledPack {
-  const files = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
-  const { pack } = compile(files, { dependencies: dependenciesOf(dir, files) });
-  if (!pack) throw new Error(`${dir} does not compile`);
-  return pack;
-}
 
 /**
  * Packs whose flows are loops of turns and offers: two small boards, three rounds of turns, loops

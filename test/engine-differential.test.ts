@@ -8,24 +8,17 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compile, type CompiledPack } from '../compiler/index.ts';
-import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+import type { CompiledPack } from '../compiler/index.ts';
 import { apply, cardHolders, legalChoices, newGame, standings, viewFor, withEngine, type EngineName, type GameState } from '../runtime/index.ts';
 import { estimates } from '../runtime/estimate.ts';
 import { generatedFunctions, programOf } from '../runtime/link.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
 import { checkRuntimeModel } from '../scripts/runtimeModel.ts';
 import { budgetGame as game, compileOk } from './helpers/inlinePack.ts';
+import { packIn } from './helpers/packFolder.ts';
 
 const ENGINES: EngineName[] = ['generated', 'interpreter'];
 const STEPS = Number(process.env.DIFFERENTIAL_STEPS ?? 120);
-
-function packIn(dir: string): CompiledPack {
-  const files = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
-  const { pack } = compile(files, { dependencies: dependenciesOf(dir, files) });
-  if (!pack) throw new Error(`${dir} does not compile`);
-  return pack;
-}
 
 /** What a step shows of a game: its state, its legal choices, a refused choice's answer, its holders. */
 function steps(pack: CompiledPack, engine: EngineName, players: number, seed: number): string[] {

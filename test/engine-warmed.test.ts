@@ -7,19 +7,12 @@
  * edge of the budget too.
  */
 import { describe, expect, it } from 'vitest';
-import { compile, type CompiledPack } from '../compiler/index.ts';
-import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+import type { CompiledPack } from '../compiler/index.ts';
 import { apply, legalChoices, newGame, withEngine, type EngineName, type GameState } from '../runtime/index.ts';
 import { generatedFunctions, programOf } from '../runtime/link.ts';
 import { playGame, type GameSummary } from '../simulate/playout.ts';
 import { compileOk } from './helpers/inlinePack.ts';
-
-function packIn(dir: string): CompiledPack {
-  const files = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
-  const { pack } = compile(files, { dependencies: dependenciesOf(dir, files) });
-  if (!pack) throw new Error(`${dir} does not compile`);
-  return pack;
-}
+import { packIn } from './helpers/packFolder.ts';
 
 /** A simulation's games from seed 1 on a fresh pack, until it has warmed and `after` more. */
 function warmedGames(pack: CompiledPack, players: number, after: number): GameSummary[] {

@@ -9,21 +9,14 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compile, type CompiledPack } from '../compiler/index.ts';
-import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+import type { CompiledPack } from '../compiler/index.ts';
 import { MAX_COMBINATIONS } from '../runtime/budget.ts';
 import { listingSteps, newGame, playoutApply, playoutChoices, type EngineName, type GameState } from '../runtime/index.ts';
 import { programOf } from '../runtime/link.ts';
 import { Refusal } from '../runtime/refusal.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
 import { budgetGame, compileOk } from './helpers/inlinePack.ts';
-
-function packIn(dir: string): CompiledPack {
-  const files = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
-  const { pack } = compile(files, { dependencies: dependenciesOf(dir, files) });
-  if (!pack) throw new Error(`${dir} does not compile`);
-  return pack;
-}
+import { packIn } from './helpers/packFolder.ts';
 
 /** A listing's choices and steps, or its refusal's reason. */
 function listing(st: GameState, oneCall: boolean, blind: boolean): ReturnType<typeof listingSteps> | string {

@@ -10,21 +10,13 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compile, type CompiledPack } from '../compiler/index.ts';
-import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { drivenListing, drivenListingOf, listingSteps, newGame, playoutApply, playoutChoices, type EngineName, type GameState } from '../runtime/index.ts';
 import { withStepBudget } from '../runtime/budget.ts';
 import type { ActionCode, ExprFn } from '../runtime/program.ts';
 import { Refusal } from '../runtime/refusal.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
 import { programFor } from '../runtime/stateProgram.ts';
-
-function packIn(dir: string): CompiledPack {
-  const files = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
-  const { pack } = compile(files, { dependencies: dependenciesOf(dir, files) });
-  if (!pack) throw new Error(`${dir} does not compile`);
-  return pack;
-}
+import { packIn } from './helpers/packFolder.ts';
 
 const engines: EngineName[] = ['interpreter', 'generated'];
 

@@ -10,8 +10,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compile, type CompiledPack } from '../compiler/index.ts';
-import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
 import { newGame, playoutApply, playoutChoices, type EngineName, type GameState, type Value } from '../runtime/index.ts';
 import { stepsTaken, withStepBudget } from '../runtime/budget.ts';
 import { ctxFor, emptied } from '../runtime/engine.ts';
@@ -21,13 +19,7 @@ import type { ActionCode, Program } from '../runtime/program.ts';
 import { Refusal } from '../runtime/refusal.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
 import { budgetGame, compileOk } from './helpers/inlinePack.ts';
-
-function packIn(dir: string): CompiledPack {
-  const files = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
-  const { pack } = compile(files, { dependencies: dependenciesOf(dir, files) });
-  if (!pack) throw new Error(`${dir} does not compile`);
-  return pack;
-}
+import { packIn } from './helpers/packFolder.ts';
 
 /** What one way of finding the candidates gives: the values, or the refusal, and the steps it took. */
 interface Found {

@@ -9,8 +9,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compile, type CompiledPack } from '../compiler/index.ts';
-import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+import type { CompiledPack } from '../compiler/index.ts';
 import { STEP_BUDGET } from '../runtime/budget.ts';
 import { playByAgents, type AgentKind } from '../runtime/agents/index.ts';
 import { apply, drivable, legalChoices, newGame, playDriven, playoutApply, playoutChoices, type DrivenEnd, type EngineName, type GameState } from '../runtime/index.ts';
@@ -18,13 +17,7 @@ import { Refusal } from '../runtime/refusal.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
 import { metaOf } from '../runtime/stateMeta.ts';
 import { budgetGame, compileOk } from './helpers/inlinePack.ts';
-
-function packIn(dir: string): CompiledPack {
-  const files = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
-  const { pack } = compile(files, { dependencies: dependenciesOf(dir, files) });
-  if (!pack) throw new Error(`${dir} does not compile`);
-  return pack;
-}
+import { packIn } from './helpers/packFolder.ts';
 
 /** Seeded random picks, `cap` of them at most (then it stops), each asked with the number listed and the player. */
 function picker(seed: number, cap = Infinity): { pick: (n: number, player: string) => number; asked: Array<[number, string]> } {

@@ -10,21 +10,14 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compile, type CompiledPack } from '../compiler/index.ts';
-import { dependenciesOf, readPackFolder } from '../compiler/packFolder.ts';
+import type { CompiledPack } from '../compiler/index.ts';
 import { STEP_BUDGET, stepsTaken } from '../runtime/budget.ts';
 import { attach, flowStartOf, legalChoices, listingSteps, newGame, playDriven, playoutApply, playoutChoices, type DrivenEnd, type EngineName, type GameState } from '../runtime/index.ts';
 import { withoutLog } from '../runtime/log.ts';
 import { Refusal } from '../runtime/refusal.ts';
 import { nextRandom, seedState } from '../runtime/rng.ts';
 import { compileOk } from './helpers/inlinePack.ts';
-
-function packIn(dir: string): CompiledPack {
-  const files = readPackFolder(dir).filter((f) => !f.path.startsWith('scenarios/'));
-  const { pack } = compile(files, { dependencies: dependenciesOf(dir, files) });
-  if (!pack) throw new Error(`${dir} does not compile`);
-  return pack;
-}
+import { packIn } from './helpers/packFolder.ts';
 
 const engines: EngineName[] = ['interpreter', 'generated'];
 
