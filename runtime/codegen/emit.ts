@@ -366,8 +366,14 @@ export class Unit {
       }
     }
     // Nothing but the interpreter's closures sets the context's `it` (and puts it back), and nothing sets its `value`:
-    // with none among the checks, they are made none once, not for each candidate.
-    if (f.closures === closures) return this.add(f, `${guard}if (d.length !== 0) {c.it = null; c.value = null;}for (let j = 0; j < d.length; j++) {${ready}${body}out.push(d[j]);}`, 'c, d, out');
+    // with none among the checks, they are made none once, not for each candidate. Nor are the locals made ready where
+    // the checks read none: their code names a local only as `E[…]` (`Fn.local`; a parameter walked along its domain
+    // is read by the loop's index instead), and only those closures read the context's otherwise. The listing's context
+    // is its own (`listingCtx`), whose locals nothing reads after the candidates but what empties them first (`withArgs`).
+    if (f.closures === closures) {
+      if (!body.includes('E[')) ready = '';
+      return this.add(f, `${guard}if (d.length !== 0) {c.it = null; c.value = null;}for (let j = 0; j < d.length; j++) {${ready}${body}out.push(d[j]);}`, 'c, d, out');
+    }
     return this.add(f, `${guard}for (let j = 0; j < d.length; j++) {${ready}c.it = null;c.value = null;${body}out.push(d[j]);}`, 'c, d, out');
   }
 
