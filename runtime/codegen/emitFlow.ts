@@ -248,9 +248,14 @@ class FlowSource {
         const xs = this.name('l');
         const i = this.name('i');
         const slot = whole(s.slot);
-        const loop = `{ items: ${xs}, index: ${i} + 1, slot: ${slot} }`;
+        // The state's players are never changed in place (a game's are set when it is made, a state's list replaced
+        // whole if ever), so a loop over them holds the state's list, which stays the list it began with, and copies
+        // it only into the frame a suspension leaves, where a copy of it is kept; a loop runs whole far more often.
+        const held = s.source.op === 'players';
+        const loop = `{ items: ${held ? `${xs}.slice()` : xs}, index: ${i} + 1, slot: ${slot} }`;
         const body = (b: string) => `H.spend();${ctx}.env[${slot}] = ${xs}[${i}];${this.block(s.body, ctx, b)}`;
-        return `{const ${xs} = (${this.call(s.source, ctx)} ?? []).slice();${this.eachRound(`let ${i} = 0; ${i} < ${xs}.length; ${i}++`, body, s.body, loop, ctx, sig)}}`;
+        const list = `(${this.call(s.source, ctx)} ?? [])`;
+        return `{const ${xs} = ${held ? list : `${list}.slice()`};${this.eachRound(`let ${i} = 0; ${i} < ${xs}.length; ${i}++`, body, s.body, loop, ctx, sig)}}`;
       }
       case 'repeat': {
         const max = this.name('n');
