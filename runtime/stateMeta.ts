@@ -138,12 +138,6 @@ class MetaSlot extends Stamped {
   static of(st: object): StateMeta | undefined {
     return #meta in st ? (st as MetaSlot).#meta : undefined;
   }
-
-  /** Sets the meta of `st`, stamping the field when it has none yet. */
-  static put(st: object, m: StateMeta): void {
-    if (#meta in st) (st as MetaSlot).#meta = m;
-    else new MetaSlot(st, m);
-  }
 }
 
 /** States that cannot take a property (frozen by their owner) keep theirs here. */
@@ -152,19 +146,30 @@ const sealed = new WeakMap<object, StateMeta>();
 export function metaOf(st: object): StateMeta {
   const m = MetaSlot.of(st);
   if (m !== undefined) return m;
-  return newMeta(st, undefined, undefined, undefined, undefined);
-}
-
-/** The state's meta, made anew with these fields (a state just copied). */
-export function newMeta(st: object, prog: Program | undefined, owned: Set<object> | null | undefined, ids: string[] | undefined, table: object | undefined): StateMeta {
-  const m: StateMeta = { prog, owned, replaced: undefined, written: undefined, ids, table, byNumber: undefined, listed: undefined, kept: undefined, setup: undefined };
-  if (Object.isExtensible(st)) MetaSlot.put(st, m);
+  const made = metaWith(undefined, undefined, undefined, undefined);
+  if (Object.isExtensible(st)) new MetaSlot(st, made);
   else {
     const old = sealed.get(st);
     if (old) return old;
-    sealed.set(st, m);
+    sealed.set(st, made);
   }
+  return made;
+}
+
+/**
+ * The meta of `st`, a state the runtime has just made (`clone.ts`), made with these fields. Such a
+ * state is a literal of its own, extensible and with no meta yet, so neither is asked: asking
+ * whether an object is extensible is a call into V8's runtime, and one copy of a state per choice,
+ * or per game of a small pack, made each pay it.
+ */
+export function newMeta(st: object, prog: Program | undefined, owned: Set<object> | null | undefined, ids: string[] | undefined, table: object | undefined): StateMeta {
+  const m = metaWith(prog, owned, ids, table);
+  new MetaSlot(st, m);
   return m;
+}
+
+function metaWith(prog: Program | undefined, owned: Set<object> | null | undefined, ids: string[] | undefined, table: object | undefined): StateMeta {
+  return { prog, owned, replaced: undefined, written: undefined, ids, table, byNumber: undefined, listed: undefined, kept: undefined, setup: undefined };
 }
 
 /** The state's meta if it has one. */
