@@ -672,7 +672,9 @@ function listedInto(state: GameState, prog: Program, asked: boolean, into: Drive
     n = into.values.length;
   } else {
     into.a = null;
-    const l = withFrozenState(() => listChoices(state, false, true, asked));
+    // Its arguments passed through, not a closure's: a closure here made every call allocate a
+    // context for the variables it reads, the one-action listings too.
+    const l = withFrozenState(listChoices, state, false, true, asked);
     metaOf(state).listed = l;
     n = listedCount(l);
   }
@@ -683,7 +685,9 @@ function listedInto(state: GameState, prog: Program, asked: boolean, into: Drive
 function listingCtx(prog: Program, state: GameState, o: Offer, player: string): RunCtx {
   const c = o.ctx;
   if (c === null) return (o.ctx = actionCtx(prog, state, o.one!, player, NO_ARGS));
-  c.st = state;
+  // Written only when another game's: the context outlives games, and a new game is young to V8's
+  // collector, so each write of it is a call of the write barrier's, at every listing.
+  if (c.st !== state) c.st = state;
   c.me = player;
   c.step = state.choices.length;
   return c;
