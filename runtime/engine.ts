@@ -1,4 +1,4 @@
-import { placed, spend } from './budget.ts';
+import { placed, step } from './budget.ts';
 import { logLine } from './log.ts';
 import { modifierCalls, triggerCalls, type Call } from './holders.ts';
 import { BREAK, FINISH, NORMAL, SUSPEND, type BlockCode, type ExprFn, type PipelineCode, type Program, type RunCtx, type Signal } from './program.ts';
@@ -142,7 +142,7 @@ export function runBlock(block: BlockCode, pc: number, c: RunCtx): Signal {
   if (pc === 0 && block.whole !== undefined) return block.whole(c);
   const stmts = block.stmts;
   for (let i = pc; i < stmts.length; i++) {
-    spend();
+    step();
     watch.statement?.(c.st);
     let sig: Signal;
     try {
@@ -163,7 +163,7 @@ export function runBlock(block: BlockCode, pc: number, c: RunCtx): Signal {
 /** `for x in items { body }`, from item `start`. */
 export function runFor(body: BlockCode, items: Value[], start: number, slot: number, c: RunCtx): Signal {
   for (let i = start; i < items.length; i++) {
-    spend();
+    step();
     c.env[slot] = items[i];
     const sig = runBlock(body, 0, c);
     if (sig === BREAK) return NORMAL;
@@ -181,7 +181,7 @@ export function runFor(body: BlockCode, items: Value[], start: number, slot: num
 /** `repeat n` and `loop max n`, from round `count`. */
 export function runRepeat(body: BlockCode, count: number, max: number, c: RunCtx): Signal {
   for (let i = count; i < max; i++) {
-    spend();
+    step();
     const sig = runBlock(body, 0, c);
     if (sig === BREAK) return NORMAL;
     if (sig === FINISH) return FINISH;
@@ -285,7 +285,7 @@ export function runPipeline(name: string, args: ExprFn[], c: RunCtx): Value {
 /** The rest of `runPipeline` once its `args` arguments are in the base's context `pc` (as generated code puts them). */
 export function pipelineWith(name: string, p: PipelineCode, pc: RunCtx, args: number, c: RunCtx): Value {
   const env = pc.env;
-  spend();
+  step();
   let v = p.base(pc);
   // A pipeline no card modifies asks for no holders.
   const calls = p.modifiers.length === 0 ? NO_CALLS : modifierCalls(c.prog, c.st, name, c.me);
