@@ -1,7 +1,7 @@
 import { BUILTINS, checkSum, positionIn } from './builtins.ts';
 import { cloneJson, recordsByNumber, sameValue, writableRecord } from './clone.ts';
 import type { ActionDef, Block, CardBinding, Check, CompiledPack, Expr, ListRef, RecordRef, Stmt } from './compiled.ts';
-import { checkCount, checkList, checkNumber, checkText, placed, rangeOf, refuse, spend, spendMany } from './budget.ts';
+import { checkCount, checkList, checkNumber, checkText, placed, rangeOf, refuse, spend, spendMany, step } from './budget.ts';
 import { emptied, exprCtx, frameOf, innerCtx, locals, pipelineWith, pushFrame, runBlock, runEmit, runFor, runPipeline, runRepeat, watch } from './engine.ts';
 import { whereCodeAllowed } from './codegen/codeAllowed.ts';
 import { generatesWhole, Unit } from './codegen/emit.ts';
@@ -193,7 +193,7 @@ function helpersFor(pack: CompiledPack) {
   const numbers = entityNumbers(pack);
   return {
     records: (st: { e: Record<string, Record<string, Value>> }) => recordsByNumber(st, numbers),
-    spend,
+    spend: step,
     spendMany,
     placed,
     watch,
