@@ -717,24 +717,35 @@ export function drivable(state: GameState): boolean {
  * `playoutApply` makes it: recorded blank, its action's body run; the signal the rule goes on with.
  */
 export function drivenPick(state: GameState, k: number, c: RunCtx, body: BlockCode | null, slot: number, listing: DrivenListing): Signal {
-  const prog = c.prog;
+  if (!pickedValue(listing, k)) return pickedListed(state, k, c, body, slot, listing);
   // Begun as `actionBegun` begins that move, with no list of arguments made: its action holds no
   // card's rule, its value goes straight into its locals, and a drive writes no log line (it runs
   // inside `playoutApplyListed`). Through `actionBegun`, a small game's driven choice took 4-5%
   // longer (the smallest game of the test packs, interleaved A/B under load).
-  if (pickedValue(listing, k)) {
-    const a = listing.a!;
-    const player = listing.player;
-    state.choices.push('');
-    state.prompt = null;
-    listing.a = null;
-    const ac = pickCtx(listing, state, prog, a.slots, player);
-    ac.env[0] = listing.values[k];
-    if (a.limit) countUse(a, state, player, true);
-    const sig = runBlock(a.drivenBody, 0, ac);
-    listing.spare = ac;
-    return sig;
-  }
+  const a = listing.a!;
+  const player = listing.player;
+  // Stored at its end, not pushed: a new game's list of choices is empty (of small integers to V8)
+  // until this first store, and V8 inlined no `push` that may change that, calling its builtin at
+  // every driven choice; a store at the end it makes in place, growing the list when full.
+  const made = state.choices;
+  made[made.length] = '';
+  state.prompt = null;
+  listing.a = null;
+  const ac = pickCtx(listing, state, c.prog, a.slots, player);
+  ac.env[0] = listing.values[k];
+  if (a.limit) countUse(a, state, player, true);
+  const sig = runBlock(a.drivenBody, 0, ac);
+  listing.spare = ac;
+  return sig;
+}
+
+/**
+ * `drivenPick` of a choice that is not its listing's action's value: read from the listing made the
+ * state's, as `playoutApply` reads it. A function of its own, so that the common pick is small enough
+ * for V8 to inline it with the listing and the picker where its prompt is asked.
+ */
+function pickedListed(state: GameState, k: number, c: RunCtx, body: BlockCode | null, slot: number, listing: DrivenListing): Signal {
+  const prog = c.prog;
   keepListing(state, listing);
   const move = pickedMove(prog, state, state.prompt!, k);
   if ('reason' in move) throw new Refusal(move.reason);
