@@ -616,7 +616,18 @@ export class Unit {
       case '==':
       case '!=': {
         // Where a side is never a list, lists' element-wise equality cannot hold: the values are equal or not.
-        if (this.scalar(e.left) || this.scalar(e.right)) return { code: s.code, val: `(${a} ${e.op === '==' ? '===' : '!=='} ${b})`, fixed: false, truth: true };
+        if (this.scalar(e.left) || this.scalar(e.right)) {
+          const js = e.op === '==' ? '===' : '!==';
+          const none = e.right.op !== 'const' && this.orNone(e.left) ? a : e.left.op !== 'const' && this.orNone(e.right) ? b : undefined;
+          if (none === undefined) return { code: s.code, val: `(${a} ${js} ${b})`, fixed: false, truth: true };
+          // A field that may be none compared with what is not a literal (a cell's mark with `me`): none is told apart
+          // by a `===` of its own, so the other sees only what the field holds besides (players' ids, V8's own copies of
+          // their texts: runtime/players.ts), which V8 compares inline by pointer; one `===` seeing none and texts alike
+          // it compares by a call of its general comparison, at each cell of a line.
+          const x = f.temp();
+          const other = none === a ? b : a;
+          return { code: `${s.code}${x} = ${none};`, val: `(${x} === null ? ${other} ${js} null : ${x} ${js} ${other})`, fixed: false, truth: true };
+        }
         const x = f.temp();
         const y = f.temp();
         const same = `((${x} = ${a}) === (${y} = ${b}) || (Array.isArray(${x}) && H.same(${x}, ${y})))`;
@@ -646,6 +657,11 @@ export class Unit {
       default:
         throw new Error(`internal: the operation ${(e as Expr).op} is not generated`);
     }
+  }
+
+  /** Whether `e` reads a field or property whose empty value is none: it gives none where nothing is set. */
+  private orNone(e: Expr): boolean {
+    return (e.op === 'field' || e.op === 'prop') && e.empty === null;
   }
 
   /**
