@@ -201,6 +201,12 @@ type Walk = Along & {
   rows: Array<{ temp: string; read: string }>;
   /** The walk the list's owner is an element of (`it.members` in a loop over `x.groups`), if it is one. */
   parent?: Walk;
+  /**
+   * The temporary holding the entity numbers of the list's elements, in order, where they are read
+   * (`Unit.numbered`) from a row of the enclosing walk's: as long as the list, and a list wherever
+   * the loop runs (its enclosing loop's round).
+   */
+  numbers?: string;
 };
 
 /** A property's column a loop's list is read from (`Unit.taken`), and the value of an owner with no list. */
@@ -821,9 +827,16 @@ export class Unit {
     f.it = outer;
     f.walks.delete(x);
     f.strings.delete(x);
-    const taken = walk === undefined ? `${source.code}${xs} = ${source.val} ?? [];` : this.taken(f, walk, source, xs, from);
+    // A walk whose body reads its elements only by their numbers (the element's own temporary not in its code, no
+    // closure given it as `it`, no column taken by the owner) goes along the row of those numbers, as long as its
+    // list: the list itself, a read and a test for none each round of the enclosing loop, is not taken.
+    const bare = walk?.numbers !== undefined && walk.columns.length === 0 && f.closures === closures && !new RegExp(`\\b${x}\\b`).test(inner);
+    const length = bare ? `${walk!.numbers}.length` : `${xs}.length`;
+    let taken: string;
+    if (walk === undefined) taken = `${source.code}${xs} = ${source.val} ?? [];`;
+    else taken = bare ? walk.rows.map((r) => `${r.temp} = ${r.read};`).join('') : this.taken(f, walk, source, xs, from);
     const each = quiet ? '' : 'H.spend(); ';
-    const count = `(${i} < ${xs}.length ? ${i} + 1 : ${i})`;
+    const count = `(${i} < ${length} ? ${i} + 1 : ${i})`;
     let spent = '';
     // A quiet body (`quiet`) is refused by nothing but the step budget and changes nothing a refusal leaves: its
     // elements' steps (a break's element counted), and those of the loops inside it, are counted, and spent at once
@@ -832,7 +845,7 @@ export class Unit {
     if (owed !== null) spent = `H.spendMany(${owed} + ${count});`;
     else if (quiet) spent = `${f.owed} += ${count}; if (${f.owed} > ${index(OWED_AT_MOST)}) {H.spendMany(${f.owed}); ${f.owed} = 0;}`;
     const start = owed === null ? '' : `${owed} = 0;`;
-    if (f.closures === closures) return `${start}${taken} for (${i} = 0; ${i} < ${xs}.length; ${i}++) {${each}${x} = ${xs}[${i}];${inner}}${spent}`;
+    if (f.closures === closures) return `${start}${taken} for (${i} = 0; ${i} < ${length}; ${i}++) {${each}${bare ? '' : `${x} = ${xs}[${i}];`}${inner}}${spent}`;
     const saved = f.temp();
     return `${start}${taken} ${saved} = c.it; for (${i} = 0; ${i} < ${xs}.length; ${i}++) {${each}${x} = ${xs}[${i}]; c.it = ${x};${inner}} c.it = ${saved};${spent}`;
   }
@@ -926,7 +939,9 @@ export class Unit {
     // A list of an element walked along a list: its numbers, for each element of the outer list, taken along that one.
     if ('list' in p) {
       const outer = p.list.map(numbers);
-      return outer.every((n) => n !== undefined) ? `${this.row(f, walk, `${this.ref(outer)}[${p.index}]`)}[${walk.index}]` : undefined;
+      if (!outer.every((n) => n !== undefined)) return undefined;
+      walk.numbers = this.row(f, walk, `${this.ref(outer)}[${p.index}]`);
+      return `${walk.numbers}[${walk.index}]`;
     }
     const outerLists = this.listColumn(p.field);
     if (outerLists === undefined) return undefined;
@@ -934,7 +949,9 @@ export class Unit {
       const each = (outerLists.get(id) ?? []).map(numbers);
       return each.every((n) => n !== undefined) ? (each as number[][]) : undefined;
     });
-    return column && `${this.row(f, walk, `${this.take(f, p, column, `# ${p.field} ${walk.field}`)}[${p.index}]`)}[${walk.index}]`;
+    if (column === undefined) return undefined;
+    walk.numbers = this.row(f, walk, `${this.take(f, p, column, `# ${p.field} ${walk.field}`)}[${p.index}]`);
+    return `${walk.numbers}[${walk.index}]`;
   }
 
   /** A temporary holding `read`, the row of a walk's enclosing walk's column for its element, taken once before the walk's loop (`Walk.rows`). */
