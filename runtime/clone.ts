@@ -329,6 +329,15 @@ function copiedRecord(rec: Record<string, Value>): Record<string, Value> {
 export function writableRecord(st: { e: Record<string, Record<string, Value>> }, id: string, field?: string): Record<string, Value> | undefined {
   const rec = st.e[id];
   if (!rec) return undefined;
+  return writableFound(st, id, rec, field);
+}
+
+/**
+ * `writableRecord` of `rec`, `id`'s record in `st` found by the caller: code made from the rules finds
+ * an entity they name among the records by number (`recordsByNumber`), where the look-up of `id` in
+ * the table above, one place in the code for every id a pack writes, is V8's generic keyed load.
+ */
+export function writableFound(st: { e: Record<string, Record<string, Value>> }, id: string, rec: Record<string, Value>, field?: string): Record<string, Value> {
   const m = metaIfAny(st);
   if (m === undefined) return rec;
   const w = m.written;
