@@ -415,7 +415,15 @@ export class Unit {
         const x = f.temp();
         const target = this.expr(s.record.target, f);
         const field = this.ref(s.field);
-        const rec = `H.record(c, ${target.val}, ${this.ref(s.record.what)}, ${this.ref(this.hooks.stale(s.field))}, ${field})`;
+        // An entity the rules name is found among the records by its number (ours, written as a number): the runtime's
+        // look-up of an id, at one place in its code for every write of a pack, is V8's generic keyed load (H.recordAt).
+        const t = s.record.target;
+        const n = t.op === 'const' && typeof t.value === 'string' ? this.hooks.number(t.value) : undefined;
+        if (n !== undefined) f.readsNumbered = true;
+        const rec =
+          n !== undefined
+            ? `H.recordAt(c, R[${Math.trunc(n)}], ${target.val}, ${this.ref(s.record.what)}, ${this.ref(this.hooks.stale(s.field))}, ${field})`
+            : `H.record(c, ${target.val}, ${this.ref(s.record.what)}, ${this.ref(this.hooks.stale(s.field))}, ${field})`;
         if (s.op === '=') return `${v.code}${x} = ${v.val};${target.code}${rec}[${field}] = ${this.scalar(s.value) ? x : `Array.isArray(${x}) ? H.copied(${x}) : ${x}`};`;
         const add = s.op === '+=';
         return (
