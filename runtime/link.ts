@@ -39,7 +39,7 @@ function writableFor(c: RunCtx, id: Value, what: string, stale: ReadonlyMap<stri
  * `writableFor` of `found`, `id`'s record as the generated code found it among the records by number
  * (`recordsByNumber`: an entity the rules name), undefined where the entity has none. Its own copy
  * of the lines above, not a function both call: a level of calls more cost V8's inlining in the
- * generated bodies more than this saves (callgrind: 0.35% of a tic-tac-toe game, 0.6% of Connect Four).
+ * generated bodies more than it saved (callgrind: 0.35% and 0.6% of the bench's two playouts).
  */
 function writableAt(c: RunCtx, found: Record<string, Value> | undefined, id: Value, what: string, stale: ReadonlyMap<string, Stale> | undefined, field: string): Record<string, Value> {
   const rec = found !== undefined ? writableFound(c.st, id as string, found, field) : undefined;
