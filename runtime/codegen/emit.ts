@@ -634,10 +634,10 @@ export class Unit {
           const js = e.op === '==' ? '===' : '!==';
           const none = e.right.op !== 'const' && this.orNone(e.left) ? a : e.left.op !== 'const' && this.orNone(e.right) ? b : undefined;
           if (none === undefined) return { code: s.code, val: `(${a} ${js} ${b})`, fixed: false, truth: true };
-          // A field that may be none compared with what is not a literal (a cell's mark with `me`): none is told apart
+          // A field that may be none compared with what is not a literal (an optional player field with `me`): none is told apart
           // by a `===` of its own, so the other sees only what the field holds besides (players' ids, V8's own copies of
           // their texts: runtime/players.ts), which V8 compares inline by pointer; one `===` seeing none and texts alike
-          // it compares by a call of its general comparison, at each cell of a line.
+          // it compares by a call of its general comparison, at every element a loop reads.
           const x = f.temp();
           const other = none === a ? b : a;
           return { code: `${s.code}${x} = ${none};`, val: `(${x} === null ? ${other} ${js} null : ${x} ${js} ${other})`, fixed: false, truth: true };
