@@ -17,7 +17,8 @@ export interface EntityNumbers {
   /**
    * Whether a game of the pack has asked for its records by number (`recordsByNumber`): a new game
    * from a kept setup is then given them as its records are copied, else not (what a pack whose
-   * code reads none would pay for nothing: 2% of a small game's playout).
+   * code neither reads a record by number nor writes an entity its rules name would pay for
+   * nothing: 2% of a small game's playout).
    */
   asked: boolean;
 }
