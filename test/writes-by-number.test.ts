@@ -4,7 +4,8 @@
  * only as the game is played (a parameter, a loop's variable) is still found by its id. Games so played are byte for byte the
  * interpreter's, choice by choice, copied by `apply` (whose copy shares the records it has not
  * written: the first write of each copies it, in the table and among the records by number alike),
- * applied in place and driven, and the state a copy was made from keeps what it held.
+ * applied in place and driven, and the state a copy was made from keeps what it held; a choice
+ * refused after such a write leaves the state as it was, with the interpreter's reason.
  */
 import { describe, expect, it } from 'vitest';
 import { apply, applyInPlace, legalChoices, newGame, playDriven, type CompiledPack, type EngineName, type GameState } from '../runtime/index.ts';
@@ -47,6 +48,56 @@ rules: |
     }
   }
 `;
+
+/** A named write before a check that may refuse: the refused choice leaves no trace of the write. */
+const WORN_YAML = `kinds:
+  cell:
+    state:
+      hits: number
+  game:
+    state:
+      n: number
+entities:
+  - cell: a
+  - cell: b
+rules: |
+  action poke(x: cell) "Poke {x}" {
+    game.n += 1
+    require x.hits < 2 else "{x} is worn"
+    x.hits += 1
+  }
+  flow {
+    loop max 4 {
+      for p in players {
+        turn p { offer p: poke }
+      }
+    }
+  }
+`;
+
+/** Each choice of a game of `pack` on `engine` made copied (`apply`) or in place, with what each gave: the state after, or the refusal and the state left. */
+function refusals(pack: CompiledPack, engine: EngineName, seed: number, place: boolean): string[] {
+  const pick = picker(`worn${seed}`);
+  let st: GameState = newGame(pack, { players: 2, seed, engine });
+  const out: string[] = [];
+  while (!st.over) {
+    const legal = legalChoices(st);
+    const before = JSON.stringify(st);
+    const r = place ? applyInPlace(st, legal[pick(legal.length)]) : apply(st, legal[pick(legal.length)]);
+    if (r.ok) {
+      st = r.state;
+      out.push(JSON.stringify(st));
+      continue;
+    }
+    expect(JSON.stringify(st)).toBe(before);
+    out.push(`refused: ${r.reason} (${r.rule})`);
+    // Played on by the first choice that is not refused, as a player would.
+    const next = legal.map((c) => apply(st, c)).find((x) => x.ok);
+    if (next === undefined) break;
+    st = next.state;
+  }
+  return out;
+}
 
 const packs: Array<[string, () => CompiledPack]> = [
   ['tic-tac-toe', () => packAt('test/packs/tictactoe')],
@@ -98,6 +149,20 @@ describe('writes by entity number', () => {
     const sweep = generatedSource(compileOk(SWEEP_YAML));
     expect(sweep.match(/H\.recordAt\(/g)?.length).toBe(1);
     expect(sweep.match(/H\.record\(c, E\[\d\],/g)?.length).toBe(3);
+  });
+
+  it('a choice refused after a named write leaves the state as it was, copied and in place, on both engines', () => {
+    const pack = compileOk(WORN_YAML);
+    expect(generatedSource(pack)).toMatch(/H\.recordAt\(/);
+    let refused = 0;
+    for (let seed = 1; seed <= 6; seed++) {
+      for (const place of [false, true]) {
+        const made = refusals(pack, 'generated', seed, place);
+        expect(made).toEqual(refusals(pack, 'interpreter', seed, place));
+        refused += made.filter((x) => x.startsWith('refused: ')).length;
+      }
+    }
+    expect(refused).toBeGreaterThan(0);
   });
 
   for (const [name, make] of packs) {
