@@ -97,8 +97,8 @@ function copiedSetup<T extends StateLike>(st: T, plan: CopyPlan, into: T | undef
     current: s.current,
     turn: s.turn,
     // Empty in every kept setup: a use is counted only when a choice is made, and none is yet.
-    used: newRecord() as Record<string, number>,
-    usedGame: newRecord() as Record<string, number>,
+    used: emptyUses(),
+    usedGame: emptyUses(),
     prompt: plan.promptInOrder ? promptCopy(s.prompt!) : copiedPrompt(s.prompt),
     over: s.over,
     choices: s.choices.slice(),
@@ -301,6 +301,19 @@ const RECORD: object = Object.freeze(Object.create(null));
 
 export function newRecord(): Record<string, Value> {
   return Object.create(RECORD) as Record<string, Value>;
+}
+
+/**
+ * An empty table of uses (`GameState.used`, `usedGame`), on the records' prototype as `newRecord`
+ * makes one (one with no prototype at all is a hash table to V8, slow to make at every turn), but
+ * made by `new`: V8 allocates that in place, where `Object.create` is a call of its builtin, and
+ * every turn and every new game makes one.
+ */
+const UsesTable = function UsesTable() {} as unknown as new () => Record<string, number>;
+UsesTable.prototype = RECORD as Record<string, number>;
+
+export function emptyUses(): Record<string, number> {
+  return new UsesTable();
 }
 
 /**
