@@ -1,6 +1,7 @@
 /**
  * The table of uses a turn begins with (`startTurn`, runtime/turns.ts): made by `new` for V8 to
- * allocate it in place, it is still what a record is, an empty object on the records' prototype
+ * allocate it in place (`emptyUses`, runtime/clone.ts, which a new game's tables come from too), it
+ * is still what a record is, an empty object on the records' prototype
  * (`newRecord`), which the limits count into (as copies) and a state's JSON writes as `{}`.
  */
 import { describe, expect, it } from 'vitest';
